@@ -1,0 +1,44 @@
+/**
+ * Embedding providers and the token arithmetic around them. Heavy modules (openai, tfjs and the
+ * local model, the cl100k tokenizer) load on first use, so importing this module and creating a
+ * provider are cheap.
+ */
+import { ConfigError } from '../errors/index.js'
+import { createLocalProvider } from './local-provider.js'
+import { createOpenAIProvider } from './openai-provider.js'
+import { loadCl100kEncoder, TokenCounter } from './tokenizer.js'
+import type { EmbeddingProvider, EmbeddingSettings } from './types.js'
+
+export { EMBEDDING_DIMENSIONS, EMBEDDING_INPUT_TOKEN_CAP, EMBEDDING_USD_PER_1K_TOKENS } from './constants.js'
+export { estimateEmbeddingCostUsd } from './cost.js'
+export { LOCAL_MODEL_ID } from './local-model.js'
+export type { EmbeddingProvider, EmbeddingProviderName, EmbeddingSettings, EmbedOptions } from './types.js'
+export { parseVectorLiteral, toVectorLiteral } from './vector-literal.js'
+
+const tokenCounter = new TokenCounter(loadCl100kEncoder)
+
+export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingProvider {
+  switch (settings.provider) {
+    case 'openai':
+      return createOpenAIProvider(settings, tokenCounter)
+    case 'local':
+      return createLocalProvider(settings)
+    default:
+      throw new ConfigError('embedding_unknown_provider', `Unknown embedding provider '${String(settings.provider)}'.`, {
+        hint: "Use 'openai' (with OPENAI_API_KEY or an OpenAI-compatible base URL) or 'local'.",
+      })
+  }
+}
+
+/**
+ * cl100k_base token count, the tokenizer of the OpenAI embedding models. The tokenizer loads
+ * synchronously on the first call (about 0.3 s); if it cannot load, Math.ceil(length / 4).
+ */
+export function countTokens(text: string): number {
+  return tokenCounter.count(text)
+}
+
+/** The longest prefix of `text` within `maxTokens` cl100k tokens (default 8191). */
+export function capToTokenLimit(text: string, maxTokens?: number): string {
+  return tokenCounter.cap(text, maxTokens)
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need (PostgreSQL + pgvector, npm packages), builds,
+# starts one throwaway PostgreSQL cluster for the server-engine half of the engine suite, runs
+# every test file with tap, and stops the cluster.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup-postgres.sh
+if [ ! -d node_modules/.bin ] || [ package.json -nt node_modules/.package-lock.json ]; then
+  echo "[test] installing npm packages" >&2
+  npm install --no-audit --no-fund >&2
+fi
+echo "[test] building" >&2
+npx tsc -p tsconfig.json
+
+eval "$(node dist/test/helpers/cluster-cli.js start)"
+stop_cluster() { node dist/test/helpers/cluster-cli.js stop "$BRAIN_TEST_PG_DIR" >/dev/null 2>&1 || true; }
+trap stop_cluster EXIT
+echo "[test] PostgreSQL test cluster at ${BRAIN_TEST_PG_URL} (template ${BRAIN_TEST_PG_TEMPLATE})" >&2
+
+files=("$@")
+if [ ${#files[@]} -eq 0 ]; then
+  mapfile -t files < <(find dist/test -name '*.test.js' | sort)
+fi
+log=$(mktemp)
+set +e
+npx tap --disable-coverage --allow-empty-coverage --timeout=600 --jobs=2 --reporter=tap "${files[@]}" | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# A plain closing line that any CI reader understands.
+passed=$(grep -cE '^ *ok [0-9]+ ' "$log" || true)
+failed=$(grep -cE '^ *not ok [0-9]+ ' "$log" || true)
+echo "tests: ${passed} passed, ${failed} failed"
+rm -f "$log"
+exit "$status"

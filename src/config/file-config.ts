@@ -1,0 +1,47 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ConfigError } from '../errors/index.js'
+
+/** `$BRAIN_HOME/config.json`: the choices `brain init` records. */
+export interface FileConfig {
+  engine?: 'pglite' | 'postgres'
+  database_url?: string
+  embedding?: {
+    provider?: 'openai' | 'local'
+    openai_api_key?: string
+    openai_base_url?: string
+    openai_model?: string
+  }
+}
+
+export function configFilePath(home: string): string {
+  return join(home, 'config.json')
+}
+
+export function readFileConfig(home: string): FileConfig {
+  let text: string
+  try {
+    text = readFileSync(configFilePath(home), 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    throw err
+  }
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
+    return parsed as FileConfig
+  } catch (err) {
+    throw new ConfigError('config_file_invalid', `${configFilePath(home)} is not a valid JSON object`, {
+      hint: 'Fix or delete the file, then run `brain init` again.',
+      cause: err,
+    })
+  }
+}
+
+export function writeFileConfig(home: string, config: FileConfig): void {
+  mkdirSync(home, { recursive: true })
+  const path = configFilePath(home)
+  const tmp = `${path}.${process.pid}.tmp`
+  writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 })
+  renameSync(tmp, path)
+}

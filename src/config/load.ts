@@ -1,0 +1,117 @@
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { ConfigError } from '../errors/index.js'
+import { parseDurationMs } from './durations.js'
+import { parseFlag, processEnv, type BrainEnv } from './env.js'
+import { readFileConfig } from './file-config.js'
+
+export interface EngineConfig {
+  kind: 'pglite' | 'postgres'
+  /** PGLite data directory (embedded engine). */
+  dataDir: string
+  /** PostgreSQL connection URL (server engine). */
+  url: string | null
+  statementTimeoutMs: number
+  idleTxTimeoutMs: number
+  /** 0 leaves client_connection_check_interval at the server's default (off). */
+  clientCheckIntervalMs: number
+  retryConnect: boolean
+}
+
+export interface EmbeddingConfig {
+  provider: 'openai' | 'local'
+  openaiApiKey: string | null
+  openaiBaseUrl: string | null
+  openaiModel: string | null
+}
+
+export interface Config {
+  home: string
+  engine: EngineConfig
+  embedding: EmbeddingConfig
+  search: {
+    /** Raw BRAIN_SEARCH_EXCLUDE (comma-separated slug prefixes). */
+    excludeRaw: string | null
+    /** Raw BRAIN_SOURCE_BOOST (comma-separated `prefix:factor`). */
+    sourceBoostRaw: string | null
+  }
+  import: { maxFencesPerPage: number }
+  jobs: { allowShell: boolean }
+  http: {
+    maxBodyBytes: number
+    ingestMaxBytes: number
+    corsOrigins: string[]
+    trustProxy: boolean
+  }
+}
+
+const FIVE_MINUTES_MS = 5 * 60_000
+
+export function brainHome(env: BrainEnv = processEnv()): string {
+  const fromEnv = env.BRAIN_HOME?.trim()
+  return fromEnv ? resolve(fromEnv) : join(homedir(), '.brain')
+}
+
+function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new ConfigError('invalid_number', `${name}=${raw} must be a positive whole number`)
+  }
+  return value
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')
+}
+
+export interface LoadConfigOptions {
+  env?: BrainEnv
+  /** Set by `--no-retry-connect`. */
+  noRetryConnect?: boolean
+}
+
+/** Reads environment, then `$BRAIN_HOME/config.json`; the environment wins. */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? processEnv()
+  const home = brainHome(env)
+  const file = readFileConfig(home)
+  const url = env.BRAIN_DATABASE_URL?.trim() || (file.engine === 'postgres' ? file.database_url ?? null : null)
+  const openaiApiKey = env.OPENAI_API_KEY?.trim() || file.embedding?.openai_api_key || null
+  const requestedProvider = env.BRAIN_EMBEDDING_PROVIDER?.trim() || file.embedding?.provider
+  if (requestedProvider !== undefined && requestedProvider !== 'openai' && requestedProvider !== 'local') {
+    throw new ConfigError('invalid_embedding_provider', `Unknown embedding provider "${requestedProvider}"`, {
+      hint: 'Use openai or local.',
+    })
+  }
+  return {
+    home,
+    engine: {
+      kind: url ? 'postgres' : 'pglite',
+      dataDir: join(home, 'db'),
+      url,
+      statementTimeoutMs: parseDurationMs('BRAIN_STATEMENT_TIMEOUT', env.BRAIN_STATEMENT_TIMEOUT, FIVE_MINUTES_MS),
+      idleTxTimeoutMs: parseDurationMs('BRAIN_IDLE_TX_TIMEOUT', env.BRAIN_IDLE_TX_TIMEOUT, FIVE_MINUTES_MS),
+      clientCheckIntervalMs: parseDurationMs('BRAIN_CLIENT_CHECK_INTERVAL', env.BRAIN_CLIENT_CHECK_INTERVAL, 0),
+      retryConnect: !(options.noRetryConnect || parseFlag(env.BRAIN_NO_RETRY_CONNECT)),
+    },
+    embedding: {
+      provider: requestedProvider ?? (openaiApiKey ? 'openai' : 'local'),
+      openaiApiKey,
+      openaiBaseUrl: env.OPENAI_BASE_URL?.trim() || file.embedding?.openai_base_url || null,
+      openaiModel: env.BRAIN_EMBEDDING_MODEL?.trim() || file.embedding?.openai_model || null,
+    },
+    search: {
+      excludeRaw: env.BRAIN_SEARCH_EXCLUDE ?? null,
+      sourceBoostRaw: env.BRAIN_SOURCE_BOOST ?? null,
+    },
+    import: { maxFencesPerPage: positiveInt('BRAIN_MAX_FENCES_PER_PAGE', env.BRAIN_MAX_FENCES_PER_PAGE, 100) },
+    jobs: { allowShell: env.BRAIN_ALLOW_SHELL_JOBS === '1' },
+    http: {
+      maxBodyBytes: positiveInt('BRAIN_HTTP_MAX_BODY_BYTES', env.BRAIN_HTTP_MAX_BODY_BYTES, 1024 * 1024),
+      ingestMaxBytes: positiveInt('BRAIN_INGEST_MAX_BYTES', env.BRAIN_INGEST_MAX_BYTES, 1_000_000),
+      corsOrigins: list(env.BRAIN_HTTP_CORS_ORIGIN),
+      trustProxy: env.BRAIN_HTTP_TRUST_PROXY === '1',
+    },
+  }
+}

@@ -1,0 +1,37 @@
+import type { EngineConfig } from '../config/index.js'
+import { migrate } from './migrate.js'
+import type { Database } from './types.js'
+
+export interface OpenOptions {
+  /** Apply pending migrations after connecting (default true). */
+  migrate?: boolean
+  onRetry?: (attempt: number, delayMs: number, err: unknown) => void
+}
+
+/** Opens the configured engine; the only place that chooses a driver. */
+export async function openDatabase(engine: EngineConfig, options: OpenOptions = {}): Promise<Database> {
+  let db: Database
+  if (engine.kind === 'postgres' && engine.url) {
+    const { openPostgres } = await import('./pg-driver.js')
+    db = await openPostgres({
+      url: engine.url,
+      statementTimeoutMs: engine.statementTimeoutMs,
+      idleTxTimeoutMs: engine.idleTxTimeoutMs,
+      clientCheckIntervalMs: engine.clientCheckIntervalMs,
+      retryConnect: engine.retryConnect,
+      onRetry: options.onRetry,
+    })
+  } else {
+    const { openPglite } = await import('./pglite-driver.js')
+    db = await openPglite({ dataDir: engine.dataDir })
+  }
+  if (options.migrate !== false) {
+    try {
+      await migrate(db)
+    } catch (err) {
+      await db.close()
+      throw err
+    }
+  }
+  return db
+}

@@ -1,0 +1,141 @@
+import type { Pool, PoolClient, PoolConfig } from 'pg'
+import { DatabaseError } from '../errors/index.js'
+import { withConnectRetry } from './connect-retry.js'
+import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
+
+export interface PgOpenOptions {
+  url: string
+  statementTimeoutMs: number
+  idleTxTimeoutMs: number
+  clientCheckIntervalMs: number
+  retryConnect: boolean
+  maxConnections?: number
+  onRetry?: (attempt: number, delayMs: number, err: unknown) => void
+}
+
+/** Connection URL with the password removed, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return '<invalid url>'
+  }
+}
+
+export function validatePostgresUrl(url: string): URL {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new DatabaseError('invalid_database_url', `"${url}" is not a valid PostgreSQL URL.`, {
+      hint: 'Use the form postgres://user:password@host:5432/database.',
+    })
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new DatabaseError('invalid_database_url', `"${redactUrl(url)}" is not a PostgreSQL URL (scheme ${parsed.protocol}).`, {
+      hint: 'Use the form postgres://user:password@host:5432/database.',
+    })
+  }
+  return parsed
+}
+
+function executor(target: Pick<Pool | PoolClient, 'query'>): SqlExecutor {
+  return {
+    async query<R extends object>(text: string, params: readonly SqlParam[] = []): Promise<QueryResult<R>> {
+      const result = await target.query<R>(text, params as unknown[])
+      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length }
+    },
+    async exec(sql: string): Promise<void> {
+      await target.query(sql)
+    },
+  }
+}
+
+type PgTypes = typeof import('pg').types
+
+function poolConfig(options: PgOpenOptions, builtinTypes: PgTypes): PoolConfig {
+  const startupOptions: string[] = []
+  if (options.clientCheckIntervalMs > 0) startupOptions.push(`-c client_connection_check_interval=${options.clientCheckIntervalMs}`)
+  return {
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    // Sent in the start-up packet, so every connection carries them from its first statement.
+    statement_timeout: options.statementTimeoutMs,
+    idle_in_transaction_session_timeout: options.idleTxTimeoutMs,
+    ...(startupOptions.length > 0 ? { options: startupOptions.join(' ') } : {}),
+    types: {
+      getTypeParser: ((oid: number, format: 'text' | 'binary' = 'text') => {
+        if (oid === INT8_OID || oid === NUMERIC_OID) return parseInt8
+        return builtinTypes.getTypeParser(oid, format)
+      }) as PgTypes['getTypeParser'],
+    },
+  }
+}
+
+/** Opens the server engine, retrying transient connection failures. */
+export async function openPostgres(options: PgOpenOptions): Promise<Database> {
+  validatePostgresUrl(options.url)
+  const pg = await import('pg')
+  const pool = new pg.default.Pool(poolConfig(options, pg.default.types))
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined)
+  const location = redactUrl(options.url)
+  try {
+    await withConnectRetry(async () => {
+      const client = await pool.connect()
+      client.release()
+    }, { retry: options.retryConnect, onRetry: options.onRetry })
+  } catch (err) {
+    await pool.end().catch(() => undefined)
+    throw new DatabaseError('database_unreachable', `Could not connect to PostgreSQL at ${location}.`, {
+      hint: 'Check that the server is running and the URL, user and password are right.',
+      cause: err,
+    })
+  }
+  const base = executor(pool)
+  const listeners: PoolClient[] = []
+  return {
+    capabilities: { multiProcess: true, rowLevelSecurity: true, httpServer: true, notifications: true },
+    location,
+    query: base.query,
+    exec: base.exec,
+    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await fn(executor(client))
+        await client.query('COMMIT')
+        return result
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined)
+        throw err
+      } finally {
+        client.release()
+      }
+    },
+    async listen(channel, onPayload) {
+      const client = await pool.connect()
+      listeners.push(client)
+      const handler = (msg: { channel: string; payload?: string }): void => {
+        if (msg.channel === channel) onPayload(msg.payload ?? '')
+      }
+      client.on('notification', handler)
+      await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`)
+      return async () => {
+        client.off('notification', handler)
+        await client.query(`UNLISTEN "${channel.replace(/"/g, '""')}"`).catch(() => undefined)
+        const index = listeners.indexOf(client)
+        if (index >= 0) {
+          listeners.splice(index, 1)
+          client.release()
+        }
+      }
+    },
+    async close() {
+      for (const client of listeners.splice(0)) client.release()
+      await pool.end()
+    },
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The database seam. Every repository module is written once against SqlExecutor; the two
+ * drivers (PGLite, PostgreSQL) differ only in how they connect and in their capabilities.
+ */
+export interface QueryResult<R> {
+  rows: R[]
+  rowCount: number
+}
+
+export type SqlParam = string | number | boolean | null | Date | readonly string[] | readonly number[] | object
+
+export interface SqlExecutor {
+  query<R extends object = Record<string, unknown>>(text: string, params?: readonly SqlParam[]): Promise<QueryResult<R>>
+  /** Runs parameterless, possibly multi-statement SQL. */
+  exec(sql: string): Promise<void>
+}
+
+/** What an engine can do; code asks these instead of the engine's name. */
+export interface Capabilities {
+  /** Several processes may open the database at once (workers, servers). */
+  multiProcess: boolean
+  rowLevelSecurity: boolean
+  /** The access-token table and the HTTP transport exist. */
+  httpServer: boolean
+  /** LISTEN/NOTIFY reaches other processes. */
+  notifications: boolean
+}
+
+export type CapabilityName = keyof Capabilities
+
+export interface Database extends SqlExecutor {
+  readonly capabilities: Capabilities
+  /** Human-readable location without credentials, for messages and doctor output. */
+  readonly location: string
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>
+  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  close(): Promise<void>
+  /** A copy of the whole database, where the engine can make one cheaply (embedded engine). */
+  dumpDataDir?: () => Promise<Blob>
+}
+
+/** Uniform JS types for both drivers: int8 and numeric as numbers, timestamps as Date. */
+export const INT8_OID = 20
+export const NUMERIC_OID = 1700
+export function parseInt8(value: string): number {
+  return Number(value)
+}

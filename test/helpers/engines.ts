@@ -1,0 +1,108 @@
+/**
+ * The one engine suite: each engine test runs against PGLite and against a real PostgreSQL with
+ * pgvector. Every test gets a fresh, migrated database: PGLite from a dumped template, PostgreSQL
+ * from a template database (CREATE DATABASE … TEMPLATE).
+ */
+import { randomBytes } from 'node:crypto'
+import type { Test } from 'tap'
+import { openPglite } from '../../src/db/pglite-driver.js'
+import { openPostgres } from '../../src/db/pg-driver.js'
+import { migrate } from '../../src/db/migrate.js'
+import type { Database } from '../../src/db/types.js'
+import { startPgCluster, type PgCluster } from './pg-cluster.js'
+
+export type EngineName = 'pglite' | 'postgres'
+export const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
+
+export interface TestDatabase {
+  engine: EngineName
+  db: Database
+  /** Connection URL (server engine only). */
+  url: string | null
+}
+
+let pgliteTemplate: Promise<Blob> | undefined
+let ownCluster: Promise<PgCluster> | undefined
+
+async function makePgliteTemplate(): Promise<Blob> {
+  const db = await openPglite({ dataDir: 'memory', memory: true })
+  await migrate(db)
+  const dump = await db.dumpDataDir!()
+  await db.close()
+  return dump
+}
+
+function pgOptions(url: string) {
+  return { url, statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false }
+}
+
+/** The admin URL of the shared cluster from scripts/test.sh, or of one this process starts. */
+export async function clusterAdminUrl(): Promise<string> {
+  const fromEnv = process.env.BRAIN_TEST_PG_URL
+  if (fromEnv) return fromEnv
+  ownCluster ??= startPgCluster().then((cluster) => {
+    process.on('exit', () => cluster.stop())
+    return cluster
+  })
+  return (await ownCluster).adminUrl
+}
+
+/** Creates an empty database on the test cluster and returns its URL. */
+export async function createPgDatabase(options: { migrated: boolean }): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = await clusterAdminUrl()
+  const name = `brain_t_${randomBytes(6).toString('hex')}`
+  const template = options.migrated ? process.env.BRAIN_TEST_PG_TEMPLATE : undefined
+  const admin = await openPostgres(pgOptions(adminUrl))
+  try {
+    await admin.exec(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`)
+  } finally {
+    await admin.close()
+  }
+  const url = adminUrl.replace(/\/[^/]*$/, `/${name}`)
+  if (options.migrated && !template) {
+    const db = await openPostgres(pgOptions(url))
+    await migrate(db)
+    await db.close()
+  }
+  return {
+    url,
+    drop: async () => {
+      const adminAgain = await openPostgres(pgOptions(adminUrl))
+      try {
+        await adminAgain.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      } finally {
+        await adminAgain.close()
+      }
+    },
+  }
+}
+
+export async function openTestDatabase(engine: EngineName): Promise<TestDatabase & { cleanup: () => Promise<void> }> {
+  if (engine === 'pglite') {
+    pgliteTemplate ??= makePgliteTemplate()
+    const db = await openPglite({ dataDir: 'memory', memory: true, template: await pgliteTemplate })
+    return { engine, db, url: null, cleanup: () => db.close() }
+  }
+  const created = await createPgDatabase({ migrated: true })
+  const db = await openPostgres(pgOptions(created.url))
+  return {
+    engine,
+    db,
+    url: created.url,
+    cleanup: async () => {
+      await db.close()
+      await created.drop()
+    },
+  }
+}
+
+/** Registers `name [pglite]` and `name [postgres]` subtests, each with a fresh database. */
+export function engineTest(t: Test, name: string, fn: (t: Test, ctx: TestDatabase) => Promise<void>): void {
+  for (const engine of ENGINES) {
+    t.test(`${name} [${engine}]`, async (t) => {
+      const ctx = await openTestDatabase(engine)
+      t.teardown(ctx.cleanup)
+      await fn(t, ctx)
+    })
+  }
+}

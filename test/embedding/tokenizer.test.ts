@@ -1,0 +1,72 @@
+import t from 'tap'
+import { capToTokenLimit, countTokens, EMBEDDING_INPUT_TOKEN_CAP } from '../../src/embedding/index.js'
+import { TokenCounter, type TokenEncoder } from '../../src/embedding/tokenizer.js'
+
+t.test('countTokens uses cl100k_base', async (t) => {
+  // Reference counts from OpenAI's tiktoken for cl100k_base.
+  t.equal(countTokens('hello world'), 2)
+  t.equal(countTokens(''), 0)
+  t.equal(countTokens('tiktoken is great!'), 6)
+  t.ok(countTokens('hello '.repeat(100)) >= 100)
+})
+
+t.test('special-token text is counted as ordinary text instead of throwing', async (t) => {
+  const n = countTokens('before <|endoftext|> after')
+  t.ok(n > 3, `counted ${n} tokens`)
+})
+
+t.test('capToTokenLimit keeps short text and cuts long text to a prefix within the limit', async (t) => {
+  t.equal(capToTokenLimit('short text'), 'short text')
+  const long = 'The quick brown fox jumps over the lazy dog. '.repeat(2000)
+  t.ok(countTokens(long) > EMBEDDING_INPUT_TOKEN_CAP)
+  const capped = capToTokenLimit(long)
+  t.ok(long.startsWith(capped))
+  t.ok(countTokens(capped) <= EMBEDDING_INPUT_TOKEN_CAP)
+  t.ok(countTokens(capped) > EMBEDDING_INPUT_TOKEN_CAP - 10, 'keeps as much as fits')
+
+  const ten = capToTokenLimit(long, 10)
+  t.equal(countTokens(ten), 10)
+  t.ok(long.startsWith(ten))
+  t.equal(capToTokenLimit(long, 0), '')
+})
+
+t.test('a cut never leaves half a multi-byte character behind', async (t) => {
+  const emoji = '😀'.repeat(50) // two tokens per emoji in cl100k
+  for (const limit of [1, 2, 3, 7, 8]) {
+    const capped = capToTokenLimit(emoji, limit)
+    t.ok(emoji.startsWith(capped), `limit ${limit}: prefix`)
+    t.notMatch(capped, /\uFFFD/, `limit ${limit}: no replacement character`)
+    t.ok(countTokens(capped) <= limit, `limit ${limit}: within the limit`)
+  }
+  t.ok(capToTokenLimit(emoji, 8).length > 0, 'whole characters that fit are kept')
+})
+
+t.test('without a tokenizer, counts fall back to length/4', async (t) => {
+  let loads = 0
+  const counter = new TokenCounter(() => {
+    loads += 1
+    throw new Error('cannot load ranks')
+  })
+  t.equal(counter.count('abcdefghi'), 3)
+  t.equal(counter.count(''), 0)
+  t.equal(counter.usingFallback, true)
+  t.equal(counter.cap('a'.repeat(100), 10), 'a'.repeat(40))
+  t.equal(counter.cap('a' + '😀'.repeat(20), 5), 'a' + '😀'.repeat(9), 'never splits a surrogate pair')
+  t.equal(loads, 1, 'a failed load is not retried on every call')
+})
+
+t.test('the encoder loads once, on first use', async (t) => {
+  let loads = 0
+  const encoder: TokenEncoder = {
+    encode: (text) => Array.from(text, (c) => c.charCodeAt(0)),
+    decode: (tokens) => String.fromCharCode(...tokens),
+  }
+  const counter = new TokenCounter(() => {
+    loads += 1
+    return encoder
+  })
+  t.equal(loads, 0, 'constructing does not load')
+  t.equal(counter.count('abc'), 3)
+  t.equal(counter.cap('abcdef', 4), 'abcd')
+  t.equal(loads, 1)
+})

@@ -10,8 +10,10 @@ if [ ! -d node_modules/.bin ] || [ package.json -nt node_modules/.package-lock.j
   echo "[test] installing npm packages" >&2
   npm install --no-audit --no-fund >&2
 fi
-echo "[test] building" >&2
-npx tsc -p tsconfig.json
+if [ "${BRAIN_TEST_SKIP_BUILD:-}" != "1" ]; then
+  echo "[test] building" >&2
+  npx tsc -p tsconfig.json
+fi
 
 eval "$(node dist/test/helpers/cluster-cli.js start)"
 stop_cluster() { node dist/test/helpers/cluster-cli.js stop "$BRAIN_TEST_PG_DIR" >/dev/null 2>&1 || true; }

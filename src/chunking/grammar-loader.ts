@@ -1,0 +1,55 @@
+/**
+ * Lazy, cached access to web-tree-sitter parsers.
+ *
+ * web-tree-sitter is imported dynamically on first use so that CLI calls which never chunk
+ * code do not pay for loading the runtime. Each grammar is loaded once per process and
+ * gets one Parser; parsing is synchronous, so one Parser per grammar is safe to share
+ * between concurrent chunkCode calls.
+ */
+import { createRequire } from 'node:module'
+import type { Language, Parser } from 'web-tree-sitter'
+import type { GrammarLocation } from './languages.js'
+
+type TreeSitter = typeof import('web-tree-sitter')
+
+const require = createRequire(import.meta.url)
+
+let runtime: Promise<TreeSitter> | null = null
+const parsers = new Map<string, Promise<Parser>>()
+
+function loadRuntime(): Promise<TreeSitter> {
+  runtime ??= (async () => {
+    const mod = await import('web-tree-sitter')
+    await mod.Parser.init()
+    return mod
+  })()
+  // A failed init must not poison every later call in a long-lived process.
+  runtime.catch(() => {
+    runtime = null
+  })
+  return runtime
+}
+
+/** Absolute path of a grammar's wasm, resolved from the installed package. */
+export function resolveGrammarPath(grammar: GrammarLocation): string {
+  return require.resolve(grammar.specifier)
+}
+
+async function createParser(grammar: GrammarLocation): Promise<Parser> {
+  const ts = await loadRuntime()
+  const language: Language = await ts.Language.load(resolveGrammarPath(grammar))
+  const parser = new ts.Parser()
+  parser.setLanguage(language)
+  return parser
+}
+
+/** The shared parser for a grammar, loading the grammar on first request. */
+export function getParser(grammar: GrammarLocation): Promise<Parser> {
+  let pending = parsers.get(grammar.specifier)
+  if (pending === undefined) {
+    pending = createParser(grammar)
+    parsers.set(grammar.specifier, pending)
+    pending.catch(() => parsers.delete(grammar.specifier))
+  }
+  return pending
+}

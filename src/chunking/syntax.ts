@@ -1,0 +1,72 @@
+/**
+ * Small helpers over web-tree-sitter nodes shared by the chunker and the language rules.
+ */
+import type { Node } from 'web-tree-sitter'
+
+/** 0-based first line of a node. */
+export function firstLine(node: Node): number {
+  return node.startPosition.row
+}
+
+/**
+ * 0-based last line of a node. A node that ends at column 0 (it swallowed the newline,
+ * as line comments and preprocessor lines do) really ends on the previous line.
+ */
+export function lastLine(node: Node): number {
+  const end = node.endPosition
+  return end.column === 0 && end.row > node.startPosition.row ? end.row - 1 : end.row
+}
+
+export function isComment(node: Node): boolean {
+  return node.type.includes('comment')
+}
+
+/** Node types that usually carry a definition's identifier. */
+const NAME_TYPES = new Set([
+  'identifier', 'type_identifier', 'constant', 'simple_identifier', 'name', 'property_identifier',
+  'field_identifier', 'word', 'namespace_identifier', 'package_identifier', 'private_property_identifier',
+  'upper_case_identifier', 'lower_case_identifier', 'value_name', 'module_name', 'type_constructor',
+  'class_name', 'module_type_name', 'constructor_name', 'alias', 'bare_key', 'tag_name',
+])
+
+/** The identifier of a definition: its `name` field, else its first identifier-like child. */
+export function defaultName(node: Node): string | null {
+  const named = node.childForFieldName('name')
+  if (named !== null) return cleanName(named.text)
+  for (const child of node.namedChildren) {
+    if (NAME_TYPES.has(child.type)) return cleanName(child.text)
+  }
+  return null
+}
+
+const MAX_NAME = 200
+
+/** Normalises a symbol name: single-spaced, trimmed, bounded; empty becomes null. */
+export function cleanName(raw: string): string | null {
+  const name = raw.replace(/\s+/g, ' ').trim()
+  if (name === '') return null
+  return name.length > MAX_NAME ? name.slice(0, MAX_NAME) : name
+}
+
+export function childOfType(node: Node, ...types: string[]): Node | null {
+  for (const child of node.namedChildren) {
+    if (types.includes(child.type)) return child
+  }
+  return null
+}
+
+/** True when an unnamed (keyword) child with this exact text exists, e.g. `interface`. */
+export function hasKeyword(node: Node, keyword: string): boolean {
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i)
+    if (child !== null && !child.isNamed && child.type === keyword) return true
+  }
+  return false
+}
+
+/** Strips one layer of matching quotes from a string literal's text. */
+export function unquote(text: string): string {
+  const t = text.trim()
+  const m = /^(?:"""|'''|["'`])([\s\S]*?)(?:"""|'''|["'`])$/.exec(t)
+  return m !== null && m[1] !== undefined ? m[1] : t
+}

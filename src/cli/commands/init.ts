@@ -1,0 +1,40 @@
+import { Command, Option } from 'clipanion'
+import { BrainCommand } from '../brain-command.js'
+
+export class InitCommand extends BrainCommand {
+  static override paths = [['init']]
+  static override usage = Command.Usage({
+    description: 'Create or connect a brain',
+    details: 'Without --url, creates the embedded brain in $BRAIN_HOME (default ~/.brain). With --url, uses a PostgreSQL server with pgvector and records the URL in $BRAIN_HOME/config.json.',
+    examples: [['Embedded brain', '$0 init'], ['Server engine', '$0 init --url postgres://user:pass@localhost:5432/brain']],
+  })
+
+  url = Option.String('--url', { description: 'PostgreSQL URL of the server engine' })
+  noRetryConnect = Option.Boolean('--no-retry-connect', false, { description: 'Fail at once when the server is unreachable' })
+
+  protected async run(): Promise<number> {
+    const { loadConfig, writeFileConfig, readFileConfig } = await import('../../config/index.js')
+    const { openDatabase, validatePostgresUrl, redactUrl } = await import('../../db/index.js')
+    const env = this.url ? { ...this.context.env, BRAIN_DATABASE_URL: this.url } : this.context.env
+    if (this.url) validatePostgresUrl(this.url)
+    const config = loadConfig({ env, noRetryConnect: this.noRetryConnect })
+    const db = await openDatabase(config.engine)
+    let pages = 0
+    try {
+      const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM pages')
+      pages = rows[0]?.n ?? 0
+    } finally {
+      await db.close()
+    }
+    const file = readFileConfig(config.home)
+    writeFileConfig(config.home, this.url ? { ...file, engine: 'postgres', database_url: this.url } : { ...file, engine: file.engine ?? 'pglite' })
+    const result = {
+      engine: config.engine.kind,
+      home: config.home,
+      location: config.engine.kind === 'postgres' ? redactUrl(config.engine.url!) : config.engine.dataDir,
+      pages,
+    }
+    this.print(result, () => `brain ready: ${result.engine} at ${result.location} (${pages} pages)`)
+    return 0
+  }
+}

@@ -1,0 +1,68 @@
+import { Builtins, Cli } from 'clipanion'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { UsageError } from '../errors/index.js'
+import { packageRoot } from '../util/package-root.js'
+import { commands } from './commands/index.js'
+import { isTerminal, reportError, wantsJson } from './output.js'
+
+function version(): string {
+  return readFileSync(join(packageRoot(), 'VERSION'), 'utf8').trim()
+}
+
+export function buildCli(colors = false): Cli {
+  const cli = new Cli({ binaryLabel: 'brain', binaryName: 'brain', binaryVersion: version(), enableCapture: false, enableColors: colors })
+  cli.register(Builtins.HelpCommand)
+  cli.register(Builtins.VersionCommand)
+  for (const command of commands) cli.register(command)
+  return cli
+}
+
+/** The command whose path is the longest prefix of argv's words, if any. */
+function closestCommand(cli: Cli, argv: string[]): { path: string; usage: string } | null {
+  const words = argv.filter((a) => !a.startsWith('-'))
+  let best: { path: string; usage: string } | null = null
+  for (const definition of cli.definitions()) {
+    const path = definition.path.split(' ').slice(1)
+    if (path.length > 0 && path.every((w, i) => words[i] === w) && (!best || path.length > best.path.split(' ').length)) {
+      best = { path: path.join(' '), usage: definition.usage }
+    }
+  }
+  return best
+}
+
+function usageErrorFor(cli: Cli, argv: string[]): UsageError {
+  const closest = closestCommand(cli, argv)
+  if (closest) {
+    return new UsageError('invalid_arguments', `Missing or invalid arguments for brain ${closest.path}.`, {
+      hint: `Usage: ${closest.usage} (see \`brain ${closest.path} --help\`)`,
+    })
+  }
+  const word = argv.find((a) => !a.startsWith('-')) ?? argv[0] ?? ''
+  const subcommands = cli.definitions().map((d) => d.path.split(' ').slice(1)).filter((p) => p.length > 1 && p[0] === word).map((p) => p[1])
+  if (subcommands.length > 0) {
+    return new UsageError('missing_subcommand', `brain ${word} needs a subcommand: ${subcommands.join(', ')}.`, { hint: `Run \`brain ${word} ${subcommands[0]} --help\`.` })
+  }
+  return new UsageError('unknown_command', `Unknown command: ${word}`, { hint: 'Run `brain --help` for the list of commands.' })
+}
+
+/** Runs one command line; usage errors become one line (or the JSON envelope) and exit 1. */
+export async function runCli(argv: string[], context = Cli.defaultContext): Promise<number> {
+  const cli = buildCli(isTerminal(context.stdout))
+  let command
+  try {
+    command = cli.process(argv, context)
+  } catch {
+    const usage = usageErrorFor(cli, argv)
+    const jsonFlag = argv.includes('--json') ? true : argv.includes('--no-json') ? false : undefined
+    return reportError(usage, context, wantsJson(jsonFlag, context.stdout))
+  }
+  return cli.run(command, context)
+}
+
+const isMain = process.argv[1] !== undefined && /(?:^|[\\/])(brain(?:\.js)?|main\.js)$/.test(process.argv[1])
+if (isMain) {
+  const code = await runCli(process.argv.slice(2))
+  // Exit once output is flushed: a pool or model left open must not keep a finished command alive.
+  process.stdout.write('', () => process.exit(code))
+}

@@ -1,0 +1,155 @@
+import { CHUNKER_VERSION, chunkCode, chunkMarkdown, languageForPath, type ChunkDraft, type CodeLanguage } from '../chunking/index.js'
+import type { Database } from '../db/types.js'
+import { embedAndStore, pendingChunksOfPages } from '../embed/index.js'
+import type { EmbeddingProvider } from '../embedding/index.js'
+import { ValidationError, type ErrorEnvelope } from '../errors/index.js'
+import { upsertChunks } from './chunk-repository.js'
+import { computePageContentHash } from './content-hash.js'
+import { findPageHash, replaceTags, upsertPage } from './page-repository.js'
+import { parseMarkdownPage } from './parse-markdown.js'
+import { normalizeSlug } from './slug.js'
+import { DEFAULT_SOURCE_ID, type PageKind, type Provenance } from './types.js'
+
+/** Larger inputs are refused: they are generated or binary data, not notes or source. */
+export const MAX_PAGE_BYTES = 5 * 1024 * 1024
+
+export interface ImportInput {
+  slug: string
+  sourceId?: string
+  kind: PageKind
+  /** Markdown text (with optional front matter), or the source code of a code page. */
+  content: string
+  /** Code pages: the file path relative to its source root; it names the language and chunk headers. */
+  path?: string
+  provenance?: Partial<Provenance>
+}
+
+export interface ImportOptions {
+  /** Embed new or changed chunks after the write; null or undefined skips embedding. */
+  embedder?: EmbeddingProvider | null
+  chunkSizeTokens?: number
+  maxFences?: number
+  signal?: AbortSignal
+  onWarning?: (message: string) => void
+  /** Work out the status without writing anything. */
+  dryRun?: boolean
+}
+
+export type ImportStatus = 'created' | 'updated' | 'skipped'
+
+export interface ImportResult {
+  status: ImportStatus
+  slug: string
+  sourceId: string
+  pageId: number
+  contentHash: string
+  pageKind: PageKind
+  chunks: number
+  embedded: number
+  embedError: ErrorEnvelope | null
+}
+
+interface PreparedPage {
+  title: string
+  type: string
+  compiledTruth: string
+  timeline: string
+  frontmatter: Record<string, unknown>
+  tags: string[]
+  language: CodeLanguage | null
+}
+
+function validateContent(slug: string, content: string): void {
+  const bytes = Buffer.byteLength(content, 'utf8')
+  if (bytes > MAX_PAGE_BYTES) {
+    throw new ValidationError('page_too_large', `${slug} is ${(bytes / 1048576).toFixed(1)} MiB; pages are limited to ${MAX_PAGE_BYTES / 1048576} MiB.`, {
+      hint: 'Split the file, or exclude it from the source.',
+    })
+  }
+  if (content.includes('\u0000')) {
+    throw new ValidationError('NULL_BYTES', `${slug} contains NUL bytes (binary data?).`, {
+      hint: 'Remove the NUL bytes (`brain frontmatter validate --fix` repairs them in markdown files), or exclude the file.',
+    })
+  }
+}
+
+function prepare(input: ImportInput, slug: string): PreparedPage {
+  if (input.kind === 'markdown') {
+    const parsed = parseMarkdownPage(input.content, slug)
+    return { ...parsed, language: null }
+  }
+  const path = input.path ?? slug
+  const language = languageForPath(path)
+  return {
+    title: path,
+    type: 'code',
+    compiledTruth: input.content,
+    timeline: '',
+    frontmatter: { path, language },
+    tags: [],
+    language,
+  }
+}
+
+async function chunk(input: ImportInput, page: PreparedPage, slug: string, options: ImportOptions): Promise<ChunkDraft[]> {
+  if (input.kind === 'code') {
+    return chunkCode({ path: input.path ?? slug, content: page.compiledTruth, language: page.language, chunkSizeTokens: options.chunkSizeTokens })
+  }
+  return chunkMarkdown({
+    compiledTruth: page.compiledTruth,
+    timeline: page.timeline,
+    chunkSizeTokens: options.chunkSizeTokens,
+    maxFences: options.maxFences,
+    onFenceError: (err, index) => options.onWarning?.(`${slug}: fence ${index} skipped (${err instanceof Error ? err.message : String(err)})`),
+  })
+}
+
+/**
+ * The one import path for every writer (put, capture, sync, import, ingest). Identical content
+ * is `skipped` with no write; otherwise page, tags and chunks are written in one transaction.
+ */
+export async function importPage(db: Database, input: ImportInput, options: ImportOptions = {}): Promise<ImportResult> {
+  const slug = normalizeSlug(input.slug)
+  const sourceId = input.sourceId ?? DEFAULT_SOURCE_ID
+  validateContent(slug, input.content)
+  const page = prepare(input, slug)
+  const contentHash = computePageContentHash({ ...page, pageKind: input.kind, chunkerVersion: CHUNKER_VERSION })
+  const existing = await findPageHash(db, sourceId, slug)
+  const base = { slug, sourceId, contentHash, pageKind: input.kind, embedded: 0, embedError: null }
+  if (existing && existing.contentHash === contentHash) {
+    return { ...base, status: 'skipped', pageId: existing.id, chunks: 0 }
+  }
+  if (options.dryRun) {
+    return { ...base, status: existing ? 'updated' : 'created', pageId: existing?.id ?? 0, chunks: 0 }
+  }
+  const drafts = await chunk(input, page, slug, options)
+  const provenance = input.provenance ?? {}
+  const written = await db.transaction(async (tx) => {
+    const { id, created } = await upsertPage(tx, {
+      sourceId,
+      slug,
+      title: page.title,
+      type: page.type,
+      pageKind: input.kind,
+      compiledTruth: page.compiledTruth,
+      timeline: page.timeline,
+      frontmatter: page.frontmatter,
+      contentHash,
+      ingestedVia: provenance.ingestedVia ?? null,
+      ingestedAt: provenance.ingestedAt ?? (provenance.ingestedVia ? new Date() : null),
+      sourceUri: provenance.sourceUri ?? null,
+      sourceKind: provenance.sourceKind ?? null,
+    })
+    await replaceTags(tx, id, page.tags)
+    await upsertChunks(tx, id, drafts)
+    return { id, created }
+  })
+  const result: ImportResult = { ...base, status: written.created ? 'created' : 'updated', pageId: written.id, chunks: drafts.length }
+  if (options.embedder) {
+    const pending = await pendingChunksOfPages(db, [written.id])
+    const embedded = await embedAndStore(db, options.embedder, pending, options.signal)
+    result.embedded = embedded.embedded
+    result.embedError = embedded.error
+  }
+  return result
+}

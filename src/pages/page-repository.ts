@@ -1,0 +1,163 @@
+import type { SqlExecutor } from '../db/types.js'
+import type { Page, PageKind, PageSummary, Provenance } from './types.js'
+
+interface PageRow {
+  id: number
+  source_id: string
+  slug: string
+  title: string
+  type: string
+  page_kind: PageKind
+  compiled_truth: string
+  timeline: string
+  frontmatter: Record<string, unknown>
+  content_hash: string
+  created_at: Date
+  updated_at: Date
+  ingested_via: string | null
+  ingested_at: Date | null
+  source_uri: string | null
+  source_kind: string | null
+  tags: string[] | null
+}
+
+const PAGE_COLUMNS = `p.id, p.source_id, p.slug, p.title, p.type, p.page_kind, p.compiled_truth, p.timeline,
+  p.frontmatter, p.content_hash, p.created_at, p.updated_at, p.ingested_via, p.ingested_at, p.source_uri, p.source_kind,
+  (SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}') FROM tags t WHERE t.page_id = p.id) AS tags`
+
+function toPage(row: PageRow): Page {
+  return {
+    id: row.id,
+    sourceId: row.source_id,
+    slug: row.slug,
+    title: row.title,
+    type: row.type,
+    pageKind: row.page_kind,
+    compiledTruth: row.compiled_truth,
+    timeline: row.timeline,
+    frontmatter: row.frontmatter ?? {},
+    tags: row.tags ?? [],
+    contentHash: row.content_hash,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ingestedVia: row.ingested_via,
+    ingestedAt: row.ingested_at,
+    sourceUri: row.source_uri,
+    sourceKind: row.source_kind,
+  }
+}
+
+export async function findPage(db: SqlExecutor, sourceId: string, slug: string): Promise<Page | null> {
+  const { rows } = await db.query<PageRow>(`SELECT ${PAGE_COLUMNS} FROM pages p WHERE p.source_id = $1 AND p.slug = $2`, [sourceId, slug])
+  return rows[0] ? toPage(rows[0]) : null
+}
+
+export async function findPageHash(db: SqlExecutor, sourceId: string, slug: string): Promise<{ id: number; contentHash: string } | null> {
+  const { rows } = await db.query<{ id: number; content_hash: string }>(
+    'SELECT id, content_hash FROM pages WHERE source_id = $1 AND slug = $2',
+    [sourceId, slug],
+  )
+  return rows[0] ? { id: rows[0].id, contentHash: rows[0].content_hash } : null
+}
+
+export interface PageWrite extends Provenance {
+  sourceId: string
+  slug: string
+  title: string
+  type: string
+  pageKind: PageKind
+  compiledTruth: string
+  timeline: string
+  frontmatter: Record<string, unknown>
+  contentHash: string
+}
+
+/** Inserts or replaces a page by (source_id, slug); returns its id and whether it was new. */
+export async function upsertPage(db: SqlExecutor, page: PageWrite): Promise<{ id: number; created: boolean }> {
+  const { rows } = await db.query<{ id: number; created: boolean }>(
+    `INSERT INTO pages (source_id, slug, title, type, page_kind, compiled_truth, timeline, frontmatter, content_hash,
+                        ingested_via, ingested_at, source_uri, source_kind, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, now())
+     ON CONFLICT (source_id, slug) DO UPDATE SET
+       title = EXCLUDED.title, type = EXCLUDED.type, page_kind = EXCLUDED.page_kind,
+       compiled_truth = EXCLUDED.compiled_truth, timeline = EXCLUDED.timeline,
+       frontmatter = EXCLUDED.frontmatter, content_hash = EXCLUDED.content_hash,
+       ingested_via = coalesce(EXCLUDED.ingested_via, pages.ingested_via),
+       ingested_at = coalesce(EXCLUDED.ingested_at, pages.ingested_at),
+       source_uri = coalesce(EXCLUDED.source_uri, pages.source_uri),
+       source_kind = coalesce(EXCLUDED.source_kind, pages.source_kind),
+       updated_at = now()
+     RETURNING id, (xmax = 0) AS created`,
+    [
+      page.sourceId, page.slug, page.title, page.type, page.pageKind, page.compiledTruth, page.timeline,
+      JSON.stringify(page.frontmatter), page.contentHash, page.ingestedVia, page.ingestedAt, page.sourceUri, page.sourceKind,
+    ],
+  )
+  return rows[0]!
+}
+
+export async function replaceTags(db: SqlExecutor, pageId: number, tags: readonly string[]): Promise<void> {
+  await db.query('DELETE FROM tags WHERE page_id = $1 AND NOT (tag = ANY($2::text[]))', [pageId, tags])
+  if (tags.length > 0) {
+    await db.query(
+      'INSERT INTO tags (page_id, tag) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING',
+      [pageId, tags],
+    )
+  }
+}
+
+export async function addTag(db: SqlExecutor, pageId: number, tag: string): Promise<boolean> {
+  const { rowCount } = await db.query('INSERT INTO tags (page_id, tag) VALUES ($1, $2) ON CONFLICT DO NOTHING', [pageId, tag])
+  return rowCount > 0
+}
+
+export async function removeTag(db: SqlExecutor, pageId: number, tag: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM tags WHERE page_id = $1 AND tag = $2', [pageId, tag])
+  return rowCount > 0
+}
+
+export async function deletePage(db: SqlExecutor, sourceId: string, slug: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM pages WHERE source_id = $1 AND slug = $2', [sourceId, slug])
+  return rowCount > 0
+}
+
+export interface ListPagesFilter {
+  sourceId?: string
+  type?: string
+  tag?: string
+  pageKind?: PageKind
+  slugPrefix?: string
+  limit?: number
+  offset?: number
+}
+
+export async function listPages(db: SqlExecutor, filter: ListPagesFilter = {}): Promise<PageSummary[]> {
+  const { rows } = await db.query<PageRow>(
+    `SELECT p.id, p.source_id, p.slug, p.title, p.type, p.page_kind, p.updated_at,
+       (SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}') FROM tags t WHERE t.page_id = p.id) AS tags
+     FROM pages p
+     WHERE ($1::text IS NULL OR p.source_id = $1)
+       AND ($2::text IS NULL OR p.type = $2)
+       AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM tags t WHERE t.page_id = p.id AND t.tag = $3))
+       AND ($4::text IS NULL OR p.page_kind = $4)
+       AND ($5::text IS NULL OR starts_with(p.slug, $5))
+     ORDER BY p.updated_at DESC, p.slug
+     LIMIT $6 OFFSET $7`,
+    [filter.sourceId ?? null, filter.type ?? null, filter.tag ?? null, filter.pageKind ?? null, filter.slugPrefix ?? null, filter.limit ?? 100, filter.offset ?? 0],
+  )
+  return rows.map((row) => ({
+    id: row.id,
+    sourceId: row.source_id,
+    slug: row.slug,
+    title: row.title,
+    type: row.type,
+    pageKind: row.page_kind,
+    tags: row.tags ?? [],
+    updatedAt: row.updated_at,
+  }))
+}
+
+export async function countPages(db: SqlExecutor, sourceId?: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM pages WHERE ($1::text IS NULL OR source_id = $1)', [sourceId ?? null])
+  return rows[0]?.n ?? 0
+}

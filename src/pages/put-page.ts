@@ -1,0 +1,85 @@
+import type { Database } from '../db/types.js'
+import type { EmbeddingProvider } from '../embedding/index.js'
+import { ValidationError } from '../errors/index.js'
+import type { Logger } from '../util/logger.js'
+import { importPage, type ImportResult } from './import-page.js'
+import { findPage } from './page-repository.js'
+import { serializePage } from './serialize.js'
+import { normalizeSlug } from './slug.js'
+import { DEFAULT_SOURCE_ID } from './types.js'
+import { writePageFile, type WriteThroughResult } from './write-through.js'
+
+export interface PutPageContext {
+  db: Database
+  logger: Logger
+  /** `sync.repo_path`: where pages are mirrored as markdown files. */
+  repoPath: string | null
+  /** True for calls arriving over MCP: they run untrusted. */
+  remote: boolean
+  dryRun?: boolean
+  /**
+   * Slug prefixes an untrusted caller may write. With none configured, untrusted writes reach
+   * the database only, never the disk.
+   */
+  allowedSlugPrefixes?: readonly string[] | null
+  embedder?: EmbeddingProvider | null
+}
+
+export interface PutPageInput {
+  slug: string
+  content: string
+  sourceId?: string
+  sourceUri?: string | null
+  sourceKind?: string | null
+}
+
+export interface PutPageResult extends ImportResult {
+  ingested_via: string
+  write_through: WriteThroughResult
+}
+
+function assertSlugAllowed(slug: string, prefixes: readonly string[]): void {
+  if (!prefixes.some((prefix) => slug.startsWith(prefix))) {
+    throw new ValidationError('slug_not_allowed', `Writing ${slug} is not allowed for this caller.`, {
+      hint: `Allowed slug prefixes: ${prefixes.join(', ')}`,
+    })
+  }
+}
+
+/**
+ * Writes a markdown page through the import pipeline, then mirrors it to disk when
+ * `sync.repo_path` is set. A failing disk write is logged loudly and reported; the database
+ * write stands.
+ */
+export async function putPage(ctx: PutPageContext, input: PutPageInput): Promise<PutPageResult> {
+  const slug = normalizeSlug(input.slug)
+  const sourceId = input.sourceId ?? DEFAULT_SOURCE_ID
+  const untrusted = ctx.remote
+  const allowlist = ctx.allowedSlugPrefixes && ctx.allowedSlugPrefixes.length > 0 ? ctx.allowedSlugPrefixes : null
+  if (untrusted && allowlist) assertSlugAllowed(slug, allowlist)
+  const ingestedVia = ctx.remote ? 'mcp:put_page' : 'put_page'
+  const ingestedAt = new Date()
+  const result = await importPage(
+    ctx.db,
+    {
+      slug,
+      sourceId,
+      kind: 'markdown',
+      content: input.content,
+      provenance: { ingestedVia, ingestedAt, sourceUri: input.sourceUri ?? null, sourceKind: input.sourceKind ?? null },
+    },
+    { embedder: ctx.embedder ?? null, dryRun: ctx.dryRun, onWarning: (m) => ctx.logger.warn(m) },
+  )
+  let writeThrough: WriteThroughResult
+  if (ctx.dryRun) writeThrough = { written: false, path: null, reason: 'dry_run' }
+  else if (untrusted && !allowlist) writeThrough = { written: false, path: null, reason: 'sandboxed' }
+  else {
+    const page = await findPage(ctx.db, sourceId, slug)
+    const markdown = serializePage(page!, { ingested_via: ingestedVia, ingested_at: ingestedAt.toISOString() })
+    writeThrough = await writePageFile(ctx.repoPath, sourceId, slug, markdown)
+    if (!writeThrough.written && writeThrough.reason === 'write_failed') {
+      ctx.logger.error(`write-through of ${slug} to ${writeThrough.path} FAILED: ${writeThrough.error}; the database copy is kept`)
+    }
+  }
+  return { ...result, ingested_via: ingestedVia, write_through: writeThrough }
+}

@@ -1,0 +1,66 @@
+import { isCodePath } from '../chunking/index.js'
+import { compileGlobs } from './glob.js'
+
+export type SyncStrategy = 'markdown' | 'code' | 'auto'
+export type FileKind = 'markdown' | 'code'
+
+export const SYNC_STRATEGIES: readonly SyncStrategy[] = ['markdown', 'code', 'auto']
+
+/** Files over this size are skipped (recorded, not imported). */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024
+
+const MARKDOWN_EXT = /\.(md|markdown|mdx)$/i
+const README = /^readme(\.[a-z]+)?$/i
+/** Markdown sync never reads these folders: raw captures and operational notes. */
+const MARKDOWN_EXCLUDED_DIRS = new Set(['.raw', 'ops'])
+/** Dependency, build and cache folders: generated or vendored, never the user's own writing. */
+const SKIPPED_DIRS = new Set(['node_modules', 'bower_components', 'vendor', 'dist', 'build', 'target', 'coverage', '__pycache__', 'venv', 'site-packages'])
+const GENERATED_FILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'composer.lock', 'cargo.lock', 'poetry.lock', 'gemfile.lock'])
+
+export interface FileFilterOptions {
+  strategy: SyncStrategy
+  include?: readonly string[]
+  exclude?: readonly string[]
+}
+
+export interface FileFilter {
+  /** Whether to descend into a directory (relative path, no trailing slash). */
+  enterDirectory(relativeDir: string): boolean
+  /** The kind a file is imported as, or null when the strategy or globs leave it out. */
+  kindOf(relativePath: string): FileKind | null
+}
+
+function segments(relativePath: string): string[] {
+  return relativePath.split('/')
+}
+
+/** The one file filter of sync, import, the cost preview and `frontmatter validate`. */
+export function createFileFilter(options: FileFilterOptions): FileFilter {
+  const include = compileGlobs(options.include ?? [])
+  const exclude = compileGlobs(options.exclude ?? [])
+  const wantsMarkdown = options.strategy !== 'code'
+  const wantsCode = options.strategy !== 'markdown'
+  return {
+    enterDirectory(relativeDir) {
+      const name = relativeDir.slice(relativeDir.lastIndexOf('/') + 1)
+      if (name.startsWith('.') && name !== '.raw') return false
+      if (SKIPPED_DIRS.has(name.toLowerCase())) return false
+      if (!wantsCode && MARKDOWN_EXCLUDED_DIRS.has(name)) return false
+      return !(exclude.matches(relativeDir) || exclude.matches(`${relativeDir}/`))
+    },
+    kindOf(relativePath) {
+      const parts = segments(relativePath)
+      const name = parts[parts.length - 1]!
+      if (name.startsWith('.')) return null
+      if (!include.empty && !include.matches(relativePath)) return null
+      if (exclude.matches(relativePath)) return null
+      if (MARKDOWN_EXT.test(name)) {
+        if (!wantsMarkdown || README.test(name)) return null
+        if (parts.slice(0, -1).some((d) => MARKDOWN_EXCLUDED_DIRS.has(d))) return null
+        return 'markdown'
+      }
+      if (wantsCode && isCodePath(relativePath) && !GENERATED_FILES.has(name.toLowerCase()) && !/\.min\.(js|css)$/i.test(name)) return 'code'
+      return null
+    },
+  }
+}

@@ -1,0 +1,105 @@
+import type { Database } from '../db/types.js'
+import { embedAndStore, pendingChunksOfPages } from '../embed/index.js'
+import type { EmbeddingProvider } from '../embedding/index.js'
+import { serializeError, type ErrorEnvelope } from '../errors/index.js'
+import { codeSlugForPath, importPage, markdownSlugForPath, type ImportStatus } from '../pages/index.js'
+import type { WalkedFile } from './walk.js'
+import { readTextFile } from './read-text.js'
+
+export interface FileFailure {
+  path: string
+  class: string
+  code: string
+  message: string
+}
+
+export interface ImportFilesResult {
+  files: number
+  created: number
+  updated: number
+  skipped: number
+  failed: FileFailure[]
+  chunks: number
+  embedded: number
+  embedError: ErrorEnvelope | null
+  /** Slugs written (created or updated), for follow-up work such as extraction. */
+  touchedSlugs: string[]
+  pageIds: number[]
+}
+
+export interface ImportFilesProgress {
+  phase: 'import' | 'embed'
+  done: number
+  total: number
+  path?: string
+}
+
+export interface ImportFilesOptions {
+  sourceId: string
+  embedder: EmbeddingProvider | null
+  maxFences?: number
+  signal?: AbortSignal
+  onProgress?: (progress: ImportFilesProgress) => void
+  onWarning?: (message: string) => void
+  /** Chunks per embedding call when embedding after the import. */
+  embedBatchSize?: number
+}
+
+export function slugForFile(file: Pick<WalkedFile, 'relativePath' | 'kind'>): string {
+  return file.kind === 'code' ? codeSlugForPath(file.relativePath) : markdownSlugForPath(file.relativePath)
+}
+
+/**
+ * Imports files through the one page pipeline. A file that fails is recorded with its error
+ * and the rest continue. Embedding runs after all pages are written, in large batches, so a
+ * slow or failing provider never holds up or loses the text.
+ */
+export async function importFiles(db: Database, files: readonly WalkedFile[], options: ImportFilesOptions): Promise<ImportFilesResult> {
+  const result: ImportFilesResult = { files: files.length, created: 0, updated: 0, skipped: 0, failed: [], chunks: 0, embedded: 0, embedError: null, touchedSlugs: [], pageIds: [] }
+  const count: Record<ImportStatus, (r: ImportFilesResult) => void> = {
+    created: (r) => r.created++,
+    updated: (r) => r.updated++,
+    skipped: (r) => r.skipped++,
+  }
+  for (const [index, file] of files.entries()) {
+    options.signal?.throwIfAborted()
+    options.onProgress?.({ phase: 'import', done: index, total: files.length, path: file.relativePath })
+    try {
+      const content = await readTextFile(file.absolutePath)
+      const imported = await importPage(
+        db,
+        { slug: slugForFile(file), sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance: { sourceUri: file.relativePath, sourceKind: 'file' } },
+        { maxFences: options.maxFences, onWarning: options.onWarning },
+      )
+      count[imported.status](result)
+      result.chunks += imported.chunks
+      if (imported.status !== 'skipped') {
+        result.touchedSlugs.push(imported.slug)
+        result.pageIds.push(imported.pageId)
+      }
+    } catch (err) {
+      const envelope = serializeError(err)
+      result.failed.push({ path: file.relativePath, class: envelope.class, code: envelope.code, message: envelope.message })
+    }
+  }
+  options.onProgress?.({ phase: 'import', done: files.length, total: files.length })
+  if (options.embedder && result.pageIds.length > 0) await embedPages(db, options.embedder, result, options)
+  return result
+}
+
+async function embedPages(db: Database, embedder: EmbeddingProvider, result: ImportFilesResult, options: ImportFilesOptions): Promise<void> {
+  const pending = await pendingChunksOfPages(db, result.pageIds)
+  const batchSize = options.embedBatchSize ?? 64
+  for (let start = 0; start < pending.length; start += batchSize) {
+    options.signal?.throwIfAborted()
+    options.onProgress?.({ phase: 'embed', done: start, total: pending.length })
+    const batch = await embedAndStore(db, embedder, pending.slice(start, start + batchSize), options.signal)
+    result.embedded += batch.embedded
+    if (batch.error) {
+      // The provider is failing; the rest stays stale for `brain embed --stale`.
+      result.embedError = batch.error
+      break
+    }
+  }
+  options.onProgress?.({ phase: 'embed', done: pending.length, total: pending.length })
+}

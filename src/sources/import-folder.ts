@@ -1,0 +1,31 @@
+import { stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import type { Database } from '../db/types.js'
+import { NotFoundError } from '../errors/index.js'
+import { createFileFilter, type SyncStrategy } from './file-filter.js'
+import { importFiles, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
+import { walkFiles } from './walk.js'
+
+export interface ImportFolderOptions extends ImportFilesOptions {
+  strategy: SyncStrategy
+  include?: readonly string[]
+  exclude?: readonly string[]
+}
+
+export interface ImportFolderResult extends ImportFilesResult {
+  root: string
+  strategy: SyncStrategy
+}
+
+/** Imports every accepted file below a folder; the folder need not be a git repository. */
+export async function importFolder(db: Database, root: string, options: ImportFolderOptions): Promise<ImportFolderResult> {
+  const absoluteRoot = resolve(root)
+  const info = await stat(absoluteRoot).catch(() => null)
+  if (!info?.isDirectory()) {
+    throw new NotFoundError('folder_not_found', `${absoluteRoot} is not a folder.`, { hint: 'Pass the path of a folder of notes or code.' })
+  }
+  const filter = createFileFilter({ strategy: options.strategy, include: options.include, exclude: options.exclude })
+  const files = await walkFiles(absoluteRoot, filter)
+  const result = await importFiles(db, files, options)
+  return { ...result, root: absoluteRoot, strategy: options.strategy }
+}

@@ -1,0 +1,30 @@
+import { lstat, readFile } from 'node:fs/promises'
+import { ValidationError } from '../errors/index.js'
+import { MAX_FILE_BYTES } from './file-filter.js'
+
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Reads a file as UTF-8 text, refusing what is not text: symlinks, files over the size limit,
+ * invalid UTF-8 and binary content (NUL bytes in a non-markdown file).
+ */
+export async function readTextFile(path: string, options: { allowNul?: boolean } = {}): Promise<string> {
+  const info = await lstat(path)
+  if (info.isSymbolicLink()) throw new ValidationError('symlink_refused', `${path} is a symbolic link; links are never followed.`)
+  if (info.size > MAX_FILE_BYTES) {
+    throw new ValidationError('file_too_large', `${path} is ${(info.size / 1048576).toFixed(1)} MiB, over the ${MAX_FILE_BYTES / 1048576} MiB limit.`, {
+      hint: 'Exclude it with --exclude, or split it.',
+    })
+  }
+  const bytes = await readFile(path)
+  let text: string
+  try {
+    text = decoder.decode(bytes)
+  } catch {
+    throw new ValidationError('invalid_utf8', `${path} is not valid UTF-8 text.`, { hint: 'Convert it to UTF-8, or exclude it.' })
+  }
+  if (!options.allowNul && text.includes('\u0000')) {
+    throw new ValidationError('binary_file', `${path} looks binary (contains NUL bytes).`, { hint: 'Exclude it from the source.' })
+  }
+  return text.replace(/^\uFEFF/, '')
+}

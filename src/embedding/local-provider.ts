@@ -16,6 +16,14 @@ import { assertUsableVector, nonEmptyInput, padToDimensions } from './vectors.js
 const LOCAL_MAX_INPUT_CHARS = EMBEDDING_INPUT_TOKEN_CAP * 4
 
 /**
+ * A model call runs on the main thread and never yields: about 80 ms per 300-token input, so the
+ * batch size alone would let 32 long chunks block timers, abort signals and I/O for 3 s. Capping
+ * the characters per call keeps each block near a quarter of a second; long inputs gain nothing from
+ * larger batches, while short ones still fill the batch.
+ */
+const LOCAL_BATCH_CHAR_BUDGET = 4_000
+
+/**
  * One model call at a time per process: the tfjs wasm backend is single-threaded anyway, and
  * interleaved calls from concurrent jobs would only raise peak memory.
  */
@@ -33,7 +41,10 @@ export function createLocalProvider(settings: EmbeddingSettings): EmbeddingProvi
       const model = await loadLocalModel()
       const inputs = texts.map(prepareInput)
       const vectors: number[][] = []
-      for (const [start, end] of planBatches(inputs.length, { maxInputs: batchSize })) {
+      const batches = planBatches(inputs.length, { maxInputs: batchSize, maxCost: LOCAL_BATCH_CHAR_BUDGET }, inputs.map((input) => input.length))
+      for (const [start, end] of batches) {
+        // A macrotask turn between model calls lets timers, I/O and abort signals run.
+        await yieldToEventLoop()
         throwIfAborted(options.signal)
         const batch = await modelQueue(() => embedBatch(model, inputs.slice(start, end)))
         for (const native of batch) {
@@ -63,6 +74,10 @@ async function embedBatch(model: LocalModel, inputs: string[]): Promise<number[]
     })
   }
   return output
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 function prepareInput(text: string): string {

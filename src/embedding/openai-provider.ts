@@ -37,7 +37,7 @@ export function createOpenAIProvider(settings: EmbeddingSettings, tokens: TokenC
       throwIfAborted(options.signal)
       if (texts.length === 0) return []
       const inputs = texts.map((text) => tokens.capWithCount(nonEmptyInput(text)))
-      const batches = planBatches(inputs.length, { maxInputs: config.batchSize, maxTokens: OPENAI_MAX_TOKENS_PER_REQUEST }, inputs.map((input) => input.tokens))
+      const batches = planBatches(inputs.length, { maxInputs: config.batchSize, maxCost: OPENAI_MAX_TOKENS_PER_REQUEST }, inputs.map((input) => input.tokens))
       const loaded = await loadClient()
       const context: RequestContext = { baseURL: config.baseURL, model: config.model, timeoutMs: config.timeoutMs, signal: options.signal }
       const results = await runBatches(batches, options.signal, (signal, [start, end]) =>

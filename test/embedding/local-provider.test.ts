@@ -67,8 +67,15 @@ t.test('is semantically sane', async (t) => {
   t.ok(related > unrelated, `cos(puppy, dog) = ${related.toFixed(3)} > cos(puppy, tax) = ${unrelated.toFixed(3)}`)
 })
 
-t.test('respects an abort signal', async (t) => {
+t.test('respects an abort signal, also one that fires while long inputs are embedded', async (t) => {
   const provider = createEmbeddingProvider({ provider: 'local' })
   await t.rejects(provider.embed(['x'], { signal: AbortSignal.abort() }), { code: 'embedding_aborted' })
   t.same(await provider.embed([]), [])
+
+  // Forty ~300-token inputs take seconds; a timer-based abort can only fire if the provider
+  // gives the event loop a turn between model calls.
+  const long = Array.from({ length: 40 }, (_, i) => `Section ${i}. ` + 'The worker claims a job, runs the handler and reports back to the queue. '.repeat(18))
+  const started = Date.now()
+  await t.rejects(provider.embed(long, { signal: AbortSignal.timeout(150) }), { code: 'embedding_aborted' })
+  t.ok(Date.now() - started < 1500, `stopped after ${Date.now() - started} ms`)
 })

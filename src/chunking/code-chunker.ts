@@ -3,6 +3,7 @@
  */
 import type { Tree } from 'web-tree-sitter'
 import { topLevelNodes, walkRange, type WalkContext } from './collect-units.js'
+import { parseEmbedded } from './embedded.js'
 import { fallbackUnits } from './fallback.js'
 import { getParser } from './grammar-loader.js'
 import { LineIndex } from './line-index.js'
@@ -10,6 +11,7 @@ import { displayLanguage, grammarFor, languageForPath, type CodeLanguage } from 
 import { coalescePieces, foldTrivial, mergeSmallSiblings } from './merge-split.js'
 import { rulesFor } from './rules/index.js'
 import { ROOT_SCOPE } from './symbol-extraction.js'
+import { parseFailed } from './syntax.js'
 import { estimateTokens } from './tokens.js'
 import type { ChunkDraft } from './types.js'
 import { MERGED_SYMBOL_TYPE, type Unit } from './units.js'
@@ -28,9 +30,6 @@ const MIN_CHUNK_SIZE_TOKENS = 16
 
 /** Larger inputs (minified bundles, generated data) skip parsing and use the fallback. */
 export const MAX_PARSE_CHARS = 1_000_000
-
-/** A tree whose top-level error nodes cover more than this share of lines counts as failed. */
-const MAX_ERROR_SHARE = 0.5
 
 export interface ChunkCodeInput {
   path: string
@@ -62,12 +61,16 @@ export async function chunkCode(input: ChunkCodeInput): Promise<ChunkDraft[]> {
 /** Units cut at syntax boundaries, or null when the file does not parse well enough. */
 async function syntaxUnits(lang: CodeLanguage, path: string, content: string, lines: LineIndex, budget: number): Promise<Unit[] | null> {
   const parser = await getParser(grammarFor(lang, path))
-  let tree: Tree | null = null
+  const trees: Tree[] = []
   try {
-    tree = parser.parse(content)
-    if (tree === null || parseFailed(tree, lines)) return null
+    const tree = parser.parse(content)
+    if (tree === null) return null
+    trees.push(tree)
+    if (parseFailed(tree.rootNode)) return null
+    const embedded = await parseEmbedded(lang, tree.rootNode, content)
+    trees.push(...embedded.trees)
     const rules = rulesFor(lang)
-    const ctx: WalkContext = { rules, lines, budgetTokens: budget, out: [] }
+    const ctx: WalkContext = { rules, lines, budgetTokens: budget, out: [], embedded: embedded.regions }
     walkRange(ctx, topLevelNodes(tree.rootNode, rules), 0, lines.count - 1, ROOT_SCOPE, { sym: null, piece: false }, 0)
     const folded = foldTrivial(lines, ctx.out)
     return mergeSmallSiblings(lines, coalescePieces(lines, folded, budget), budget)
@@ -75,21 +78,9 @@ async function syntaxUnits(lang: CodeLanguage, path: string, content: string, li
     // A grammar or walker failure on one file must not fail the import: fall back.
     return null
   } finally {
-    tree?.delete()
+    // Trees live in wasm memory, outside the garbage collector's reach.
+    for (const tree of trees) tree.delete()
   }
-}
-
-function parseFailed(tree: Tree, lines: LineIndex): boolean {
-  const root = tree.rootNode
-  if (!root.hasError) return false
-  if (root.isError) return true
-  let errorLines = 0
-  for (const child of root.namedChildren) {
-    if (child.isError) errorLines += child.endPosition.row - child.startPosition.row + 1
-  }
-  let nonBlank = 0
-  for (let i = 0; i < lines.count; i++) if (!lines.isBlank(i)) nonBlank++
-  return errorLines > Math.max(1, nonBlank) * MAX_ERROR_SHARE
 }
 
 function symbolLabel(unit: Unit, qualified: string | null): string {

@@ -7,6 +7,7 @@
  * methods), a run of statements by packing whole statements, and a leaf by lines.
  */
 import type { Node } from 'web-tree-sitter'
+import { regionOf, type EmbeddedRegions } from './embedded.js'
 import type { LineIndex } from './line-index.js'
 import { splitLines } from './merge-split.js'
 import type { ClassifyContext, DefMatch, LanguageRules } from './rules/index.js'
@@ -19,6 +20,8 @@ export interface WalkContext {
   readonly lines: LineIndex
   readonly budgetTokens: number
   readonly out: Unit[]
+  /** Parsed script and style bodies of markup files. */
+  readonly embedded?: EmbeddedRegions
 }
 
 /** Where gaps of the current range belong: the enclosing symbol, as pieces of it. */
@@ -119,6 +122,12 @@ export function walkRange(
 function emitDef(ctx: WalkContext, def: FoundDef, sym: Sym, start: number, end: number, scope: Scope, depth: number): void {
   if (ctx.lines.tokens(start, end) <= ctx.budgetTokens) {
     ctx.out.push({ start, end, sym, piece: false })
+    return
+  }
+  const region = regionOf(ctx.embedded, def.match.body)
+  if (region !== null) {
+    // Script functions are named as in a script file, not as members of <script>.
+    walkRange({ ...ctx, rules: region.rules }, region.nodes, start, end, scope, { sym, piece: true }, depth + 1)
     return
   }
   const children = [...def.match.body.namedChildren, ...def.continuation]

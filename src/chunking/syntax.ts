@@ -70,3 +70,22 @@ export function unquote(text: string): string {
   const m = /^(?:"""|'''|["'`])([\s\S]*?)(?:"""|'''|["'`])$/.exec(t)
   return m !== null && m[1] !== undefined ? m[1] : t
 }
+
+/** A tree whose top-level error nodes span more than this share of its lines counts as failed. */
+const MAX_ERROR_SHARE = 0.5
+
+/**
+ * Whether a parse is too broken to chunk by syntax. Small errors are tolerated (the
+ * definitions around them still parse); a root that is itself an error, or top-level
+ * error nodes over half of the lines, mean the grammar did not understand the file.
+ */
+export function parseFailed(root: Node): boolean {
+  if (!root.hasError) return false
+  if (root.isError) return true
+  let errorLines = 0
+  for (const child of root.namedChildren) {
+    if (child.isError) errorLines += lastLine(child) - firstLine(child) + 1
+  }
+  const totalLines = lastLine(root) - firstLine(root) + 1
+  return errorLines > Math.max(1, totalLines) * MAX_ERROR_SHARE
+}

@@ -1,0 +1,65 @@
+import type { EmbeddingConfig } from '../config/index.js'
+import type { Database } from '../db/types.js'
+import { embeddingProviderFor } from '../embed/provider.js'
+import type { EmbeddingProvider } from '../embedding/index.js'
+import { ConfigError, UsageError } from '../errors/index.js'
+import type { SearchPlan, SearchSettings } from './options.js'
+import { toSearchResult } from './rows.js'
+import { queryTerms } from './snippet.js'
+import type { ResultRow } from './sql.js'
+import type { SearchResponse, SearchResult } from './types.js'
+
+/** What the search functions need: a database, config.search, and for vectors an embedder. */
+export interface SearchContext {
+  db: Database
+  /** config.search. */
+  settings: SearchSettings
+  /** Embeds the query for vector and hybrid search; defaults to the provider `embedding` selects. */
+  embedder?: EmbeddingProvider
+  /** config.embedding; used only when `embedder` is absent. */
+  embedding?: EmbeddingConfig
+  /** Clock for the `stale` flag. */
+  now?: () => Date
+  signal?: AbortSignal
+}
+
+export function resolveEmbedder(context: SearchContext): EmbeddingProvider {
+  if (context.embedder) return context.embedder
+  if (context.embedding) return embeddingProviderFor(context.embedding)
+  throw new ConfigError('search_no_embedder', 'Vector search needs an embedding provider and none was given.', {
+    hint: 'Pass the configuration (config.embedding) or an embedder in the search context.',
+  })
+}
+
+export function requireQuery(text: string, command: 'search' | 'query'): string {
+  const trimmed = typeof text === 'string' ? text.trim() : ''
+  if (trimmed === '') {
+    throw new UsageError(`${command}_requires_query`, `${command} needs a query.`, { hint: `brain ${command} "<words to look for>"` })
+  }
+  return trimmed
+}
+
+export function mapRows(rows: readonly ResultRow[], query: string, plan: SearchPlan, context: SearchContext): SearchResult[] {
+  const rowContext = { terms: queryTerms(query), snippetChars: plan.snippetChars, now: (context.now ?? (() => new Date()))() }
+  return rows.map((row) => toSearchResult(row, rowContext))
+}
+
+export function baseResponse(query: string, mode: SearchResponse['mode'], plan: SearchPlan): SearchResponse {
+  return {
+    query,
+    mode,
+    ran: [],
+    keyword_only: null,
+    notice: null,
+    match: null,
+    model: null,
+    detail: plan.detail,
+    limit: plan.limit,
+    offset: plan.offset,
+    results: [],
+  }
+}
+
+export function noEmbeddingsNotice(model: string): string {
+  return `No chunk has an embedding from ${model} yet. Run \`brain embed --stale\` (or \`brain embed --all\` after changing the embedding provider).`
+}

@@ -1,0 +1,79 @@
+import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'
+import { reciprocalRankFusion } from './fusion.js'
+import { keywordRows } from './keyword.js'
+import type { SearchPlan } from './options.js'
+import { withSearchTransaction } from './transaction.js'
+import type { SearchResponse, SearchResult } from './types.js'
+import { embedQuery } from './vector-search.js'
+import { hasEmbeddings, vectorInnerLimit, vectorRows } from './vector.js'
+
+/** Each side contributes this many candidates per result asked for (offset included). */
+export const HYBRID_CANDIDATE_FACTOR = 2
+export const HYBRID_CANDIDATE_MIN = 30
+
+export function hybridCandidates(plan: Pick<SearchPlan, 'offset' | 'limit'>): number {
+  return Math.max(HYBRID_CANDIDATE_MIN, HYBRID_CANDIDATE_FACTOR * (plan.offset + plan.limit))
+}
+
+const pageKey = (r: SearchResult): string => `${r.source_id}\u0000${r.slug}`
+
+/**
+ * Keyword (any term) and vector candidates, each already ranked with the source factor, fused by
+ * reciprocal rank fusion; see fusion.ts for the formula. The query is embedded while the keyword
+ * side runs, outside any transaction, so a slow provider never holds a database connection.
+ * Without vectors of the active model, or when the query cannot be embedded, the response says
+ * it ran keyword-only (`keyword_only` and `notice`) and carries keyword scores.
+ */
+export async function hybridSearch(context: SearchContext, query: string, plan: SearchPlan): Promise<SearchResponse> {
+  const embedder = resolveEmbedder(context)
+  const response = { ...baseResponse(query, 'hybrid', plan), match: 'any' as const }
+  const window = (results: SearchResult[]): SearchResult[] => results.slice(plan.offset, plan.offset + plan.limit)
+  const present = await hasEmbeddings(context.db, embedder.model)
+  if (!present) {
+    const rows = await withSearchTransaction(context.db, (tx) => keywordRows(tx, plan, { query, match: 'any', perPage: true }))
+    return {
+      ...response,
+      ran: ['keyword'],
+      keyword_only: 'no_embeddings',
+      notice: `Ran keyword-only. ${noEmbeddingsNotice(embedder.model)}`,
+      results: mapRows(rows, query, plan, context),
+    }
+  }
+  const legPlan: SearchPlan = { ...plan, offset: 0, limit: hybridCandidates(plan) }
+  const embedding = embedQuery(embedder, query, context.signal)
+  const keywordSide = mapRows(
+    await withSearchTransaction(context.db, (tx) => keywordRows(tx, legPlan, { query, match: 'any', perPage: true })),
+    query,
+    plan,
+    context,
+  )
+  const { literal, error } = await embedding
+  if (literal === null) {
+    return {
+      ...response,
+      ran: ['keyword'],
+      keyword_only: 'embedding_failed',
+      notice: `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`,
+      results: window(keywordSide),
+    }
+  }
+  const vectorSide = mapRows(
+    await withSearchTransaction(context.db, (tx) => vectorRows(tx, legPlan, literal, embedder.model), { efSearch: vectorInnerLimit(legPlan) }),
+    query,
+    plan,
+    context,
+  )
+  const fused = reciprocalRankFusion(
+    [
+      { name: 'keyword', items: keywordSide },
+      { name: 'vector', items: vectorSide },
+    ],
+    pageKey,
+  )
+  return {
+    ...response,
+    ran: ['keyword', 'vector'],
+    model: embedder.model,
+    results: window(fused.map((f) => ({ ...f.item, score: f.score }))),
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * Search over pages and chunks: keyword (full text), vector (embeddings) and hybrid (both, fused).
+ * `search` and `query` are the operations the CLI and the MCP tools expose.
+ */
+export { search, query, vectorSearch, searchKeywordChunks } from './api.js'
+export type { SearchContext } from './context.js'
+export type { SearchOptions, SearchResult, SearchResponse, SearchMode, KeywordOnlyReason } from './types.js'
+export type { KeywordMatch } from './keyword.js'
+export { planSearch, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, type SearchPlan, type SearchSettings } from './options.js'
+export { DEFAULT_SOURCE_BOOSTS, parseSourceBoost, resolveSourceBoosts, sourceFactor, type SourceBoost } from './source-boost.js'
+export { DEFAULT_HARD_EXCLUDES, parseExcludeList, resolveExcludes, isExcluded } from './excludes.js'
+export { detailGate, DETAIL_LEVELS, type Detail, type DetailGate } from './detail.js'
+export { reciprocalRankFusion, RRF_K, type RankedList, type FusedItem } from './fusion.js'
+export { isStale, STALE_AFTER_DAYS } from './stale.js'
+export { SEARCH_STATEMENT_TIMEOUT_MS, withSearchTransaction } from './transaction.js'

@@ -1,0 +1,58 @@
+import type { SqlExecutor } from '../db/types.js'
+import type { SearchPlan } from './options.js'
+import { anyTermsTsquery, queryTerms } from './snippet.js'
+import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, SOURCE_FACTOR_SQL, type ResultRow } from './sql.js'
+
+/** The keyword stage reads this many chunks per page it returns, then keeps each page's best. */
+export const KEYWORD_INNER_FACTOR = 3
+
+/**
+ * `all`: every term must match, in web-search syntax ("quoted phrases", -exclusions, or).
+ * `any`: at least one term, ranked by how well the chunk matches; for natural-language questions.
+ */
+export type KeywordMatch = 'all' | 'any'
+
+export interface KeywordRequest {
+  query: string
+  match: KeywordMatch
+  /** One result per page (page search) or every chunk (two-pass retrieval). */
+  perPage: boolean
+}
+
+/** The tsquery expression for `$7` and the value to bind; null when the query has no words. */
+function tsquery(request: KeywordRequest): { sql: string; value: string } | null {
+  const terms = queryTerms(request.query)
+  if (terms.length === 0) return null
+  if (request.match === 'all') return { sql: `websearch_to_tsquery('english', $7::text)`, value: request.query }
+  return { sql: `to_tsquery('english', $7::text)`, value: anyTermsTsquery(terms) }
+}
+
+/**
+ * Chunks ranked by ts_rank over their search_vector times the source factor of their page. Per
+ * page, the inner stage takes the top KEYWORD_INNER_FACTOR × (offset + limit) chunks and the
+ * outer stage keeps each page's best, so a page with many matching chunks cannot crowd out the
+ * others; ties order by slug and chunk index so both engines agree.
+ */
+export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest): Promise<ResultRow[]> {
+  const q = tsquery(request)
+  if (q === null) return []
+  const window = plan.offset + plan.limit
+  const ranked = `SELECT c.id AS chunk_id, c.page_id, p.slug, c.chunk_index,
+        ts_rank(c.search_vector, ${q.sql}) * ${SOURCE_FACTOR_SQL} AS score
+      FROM content_chunks c JOIN pages p ON p.id = c.page_id
+      WHERE c.search_vector @@ ${q.sql} AND ${FILTER_SQL}
+      ORDER BY score DESC, p.slug, c.chunk_index
+      LIMIT $8`
+  const picked = request.perPage
+    ? `SELECT DISTINCT ON (page_id) chunk_id, score FROM ranked ORDER BY page_id, score DESC, chunk_index`
+    : `SELECT chunk_id, score FROM ranked`
+  const { rows } = await tx.query<ResultRow>(
+    `WITH ranked AS (${ranked}), picked AS (${picked})
+     SELECT k.score, ${RESULT_COLUMNS_SQL}
+     FROM picked k JOIN content_chunks c ON c.id = k.chunk_id JOIN pages p ON p.id = c.page_id
+     ORDER BY k.score DESC, p.slug, c.chunk_index
+     LIMIT $9 OFFSET $10`,
+    [...planParams(plan), q.value, request.perPage ? KEYWORD_INNER_FACTOR * window : window, plan.limit, plan.offset],
+  )
+  return rows
+}

@@ -1,0 +1,73 @@
+import type { Detail } from './detail.js'
+
+/** Options shared by every search mode; names follow the service specification. */
+export interface SearchOptions {
+  /** Results per call, 1–100 (default 10). */
+  limit?: number
+  /** Results to skip, 0–1000 (default 0). */
+  offset?: number
+  /** `low`, `medium` (default) or `high`; trimmed and lower-cased. `high` disables the source boost. */
+  detail?: string
+  /** Only chunks of this code language (canonical id such as `typescript`, or a fence tag such as `ts`). */
+  language?: string
+  /** Only chunks whose symbol_type equals this (`function`, `class`, …). */
+  symbolKind?: string
+  /** Only pages of this source. */
+  sourceId?: string
+  /** Extra hard-excluded slug prefixes for this call. */
+  exclude_slug_prefixes?: readonly string[]
+  /** Prefixes removed from the hard-exclude set for this call. */
+  include_slug_prefixes?: readonly string[]
+}
+
+/**
+ * One search hit: a page with the chunk that earned it its place. Field names are snake_case and
+ * stable; the CLI's JSON and the MCP tools expose them unchanged.
+ */
+export interface SearchResult {
+  slug: string
+  source_id: string
+  title: string
+  type: string
+  page_kind: 'markdown' | 'code'
+  /** Keyword: ts_rank × source factor. Vector: cosine similarity × source factor. Hybrid: normalized RRF. */
+  score: number
+  snippet: string
+  chunk_id: number
+  chunk_index: number
+  chunk_source: string
+  language: string | null
+  symbol_name: string | null
+  symbol_name_qualified: string | null
+  symbol_type: string | null
+  start_line: number | null
+  end_line: number | null
+  /** The page was last written more than STALE_AFTER_DAYS ago. */
+  stale: boolean
+  /** ISO 8601. */
+  updated_at: string
+}
+
+export type SearchMode = 'keyword' | 'vector' | 'hybrid'
+
+/** Why a hybrid search ran on keywords alone. */
+export type KeywordOnlyReason = 'no_embeddings' | 'embedding_failed'
+
+export interface SearchResponse {
+  query: string
+  /** The mode asked for. */
+  mode: SearchMode
+  /** The modes that actually ran: hybrid without usable vectors says ['keyword']. */
+  ran: Array<'keyword' | 'vector'>
+  /** Set when a hybrid search fell back to keywords; `notice` says why in words. */
+  keyword_only: KeywordOnlyReason | null
+  notice: string | null
+  /** Keyword matching: `all` terms (web-search syntax), or `any` term after `all` found nothing. */
+  match: 'all' | 'any' | null
+  /** Embedding model whose vectors were compared, when the vector side ran. */
+  model: string | null
+  detail: Detail
+  limit: number
+  offset: number
+  results: SearchResult[]
+}

@@ -1,0 +1,52 @@
+import type { SqlExecutor } from '../db/types.js'
+import type { SearchPlan } from './options.js'
+import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, SOURCE_FACTOR_SQL, type ResultRow } from './sql.js'
+
+/** Nearest chunks read per result asked for (offset included), so re-ranking has room to act. */
+export const VECTOR_INNER_FACTOR = 5
+export const VECTOR_INNER_MIN = 50
+
+/** The inner nearest-neighbour limit: grows with offset, so deeper pages see deeper neighbours. */
+export function vectorInnerLimit(plan: Pick<SearchPlan, 'offset' | 'limit'>): number {
+  return Math.max(VECTOR_INNER_MIN, VECTOR_INNER_FACTOR * (plan.offset + plan.limit))
+}
+
+/**
+ * Two stages. The inner one is a pure nearest-neighbour pass in cosine distance over vectors of
+ * the active model (the shape the HNSW index serves); the outer one scores each candidate by its
+ * cosine similarity times its page's source factor, keeps each page's best chunk and orders by
+ * that score.
+ */
+export async function vectorRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: string, model: string): Promise<ResultRow[]> {
+  const { rows } = await tx.query<ResultRow>(
+    `WITH nearest AS (
+       SELECT c.id AS chunk_id, c.page_id, c.embedding <=> $7::vector AS distance
+       FROM content_chunks c JOIN pages p ON p.id = c.page_id
+       WHERE c.embedding IS NOT NULL AND c.model = $8::text AND ${FILTER_SQL}
+       ORDER BY c.embedding <=> $7::vector
+       LIMIT $9
+     ),
+     scored AS (
+       SELECT n.chunk_id, n.page_id, c.chunk_index, (1 - n.distance) * ${SOURCE_FACTOR_SQL} AS score
+       FROM nearest n JOIN content_chunks c ON c.id = n.chunk_id JOIN pages p ON p.id = n.page_id
+     ),
+     picked AS (
+       SELECT DISTINCT ON (page_id) chunk_id, score FROM scored ORDER BY page_id, score DESC, chunk_index
+     )
+     SELECT k.score, ${RESULT_COLUMNS_SQL}
+     FROM picked k JOIN content_chunks c ON c.id = k.chunk_id JOIN pages p ON p.id = c.page_id
+     ORDER BY k.score DESC, p.slug, c.chunk_index
+     LIMIT $10 OFFSET $11`,
+    [...planParams(plan), vectorLiteral, model, vectorInnerLimit(plan), plan.limit, plan.offset],
+  )
+  return rows
+}
+
+/** Whether any chunk carries a vector of `model`; answered from a partial index. */
+export async function hasEmbeddings(tx: SqlExecutor, model: string): Promise<boolean> {
+  const { rows } = await tx.query<{ present: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM content_chunks WHERE model = $1 AND embedding IS NOT NULL) AS present`,
+    [model],
+  )
+  return rows[0]?.present === true
+}

@@ -1,0 +1,43 @@
+import t from 'tap'
+import { reciprocalRankFusion, RRF_K } from '../../src/search/index.js'
+
+const fuse = (lists: Array<{ name: string; items: string[]; weight?: number }>) => reciprocalRankFusion(lists, (s) => s)
+
+t.test('reciprocal rank fusion', async (t) => {
+  t.equal(RRF_K, 60)
+  t.same(fuse([]), [], 'no lists')
+  t.same(fuse([{ name: 'a', items: [] }, { name: 'b', items: [] }]), [], 'empty lists')
+
+  const both = fuse([
+    { name: 'keyword', items: ['x', 'y', 'z'] },
+    { name: 'vector', items: ['y', 'w', 'x'] },
+  ])
+  t.same(both.map((f) => f.key), ['y', 'x', 'w', 'z'], 'documents in both lists rise; ties break on best single rank')
+  t.same(both[0]!.ranks, { keyword: 2, vector: 1 })
+  const expectedY = (1 / (RRF_K + 2) + 1 / (RRF_K + 1)) / (2 / (RRF_K + 1))
+  t.ok(Math.abs(both[0]!.score - expectedY) < 1e-12, 'score = Σ 1/(k+rank), normalized by the best achievable')
+
+  const top = fuse([{ name: 'a', items: ['p', 'q'] }, { name: 'b', items: ['p'] }])
+  t.equal(top[0]!.score, 1, 'first in every list scores exactly 1')
+
+  const single = fuse([{ name: 'a', items: ['p', 'q', 'r'] }, { name: 'b', items: [] }])
+  t.same(single.map((f) => f.key), ['p', 'q', 'r'], 'one empty list keeps the other order')
+
+  const weighted = fuse([{ name: 'a', items: ['p', 'q'], weight: 1 }, { name: 'b', items: ['q', 'p'], weight: 3 }])
+  t.same(weighted.map((f) => f.key), ['q', 'p'], 'weights tilt the fusion')
+
+  const dup = fuse([{ name: 'a', items: ['p', 'p', 'q'] }])
+  t.same(dup.map((f) => [f.key, f.ranks]), [['p', { a: 1 }], ['q', { a: 3 }]], 'a repeated key counts once, at its best rank')
+
+  const tie = fuse([{ name: 'a', items: ['m'] }, { name: 'b', items: ['n'] }])
+  t.same(tie.map((f) => f.key), ['m', 'n'], 'exact tie: earlier list first')
+})
+
+t.test('the fused item is the one from the list that ranks it best', async (t) => {
+  const lists = [
+    { name: 'keyword', items: [{ id: 'a', from: 'keyword' }, { id: 'b', from: 'keyword' }] },
+    { name: 'vector', items: [{ id: 'b', from: 'vector' }, { id: 'a', from: 'vector' }] },
+  ]
+  const fused = reciprocalRankFusion(lists, (i) => i.id)
+  t.same(fused.map((f) => [f.key, f.item.from]), [['a', 'keyword'], ['b', 'vector']])
+})

@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
+import { toSnakeCaseKeys } from './json-shape.js'
 import { reportError, wantsJson, writeJson } from './output.js'
 
 /**
@@ -25,7 +26,7 @@ export abstract class BrainCommand extends Command {
   }
 
   protected print(value: unknown, human: () => string): void {
-    if (this.jsonMode) writeJson(this.context.stdout, value)
+    if (this.jsonMode) writeJson(this.context.stdout, toSnakeCaseKeys(value))
     else {
       const text = human()
       if (text !== '') this.context.stdout.write(text.endsWith('\n') ? text : `${text}\n`)

@@ -23,6 +23,7 @@ export class BrainError extends Error {
 
   constructor(code: string, message: string, options: BrainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = new.target.name
     this.code = code
     this.hint = options.hint ?? ''
   }

@@ -26,8 +26,9 @@ function canonicalJson(value: unknown): string {
  * carries the tags): a re-put that only changes tags must not be skipped.
  */
 export function computePageContentHash(input: HashInput): string {
-  // Provenance stamps change on every write and say nothing about the content.
-  const { ingested_via: _via, ingested_at: _at, ...frontmatter } = input.frontmatter
+  // Provenance stamps change on every write and say nothing about the content; title and type
+  // are hashed as fields, so a file that spells them out in its front matter hashes the same.
+  const { ingested_via: _via, ingested_at: _at, captured_at: _captured, title: _title, type: _type, ...frontmatter } = input.frontmatter
   const parts: unknown[] = [input.title, input.type, input.compiledTruth, input.timeline, frontmatter]
   if (input.pageKind === 'code') parts.push(input.language, input.chunkerVersion)
   return createHash('sha256').update(canonicalJson(parts)).digest('hex')

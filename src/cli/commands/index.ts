@@ -1,4 +1,5 @@
 import type { CommandClass } from 'clipanion'
+import { CaptureCommand } from './capture.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
 import { InitCommand } from './init.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
@@ -15,4 +16,5 @@ export const commands: CommandClass[] = [
   DeleteCommand,
   TagCommand,
   UntagCommand,
+  CaptureCommand,
 ]

@@ -1,0 +1,55 @@
+import t from 'tap'
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, dirname } from 'node:path'
+import { compileGlobs, createFileFilter, walkFiles } from '../../src/sources/index.js'
+
+t.test('globs: **/ is zero or more directories, ? one non-slash character', async (t) => {
+  const cases: Array<[string, string, boolean]> = [
+    ['docs/**/*.md', 'docs/a.md', true],
+    ['docs/**/*.md', 'docs/x/y/a.md', true],
+    ['docs/**/*.md', 'other/a.md', false],
+    ['**/*.md', 'a.md', true],
+    ['note?.md', 'note1.md', true],
+    ['note?.md', 'note12.md', false],
+    ['a/?/b', 'a/x/b', true],
+    ['a/?/b', 'a//b', false],
+    ['*.ts', 'deep/dir/file.ts', true],
+    ['src/*.ts', 'src/deep/file.ts', false],
+    ['drafts/', 'drafts/x/y.md', true],
+  ]
+  for (const [pattern, path, expected] of cases) t.equal(compileGlobs([pattern]).matches(path), expected, `${pattern} ~ ${path}`)
+})
+
+t.test('markdown strategy: README, .raw/ and ops/ excluded; code strategy: code extensions', async (t) => {
+  const md = createFileFilter({ strategy: 'markdown' })
+  t.equal(md.kindOf('notes/a.md'), 'markdown')
+  t.equal(md.kindOf('README.md'), null)
+  t.equal(md.kindOf('sub/readme.markdown'), null)
+  t.equal(md.kindOf('.raw/x.md'), null)
+  t.equal(md.kindOf('ops/runbook.md'), null)
+  t.equal(md.kindOf('src/a.ts'), null)
+  const code = createFileFilter({ strategy: 'code' })
+  for (const path of ['a.ts', 'b.py', 'c.go', 'd.rs', 'e.kts', 'f.mli', 'g.sol', 'h.yml', 'i.htm', 'j.cts']) t.equal(code.kindOf(path), 'code', path)
+  t.equal(code.kindOf('notes/a.md'), null)
+  t.equal(code.kindOf('package-lock.json'), null, 'lock files are generated')
+  t.equal(code.enterDirectory('node_modules'), false)
+  t.equal(code.enterDirectory('.git'), false)
+  const auto = createFileFilter({ strategy: 'auto', include: ['src/**'], exclude: ['**/*.test.ts'] })
+  t.equal(auto.kindOf('src/a.ts'), 'code')
+  t.equal(auto.kindOf('src/a.test.ts'), null)
+  t.equal(auto.kindOf('lib/a.ts'), null, 'outside include')
+})
+
+t.test('the walker never follows symlinks', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'brain-walk-'))
+  const outside = mkdtempSync(join(tmpdir(), 'brain-outside-'))
+  const write = (p: string, body = 'x'): void => { mkdirSync(dirname(join(root, p)), { recursive: true }); writeFileSync(join(root, p), body) }
+  write('notes/a.md', '# A')
+  write('notes/deep/b.md', '# B')
+  writeFileSync(join(outside, 'secret.md'), '# secret')
+  symlinkSync(join(outside, 'secret.md'), join(root, 'notes/link.md'))
+  symlinkSync(outside, join(root, 'linked-dir'))
+  const files = await walkFiles(root, createFileFilter({ strategy: 'markdown' }))
+  t.same(files.map((f) => f.relativePath), ['notes/a.md', 'notes/deep/b.md'])
+})

@@ -1,0 +1,49 @@
+import t from 'tap'
+import { mkdirSync, mkdtempSync, writeFileSync, truncateSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, dirname } from 'node:path'
+import { importFolder } from '../../src/sources/index.js'
+import { findPage, listPages } from '../../src/pages/index.js'
+import { engineTest } from '../helpers/engines.js'
+
+function tree(files: Record<string, string | Buffer>): string {
+  const root = mkdtempSync(join(tmpdir(), 'brain-import-'))
+  for (const [path, body] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), body)
+  }
+  return root
+}
+
+engineTest(t, 'a folder of notes and code imports; poison files are recorded and the rest continue', async (t, { db }) => {
+  const root = tree({
+    'notes/ada.md': '# Ada\n\nFirst programmer.',
+    'notes/Big Ideas.md': '# Big ideas',
+    'README.md': '# not imported',
+    'src/math.py': 'def add(a, b):\n    """Add."""\n    return a + b\n',
+    'src/bad-utf8.ts': Buffer.from([0x63, 0x6f, 0x6e, 0x73, 0x74, 0x20, 0xff, 0xfe, 0x0a]),
+    'src/binary.json': Buffer.from([0x7b, 0x00, 0x01, 0x7d]),
+    'notes/broken.md': '---\ntitle: [oops\n---\nbody',
+  })
+  writeFileSync(join(root, 'src/huge.ts'), '')
+  truncateSync(join(root, 'src/huge.ts'), 50 * 1024 * 1024)
+  const result = await importFolder(db, root, { strategy: 'auto', sourceId: 'default', embedder: null })
+  t.equal(result.created, 3, 'ada, big ideas, math.py')
+  t.same(result.failed.map((f) => [f.path, f.code]).sort(), [
+    ['notes/broken.md', 'YAML_PARSE'],
+    ['src/bad-utf8.ts', 'invalid_utf8'],
+    ['src/binary.json', 'binary_file'],
+    ['src/huge.ts', 'file_too_large'],
+  ])
+  t.same((await listPages(db)).map((p) => p.slug).sort(), ['notes/ada', 'notes/big-ideas', 'src/math.py'])
+  const code = await findPage(db, 'default', 'src/math.py')
+  t.equal(code!.pageKind, 'code')
+  t.same(result.touchedSlugs.sort(), ['notes/ada', 'notes/big-ideas', 'src/math.py'])
+  const again = await importFolder(db, root, { strategy: 'auto', sourceId: 'default', embedder: null })
+  t.equal(again.skipped, 3, 'unchanged files are skipped on the second run')
+  t.equal(again.created + again.updated, 0)
+})
+
+engineTest(t, 'importing a missing folder is a clear error', async (t, { db }) => {
+  await t.rejects(importFolder(db, '/nonexistent/brain/folder', { strategy: 'auto', sourceId: 'default', embedder: null }), { code: 'folder_not_found' })
+})

@@ -122,6 +122,16 @@ export async function openPostgres(options: PgOpenOptions): Promise<Database> {
         if (msg.channel === channel) onPayload(msg.payload ?? '')
       }
       client.on('notification', handler)
+      // A checked-out client has no pool error handler: without this one, losing the server
+      // would crash the process. The subscription lapses; callers re-listen once queries work.
+      const onError = (err: Error): void => {
+        const index = listeners.indexOf(client)
+        if (index >= 0) {
+          listeners.splice(index, 1)
+          client.release(err)
+        }
+      }
+      client.on('error', onError)
       await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`)
       return async () => {
         client.off('notification', handler)

@@ -1,0 +1,11 @@
+import { NotAvailableError } from '../src/errors/index.js'
+import type { JobHandler } from './handler.js'
+
+/** Stands in until the extract capability lands: the job ends dead with a clear reason instead of pretending. */
+const handler: JobHandler = async () => {
+  throw new NotAvailableError('extract_not_available', 'The extract job handler is not available in this build.', {
+    hint: 'Upgrade brain to a release that includes extract.',
+  })
+}
+
+export default handler

@@ -1,3 +1,4 @@
+// The language table alone: the chunking index would also load the chunkers, which search never needs.
 import { languageForFenceTag } from '../chunking/languages.js'
 import { UsageError } from '../errors/index.js'
 import { detailGate, type Detail } from './detail.js'

@@ -1,0 +1,42 @@
+import { UsageError } from '../src/errors/index.js'
+import type { JobHandler } from './handler.js'
+
+interface ImportJobData {
+  path?: unknown
+  strategy?: unknown
+  include?: unknown
+  exclude?: unknown
+  sourceId?: unknown
+  noEmbed?: unknown
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+}
+
+/** Imports a folder (git or not) into the brain: the job behind `brain import`. */
+const importHandler: JobHandler = async (ctx) => {
+  const data = ctx.data as ImportJobData
+  if (typeof data.path !== 'string' || data.path === '') {
+    throw new UsageError('import_requires_path', 'The import job needs data.path, the folder to import.')
+  }
+  const strategy = data.strategy ?? 'auto'
+  if (strategy !== 'markdown' && strategy !== 'code' && strategy !== 'auto') {
+    throw new UsageError('invalid_strategy', `Unknown strategy "${String(strategy)}".`, { hint: 'Use markdown, code or auto.' })
+  }
+  const { importFolder } = await import('../src/sources/index.js')
+  const { embeddingProviderFor } = await import('../src/embed/index.js')
+  return importFolder(ctx.db, data.path, {
+    strategy,
+    include: stringList(data.include),
+    exclude: stringList(data.exclude),
+    sourceId: typeof data.sourceId === 'string' ? data.sourceId : 'default',
+    embedder: data.noEmbed === true ? null : embeddingProviderFor(ctx.config.embedding),
+    maxFences: ctx.config.import.maxFencesPerPage,
+    signal: ctx.signal,
+    onWarning: (message) => ctx.logger.warn(message),
+    onProgress: (p) => ctx.progress({ done: p.done, total: p.total, message: p.phase === 'embed' ? 'embedding' : p.path }),
+  })
+}
+
+export default importHandler

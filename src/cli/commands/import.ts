@@ -1,0 +1,47 @@
+import { Command, Option } from 'clipanion'
+import { UsageError } from '../../errors/index.js'
+import type { ImportFolderResult } from '../../sources/index.js'
+import { BrainCommand } from '../brain-command.js'
+
+export class ImportCommand extends BrainCommand {
+  static override paths = [['import']]
+  static override usage = Command.Usage({
+    description: 'Import a folder of notes and code (it need not be a git repository)',
+    details:
+      'Walks the folder with the same file filters as sync (markdown: *.md without README files, .raw/ and ops/; code: every supported language), imports each file as a page, then embeds the new chunks. Unchanged files are skipped; a file that fails is reported and the rest continue. Runs as an `import` job.',
+    examples: [['Notes and code', '$0 import ~/notes'], ['Only code, no embeddings', '$0 import ~/src/app --strategy code --no-embed']],
+  })
+  folder = Option.String({ required: true })
+  strategy = Option.String('--strategy', 'auto', { description: 'markdown, code or auto (default auto: both)' })
+  source = Option.String('--source', { description: 'Source id the pages belong to (default: default)' })
+  include = Option.Array('--include', [], { description: 'Only paths matching this glob (repeatable)' })
+  exclude = Option.Array('--exclude', [], { description: 'Skip paths matching this glob (repeatable)' })
+  noEmbed = Option.Boolean('--no-embed', false, { description: 'Skip embeddings (run `brain embed --stale` later)' })
+
+  protected async run(): Promise<number> {
+    if (!['markdown', 'code', 'auto'].includes(this.strategy)) {
+      throw new UsageError('invalid_strategy', `Unknown strategy "${this.strategy}".`, { hint: 'Use markdown, code or auto.' })
+    }
+    const { resolve } = await import('node:path')
+    const { runJob } = await import('../job-runner.js')
+    const data = {
+      path: resolve(this.folder),
+      strategy: this.strategy,
+      include: this.include,
+      exclude: this.exclude,
+      sourceId: this.source ?? 'default',
+      noEmbed: this.noEmbed,
+    }
+    const result = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'import', data, 'importing'))) as ImportFolderResult
+    const { touchedSlugs: _slugs, pageIds: _ids, ...summary } = result
+    this.print({ ...summary, imported: result.created + result.updated }, () => {
+      const lines = [
+        `${result.files} files: ${result.created} created, ${result.updated} updated, ${result.skipped} unchanged, ${result.failed.length} failed; ${result.chunks} chunks, ${result.embedded} embedded`,
+      ]
+      for (const failure of result.failed) lines.push(`  failed ${failure.path}: ${failure.message}`)
+      if (result.embedError) lines.push(`  embeddings stopped: ${result.embedError.message} (run \`brain embed --stale\` later)`)
+      return lines.join('\n')
+    })
+    return result.failed.length > 0 && result.created + result.updated + result.skipped === 0 ? 1 : 0
+  }
+}

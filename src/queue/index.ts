@@ -1,0 +1,27 @@
+/**
+ * The job queue. Every mutating verb is a job: callers submit it and (usually) wait. pg-boss is
+ * the engine on both database engines; `minion_jobs` is the record users see.
+ *
+ * submitAndWait: on the embedded engine the caller runs its own job inline; on the server engine
+ * it waits for a live worker (heartbeat in minion_workers fresher than 15 s, serving the job's
+ * name) and runs the job inline when none is alive. It resolves with the completed record and
+ * rejects with the handler's error rebuilt as a BrainError of the same class, code and hint
+ * (jobOfError(err) gives the dead record).
+ */
+export type {
+  JobName,
+  JobStatus,
+  SubmitOptions,
+  SubmitAndWaitOptions,
+  JobRecord,
+  JobDetail,
+  JobProgress,
+  Queue,
+  QueueStats,
+  JobCounts,
+  ListFilter,
+} from './types.js'
+export { JOB_NAMES, JOB_STATUSES, isJobName, isJobStatus } from './types.js'
+export { openQueue, type OpenQueueContext } from './facade.js'
+export { rebuildJobError, jobOfError, JobTimeoutError, JobCancelledError, JobEvictedError, JobStalledError, WorkerShutdownError } from './errors.js'
+export { DEFAULT_TIMINGS, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_STALLED, type QueueTimings } from './settings.js'

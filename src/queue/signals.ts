@@ -1,0 +1,124 @@
+import { EventEmitter } from 'node:events'
+import type { Database } from '../db/types.js'
+import { JOB_CHANNEL } from './sql/finish-jobs.js'
+import type { JobProgress } from './types.js'
+
+/** What processes tell each other about jobs. */
+export type JobEvent =
+  | { e: 'new'; name: string }
+  | { e: 'done'; ids: string[] }
+  | { e: 'progress'; id: string; p: JobProgress }
+  | { e: 'cancel'; id: string }
+
+export type JobEventListener = (event: JobEvent) => void
+
+function parseEvent(payload: string): JobEvent | null {
+  try {
+    const value = JSON.parse(payload) as Partial<JobEvent> | null
+    if (value === null || typeof value !== 'object' || typeof value.e !== 'string') return null
+    return value as JobEvent
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Wake-ups and completion news. When other processes can share the database the events travel
+ * by LISTEN/NOTIFY (one listening connection per process and database); on the embedded
+ * engine everything runs in this process, so an in-process emitter carries them.
+ */
+export class JobSignals {
+  readonly crossProcess: boolean
+  private readonly emitter = new EventEmitter()
+  private subscribers = 0
+  private unlisten: (() => Promise<void>) | null = null
+  private listening: Promise<void> | null = null
+
+  constructor(private readonly db: Database) {
+    this.crossProcess = db.capabilities.multiProcess
+    this.emitter.setMaxListeners(0)
+  }
+
+  /** Sends an event: NOTIFY across processes, or straight to this process's listeners. */
+  async publish(event: JobEvent): Promise<void> {
+    if (this.crossProcess) await this.db.query('SELECT pg_notify($1, $2)', [JOB_CHANNEL, JSON.stringify(event)])
+    else this.emitLocal(event)
+  }
+
+  /** For statements that already NOTIFY when cross-process: delivers in-process otherwise. */
+  deliverLocally(event: JobEvent): void {
+    if (!this.crossProcess) this.emitLocal(event)
+  }
+
+  async subscribe(listener: JobEventListener): Promise<() => Promise<void>> {
+    this.emitter.on('event', listener)
+    this.subscribers++
+    if (this.crossProcess) {
+      try {
+        await this.ensureListening()
+      } catch (err) {
+        this.emitter.off('event', listener)
+        this.subscribers--
+        throw err
+      }
+    }
+    let active = true
+    return async () => {
+      if (!active) return
+      active = false
+      this.emitter.off('event', listener)
+      if (--this.subscribers === 0) await this.stopListening()
+    }
+  }
+
+  /** Re-issues LISTEN after the connection carrying it was lost (the driver drops it silently). */
+  async resubscribe(): Promise<void> {
+    if (!this.crossProcess || this.subscribers === 0) return
+    await this.stopListening()
+    await this.ensureListening()
+  }
+
+  private emitLocal(event: JobEvent): void {
+    // Delivered after the caller's statement settles, as a NOTIFY would be.
+    queueMicrotask(() => this.emitter.emit('event', event))
+  }
+
+  private ensureListening(): Promise<void> {
+    this.listening ??= this.db
+      .listen(JOB_CHANNEL, (payload) => {
+        const event = parseEvent(payload)
+        if (event) this.emitter.emit('event', event)
+      })
+      .then(
+        (unlisten) => {
+          this.unlisten = unlisten
+        },
+        (err: unknown) => {
+          this.listening = null
+          throw err
+        },
+      )
+    return this.listening
+  }
+
+  private async stopListening(): Promise<void> {
+    const pending = this.listening
+    this.listening = null
+    if (pending) await pending.catch(() => undefined)
+    const unlisten = this.unlisten
+    this.unlisten = null
+    if (unlisten) await unlisten().catch(() => undefined)
+  }
+}
+
+const shared = new WeakMap<Database, JobSignals>()
+
+/** One JobSignals per database handle, so a façade and a worker in one process share a LISTEN. */
+export function signalsFor(db: Database): JobSignals {
+  let signals = shared.get(db)
+  if (!signals) {
+    signals = new JobSignals(db)
+    shared.set(db, signals)
+  }
+  return signals
+}

@@ -1,0 +1,80 @@
+import { NotFoundError } from '../errors/index.js'
+import type { ExecutionDeps } from './execute.js'
+import { runInline, type InlineOptions } from './inline.js'
+import { isFinished } from './record.js'
+import { claimJob } from './sql/claim-job.js'
+import { readJob } from './sql/read-jobs.js'
+import { rescueStalled } from './sql/rescue.js'
+import { liveWorkerCount } from './sql/workers.js'
+import type { JobDetail, JobName } from './types.js'
+
+/**
+ * Whether this process should run a waiting job itself: always when no other process can
+ * share the database; on the server engine only when no live worker serves the job's name.
+ */
+async function shouldRunInline(deps: ExecutionDeps, name: JobName): Promise<boolean> {
+  if (!deps.db.capabilities.multiProcess) return true
+  return (await liveWorkerCount(deps.db, name, deps.timings.livenessMs)) === 0
+}
+
+/** Returns stalled jobs to the queue and wakes workers for them. */
+export async function rescue(deps: ExecutionDeps): Promise<number> {
+  const rescued = await rescueStalled(deps.db, { livenessMs: deps.timings.livenessMs, minAgeMs: 2 * deps.timings.livenessMs })
+  for (const name of new Set(rescued.map((r) => r.name))) await deps.signals.publish({ e: 'new', name })
+  return rescued.length
+}
+
+function sleepUntilWoken(ms: number, signal: AbortSignal | undefined, setWake: (wake: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done)
+    setWake(done)
+  })
+}
+
+/**
+ * Waits until a job is completed or dead. A waiting job is run inline when nobody else will run
+ * it; otherwise completion arrives by signal, and every liveness period the waiter re-checks
+ * (a worker may have died: stalled jobs are rescued, and run inline if no worker is left).
+ */
+export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: InlineOptions = {}): Promise<JobDetail> {
+  let wake: () => void = () => undefined
+  let woken = false
+  const unsubscribe = await deps.signals.subscribe((event) => {
+    const mine =
+      (event.e === 'done' && event.ids.includes(job.id)) || (event.e === 'new' && event.name === job.name)
+    if (event.e === 'progress' && event.id === job.id) options.onProgress?.(event.p)
+    if (mine) {
+      woken = true
+      wake()
+    }
+  })
+  try {
+    for (;;) {
+      woken = false
+      const current = await readJob(deps.db, job.id)
+      if (!current) throw new NotFoundError('job_not_found', `Job ${job.id} no longer exists.`)
+      if (isFinished(current)) return current
+      options.signal?.throwIfAborted()
+      if (current.status === 'waiting' && (await shouldRunInline(deps, job.name as JobName))) {
+        const claimed = await claimJob(deps.db, job.name as JobName, job.id)
+        if (claimed) {
+          await runInline(deps, claimed, options)
+          continue
+        }
+      }
+      if (woken) continue
+      const before = Date.now()
+      await sleepUntilWoken(deps.timings.livenessMs, options.signal, (w) => (wake = w))
+      wake = () => undefined
+      if (!woken && Date.now() - before >= deps.timings.livenessMs && deps.db.capabilities.multiProcess) await rescue(deps)
+    }
+  } finally {
+    await unsubscribe()
+  }
+}

@@ -1,0 +1,59 @@
+import { isBrainError, serializeError, UsageError, type ErrorEnvelope } from '../../src/errors/index.js'
+
+/**
+ * The autopilot cycle's six phases, always in this order:
+ * 1. sync — import what changed in the brain directory (its source's bookmark);
+ * 2. extract — derive links and facts from the pages sync touched;
+ * 3. embed — embed chunks that have no embedding yet (`embed --stale`);
+ * 4. reconcile-links — add the code ⇄ markdown citation links (`reconcile-links`);
+ * 5. frontmatter-audit — read-only frontmatter scan of the sources (`frontmatter audit`);
+ * 6. queue-housekeeping — pg-boss maintenance, stall rescue, forgetting dead workers.
+ */
+export const AUTOPILOT_PHASES = ['sync', 'extract', 'embed', 'reconcile-links', 'frontmatter-audit', 'queue-housekeeping'] as const
+export type PhaseName = (typeof AUTOPILOT_PHASES)[number]
+
+export interface PhaseReport {
+  phase: PhaseName
+  status: 'completed' | 'skipped' | 'failed'
+  /** Why a phase was skipped: a code such as `sync_not_available` or `aborted`. */
+  reason?: string
+  detail?: string
+  result?: unknown
+  error?: ErrorEnvelope
+  durationMs: number
+}
+
+export function isPhaseName(value: string): value is PhaseName {
+  return (AUTOPILOT_PHASES as readonly string[]).includes(value)
+}
+
+/** The phases a cycle runs: all of them, or the ones named in `data.phase` / `data.phases`. */
+export function selectPhases(data: Record<string, unknown>): PhaseName[] {
+  const raw = data.phases ?? (data.phase === undefined ? undefined : [data.phase])
+  if (raw === undefined) return [...AUTOPILOT_PHASES]
+  const names = Array.isArray(raw) ? raw : [raw]
+  const unknown = names.filter((n) => typeof n !== 'string' || !isPhaseName(n))
+  if (unknown.length > 0 || names.length === 0) {
+    throw new UsageError('unknown_phase', `Unknown autopilot phase: ${unknown.map(String).join(', ') || '(none)'}.`, {
+      hint: `Phases: ${AUTOPILOT_PHASES.join(', ')}.`,
+    })
+  }
+  return AUTOPILOT_PHASES.filter((p) => names.includes(p))
+}
+
+/** A handler that has not landed reports "not available": the phase is skipped, not failed. */
+export function skipOrFail(phase: PhaseName, err: unknown, started: number): PhaseReport {
+  const durationMs = Date.now() - started
+  if (isBrainError(err) && err.errorClass === 'NotAvailableError') {
+    return { phase, status: 'skipped', reason: err.code, detail: err.message, durationMs }
+  }
+  return { phase, status: 'failed', error: serializeError(err), durationMs }
+}
+
+/** The slugs a sync result says it touched; undefined when the result does not say. */
+export function touchedSlugs(result: unknown): string[] | undefined {
+  if (result === null || typeof result !== 'object') return undefined
+  const slugs = (result as { slugs?: unknown }).slugs
+  if (!Array.isArray(slugs)) return undefined
+  return slugs.filter((s): s is string => typeof s === 'string')
+}

@@ -1,0 +1,31 @@
+import type { JobName } from '../src/queue/types.js'
+import type { JobHandler } from './handler.js'
+
+export type HandlerLoader = () => Promise<JobHandler>
+/** Resolves a job name to its handler; workers and inline runs take one of these. */
+export type HandlerResolver = (name: JobName) => Promise<JobHandler>
+
+/**
+ * One lazy loader per job name, so a command that runs one job loads one handler module and
+ * `brain --version` loads none.
+ */
+export const handlerLoaders: Record<JobName, HandlerLoader> = {
+  sync: async () => (await import('./sync.js')).default,
+  embed: async () => (await import('./embed.js')).default,
+  extract: async () => (await import('./extract.js')).default,
+  ingest_capture: async () => (await import('./ingest-capture.js')).default,
+  'autopilot-cycle': async () => (await import('./autopilot-cycle.js')).default,
+  shell: async () => (await import('./shell.js')).default,
+  import: async () => (await import('./import.js')).default,
+}
+
+/** Autopilot phases that are operations rather than job names. */
+export const PHASE_ONLY = ['reconcile-links', 'frontmatter-audit'] as const
+export type PhaseOnlyName = (typeof PHASE_ONLY)[number]
+
+export const phaseLoaders: Record<PhaseOnlyName, HandlerLoader> = {
+  'reconcile-links': async () => (await import('./reconcile-links.js')).default,
+  'frontmatter-audit': async () => (await import('./frontmatter-audit.js')).default,
+}
+
+export const defaultResolver: HandlerResolver = (name) => handlerLoaders[name]()

@@ -23,7 +23,6 @@ function modeOf(data: Record<string, unknown>): EmbedMode {
 const handler: JobHandler = async (ctx) => {
   const mode = modeOf(ctx.data)
   const provider = embeddingProviderFor(ctx.config.embedding)
-  ctx.logger.info(`embed --${mode} with ${provider.name} (${provider.model})`)
   return runEmbed(ctx.db, provider, mode, { signal: ctx.signal, onProgress: (p) => ctx.progress(p) })
 }
 

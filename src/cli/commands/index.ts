@@ -1,8 +1,10 @@
 import type { CommandClass } from 'clipanion'
 import { CaptureCommand } from './capture.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
+import { EmbedCommand } from './embed.js'
 import { InitCommand } from './init.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
+import { QueryCommand, SearchCommand } from './search.js'
 
 /** Every command; each file imports its heavy modules inside `run`, so start-up stays fast. */
 export const commands: CommandClass[] = [
@@ -17,4 +19,7 @@ export const commands: CommandClass[] = [
   TagCommand,
   UntagCommand,
   CaptureCommand,
+  SearchCommand,
+  QueryCommand,
+  EmbedCommand,
 ]

@@ -35,8 +35,9 @@ export function innerScope(sym: Sym, scope: Scope): Scope {
 export function prefixDocText(prefixes: readonly Node[], rules: LanguageRules): string | null {
   const parts: string[] = []
   for (const node of prefixes) {
-    const text = cleanComment(rules.prefixDoc(node))
-    if (text !== null) parts.push(text)
+    // Line comments carry their newline; trim so that parts join without blank lines.
+    const text = cleanComment(rules.prefixDoc(node))?.trimEnd()
+    if (text !== undefined && text.trim() !== '') parts.push(text)
   }
   return tidyDoc(parts.length === 0 ? null : parts.join('\n'))
 }
@@ -54,13 +55,19 @@ export function cleanComment(raw: string | null): string | null {
     .join('\n')
 }
 
-/** Trims line ends and surrounding blank lines; bounds the length; empty becomes null. */
+/**
+ * Trims line ends and surrounding blank lines and removes the indentation the lines after
+ * the first share (docstrings are indented like their code); bounds the length; empty
+ * becomes null.
+ */
 export function tidyDoc(raw: string | null): string | null {
   if (raw === null) return null
   const lines = raw.split('\n').map((line) => line.trimEnd())
   while (lines.length > 0 && lines[0]!.trim() === '') lines.shift()
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop()
-  const text = lines.join('\n').trim()
+  const indents = lines.slice(1).filter((l) => l !== '').map((l) => /^[ \t]*/.exec(l)![0].length)
+  const common = indents.length === 0 ? 0 : Math.min(...indents)
+  const text = lines.map((l, i) => (i === 0 ? l.trimStart() : l.slice(common))).join('\n').trim()
   if (text === '') return null
   return text.length > MAX_DOC_CHARS ? text.slice(0, MAX_DOC_CHARS) : text
 }

@@ -16,12 +16,13 @@ export function anyTermsTsquery(terms: readonly string[]): string {
 const STEM_PREFIX = 4
 
 /**
- * One line of context: whitespace collapsed, at most `maxChars` characters, starting a little
+ * One line of context: heading markers dropped, whitespace collapsed, at most `maxChars` characters, starting a little
  * before the first place a query term (or its first four letters, a cheap stand-in for the
  * stemmer) occurs; the page's start when none does. Cuts are marked with an ellipsis.
  */
 export function makeSnippet(text: string, terms: readonly string[], maxChars: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  // Heading markers carry no meaning on one line.
+  const flat = text.replace(/^#{1,6}[ \t]+/gm, '').replace(/\s+/g, ' ').trim()
   if (flat.length <= maxChars) return flat
   const lower = flat.toLowerCase()
   let hit = -1

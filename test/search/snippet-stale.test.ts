@@ -19,6 +19,7 @@ t.test('query terms are words only, lower-cased and de-duplicated', async (t) =>
 
 t.test('snippets: one line, bounded, around the first hit', async (t) => {
   t.equal(makeSnippet('short\n\ntext   here', ['x'], 100), 'short text here')
+  t.equal(makeSnippet('# Title\n\n## Part\n\nbody #tag', ['x'], 100), 'Title Part body #tag', 'heading markers dropped')
   const long = `${'alpha '.repeat(100)}needle ${'omega '.repeat(100)}`
   const around = makeSnippet(long, ['needle'], 120)
   t.ok(around.length <= 120, `length ${around.length}`)

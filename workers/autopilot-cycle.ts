@@ -52,7 +52,7 @@ function phaseData(phase: PhaseName, state: CycleState): Record<string, unknown>
       return { ...(slugs ? { slugs } : {}), ...(sourceId ? { sourceId } : {}) }
     }
     case 'embed':
-      return { stale: true }
+      return { mode: 'stale' }
     case 'frontmatter-audit':
       return sourceId ? { sourceId } : {}
     default:

@@ -4,12 +4,14 @@ import type { JobEnvelope } from './boss-sql.js'
 import { DEFAULT_MAX_STALLED, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './settings.js'
 import { isJobName, type JobName, type SubmitOptions } from './types.js'
 
-export function assertJobName(name: string): asserts name is JobName {
+/** The name as a JobName, or a UsageError naming the valid ones. */
+export function toJobName(name: string): JobName {
   if (!isJobName(name)) {
     throw new UsageError('unknown_job_name', `There is no job named "${name}".`, {
       hint: 'Job names: sync, embed, extract, ingest_capture, autopilot-cycle, shell, import.',
     })
   }
+  return name
 }
 
 function integerIn(label: string, value: number | undefined, min: number, max: number): void {

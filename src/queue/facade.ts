@@ -4,7 +4,7 @@ import { DatabaseError } from '../errors/index.js'
 import type { Logger } from '../util/logger.js'
 import { defaultResolver, type HandlerResolver } from '../../workers/registry.js'
 import { cancelJobs, insertJobs, resumeJobs, retryJobs } from './boss-sql.js'
-import { assertJobName, buildEnvelope, jobIdFor } from './envelope.js'
+import { buildEnvelope, jobIdFor, toJobName } from './envelope.js'
 import { rebuildJobError } from './errors.js'
 import type { ExecutionDeps } from './execute.js'
 import { Finisher } from './finisher.js'
@@ -58,7 +58,7 @@ class BrainQueue implements Queue {
   constructor(private readonly deps: ExecutionDeps) {}
 
   async submit(name: JobName, data: Record<string, unknown>, options: SubmitOptions = {}): Promise<JobDetail> {
-    assertJobName(name)
+    toJobName(name)
     const envelope = buildEnvelope(name, data, options)
     const id = jobIdFor(name, options.idempotencyKey)
     if (options.idempotencyKey !== undefined) {

@@ -4,7 +4,7 @@ import { isBrainError, serializeError, UsageError, type ErrorEnvelope } from '..
  * The autopilot cycle's six phases, always in this order:
  * 1. sync — import what changed in the brain directory (its source's bookmark);
  * 2. extract — derive links and facts from the pages sync touched;
- * 3. embed — embed chunks that have no embedding yet (`embed --stale`);
+ * 3. embed — embed chunks that have no embedding yet (`embed --stale`, data {mode: "stale"});
  * 4. reconcile-links — add the code ⇄ markdown citation links (`reconcile-links`);
  * 5. frontmatter-audit — read-only frontmatter scan of the sources (`frontmatter audit`);
  * 6. queue-housekeeping — pg-boss maintenance, stall rescue, forgetting dead workers.

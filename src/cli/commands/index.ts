@@ -1,8 +1,10 @@
 import type { CommandClass } from 'clipanion'
 import { CaptureCommand } from './capture.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
+import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { InitCommand } from './init.js'
+import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
 
@@ -22,4 +24,6 @@ export const commands: CommandClass[] = [
   SearchCommand,
   QueryCommand,
   EmbedCommand,
+  JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
+  DreamCommand,
 ]

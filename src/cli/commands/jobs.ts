@@ -1,0 +1,262 @@
+import { Command, Option } from 'clipanion'
+import type { Writable } from 'node:stream'
+import { NotFoundError, UsageError } from '../../errors/index.js'
+import type { JobDetail, JobRecord, JobStatus, Queue } from '../../queue/index.js'
+import { BrainCommand } from '../brain-command.js'
+
+const DEFAULT_AUTOPILOT_CRON = '*/30 * * * *'
+
+function parseData(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {}
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch {
+    throw new UsageError('invalid_job_data', '--data is not valid JSON.', { hint: `Example: --data '{"command":"echo hi"}'` })
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('invalid_job_data', '--data must be a JSON object.')
+  return value as Record<string, unknown>
+}
+
+function positive(flag: string, raw: string | undefined, allowZero = false): number | undefined {
+  if (raw === undefined) return undefined
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new UsageError('invalid_number', `${flag} must be a whole number${allowZero ? '' : ' above 0'}, not "${raw}".`)
+  return value
+}
+
+function jobLine(job: JobRecord): string {
+  const when = job.createdAt.toISOString().replace('T', ' ').slice(0, 19)
+  return `${job.id}  ${job.name.padEnd(15)}  ${job.status.padEnd(9)}  attempts ${job.attempts}  ${when}`
+}
+
+function jobDetailText(job: JobDetail): string {
+  const lines = [jobLine(job)]
+  if (job.progress) lines.push(`progress: ${job.progress.done}${job.progress.total !== undefined ? `/${job.progress.total}` : ''} ${job.progress.message ?? ''}`)
+  if (job.status === 'completed') lines.push(`result: ${JSON.stringify(job.result)}`)
+  if (job.error) lines.push(`error: ${JSON.stringify(job.error)}`)
+  return lines.join('\n')
+}
+
+/** An AbortSignal that fires on Ctrl-C, so an inline job is released rather than left active. */
+function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController()
+  const onInterrupt = (): void => controller.abort(new UsageError('interrupted', 'Interrupted.'))
+  process.once('SIGINT', onInterrupt)
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onInterrupt) }
+}
+
+abstract class QueueCommand extends BrainCommand {
+  protected async withQueue<T>(fn: (queue: Queue, stderr: Writable) => Promise<T>): Promise<T> {
+    const { openQueue } = await import('../../queue/index.js')
+    const { stderrLogger } = await import('../../util/logger.js')
+    return this.withBrain(async ({ db, config }) => {
+      const queue = await openQueue({ db, config, logger: stderrLogger() })
+      try {
+        return await fn(queue, this.context.stderr)
+      } finally {
+        await queue.close()
+      }
+    })
+  }
+}
+
+export class JobsSubmitCommand extends QueueCommand {
+  static override paths = [['jobs', 'submit']]
+  static override usage = Command.Usage({
+    description: 'Submit a job (sync, embed, extract, ingest_capture, autopilot-cycle, shell, import)',
+    details: 'With --wait, waits for the result: on the embedded engine the job runs in this process; on the server engine a live worker runs it (or this process, when no worker is alive).',
+    examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"command":"echo hi"}' --wait`]],
+  })
+  name = Option.String({ required: true })
+  data = Option.String('--data', { description: 'Job data as a JSON object' })
+  wait = Option.Boolean('--wait', false, { description: 'Wait for the job to finish and print its result' })
+  idempotencyKey = Option.String('--idempotency-key', { description: 'Same key, same job: resubmitting returns the existing job' })
+  timeout = Option.String('--timeout', { description: 'Per-job timeout, e.g. 90s, 10min (default depends on the job)' })
+  maxStalled = Option.String('--max-stalled', { description: 'Stalls forgiven before the job ends dead (default 1)' })
+  priority = Option.String('--priority', { description: 'Higher runs first (default 0)' })
+
+  protected async run(): Promise<number> {
+    const { toJobName } = await import('../../queue/envelope.js')
+    const { parseDurationMs } = await import('../../config/index.js')
+    const name = toJobName(this.name)
+    const data = parseData(this.data)
+    const timeoutMs = this.timeout === undefined ? undefined : parseDurationMs('--timeout', this.timeout, 0)
+    const options = {
+      idempotencyKey: this.idempotencyKey,
+      timeoutMs: timeoutMs === 0 ? undefined : timeoutMs,
+      maxStalled: positive('--max-stalled', this.maxStalled, true),
+      priority: this.priority === undefined ? undefined : Number.parseInt(this.priority, 10),
+    }
+    const job = await this.withQueue(async (queue, stderr) => {
+      if (!this.wait) return queue.submit(name, data, options)
+      const { progressPrinter } = await import('../job-runner.js')
+      const progress = progressPrinter(stderr, name)
+      const interrupt = interruptSignal()
+      try {
+        return await queue.submitAndWait(name, data, { ...options, onProgress: progress.update, signal: interrupt.signal })
+      } finally {
+        progress.finish()
+        interrupt.dispose()
+      }
+    })
+    this.print(job, () => (this.wait ? jobDetailText(job as JobDetail) : job.id))
+    return 0
+  }
+}
+
+export class JobsListCommand extends QueueCommand {
+  static override paths = [['jobs', 'list']]
+  static override usage = Command.Usage({ description: 'List jobs, newest first' })
+  status = Option.String('--status', { description: 'waiting, active, completed or dead' })
+  name = Option.String('--name', { description: 'Only jobs of this name' })
+  limit = Option.String('--limit', { description: 'At most this many (default 50)' })
+
+  protected async run(): Promise<number> {
+    const { isJobStatus } = await import('../../queue/types.js')
+    const { toJobName } = await import('../../queue/envelope.js')
+    if (this.status !== undefined && !isJobStatus(this.status)) {
+      throw new UsageError('invalid_status', `Unknown status "${this.status}".`, { hint: 'Use waiting, active, completed or dead.' })
+    }
+    const name = this.name === undefined ? undefined : toJobName(this.name)
+    const status = this.status as JobStatus | undefined
+    const jobs = await this.withQueue((queue) => queue.list({ status, name, limit: positive('--limit', this.limit) }))
+    this.print(jobs, () => (jobs.length === 0 ? 'no jobs' : jobs.map(jobLine).join('\n')))
+    return 0
+  }
+}
+
+export class JobsGetCommand extends QueueCommand {
+  static override paths = [['jobs', 'get']]
+  static override usage = Command.Usage({ description: 'Show one job: status, data, progress, result or error' })
+  id = Option.String({ required: true })
+
+  protected async run(): Promise<number> {
+    const job = await this.withQueue((queue) => queue.get(this.id))
+    if (!job) throw new NotFoundError('job_not_found', `No job ${this.id}.`, { hint: 'List jobs with `brain jobs list`.' })
+    this.print(job, () => `${jobDetailText(job)}\ndata: ${JSON.stringify(job.data)}`)
+    return 0
+  }
+}
+
+export class JobsStatsCommand extends QueueCommand {
+  static override paths = [['jobs', 'stats']]
+  static override usage = Command.Usage({ description: 'Count jobs by status, overall and per job name' })
+
+  protected async run(): Promise<number> {
+    const stats = await this.withQueue((queue) => queue.stats())
+    this.print(stats, () => {
+      const row = (label: string, c: Record<JobStatus, number>): string =>
+        `${label.padEnd(16)} waiting ${c.waiting}  active ${c.active}  completed ${c.completed}  dead ${c.dead}`
+      return [row('all', stats), ...Object.entries(stats.byName).map(([n, c]) => row(n, c))].join('\n')
+    })
+    return 0
+  }
+}
+
+export class JobsCancelCommand extends QueueCommand {
+  static override paths = [['jobs', 'cancel']]
+  static override usage = Command.Usage({ description: 'Cancel a waiting or active job (it ends dead; `jobs retry` brings it back)' })
+  id = Option.String({ required: true })
+
+  protected async run(): Promise<number> {
+    const cancelled = await this.withQueue((queue) => queue.cancel(this.id))
+    this.print({ id: this.id, cancelled }, () => (cancelled ? `cancelled ${this.id}` : `${this.id} is not waiting or active`))
+    return cancelled ? 0 : 1
+  }
+}
+
+export class JobsRetryCommand extends QueueCommand {
+  static override paths = [['jobs', 'retry']]
+  static override usage = Command.Usage({ description: 'Give a dead job one more attempt' })
+  id = Option.String({ required: true })
+
+  protected async run(): Promise<number> {
+    const retried = await this.withQueue((queue) => queue.retry(this.id))
+    this.print({ id: this.id, retried }, () => (retried ? `${this.id} is waiting again` : `${this.id} is not dead`))
+    return retried ? 0 : 1
+  }
+}
+
+export class JobsWorkCommand extends BrainCommand {
+  static override paths = [['jobs', 'work']]
+  static override usage = Command.Usage({
+    description: 'Run a worker until stopped (SIGTERM/SIGINT requeue the jobs in flight)',
+    details: 'Without --max-rss there is no memory limit; under `brain jobs supervisor` the limit is 2048 MB.',
+  })
+  concurrency = Option.String('--concurrency', { description: 'Jobs run at once (default 1)' })
+  noRetryConnect = Option.Boolean('--no-retry-connect', false, { description: 'Fail at once when the database is unreachable' })
+  maxRss = Option.String('--max-rss', { description: 'Shut down (exit 75) when resident memory exceeds this many MB' })
+  autopilotCron = Option.String('--autopilot-cron', { description: `Schedule of the autopilot cycle (default "${DEFAULT_AUTOPILOT_CRON}"; off removes it)` })
+
+  protected async run(): Promise<number> {
+    const { Worker } = await import('../../../workers/worker.js')
+    const { EXIT_MEMORY_LIMIT } = await import('../../../supervisor/exit-cause.js')
+    const { stderrLogger } = await import('../../util/logger.js')
+    const concurrency = positive('--concurrency', this.concurrency) ?? 1
+    const maxRssMb = positive('--max-rss', this.maxRss) ?? null
+    const cron = this.autopilotCron ?? DEFAULT_AUTOPILOT_CRON
+    let received: NodeJS.Signals | null = null
+    const reason = await this.withBrain(async ({ db, config }) => {
+      const logger = stderrLogger('brain worker')
+      const worker = new Worker({ db, config, logger, concurrency, maxRssMb, autopilotCron: cron === 'off' ? null : cron })
+      const onSignal = (signal: NodeJS.Signals): void => {
+        received = signal
+        void worker.stop('requested')
+      }
+      process.once('SIGTERM', onSignal)
+      process.once('SIGINT', onSignal)
+      try {
+        await worker.start()
+        logger.info(`worker ${worker.id} started (pid ${process.pid}, concurrency ${concurrency}, ${db.location})`)
+        return await worker.done
+      } catch (err) {
+        await worker.stop()
+        throw err
+      } finally {
+        process.off('SIGTERM', onSignal)
+        process.off('SIGINT', onSignal)
+      }
+    }, { noRetryConnect: this.noRetryConnect })
+    if (reason === 'memory') return EXIT_MEMORY_LIMIT
+    // Die by the signal we were sent, so a supervisor reads the exit as a graceful shutdown.
+    if (received) process.kill(process.pid, received)
+    return 0
+  }
+}
+
+export class JobsSupervisorCommand extends BrainCommand {
+  static override paths = [['jobs', 'supervisor']]
+  static override usage = Command.Usage({
+    description: 'Run a worker under supervision: restarts, memory limit, database health checks',
+    details: 'Prints one JSON event per line (worker_exited with likely_cause, health_warn, …) on stdout and appends them to --events-file. Gives up (exit 1) after 5 consecutive worker crashes.',
+  })
+  concurrency = Option.String('--concurrency', { description: 'Worker concurrency (default 1)' })
+  maxRss = Option.String('--max-rss', { description: 'Worker memory limit in MB (default 2048; 0 disables)' })
+  eventsFile = Option.String('--events-file', { description: 'Also append events here (default $BRAIN_HOME/supervisor-events.jsonl)' })
+  healthInterval = Option.String('--health-interval', { description: 'Database check interval (default 30s)' })
+  autopilotCron = Option.String('--autopilot-cron', { description: `Autopilot schedule for the worker (default "${DEFAULT_AUTOPILOT_CRON}"; off)` })
+  noRetryConnect = Option.Boolean('--no-retry-connect', false, { description: 'Worker fails at once when the database is unreachable' })
+
+  protected async run(): Promise<number> {
+    const { join } = await import('node:path')
+    const { runSupervisor } = await import('../../../supervisor/run.js')
+    const { parseDurationMs } = await import('../../config/index.js')
+    const config = await this.loadConfig({ noRetryConnect: this.noRetryConnect })
+    const maxRss = positive('--max-rss', this.maxRss, true) ?? 2048
+    const end = await runSupervisor({
+      config,
+      env: this.context.env,
+      stdout: this.context.stdout,
+      eventsFile: this.eventsFile ?? join(config.home, 'supervisor-events.jsonl'),
+      healthIntervalMs: parseDurationMs('--health-interval', this.healthInterval, 30_000) || 30_000,
+      worker: {
+        concurrency: positive('--concurrency', this.concurrency) ?? 1,
+        maxRssMb: maxRss === 0 ? null : maxRss,
+        autopilotCron: (this.autopilotCron ?? DEFAULT_AUTOPILOT_CRON) === 'off' ? null : this.autopilotCron ?? DEFAULT_AUTOPILOT_CRON,
+        noRetryConnect: this.noRetryConnect,
+      },
+    })
+    return end === 'gave_up' ? 1 : 0
+  }
+}

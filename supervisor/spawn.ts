@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { packageRoot } from '../src/util/package-root.js'
+import type { WorkerProcess } from './supervisor.js'
+
+export interface WorkerCommand {
+  concurrency: number
+  /** RSS limit passed to the worker; null for none. */
+  maxRssMb: number | null
+  autopilotCron: string | null
+  noRetryConnect: boolean
+}
+
+export function workerArgs(command: WorkerCommand): string[] {
+  const args = ['jobs', 'work', '--concurrency', String(command.concurrency)]
+  if (command.maxRssMb !== null) args.push('--max-rss', String(command.maxRssMb))
+  args.push('--autopilot-cron', command.autopilotCron ?? 'off')
+  if (command.noRetryConnect) args.push('--no-retry-connect')
+  return args
+}
+
+/**
+ * Starts `brain jobs work` as a child of this process. Its stdout goes to our stderr so the
+ * supervisor's stdout carries nothing but event lines.
+ */
+export function spawnWorkerProcess(command: WorkerCommand, env: NodeJS.ProcessEnv): WorkerProcess {
+  const bin = join(packageRoot(), 'bin', 'brain.js')
+  return spawn(process.execPath, [bin, ...workerArgs(command)], { env, stdio: ['ignore', process.stderr, 'inherit'] })
+}

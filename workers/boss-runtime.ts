@@ -1,0 +1,34 @@
+import type { Database } from '../src/db/types.js'
+import { QUEUE_SCHEMA } from '../src/queue/boss-sql.js'
+import { buildEnvelope } from '../src/queue/envelope.js'
+import { pgBossDb } from '../src/queue/pgboss-adapter.js'
+import { leaseSeconds, type QueueTimings } from '../src/queue/settings.js'
+import type { Logger } from '../src/util/logger.js'
+
+export interface BossRuntime {
+  stop(): Promise<void>
+}
+
+/**
+ * pg-boss's own background machinery, for long-lived workers only: maintenance (expire jobs
+ * past their lease, archive and drop old ones) and cron schedules, both coordinated across
+ * processes by pg-boss. The recurring autopilot cycle is one of those schedules; workers
+ * started with a different cron (or none) replace it.
+ */
+export async function startBossRuntime(db: Database, logger: Logger, options: { autopilotCron: string | null; timings: QueueTimings }): Promise<BossRuntime> {
+  const { default: PgBoss } = await import('pg-boss')
+  const boss = new PgBoss({ db: pgBossDb(db), schema: QUEUE_SCHEMA, migrate: true, supervise: true, schedule: true })
+  boss.on('error', (err: Error) => logger.warn(`pg-boss: ${err.message}`))
+  await boss.start()
+  if (options.autopilotCron) {
+    const envelope = buildEnvelope('autopilot-cycle', {}, {})
+    await boss.schedule('autopilot-cycle', options.autopilotCron, envelope as unknown as object, {
+      tz: 'UTC',
+      retryLimit: envelope.max_stalled,
+      expireInSeconds: leaseSeconds(envelope.timeout_ms, options.timings),
+    })
+  } else {
+    await boss.unschedule('autopilot-cycle')
+  }
+  return { stop: () => boss.stop({ graceful: false, close: false, wait: true }) }
+}

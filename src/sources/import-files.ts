@@ -43,6 +43,10 @@ export interface ImportFilesOptions {
   onWarning?: (message: string) => void
   /** Chunks per embedding call when embedding after the import. */
   embedBatchSize?: number
+  /** Where a file's text comes from; default: the file on disk (sync reads committed blobs). */
+  readContent?: (file: WalkedFile) => Promise<string>
+  /** Provenance stamped on written pages; default: the relative path, kind `file`. */
+  provenanceFor?: (file: WalkedFile) => { sourceUri: string; sourceKind: string }
 }
 
 export function slugForFile(file: Pick<WalkedFile, 'relativePath' | 'kind'>): string {
@@ -65,10 +69,11 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     options.signal?.throwIfAborted()
     options.onProgress?.({ phase: 'import', done: index, total: files.length, path: file.relativePath })
     try {
-      const content = await readTextFile(file.absolutePath)
+      const content = options.readContent ? await options.readContent(file) : await readTextFile(file.absolutePath)
+      const provenance = options.provenanceFor?.(file) ?? { sourceUri: file.relativePath, sourceKind: 'file' }
       const imported = await importPage(
         db,
-        { slug: slugForFile(file), sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance: { sourceUri: file.relativePath, sourceKind: 'file' } },
+        { slug: slugForFile(file), sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance },
         { maxFences: options.maxFences, onWarning: options.onWarning },
       )
       count[imported.status](result)

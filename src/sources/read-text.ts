@@ -16,15 +16,27 @@ export async function readTextFile(path: string, options: { allowNul?: boolean }
       hint: 'Exclude it with --exclude, or split it.',
     })
   }
-  const bytes = await readFile(path)
+  return decodeTextBytes(await readFile(path), path, options)
+}
+
+/**
+ * The text rules of readTextFile for bytes from elsewhere (a git blob): size limit, strict UTF-8,
+ * no NUL bytes; a leading BOM is dropped. `label` names the file in errors.
+ */
+export function decodeTextBytes(bytes: Uint8Array, label: string, options: { allowNul?: boolean } = {}): string {
+  if (bytes.byteLength > MAX_FILE_BYTES) {
+    throw new ValidationError('file_too_large', `${label} is ${(bytes.byteLength / 1048576).toFixed(1)} MiB, over the ${MAX_FILE_BYTES / 1048576} MiB limit.`, {
+      hint: 'Exclude it with --exclude, or split it.',
+    })
+  }
   let text: string
   try {
     text = decoder.decode(bytes)
   } catch {
-    throw new ValidationError('invalid_utf8', `${path} is not valid UTF-8 text.`, { hint: 'Convert it to UTF-8, or exclude it.' })
+    throw new ValidationError('invalid_utf8', `${label} is not valid UTF-8 text.`, { hint: 'Convert it to UTF-8, or exclude it.' })
   }
   if (!options.allowNul && text.includes('\u0000')) {
-    throw new ValidationError('binary_file', `${path} looks binary (contains NUL bytes).`, { hint: 'Exclude it from the source.' })
+    throw new ValidationError('binary_file', `${label} looks binary (contains NUL bytes).`, { hint: 'Exclude it from the source.' })
   }
   return text.replace(/^\uFEFF/, '')
 }

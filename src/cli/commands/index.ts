@@ -7,6 +7,8 @@ import { InitCommand } from './init.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
+import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand } from './sources.js'
+import { SyncCommand } from './sync.js'
 
 /** Every command; each file imports its heavy modules inside `run`, so start-up stays fast. */
 export const commands: CommandClass[] = [
@@ -24,6 +26,13 @@ export const commands: CommandClass[] = [
   SearchCommand,
   QueryCommand,
   EmbedCommand,
+  SyncCommand,
+  SourcesAddCommand,
+  SourcesListCommand,
+  SourcesRemoveCommand,
+  ReposAddCommand,
+  ReposListCommand,
+  ReposRemoveCommand,
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
 ]

@@ -1,0 +1,107 @@
+import { Command, Option } from 'clipanion'
+import type { Usage } from 'clipanion'
+import { UsageError } from '../../errors/index.js'
+import type { SourceRecord, SourceWithCounts } from '../../sources/source-repository.js'
+import { BrainCommand } from '../brain-command.js'
+
+const DEPRECATION = 'brain: `brain repos` is deprecated and will be removed; use `brain sources` (same subcommands and flags).\n'
+
+function describe(source: SourceRecord): string {
+  const { strategy, include, exclude, syncEnabled } = source.config
+  const globs = [...include.map((g) => `+${g}`), ...exclude.map((g) => `-${g}`)].join(' ')
+  const bookmark = source.lastCommit ? source.lastCommit.slice(0, 12) : 'never synced'
+  return `${source.id}  ${source.localPath ?? '(no path)'}  ${strategy}${syncEnabled ? '' : ', sync off'}${globs ? `  ${globs}` : ''}  [${bookmark}]`
+}
+
+/** Shared by `sources …` and the deprecated `repos …` spelling, which also warns on stderr. */
+abstract class SourcesCommand extends BrainCommand {
+  protected warnIfDeprecated(): void {
+    if (this.path[0] === 'repos') this.context.stderr.write(DEPRECATION)
+  }
+}
+
+export class SourcesAddCommand extends SourcesCommand {
+  static override paths = [['sources', 'add']]
+  static override usage: Usage | undefined = Command.Usage({
+    description: 'Register a directory as a source that `brain sync` imports from',
+    details:
+      'The strategy picks the files: markdown (default; *.md without README files, .raw/ and ops/), code (every supported language) or auto (both). --include and --exclude take globs where `**/` matches zero or more directories, `*` any characters but `/`, and `?` one character but `/`; they are kept in the source config. --no-sync keeps the source out of `sync --all`.',
+    examples: [
+      ['Notes', '$0 sources add notes --path ~/notes'],
+      ['A code repository without tests', '$0 sources add app --path ~/src/app --strategy code --exclude "**/test/**"'],
+    ],
+  })
+  id = Option.String({ required: true })
+  localPath = Option.String('--path', { required: true, description: 'The working directory (a git repository) to sync from' })
+  name = Option.String('--name', { description: 'Display name (default: the id)' })
+  strategy = Option.String('--strategy', 'markdown', { description: 'markdown, code or auto' })
+  include = Option.Array('--include', [], { description: 'Only paths matching this glob (repeatable)' })
+  exclude = Option.Array('--exclude', [], { description: 'Skip paths matching this glob (repeatable)' })
+  sync = Option.Boolean('--sync', true, { description: '--no-sync: leave this source out of `sync --all`' })
+
+  protected async run(): Promise<number> {
+    this.warnIfDeprecated()
+    if (this.strategy !== 'markdown' && this.strategy !== 'code' && this.strategy !== 'auto') {
+      throw new UsageError('invalid_strategy', `Unknown strategy "${this.strategy}".`, { hint: 'Use markdown, code or auto.' })
+    }
+    const strategy = this.strategy
+    const { canonicalDir } = await import('../../sync/target.js')
+    const { isGitWorkTree } = await import('../../sync/git.js')
+    const { insertSource } = await import('../../sources/source-repository.js')
+    const localPath = await canonicalDir(this.localPath)
+    const source = await this.withBrain(({ db }) =>
+      insertSource(db, { id: this.id, name: this.name, localPath, strategy, include: this.include, exclude: this.exclude, syncEnabled: this.sync }),
+    )
+    if (!(await isGitWorkTree(localPath)) && !this.jsonMode) {
+      this.context.stderr.write(`brain: warning: ${localPath} is not a git repository; sync follows commits, so commit the files before syncing.\n`)
+    }
+    this.print(source, () => `added ${describe(source)}`)
+    return 0
+  }
+}
+
+export class SourcesListCommand extends SourcesCommand {
+  static override paths = [['sources', 'list']]
+  static override usage: Usage | undefined = Command.Usage({ description: 'List sources with their directory, strategy, bookmark and page count' })
+
+  protected async run(): Promise<number> {
+    this.warnIfDeprecated()
+    const { listSources } = await import('../../sources/source-repository.js')
+    const sources: SourceWithCounts[] = await this.withBrain(({ db }) => listSources(db))
+    this.print(sources, () => sources.map((s) => `${describe(s)}  ${s.pages} page${s.pages === 1 ? '' : 's'}`).join('\n'))
+    return 0
+  }
+}
+
+export class SourcesRemoveCommand extends SourcesCommand {
+  static override paths = [['sources', 'remove']]
+  static override usage: Usage | undefined = Command.Usage({
+    description: "Remove a source and its pages (with their chunks, tags and links); other sources' pages are untouched",
+    details: 'The files on disk are not touched. Refused while a sync of the source runs. The `default` source cannot be removed.',
+  })
+  id = Option.String({ required: true })
+
+  protected async run(): Promise<number> {
+    this.warnIfDeprecated()
+    const { removeSource } = await import('../../sync/remove-source.js')
+    const removed = await this.withBrain(({ db }) => removeSource(db, this.id))
+    this.print(removed, () => `removed source ${removed.id} and its ${removed.pages} page${removed.pages === 1 ? '' : 's'}`)
+    return 0
+  }
+}
+
+/* The deprecated `brain repos …` spelling: hidden from help (no usage), same behaviour plus a warning. */
+export class ReposAddCommand extends SourcesAddCommand {
+  static override paths = [['repos', 'add']]
+  static override usage: Usage | undefined = undefined
+}
+
+export class ReposListCommand extends SourcesListCommand {
+  static override paths = [['repos', 'list']]
+  static override usage: Usage | undefined = undefined
+}
+
+export class ReposRemoveCommand extends SourcesRemoveCommand {
+  static override paths = [['repos', 'remove']]
+  static override usage: Usage | undefined = undefined
+}

@@ -7,7 +7,7 @@ import { parseEmbedded } from './embedded.js'
 import { fallbackUnits } from './fallback.js'
 import { getParser } from './grammar-loader.js'
 import { LineIndex } from './line-index.js'
-import { displayLanguage, grammarFor, languageForPath, type CodeLanguage } from './languages.js'
+import { displayLanguage, grammarFor, isCodeLanguage, languageForPath, type CodeLanguage } from './languages.js'
 import { coalescePieces, foldTrivial, mergeSmallSiblings } from './merge-split.js'
 import { rulesFor } from './rules/index.js'
 import { ROOT_SCOPE } from './symbol-extraction.js'
@@ -48,7 +48,9 @@ export async function chunkCode(input: ChunkCodeInput): Promise<ChunkDraft[]> {
   const budget = normalizeBudget(input.chunkSizeTokens)
   const content = input.content.startsWith('\uFEFF') ? input.content.slice(1) : input.content
   if (content.trim() === '') return []
-  const lang = input.language === undefined ? languageForPath(input.path) : input.language
+  const requested = input.language === undefined ? languageForPath(input.path) : input.language
+  // Callers outside the type system may pass any string; unknown ones get the fallback.
+  const lang = requested !== null && isCodeLanguage(requested) ? requested : null
   const lines = new LineIndex(content)
   let units: Unit[] | null = null
   if (lang !== null && content.length <= MAX_PARSE_CHARS) {
@@ -72,7 +74,7 @@ async function syntaxUnits(lang: CodeLanguage, path: string, content: string, li
     const rules = rulesFor(lang)
     const ctx: WalkContext = { rules, lines, budgetTokens: budget, out: [], embedded: embedded.regions }
     walkRange(ctx, topLevelNodes(tree.rootNode, rules), 0, lines.count - 1, ROOT_SCOPE, { sym: null, piece: false }, 0)
-    const folded = foldTrivial(lines, ctx.out)
+    const folded = foldTrivial(lines, ctx.out, budget)
     return mergeSmallSiblings(lines, coalescePieces(lines, folded, budget), budget)
   } catch {
     // A grammar or walker failure on one file must not fail the import: fall back.

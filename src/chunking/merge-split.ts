@@ -70,23 +70,32 @@ function isTrivial(lines: LineIndex, unit: Unit): boolean {
   return compact.length <= MAX_TRIVIAL_CHARS && CLOSERS.test(compact)
 }
 
-/** A closing brace or `end` left alone by a split joins the unit before it. */
-export function foldTrivial(lines: LineIndex, units: Unit[]): Unit[] {
+/**
+ * A closing brace or `end` left alone by a split joins the unit before it, or the one
+ * after it when the one before has no room left in the budget.
+ */
+export function foldTrivial(lines: LineIndex, units: Unit[], budgetTokens: number): Unit[] {
   const out: Unit[] = []
+  let pending: Unit | null = null // a trivial unit waiting to join the next one
   for (const unit of units) {
+    const next = { ...unit }
+    if (pending !== null && next.fragment === undefined && lines.tokens(pending.start, next.end) <= budgetTokens) {
+      next.start = pending.start
+      pending = null
+    } else if (pending !== null) {
+      out.push(pending)
+      pending = null
+    }
     const prev = out[out.length - 1]
-    if (prev !== undefined && prev.fragment === undefined && isTrivial(lines, unit)) {
-      prev.end = Math.max(prev.end, unit.end)
+    if (!isTrivial(lines, next)) {
+      out.push(next)
+    } else if (prev !== undefined && prev.fragment === undefined && lines.tokens(prev.start, next.end) <= budgetTokens) {
+      prev.end = next.end
     } else {
-      out.push({ ...unit })
+      pending = next
     }
   }
-  const first = out[0]
-  const second = out[1]
-  if (first !== undefined && second !== undefined && second.fragment === undefined && isTrivial(lines, first)) {
-    second.start = first.start
-    out.shift()
-  }
+  if (pending !== null) out.push(pending)
   return out
 }
 

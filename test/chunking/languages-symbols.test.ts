@@ -9,6 +9,11 @@ function label(c: ChunkDraft): string {
   return `${c.symbolType} ${c.symbolNameQualified ?? ''}`.trim()
 }
 
+t.test('a snippet for every language', async (t) => {
+  t.same(Object.keys(SNIPPETS).sort(), Object.keys(EXPECTED).sort())
+  t.equal(Object.keys(SNIPPETS).length, 29)
+})
+
 // Few assertions per language on purpose: each tap assertion records a call site, and
 // hundreds of them cost more than chunking all 29 snippets.
 for (const lang of Object.keys(SNIPPETS) as CodeLanguage[]) {

@@ -23,15 +23,18 @@ let runtime: Promise<TreeSitter> | null = null
 const parsers = new Map<string, Promise<Parser>>()
 
 function loadRuntime(): Promise<TreeSitter> {
-  runtime ??= (async () => {
-    const mod = await import('web-tree-sitter')
-    await mod.Parser.init()
-    return mod
-  })()
-  // A failed init must not poison every later call in a long-lived process.
-  runtime.catch(() => {
-    runtime = null
-  })
+  if (runtime === null) {
+    const pending = (async () => {
+      const mod = await import('web-tree-sitter')
+      await mod.Parser.init()
+      return mod
+    })()
+    // A failed init must not poison every later call in a long-lived process.
+    pending.catch(() => {
+      if (runtime === pending) runtime = null
+    })
+    runtime = pending
+  }
   return runtime
 }
 
@@ -60,7 +63,9 @@ export function getParser(grammar: GrammarLocation): Promise<Parser> {
   if (pending === undefined) {
     pending = createParser(grammar)
     parsers.set(grammar.specifier, pending)
-    pending.catch(() => parsers.delete(grammar.specifier))
+    pending.catch(() => {
+      if (parsers.get(grammar.specifier) === pending) parsers.delete(grammar.specifier)
+    })
   }
   return pending
 }

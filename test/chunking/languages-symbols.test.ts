@@ -1,6 +1,12 @@
+import v8 from 'node:v8'
 import t from 'tap'
 import { chunkCode, displayLanguage, type ChunkDraft, type CodeLanguage } from '../../src/chunking/index.js'
 import { EXPECTED, SNIPPETS } from './snippets.js'
+
+// Parsing Swift makes V8 tier up a huge grammar function in the background, and the
+// process cannot exit until that compile ends (seconds). Correctness does not depend on
+// tier-up, so this test process opts out of it.
+v8.setFlagsFromString('--wasm-tiering-budget=2000000000')
 
 /** Small enough that nothing merges and classes split into members: every symbol shows. */
 const TINY_BUDGET = 16

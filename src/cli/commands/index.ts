@@ -3,6 +3,7 @@ import { CaptureCommand } from './capture.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
+import { ImportCommand } from './import.js'
 import { InitCommand } from './init.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
@@ -26,6 +27,7 @@ export const commands: CommandClass[] = [
   SearchCommand,
   QueryCommand,
   EmbedCommand,
+  ImportCommand,
   SyncCommand,
   SourcesAddCommand,
   SourcesListCommand,

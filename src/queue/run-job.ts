@@ -108,7 +108,11 @@ export function startJob(input: RunJobInput): RunningJob {
     },
   }
   Promise.resolve()
-    .then(() => input.handler(ctx))
+    .then(() => {
+      // Aborted before it began (a shutdown right after the claim): do not start it at all.
+      controller.signal.throwIfAborted()
+      return input.handler(ctx)
+    })
     .then(
       (result) => {
         try {

@@ -45,10 +45,12 @@ function sleepUntilWoken(ms: number, signal: AbortSignal | undefined, setWake: (
 export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: InlineOptions = {}): Promise<JobDetail> {
   let wake: () => void = () => undefined
   let woken = false
+  // While this process runs the job itself, its progress arrives directly, not by NOTIFY.
+  let runningHere = false
   const unsubscribe = await deps.signals.subscribe((event) => {
     const mine =
       (event.e === 'done' && event.ids.includes(job.id)) || (event.e === 'new' && event.name === job.name)
-    if (event.e === 'progress' && event.id === job.id) options.onProgress?.(event.p)
+    if (event.e === 'progress' && event.id === job.id && !runningHere) options.onProgress?.(event.p)
     if (mine) {
       woken = true
       wake()
@@ -64,7 +66,12 @@ export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: Inl
       if (current.status === 'waiting' && (await shouldRunInline(deps, job.name as JobName))) {
         const claimed = await claimJob(deps.db, job.name as JobName, job.id)
         if (claimed) {
-          await runInline(deps, claimed, options)
+          runningHere = true
+          try {
+            await runInline(deps, claimed, options)
+          } finally {
+            runningHere = false
+          }
           continue
         }
       }

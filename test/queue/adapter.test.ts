@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { pgBossConstructionSql } from '../../src/queue/boss-sql.js'
+import { hasMultipleStatements, pgBossDb } from '../../src/queue/pgboss-adapter.js'
+import { migrationsDir } from '../../src/db/migrate.js'
+import type { SqlExecutor } from '../../src/db/types.js'
+import { engineTest } from '../helpers/engines.js'
+
+t.test('multi-statement detection ignores separators in strings, comments and function bodies', async (t) => {
+  const single = [
+    'SELECT 1',
+    'SELECT 1;',
+    "SELECT ';' AS x;  \n",
+    'SELECT 1 -- a; b\n',
+    'SELECT /* ; */ 1',
+    'CREATE FUNCTION f() RETURNS int AS $$ BEGIN RETURN 1; END $$ LANGUAGE plpgsql',
+    'SELECT $1, $2; ',
+  ]
+  const multi = ['BEGIN; SELECT 1; COMMIT;', "SELECT 'a'; SELECT 2", 'CREATE FUNCTION f() RETURNS int AS $body$ SELECT 1; $body$ LANGUAGE sql; SELECT 1']
+  for (const sql of single) t.notOk(hasMultipleStatements(sql), `single: ${JSON.stringify(sql)}`)
+  for (const sql of multi) t.ok(hasMultipleStatements(sql), `multi: ${JSON.stringify(sql)}`)
+})
+
+t.test('pg-boss SQL reaches exec only when parameterless and multi-statement', async (t) => {
+  const calls: string[] = []
+  const fake: SqlExecutor = {
+    async query(text, params) {
+      calls.push(`query:${text}:${JSON.stringify(params)}`)
+      return { rows: [{ ok: 1 }], rowCount: 1 } as never
+    },
+    async exec(sql) {
+      calls.push(`exec:${sql}`)
+    },
+  }
+  const db = pgBossDb(fake)
+  t.same(await db.executeSql('BEGIN; SELECT 1; COMMIT;'), { rows: [] })
+  t.same(await db.executeSql('SELECT 1'), { rows: [{ ok: 1 }] })
+  t.same(await db.executeSql('SELECT $1', [5]), { rows: [{ ok: 1 }] })
+  t.same(calls, ['exec:BEGIN; SELECT 1; COMMIT;', 'query:SELECT 1:[]', 'query:SELECT $1:[5]'])
+})
+
+t.test("migration 0100 carries pg-boss's construction plan unchanged", async (t) => {
+  const migration = readFileSync(join(migrationsDir(), '0100_job_queue.sql'), 'utf8')
+  const block = /-- pg-boss:begin\n([\s\S]*?)\n-- pg-boss:end/.exec(migration)?.[1]
+  const expected = pgBossConstructionSql(24).replace(/^\s*BEGIN;\s*\n/, '').replace(/\n\s*COMMIT;\s*$/, '\n').trim()
+  t.equal(block, expected, 'regenerate the block with the command in the migration header')
+})
+
+engineTest(t, 'the migrated schema is the pg-boss version this build runs, with one queue per job name', async (t, { db }) => {
+  const version = await db.query<{ version: number }>('SELECT version FROM brain_queue.version')
+  t.equal(Number(version.rows[0]!.version), 24)
+  const queues = await db.query<{ name: string; policy: string }>('SELECT name, policy FROM brain_queue.queue ORDER BY name')
+  t.same(queues.rows, [
+    { name: 'autopilot-cycle', policy: 'stately' },
+    { name: 'embed', policy: 'standard' },
+    { name: 'extract', policy: 'standard' },
+    { name: 'import', policy: 'standard' },
+    { name: 'ingest_capture', policy: 'standard' },
+    { name: 'shell', policy: 'standard' },
+    { name: 'sync', policy: 'standard' },
+  ])
+})

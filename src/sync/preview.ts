@@ -28,7 +28,8 @@ export function summarizePreview(perSource: readonly SourcePreview[]): CostPrevi
 }
 
 function formatUsd(usd: number): string {
-  return usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)
+  if (usd >= 1) return `$${usd.toFixed(2)}`
+  return usd > 0 && usd < 0.0001 ? 'under $0.0001' : `$${usd.toFixed(4)}`
 }
 
 export function formatPreview(preview: CostPreview): string {
@@ -36,7 +37,7 @@ export function formatPreview(preview: CostPreview): string {
   const plural = (value: number, word: string): string => `${n(value)} ${word}${value === 1 ? '' : 's'}`
   return (
     `Sync preview: ${plural(preview.files, 'file')} in ${plural(preview.sources, 'source')}, ${plural(preview.tokens, 'token')}, ` +
-    `estimated $${formatUsd(preview.estimatedUsd)} to embed (at $${preview.usdPer1kTokens} per 1,000 tokens; an upper bound, since unchanged files are not embedded again).`
+    `estimated ${formatUsd(preview.estimatedUsd)} to embed (at $${preview.usdPer1kTokens} per 1,000 tokens; an upper bound, since unchanged files are not embedded again).`
   )
 }
 

@@ -4,6 +4,22 @@ import type { GateOutcome, SourceSyncResult, SyncAllResult, SyncRequest, SyncRes
 import { BrainCommand } from '../brain-command.js'
 import { isTerminal } from '../output.js'
 
+/** Result keys in reading order; the queue stores results as jsonb, which sorts keys by length. */
+const SOURCE_KEYS = ['status', 'sourceId', 'repo', 'bookmarkScope', 'mode', 'fullWalkReason', 'fromCommit', 'toCommit', 'added', 'modified', 'deleted', 'renamed', 'skipped', 'failed', 'ignored', 'failures', 'pendingFailures', 'embedded', 'embedError', 'touchedSlugs', 'deletedSlugs', 'chunkerVersion', 'durationMs']
+const ALL_KEYS = ['status', 'all', 'added', 'modified', 'deleted', 'renamed', 'skipped', 'failed', 'ignored', 'sources', 'skippedSources', 'errors', 'touchedSlugs', 'durationMs']
+
+function ordered(value: object, keys: readonly string[]): Record<string, unknown> {
+  const entries = Object.entries(value)
+  const rank = (key: string): number => (keys.includes(key) ? keys.indexOf(key) : keys.length)
+  return Object.fromEntries(entries.sort(([a], [b]) => rank(a) - rank(b)))
+}
+
+function presentable(result: SyncResult): Record<string, unknown> {
+  const { slugs: _slugs, ...rest } = result as SyncResult & { slugs?: unknown }
+  if (!('all' in result)) return ordered(rest, SOURCE_KEYS)
+  return { ...ordered(rest, ALL_KEYS), sources: result.sources.map((s) => ordered(s, SOURCE_KEYS)) }
+}
+
 function short(sha: string | null): string {
   return sha ? sha.slice(0, 10) : '(none)'
 }
@@ -74,15 +90,14 @@ export class SyncCommand extends BrainCommand {
         if (gate !== 'proceed') return gate
       }
       const { runJob } = await import('../job-runner.js')
-      return (await runJob(brain, this.context.stderr, 'sync', data, 'syncing')) as SyncResult & { slugs?: unknown }
+      return (await runJob(brain, this.context.stderr, 'sync', data, 'syncing')) as SyncResult
     })
     if (outcome === 'preview_only') return 0
     if (outcome === 'declined') {
       this.context.stderr.write('brain: sync cancelled; nothing was changed.\n')
       return 1
     }
-    const { slugs: _slugs, ...result } = outcome
-    this.print(result, () => describe(outcome))
+    this.print(presentable(outcome), () => describe(outcome))
     return 'all' in outcome && (outcome as SyncAllResult).errors.length > 0 ? 1 : 0
   }
 

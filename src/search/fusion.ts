@@ -3,6 +3,8 @@ export interface RankedList<T> {
   name: string
   /** Relative trust in this list (default 1). */
   weight?: number
+  /** Per-item trust in [0, 1] on top of the list's weight (default 1). */
+  itemWeight?: (item: T) => number
   items: readonly T[]
 }
 
@@ -20,8 +22,9 @@ export interface FusedItem<T> {
 export const RRF_K = 60
 
 /**
- * Weighted reciprocal rank fusion: score(d) = Σ_m w_m / (k + rank_m(d)), over the lists m that
- * contain d, divided by Σ_m w_m / (k + 1) so that a document first in every list scores 1.
+ * Weighted reciprocal rank fusion: score(d) = Σ_m w_m · v_m(d) / (k + rank_m(d)), over the lists
+ * m that contain d, divided by Σ_m w_m / (k + 1) so that a document first in every list with
+ * item weight 1 scores 1. w_m is the list's weight, v_m(d) ∈ [0, 1] an optional per-item weight.
  *
  * Ranks rather than raw scores are fused because the inputs live on unrelated scales (ts_rank is
  * unbounded and depends on document length, cosine similarity sits in a narrow band near the
@@ -43,7 +46,8 @@ export function reciprocalRankFusion<T>(lists: readonly RankedList<T>[], keyOf: 
       if (seen.has(key)) return
       seen.add(key)
       const rank = index + 1
-      const contribution = weight / (k + rank)
+      const itemWeight = Math.min(1, Math.max(0, list.itemWeight?.(item) ?? 1))
+      const contribution = (weight * itemWeight) / (k + rank)
       const entry = fused.get(key)
       if (!entry) {
         fused.set(key, { key, item, score: contribution, ranks: { [list.name]: rank }, best: rank, bestList: listIndex })

@@ -19,7 +19,10 @@ const pageKey = (r: SearchResult): string => `${r.source_id}\u0000${r.slug}`
 
 /**
  * Keyword (any term) and vector candidates, each already ranked with the source factor, fused by
- * reciprocal rank fusion; see fusion.ts for the formula. The query is embedded while the keyword
+ * reciprocal rank fusion (see fusion.ts). A keyword candidate's vote is weighted by its coverage,
+ * the share of the query's lexemes it contains: a long question matched on one incidental word
+ * (the usual case for a paraphrase) barely moves the fusion, while a page matching every word
+ * counts fully. The query is embedded while the keyword
  * side runs, outside any transaction, so a slow provider never holds a database connection.
  * Without vectors of the active model, or when the query cannot be embedded, the response says
  * it ran keyword-only (`keyword_only` and `notice`) and carries keyword scores.
@@ -41,12 +44,9 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   }
   const legPlan: SearchPlan = { ...plan, offset: 0, limit: hybridCandidates(plan) }
   const embedding = embedQuery(embedder, query, context.signal)
-  const keywordSide = mapRows(
-    await withSearchTransaction(context.db, (tx) => keywordRows(tx, legPlan, { query, match: 'any', perPage: true })),
-    query,
-    plan,
-    context,
-  )
+  const keywordRowsFound = await withSearchTransaction(context.db, (tx) => keywordRows(tx, legPlan, { query, match: 'any', perPage: true, withCoverage: true }))
+  const coverage = new Map(keywordRowsFound.map((row) => [Number(row.chunk_id), row.coverage ?? 1]))
+  const keywordSide = mapRows(keywordRowsFound, query, plan, context)
   const { literal, error } = await embedding
   if (literal === null) {
     return {
@@ -65,7 +65,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   )
   const fused = reciprocalRankFusion(
     [
-      { name: 'keyword', items: keywordSide },
+      { name: 'keyword', items: keywordSide, itemWeight: (r) => (coverage.get(r.chunk_id) ?? 1) ** 2 },
       { name: 'vector', items: vectorSide },
     ],
     pageKey,

@@ -17,7 +17,17 @@ export interface KeywordRequest {
   match: KeywordMatch
   /** One result per page (page search) or every chunk (two-pass retrieval). */
   perPage: boolean
+  /** Also return `coverage`: the share of the query's lexemes the chunk contains (hybrid weighting). */
+  withCoverage?: boolean
 }
+
+/**
+ * Share of the query's distinct lexemes (English stemming, stop words dropped) present in the
+ * chunk's search_vector; $11 is the raw query text.
+ */
+const COVERAGE_SQL = `(SELECT count(*) FROM unnest(tsvector_to_array(to_tsvector('english', $11::text))) AS l(lexeme)
+     WHERE c.search_vector @@ quote_literal(l.lexeme)::tsquery)::float8
+   / GREATEST(1, cardinality(tsvector_to_array(to_tsvector('english', $11::text)))) AS coverage`
 
 /** The tsquery expression for `$7` and the value to bind; null when the query has no words. */
 function tsquery(request: KeywordRequest): { sql: string; value: string } | null {
@@ -48,11 +58,18 @@ export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: Ke
     : `SELECT chunk_id, score FROM ranked`
   const { rows } = await tx.query<ResultRow>(
     `WITH ranked AS (${ranked}), picked AS (${picked})
-     SELECT k.score, ${RESULT_COLUMNS_SQL}
+     SELECT k.score, ${RESULT_COLUMNS_SQL}${request.withCoverage ? `, ${COVERAGE_SQL}` : ''}
      FROM picked k JOIN content_chunks c ON c.id = k.chunk_id JOIN pages p ON p.id = c.page_id
      ORDER BY k.score DESC, p.slug, c.chunk_index
      LIMIT $9 OFFSET $10`,
-    [...planParams(plan), q.value, request.perPage ? KEYWORD_INNER_FACTOR * window : window, plan.limit, plan.offset],
+    [
+      ...planParams(plan),
+      q.value,
+      request.perPage ? KEYWORD_INNER_FACTOR * window : window,
+      plan.limit,
+      plan.offset,
+      ...(request.withCoverage ? [request.query] : []),
+    ],
   )
   return rows
 }

@@ -52,4 +52,6 @@ export interface ResultRow {
   symbol_type: string | null
   start_line: number | null
   end_line: number | null
+  /** Keyword rows asked for it: share of the query's lexemes in the chunk. */
+  coverage?: number
 }

@@ -26,6 +26,17 @@ t.test('reciprocal rank fusion', async (t) => {
   const weighted = fuse([{ name: 'a', items: ['p', 'q'], weight: 1 }, { name: 'b', items: ['q', 'p'], weight: 3 }])
   t.same(weighted.map((f) => f.key), ['q', 'p'], 'weights tilt the fusion')
 
+  const byItem = reciprocalRankFusion(
+    [
+      { name: 'keyword', items: ['noise', 'target'], itemWeight: (s: string) => (s === 'noise' ? 0.04 : 1) },
+      { name: 'vector', items: ['target2', 'target'] },
+    ],
+    (s) => s,
+  )
+  t.same(byItem.map((f) => f.key), ['target', 'target2', 'noise'], 'a low item weight (a weak keyword match) barely counts')
+  const clamped = reciprocalRankFusion([{ name: 'a', items: ['p'], itemWeight: () => 5 }], (s: string) => s)
+  t.equal(clamped[0]!.score, 1, 'item weights are clamped to [0, 1]')
+
   const dup = fuse([{ name: 'a', items: ['p', 'p', 'q'] }])
   t.same(dup.map((f) => [f.key, f.ranks]), [['p', { a: 1 }], ['q', { a: 3 }]], 'a repeated key counts once, at its best rank')
 

@@ -3,10 +3,10 @@ import type { Database } from '../db/types.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { ValidationError } from '../errors/index.js'
 import { createFileFilter } from '../sources/file-filter.js'
-import { slugForPath } from '../sources/path-kind.js'
-import { applyPlan, deleteStalePages, existingSlugs, type ApplyOutcome } from './apply.js'
+import { applyPlan, deleteStalePages, type ApplyOutcome } from './apply.js'
 import { collectPlan, type CollectedPlan } from './collect.js'
 import { decideWalk, type WalkDecision } from './decide.js'
+import { dryRunResult } from './dry-run.js'
 import { listFailures, recordFailures } from './failures.js'
 import { commitExists, headCommit, isGitWorkTree } from './git.js'
 import { acquireSyncLock, type SyncLockOptions } from './lock.js'
@@ -74,7 +74,7 @@ export async function syncTarget(db: Database, target: SyncTarget, options: Sync
       failedPaths: failures.map((f) => f.path),
       signal: options.signal,
     })
-    if (options.dryRun) return dryRunResult(db, target, plan, base)
+    if (options.dryRun) return dryRunResult(db, target, plan, base, options.signal)
     const outcome = await applyPlan(db, plan, { sourceId: target.source.id, repoDir: target.repoDir, ...options })
     const stale = plan.treeSlugs ? await deleteStalePages(db, target.source.id, target.repoDir, plan.treeSlugs) : []
     const failed = [...outcome.renameImport.failed, ...outcome.mainImport.failed]
@@ -141,25 +141,5 @@ function finishedResult(base: SourceSyncResult, plan: CollectedPlan, outcome: Ap
     touchedSlugs: [...new Set([...outcome.moved, ...renameImport.touchedSlugs, ...mainImport.touchedSlugs])],
     deletedSlugs,
     durationMs: Date.now() - started,
-  }
-}
-
-/** What a sync would do, without writing: imports split by whether their page exists. */
-async function dryRunResult(db: Database, target: SyncTarget, plan: CollectedPlan, base: SourceSyncResult): Promise<SourceSyncResult> {
-  const sourceId = target.source.id
-  const slugs = plan.imports.map((f) => slugForPath(f.path, f.kind)).filter((s): s is string => s !== null)
-  const existing = await existingSlugs(db, sourceId, slugs)
-  const existingDeletes = await existingSlugs(db, sourceId, plan.deletes.map((d) => d.slug))
-  const existingMoves = await existingSlugs(db, sourceId, plan.moves.map((m) => m.from.slug))
-  const stale = plan.treeSlugs ? await deleteStalePages(db, sourceId, target.repoDir, plan.treeSlugs, true) : []
-  return {
-    ...base,
-    status: 'dry_run',
-    added: slugs.filter((s) => !existing.has(s)).length,
-    modified: slugs.filter((s) => existing.has(s)).length,
-    deleted: existingDeletes.size + stale.length,
-    renamed: existingMoves.size,
-    ignored: plan.ignored.length,
-    deletedSlugs: [...existingDeletes, ...stale],
   }
 }

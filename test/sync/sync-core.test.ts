@@ -155,4 +155,7 @@ engineTest(t, 'dry run reports the plan and writes nothing', async (t, { db }) =
   const plan = await sync(db, { sourceId: 'd', dryRun: true })
   t.same({ added: plan.added, modified: plan.modified, deleted: plan.deleted }, { added: 1, modified: 1, deleted: 1 })
   t.same(await slugs(db, 'd'), ['a', 'b'])
+  await sync(db, { sourceId: 'd' })
+  const full = await sync(db, { sourceId: 'd', full: true, dryRun: true })
+  t.same({ mode: full.mode, skipped: full.skipped, modified: full.modified, added: full.added }, { mode: 'full', skipped: 2, modified: 0, added: 0 }, 'unchanged files are judged by content hash')
 })

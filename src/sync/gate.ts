@@ -35,9 +35,14 @@ export function isYes(answer: string): boolean {
   return /^\s*y(es)?\s*$/i.test(answer)
 }
 
-/** Runs the gate; throws ConfirmationRequired (exit code 2) when nobody can answer. */
+/**
+ * Runs the gate; throws ConfirmationRequired (exit code 2) when nobody can answer. With nothing
+ * to embed there is no cost to confirm, so only a dry run stops.
+ */
 export async function runGate(preview: CostPreview, input: GateInputs, io: GateIo): Promise<GateOutcome> {
-  switch (decideGate(input)) {
+  const decision = decideGate(input)
+  if (preview.tokens === 0 && decision !== 'preview_only') return 'proceed'
+  switch (decision) {
     case 'preview_only':
       return 'preview_only'
     case 'proceed':

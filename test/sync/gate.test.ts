@@ -40,5 +40,8 @@ t.test('runGate asks on a terminal and throws ConfirmationRequired otherwise', a
   const refused = runGate(preview, { yes: false, dryRun: false, json: true, interactive: true }, io('y'))
   await t.rejects(refused, ConfirmationRequired)
   await t.rejects(runGate(preview, { yes: false, dryRun: false, json: false, interactive: false }, io('y')), { code: 'sync_cost_confirmation_required', exitCode: 2 })
+  const nothing = summarizePreview([{ sourceId: 'empty', files: 0, tokens: 0 }])
+  t.equal(await runGate(nothing, { yes: false, dryRun: false, json: true, interactive: false }, io('n')), 'proceed', 'nothing to embed, nothing to confirm')
+  t.equal(await runGate(nothing, { yes: false, dryRun: true, json: true, interactive: false }, io('n')), 'preview_only')
   t.ok(isYes(' YES ') && isYes('y') && !isYes('yeah') && !isYes('n'))
 })

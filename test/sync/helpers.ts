@@ -48,8 +48,14 @@ export class TestRepo {
   }
 }
 
+const created: string[] = []
+process.on('exit', () => {
+  for (const dir of created) rmSync(dir, { recursive: true, force: true })
+})
+
 export function makeRepo(files: Record<string, string | Buffer> = {}, options: { commit?: boolean } = {}): TestRepo {
   const dir = mkdtempSync(join(tmpdir(), 'brain-sync-'))
+  created.push(dir)
   const repo = new TestRepo(dir)
   repo.git('init', '-q', '-b', 'main')
   repo.git('config', 'user.name', 'Brain Test')

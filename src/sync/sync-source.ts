@@ -28,12 +28,15 @@ export interface SyncSourceOptions {
 
 const CURRENT_CHUNKER = String(CHUNKER_VERSION)
 
-async function requireHead(repoDir: string): Promise<string> {
+async function requireWorkTree(repoDir: string): Promise<void> {
   if (!(await isGitWorkTree(repoDir))) {
     throw new ValidationError('not_a_git_repository', `${repoDir} is not a git working tree; sync follows commits.`, {
       hint: 'Run `git init && git add -A && git commit -m init` there, or import the folder once with the import job.',
     })
   }
+}
+
+async function requireHead(repoDir: string): Promise<string> {
   const head = await headCommit(repoDir)
   if (!head) throw new ValidationError('repo_has_no_commits', `${repoDir} has no commits yet.`, { hint: 'Commit the files to sync, then run sync again.' })
   return head
@@ -47,9 +50,12 @@ async function requireHead(repoDir: string): Promise<string> {
  */
 export async function syncTarget(db: Database, target: SyncTarget, options: SyncSourceOptions): Promise<SourceSyncResult> {
   const started = Date.now()
-  const head = await requireHead(target.repoDir)
+  await requireWorkTree(target.repoDir)
   const lock = options.dryRun ? null : await acquireSyncLock(db, target.source.id, { ...options.lock, holder: options.holder })
   try {
+    // HEAD is read under the lock: read earlier, it could be older than the bookmark a sync
+    // that just finished wrote, and the diff would run backwards.
+    const head = await requireHead(target.repoDir)
     const bookmark = await readBookmark(db, target)
     const bookmarkReachable = bookmark.lastCommit !== null && (await commitExists(target.repoDir, bookmark.lastCommit))
     const decision = decideWalk({

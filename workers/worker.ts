@@ -232,6 +232,11 @@ export class Worker {
       await heartbeat(this.deps.db, this.registration, [...this.inFlight.keys()])
       await rescue(this.deps)
       this.markHealthy()
+      if (!(await this.deps.signals.checkListening())) {
+        this.deps.logger.warn('lost the notification connection; listening again')
+        this.fullScan = true
+        this.wakeUp()
+      }
     } catch (err) {
       this.markUnhealthy(err)
     }

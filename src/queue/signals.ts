@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import type { Database } from '../db/types.js'
 import { JOB_CHANNEL } from './sql/finish-jobs.js'
@@ -9,6 +10,8 @@ export type JobEvent =
   | { e: 'done'; ids: string[] }
   | { e: 'progress'; id: string; p: JobProgress }
   | { e: 'cancel'; id: string }
+  /** A process checking that its own LISTEN still works. */
+  | { e: 'ping'; token: string }
 
 export type JobEventListener = (event: JobEvent) => void
 
@@ -33,6 +36,7 @@ export class JobSignals {
   private subscribers = 0
   private unlisten: (() => Promise<void>) | null = null
   private listening: Promise<void> | null = null
+  private pendingPing: string | null = null
 
   constructor(private readonly db: Database) {
     this.crossProcess = db.capabilities.multiProcess
@@ -78,6 +82,20 @@ export class JobSignals {
     await this.ensureListening()
   }
 
+  /**
+   * Checks the notification path end to end: if the ping sent last time never came back, the
+   * LISTEN connection was lost (a server restart drops it silently) and is re-established.
+   * Meant to run on a heartbeat; a no-op without cross-process signals or subscribers.
+   */
+  async checkListening(): Promise<boolean> {
+    if (!this.crossProcess || this.subscribers === 0) return true
+    const healthy = this.pendingPing === null
+    if (!healthy) await this.resubscribe()
+    this.pendingPing = randomUUID()
+    await this.publish({ e: 'ping', token: this.pendingPing })
+    return healthy
+  }
+
   private emitLocal(event: JobEvent): void {
     // Delivered after the caller's statement settles, as a NOTIFY would be.
     queueMicrotask(() => this.emitter.emit('event', event))
@@ -87,7 +105,9 @@ export class JobSignals {
     this.listening ??= this.db
       .listen(JOB_CHANNEL, (payload) => {
         const event = parseEvent(payload)
-        if (event) this.emitter.emit('event', event)
+        if (event?.e === 'ping') {
+          if (event.token === this.pendingPing) this.pendingPing = null
+        } else if (event) this.emitter.emit('event', event)
       })
       .then(
         (unlisten) => {

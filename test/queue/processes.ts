@@ -9,9 +9,12 @@ export interface Spawned {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-/** Starts a node script, collecting its stdout lines; stderr passes through for debugging. */
+/**
+ * Starts a node script, collecting its stdout lines; stderr passes through for debugging. It
+ * goes through /bin/sh so the test runner does not hook the child (its hooks catch signals).
+ */
 export function spawnScript(script: string, args: string[], env: Record<string, string | undefined>): Spawned {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn('/bin/sh', ['-c', 'exec "$0" "$@"', process.execPath, script, ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   const lines: string[] = []
   const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = []
   let buffer = ''

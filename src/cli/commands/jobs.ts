@@ -199,6 +199,9 @@ export class JobsWorkCommand extends BrainCommand {
     let received: NodeJS.Signals | null = null
     const reason = await this.withBrain(async ({ db, config }) => {
       const logger = stderrLogger('brain worker')
+      // A stray rejection inside a library timer (pg-boss during a database outage) must not
+      // take down a worker whose jobs are fine; it is logged instead.
+      process.on('unhandledRejection', (err) => logger.error(`unhandled rejection: ${err instanceof Error ? err.message : String(err)}`))
       const worker = new Worker({ db, config, logger, concurrency, maxRssMb, autopilotCron: cron === 'off' ? null : cron })
       const onSignal = (signal: NodeJS.Signals): void => {
         received = signal
@@ -219,8 +222,12 @@ export class JobsWorkCommand extends BrainCommand {
       }
     }, { noRetryConnect: this.noRetryConnect })
     if (reason === 'memory') return EXIT_MEMORY_LIMIT
-    // Die by the signal we were sent, so a supervisor reads the exit as a graceful shutdown.
-    if (received) process.kill(process.pid, received)
+    if (received) {
+      // Die by the signal we were sent, so a supervisor reads the exit as a graceful shutdown;
+      // if something else handles that signal, exit 128 + its number as a shell would report it.
+      process.kill(process.pid, received)
+      return received === 'SIGINT' ? 130 : 143
+    }
     return 0
   }
 }

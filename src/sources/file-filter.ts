@@ -43,7 +43,7 @@ export function createFileFilter(options: FileFilterOptions): FileFilter {
   return {
     enterDirectory(relativeDir) {
       const name = relativeDir.slice(relativeDir.lastIndexOf('/') + 1)
-      if (name.startsWith('.') && name !== '.raw') return false
+      if (name.startsWith('.')) return false
       if (SKIPPED_DIRS.has(name.toLowerCase())) return false
       if (!wantsCode && MARKDOWN_EXCLUDED_DIRS.has(name)) return false
       return !(exclude.matches(relativeDir) || exclude.matches(`${relativeDir}/`))

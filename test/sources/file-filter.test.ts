@@ -35,6 +35,8 @@ t.test('markdown strategy: README, .raw/ and ops/ excluded; code strategy: code 
   t.equal(code.kindOf('package-lock.json'), null, 'lock files are generated')
   t.equal(code.enterDirectory('node_modules'), false)
   t.equal(code.enterDirectory('.git'), false)
+  t.equal(code.enterDirectory('.raw'), false, 'raw captures are never read, whatever the strategy')
+  t.equal(code.enterDirectory('ops'), true, 'ops/ is excluded from markdown sync only')
   const auto = createFileFilter({ strategy: 'auto', include: ['src/**'], exclude: ['**/*.test.ts'] })
   t.equal(auto.kindOf('src/a.ts'), 'code')
   t.equal(auto.kindOf('src/a.test.ts'), null)

@@ -1,4 +1,5 @@
 import type { Database } from '../src/db/types.js'
+import { UsageError } from '../src/errors/index.js'
 import { QUEUE_SCHEMA } from '../src/queue/boss-sql.js'
 import { buildEnvelope } from '../src/queue/envelope.js'
 import { pgBossDb } from '../src/queue/pgboss-adapter.js'
@@ -20,15 +21,26 @@ export async function startBossRuntime(db: Database, logger: Logger, options: { 
   const boss = new PgBoss({ db: pgBossDb(db), schema: QUEUE_SCHEMA, migrate: true, supervise: true, schedule: true })
   boss.on('error', (err: Error) => logger.warn(`pg-boss: ${err.message}`))
   await boss.start()
-  if (options.autopilotCron) {
-    const envelope = buildEnvelope('autopilot-cycle', {}, {})
-    await boss.schedule('autopilot-cycle', options.autopilotCron, envelope as unknown as object, {
-      tz: 'UTC',
-      retryLimit: envelope.max_stalled,
-      expireInSeconds: leaseSeconds(envelope.timeout_ms, options.timings),
-    })
-  } else {
-    await boss.unschedule('autopilot-cycle')
+  const stop = (): Promise<void> => boss.stop({ graceful: false, close: false, wait: true })
+  try {
+    if (options.autopilotCron) {
+      const envelope = buildEnvelope('autopilot-cycle', {}, {})
+      await boss.schedule('autopilot-cycle', options.autopilotCron, envelope as unknown as object, {
+        tz: 'UTC',
+        retryLimit: envelope.max_stalled,
+        expireInSeconds: leaseSeconds(envelope.timeout_ms, options.timings),
+      }).catch((err: unknown) => {
+        throw new UsageError('invalid_cron', `"${options.autopilotCron}" is not a cron expression pg-boss accepts.`, {
+          hint: 'Use five fields, e.g. "*/30 * * * *" (every 30 minutes, UTC), or off.',
+          cause: err,
+        })
+      })
+    } else {
+      await boss.unschedule('autopilot-cycle')
+    }
+  } catch (err) {
+    await stop()
+    throw err
   }
-  return { stop: () => boss.stop({ graceful: false, close: false, wait: true }) }
+  return { stop }
 }

@@ -123,3 +123,16 @@ engineTest(t, 'the memory watchdog stops the worker after a job; the jobs it hel
   const raw = await db.query<{ retry_limit: number }>('SELECT retry_limit FROM brain_queue.job WHERE id = $1', [held.id])
   t.equal(Number(raw.rows[0]!.retry_limit), 1, 'the stall budget was not extended')
 })
+
+engineTest(t, "a worker runs pg-boss's maintenance and keeps the recurring autopilot schedule", async (t, { db }) => {
+  const first = await startWorker(t, db, {}, { bossRuntime: true, autopilotCron: '*/30 * * * *' })
+  const scheduled = await db.query<{ name: string; cron: string; data: { payload: unknown; max_stalled: number } }>('SELECT name, cron, data FROM brain_queue.schedule')
+  t.match(scheduled.rows, [{ name: 'autopilot-cycle', cron: '*/30 * * * *', data: { payload: { untrusted_payload: false }, max_stalled: 1 } }])
+  await first.stop()
+  const second = await startWorker(t, db, {}, { bossRuntime: true, autopilotCron: null })
+  t.equal((await db.query('SELECT name FROM brain_queue.schedule')).rowCount, 0, 'a worker without a schedule removes it')
+  await second.stop()
+  const bad = new Worker({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}), autopilotCron: 'every tuesday' })
+  await t.rejects(bad.start(), { errorClass: 'UsageError', code: 'invalid_cron' })
+  await bad.stop()
+})

@@ -5,7 +5,6 @@ import { pgBossConstructionSql } from '../../src/queue/boss-sql.js'
 import { hasMultipleStatements, pgBossDb } from '../../src/queue/pgboss-adapter.js'
 import { migrationsDir } from '../../src/db/migrate.js'
 import type { SqlExecutor } from '../../src/db/types.js'
-import { engineTest } from '../helpers/engines.js'
 
 t.test('multi-statement detection ignores separators in strings, comments and function bodies', async (t) => {
   const single = [
@@ -45,19 +44,4 @@ t.test("migration 0100 carries pg-boss's construction plan unchanged", async (t)
   const block = /-- pg-boss:begin\n([\s\S]*?)\n-- pg-boss:end/.exec(migration)?.[1]
   const expected = pgBossConstructionSql(24).replace(/^\s*BEGIN;\s*\n/, '').replace(/\n\s*COMMIT;\s*$/, '\n').trim()
   t.equal(block, expected, 'regenerate the block with the command in the migration header')
-})
-
-engineTest(t, 'the migrated schema is the pg-boss version this build runs, with one queue per job name', async (t, { db }) => {
-  const version = await db.query<{ version: number }>('SELECT version FROM brain_queue.version')
-  t.equal(Number(version.rows[0]!.version), 24)
-  const queues = await db.query<{ name: string; policy: string }>('SELECT name, policy FROM brain_queue.queue ORDER BY name')
-  t.same(queues.rows, [
-    { name: 'autopilot-cycle', policy: 'stately' },
-    { name: 'embed', policy: 'standard' },
-    { name: 'extract', policy: 'standard' },
-    { name: 'import', policy: 'standard' },
-    { name: 'ingest_capture', policy: 'standard' },
-    { name: 'shell', policy: 'standard' },
-    { name: 'sync', policy: 'standard' },
-  ])
 })

@@ -2,10 +2,8 @@ import t from 'tap'
 import { NotAvailableError } from '../../src/errors/index.js'
 import type { Database } from '../../src/db/types.js'
 import { createAutopilotHandler, type AutopilotDeps, type AutopilotReport } from '../../workers/autopilot-cycle.js'
-import { resolveSyncTarget } from '../../workers/autopilot/sync-target.js'
 import { selectPhases, AUTOPILOT_PHASES } from '../../workers/autopilot/phases.js'
 import type { JobContext, JobHandler } from '../../workers/handler.js'
-import { engineTest } from '../helpers/engines.js'
 import { testConfig, testLogger } from './helpers.js'
 
 interface Call {
@@ -118,13 +116,4 @@ t.test('the abort signal is checked between phases: a timed-out cycle stops afte
   }, calls))
   await t.rejects(handler(ctx(noDb, { dir: '/b' }, controller.signal)), { message: 'cycle timed out' })
   t.same(calls.map((c) => c.phase), ['sync'], 'nothing after the phase that was running')
-})
-
-engineTest(t, 'sync resolves the source from the directory by sources.local_path', async (t, { db }) => {
-  await db.query(`INSERT INTO sources (id, name, local_path) VALUES ('notes', 'Notes', '/home/me/notes')`)
-  t.same(await resolveSyncTarget(db, '/home/me/notes/'), { dir: '/home/me/notes', sourceId: 'notes', data: { sourceId: 'notes' } })
-  t.same(await resolveSyncTarget(db, '/elsewhere'), { dir: '/elsewhere', sourceId: null, data: { repoPath: '/elsewhere' } }, 'no row: global bookmark')
-  t.same(await resolveSyncTarget(db, null), { dir: null, sourceId: null, data: { all: true } })
-  await db.exec('ALTER TABLE sources RENAME TO sources_gone')
-  t.same((await resolveSyncTarget(db, '/home/me/notes')).sourceId, null, 'no sources table: global bookmark')
 })

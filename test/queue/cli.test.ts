@@ -1,5 +1,4 @@
 import t from 'tap'
-import { ENGINES } from '../helpers/engines.js'
 import { cliBrain } from '../helpers/cli.js'
 
 interface JobJson {
@@ -13,32 +12,26 @@ interface JobJson {
   timeout_ms: number
 }
 
-for (const engine of ENGINES) {
-  t.test(`jobs submit --wait runs the job, and dream runs a cycle, through the CLI [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
-    t.teardown(brain.cleanup)
-    const refused = await brain.run(['jobs', 'submit', 'shell', '--data', '{"command":"echo hi"}', '--wait'])
-    t.equal(refused.code, 1)
-    t.match(refused.json(), { error: { class: 'NotAvailableError', code: 'shell_jobs_disabled' } })
+t.test('jobs submit --wait runs the job inline in the command on the embedded engine', async (t) => {
+  const brain = await cliBrain('pglite')
+  t.teardown(brain.cleanup)
+  const ran = await brain.run(['jobs', 'submit', 'shell', '--data', '{"command":"echo hi"}', '--wait', '--timeout', '30s'], { env: { BRAIN_ALLOW_SHELL_JOBS: '1' } })
+  t.equal(ran.code, 0, ran.stderr)
+  t.match(ran.json<JobJson>(), { name: 'shell', status: 'completed', attempts: 1, result: { exit_code: 0, stdout: 'hi\n' }, timeout_ms: 30_000, max_stalled: 1 })
+})
 
-    const ran = await brain.run(['jobs', 'submit', 'shell', '--data', '{"command":"echo hi"}', '--wait', '--timeout', '30s'], { env: { BRAIN_ALLOW_SHELL_JOBS: '1' } })
-    t.equal(ran.code, 0, ran.stderr)
-    const job = ran.json<JobJson>()
-    t.match(job, { name: 'shell', status: 'completed', result: { exit_code: 0, stdout: 'hi\n' }, timeout_ms: 30_000, max_stalled: 1 })
-
-    const dream = await brain.run(['dream', '--phase', 'queue-housekeeping'])
-    t.equal(dream.code, 0, dream.stderr)
-    t.match(dream.json(), { phases: [{ phase: 'queue-housekeeping', status: 'completed' }], failed: [] })
-    const stats = await brain.run(['jobs', 'stats'])
-    t.match(stats.json(), { completed: 2, dead: 1, by_name: { shell: { completed: 1, dead: 1 }, 'autopilot-cycle': { completed: 1 } } })
-  })
-}
-
-// The commands below are the same code on both engines; each spawn of an embedded brain costs
-// seconds, so they run against PostgreSQL only.
-t.test('jobs list, get, cancel, retry, stats and usage errors through the CLI', async (t) => {
+// The commands are the same code on both engines (the façade tests cover both); each spawn of
+// an embedded brain costs seconds, so the full tour runs against PostgreSQL, where no worker is
+// alive and --wait runs the job in the command.
+t.test('jobs submit, list, get, cancel, retry, stats, dream and usage errors through the CLI', async (t) => {
   const brain = await cliBrain('postgres')
   t.teardown(brain.cleanup)
+  const refused = await brain.run(['jobs', 'submit', 'shell', '--data', '{"command":"echo hi"}', '--wait'])
+  t.equal(refused.code, 1)
+  t.match(refused.json(), { error: { class: 'NotAvailableError', code: 'shell_jobs_disabled' } })
+  const dream = await brain.run(['dream', '--phase', 'queue-housekeeping'])
+  t.equal(dream.code, 0, dream.stderr)
+  t.match(dream.json(), { phases: [{ phase: 'queue-housekeeping', status: 'completed' }], failed: [] })
   const ran = await brain.run(['jobs', 'submit', 'shell', '--data', '{"command":"exit 4"}', '--wait'], { env: { BRAIN_ALLOW_SHELL_JOBS: '1' } })
   t.match(ran.json(), { error: { class: 'ShellCommandError', code: 'shell_command_failed' } })
   const keyed = await brain.run(['jobs', 'submit', 'embed', '--idempotency-key', 'k1', '--max-stalled', '2'])
@@ -47,7 +40,7 @@ t.test('jobs list, get, cancel, retry, stats and usage errors through the CLI', 
   t.match(keyed.json<JobJson>(), { status: 'waiting', idempotency_key: 'k1', max_stalled: 2 })
 
   const dead = await brain.run(['jobs', 'list', '--status', 'dead'])
-  t.same(dead.json<JobJson[]>().map((j) => j.name), ['shell'])
+  t.same(dead.json<JobJson[]>().map((j) => j.name), ['shell', 'shell'])
   const job = dead.json<JobJson[]>()[0]!
   const got = await brain.run(['jobs', 'get', job.id])
   t.match(got.json<JobJson>(), { id: job.id, status: 'dead', error: { class: 'ShellCommandError' } })
@@ -58,7 +51,7 @@ t.test('jobs list, get, cancel, retry, stats and usage errors through the CLI', 
   t.equal((await brain.run(['jobs', 'cancel', embedId])).code, 0)
   t.equal((await brain.run(['jobs', 'retry', embedId])).code, 0)
   const stats = await brain.run(['jobs', 'stats'])
-  t.match(stats.json(), { waiting: 1, dead: 1, by_name: { shell: { dead: 1 }, embed: { waiting: 1 } } })
+  t.match(stats.json(), { waiting: 1, completed: 1, dead: 2, by_name: { shell: { dead: 2 }, embed: { waiting: 1 }, 'autopilot-cycle': { completed: 1 } } })
 
   const unknown = await brain.run(['jobs', 'submit', 'nap'])
   t.match(unknown.json(), { error: { class: 'UsageError', code: 'unknown_job_name' } })

@@ -1,7 +1,14 @@
 import t from 'tap'
+import { randomUUID } from 'node:crypto'
 import { NotAvailableError, UsageError } from '../../src/errors/index.js'
 import { jobOfError, openQueue } from '../../src/queue/index.js'
 import type { JobProgress } from '../../src/queue/types.js'
+import { claimJob } from '../../src/queue/sql/claim-job.js'
+import { rescueStalled } from '../../src/queue/sql/rescue.js'
+import { heartbeat } from '../../src/queue/sql/workers.js'
+import { runHousekeeping } from '../../src/queue/housekeeping.js'
+import { resolveTimings } from '../../src/queue/settings.js'
+import { resolveSyncTarget } from '../../workers/autopilot/sync-target.js'
 import { engineTest } from '../helpers/engines.js'
 import { FAST_TIMINGS, resolverOf, testConfig, testLogger } from './helpers.js'
 
@@ -9,7 +16,7 @@ function queueOn(db: Parameters<typeof openQueue>[0]['db'], handlers: Parameters
   return openQueue({ db, config: testConfig(env), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf(handlers) })
 }
 
-engineTest(t, 'submit stores a waiting job in the spec vocabulary', async (t, { db }) => {
+engineTest(t, 'submit stores a waiting job in the spec vocabulary, in the pg-boss schema this build runs', async (t, { db }) => {
   const queue = await queueOn(db)
   const job = await queue.submit('embed', { mode: 'stale' }, { timeoutMs: 5000, maxStalled: 3, priority: 2 })
   t.match(job, { name: 'embed', status: 'waiting', attempts: 0, maxStalled: 3, timeoutMs: 5000, idempotencyKey: null, result: null, error: null, startedAt: null, completedAt: null })
@@ -25,6 +32,18 @@ engineTest(t, 'submit stores a waiting job in the spec vocabulary', async (t, { 
   t.equal(await queue.get('not-a-uuid'), null, 'malformed id')
   const untrusted = await queue.submit('ingest_capture', { untrusted_payload: true, body: 'x' })
   t.equal(untrusted.data.untrusted_payload, true)
+  const version = await db.query<{ version: number }>('SELECT version FROM brain_queue.version')
+  t.equal(Number(version.rows[0]!.version), 24)
+  const queues = await db.query<{ name: string; policy: string }>('SELECT name, policy FROM brain_queue.queue ORDER BY name')
+  t.same(queues.rows, [
+    { name: 'autopilot-cycle', policy: 'stately' },
+    { name: 'embed', policy: 'standard' },
+    { name: 'extract', policy: 'standard' },
+    { name: 'import', policy: 'standard' },
+    { name: 'ingest_capture', policy: 'standard' },
+    { name: 'shell', policy: 'standard' },
+    { name: 'sync', policy: 'standard' },
+  ])
 })
 
 engineTest(t, 'the same idempotency key always returns the same job', async (t, { db }) => {
@@ -75,6 +94,8 @@ engineTest(t, 'a failed job ends dead and submitAndWait throws the handler error
   const missing = await queue.submitAndWait('import', {}).catch((e: unknown) => e)
   t.ok(missing instanceof NotAvailableError, 'a capability that has not landed fails as not available')
   t.equal((await queue.stats()).dead, 2)
+  t.ok(await queue.retry(dead.id), 'a dead job can be retried')
+  t.match(await queue.get(dead.id), { status: 'waiting', attempts: 1 })
 })
 
 engineTest(t, 'shell jobs end dead unless shell jobs are allowed', async (t, { db }) => {
@@ -88,7 +109,7 @@ engineTest(t, 'shell jobs end dead unless shell jobs are allowed', async (t, { d
   t.match(ok.result, { exitCode: 0, stdout: 'hi\n' })
 })
 
-engineTest(t, 'cancel, retry, list and stats', async (t, { db }) => {
+engineTest(t, 'cancel, retry, list, stats, and bad submissions', async (t, { db }) => {
   const queue = await queueOn(db)
   const a = await queue.submit('embed', {})
   const b = await queue.submit('sync', {})
@@ -104,25 +125,11 @@ engineTest(t, 'cancel, retry, list and stats', async (t, { db }) => {
   t.equal((await queue.get(a.id))?.status, 'waiting')
   t.notOk(await queue.retry(b.id), 'a waiting job is not retried')
   t.notOk(await queue.retry('00000000-0000-4000-8000-000000000000'))
-})
-
-engineTest(t, 'a dead job retried runs again', async (t, { db }) => {
-  let calls = 0
-  const queue = await queueOn(db, {
-    embed: async () => {
-      calls++
-      if (calls === 1) throw new Error('flaky')
-      return 'second time'
-    },
-  })
-  const err = await queue.submitAndWait('embed', {}).catch((e: unknown) => e)
-  const dead = jobOfError(err)!
-  t.ok(await queue.retry(dead.id))
-  const again = await queue.submitAndWait('embed', {}, { idempotencyKey: undefined }).catch(() => null)
-  t.ok(again, 'a new job runs')
-  // The retried job itself is waiting; run it through its key-less id by waiting on a resubmit of it.
-  t.equal((await queue.get(dead.id))?.status, 'waiting')
-  t.equal((await queue.get(dead.id))?.attempts, 1)
+  await t.rejects(queue.submit('nope' as 'sync', {}), { code: 'unknown_job_name' })
+  await t.rejects(queue.submit('sync', [] as unknown as Record<string, unknown>), { code: 'invalid_job_data' })
+  await t.rejects(queue.submit('sync', {}, { timeoutMs: 0 }), { code: 'invalid_timeout_ms' })
+  await t.rejects(queue.submit('sync', {}, { maxStalled: -1 }), { code: 'invalid_max_stalled' })
+  await t.rejects(queue.submit('sync', {}, { idempotencyKey: '' }), { code: 'invalid_idempotency_key' })
 })
 
 engineTest(t, 'at most one waiting and one active autopilot cycle', async (t, { db }) => {
@@ -139,12 +146,63 @@ engineTest(t, 'at most one waiting and one active autopilot cycle', async (t, { 
   t.match(counts, { waiting: 1, active: 1 })
 })
 
-engineTest(t, 'bad submissions are usage errors', async (t, { db }) => {
-  const queue = await queueOn(db)
-  await t.rejects(queue.submit('nope' as 'sync', {}), { code: 'unknown_job_name' })
-  await t.rejects(queue.submit('sync', [] as unknown as Record<string, unknown>), { code: 'invalid_job_data' })
-  await t.rejects(queue.submit('sync', {}, { timeoutMs: 0 }), { code: 'invalid_timeout_ms' })
-  await t.rejects(queue.submit('sync', {}, { maxStalled: -1 }), { code: 'invalid_max_stalled' })
-  await t.rejects(queue.submit('sync', {}, { idempotencyKey: '' }), { code: 'invalid_idempotency_key' })
-  t.equal((await queue.stats()).waiting, 0)
+
+
+const RESCUE = { livenessMs: 300, minAgeMs: 0 }
+
+engineTest(t, 'a job whose process died goes back to waiting, and ends dead once it stalled more than max_stalled; held or young jobs are left alone', async (t, { db }) => {
+  const queue = await openQueue({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
+  const job = await queue.submit('sync', {}, { maxStalled: 1 })
+  t.ok(await claimJob(db, 'sync', job.id), 'claimed by a process that then dies')
+  t.same((await rescueStalled(db, RESCUE)).map((r) => r.id), [job.id])
+  t.match(await queue.get(job.id), { status: 'waiting', attempts: 1, error: { class: 'JobStalled', code: 'job_stalled' } })
+  t.ok(await claimJob(db, 'sync', job.id), 'claimed again')
+  t.match(await queue.get(job.id), { status: 'active', attempts: 2 })
+  await rescueStalled(db, RESCUE)
+  t.match(await queue.get(job.id), { status: 'dead', attempts: 2, error: { class: 'JobStalled' } }, 'stalled twice with max_stalled 1')
+  t.same(await rescueStalled(db, RESCUE), [], 'nothing left to rescue')
+  const held = await queue.submit('sync', {})
+  const young = await queue.submit('embed', {})
+  await claimJob(db, 'sync', held.id)
+  await claimJob(db, 'embed', young.id)
+  await heartbeat(db, { id: randomUUID(), kind: 'worker', names: ['sync'], concurrency: 1 }, [held.id])
+  t.same(await rescueStalled(db, { livenessMs: 60_000, minAgeMs: 60_000 }), [], 'both are safe')
+  t.same((await rescueStalled(db, { livenessMs: 60_000, minAgeMs: 0 })).map((r) => r.id), [young.id], 'only the unheld one')
+  t.equal((await queue.get(held.id))?.status, 'active')
+})
+
+
+engineTest(t, 'opening the queue on a single-process engine rescues jobs a crashed process left active', async (t, { db }) => {
+  const first = await openQueue({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
+  void first
+  const { insertJobs } = await import('../../src/queue/boss-sql.js')
+  const id = randomUUID()
+  await insertJobs(db, [{ id, name: 'sync', data: { payload: {}, timeout_ms: 1000, max_stalled: 1, idempotency_key: null }, priority: 0, retryLimit: 1, expireInSeconds: 100 }])
+  await claimJob(db, 'sync', id)
+  // A fresh handle is what a new process gets.
+  const handle = Object.create(db) as typeof db
+  const queue = await openQueue({ db: handle, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
+  const expected = db.capabilities.multiProcess ? 'active' : 'waiting'
+  t.equal((await queue.get(id))?.status, expected, db.capabilities.multiProcess ? 'left to the stall rescue (its worker may be alive)' : 'orphan rescued at open')
+})
+
+engineTest(t, 'housekeeping runs pg-boss maintenance, rescues stalls and forgets silent processes', async (t, { db }) => {
+  const queue = await openQueue({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({ embed: async () => 1 }) })
+  const done = await queue.submitAndWait('embed', {})
+  await db.query(`UPDATE brain_queue.job SET completed_on = now() - interval '2 days' WHERE id = $1`, [done.id])
+  await db.query(`INSERT INTO minion_workers (id, kind, pid, host, names, concurrency, heartbeat_at) VALUES ($1, 'worker', 1, 'h', '{sync}', 1, now() - interval '2 days')`, [randomUUID()])
+  const result = await runHousekeeping(db, { timings: resolveTimings(FAST_TIMINGS) })
+  t.same(result, { rescuedStalled: 0, forgottenWorkers: 1 })
+  const archived = await db.query<{ archived: boolean; status: string }>('SELECT archived, status FROM minion_jobs WHERE id = $1', [done.id])
+  t.same(archived.rows, [{ archived: true, status: 'completed' }], 'archived, and still readable through minion_jobs')
+  t.equal((await queue.get(done.id))?.status, 'completed')
+})
+
+engineTest(t, 'sync resolves the source from the directory by sources.local_path', async (t, { db }) => {
+  await db.query(`INSERT INTO sources (id, name, local_path) VALUES ('notes', 'Notes', '/home/me/notes')`)
+  t.same(await resolveSyncTarget(db, '/home/me/notes/'), { dir: '/home/me/notes', sourceId: 'notes', data: { sourceId: 'notes' } })
+  t.same(await resolveSyncTarget(db, '/elsewhere'), { dir: '/elsewhere', sourceId: null, data: { repoPath: '/elsewhere' } }, 'no row: global bookmark')
+  t.same(await resolveSyncTarget(db, null), { dir: null, sourceId: null, data: { all: true } })
+  await db.exec('ALTER TABLE sources RENAME TO sources_gone')
+  t.same((await resolveSyncTarget(db, '/home/me/notes')).sourceId, null, 'no sources table: global bookmark')
 })

@@ -10,7 +10,7 @@ import { handlerLoaders, phaseLoaders } from './registry.js'
 export interface AutopilotReport {
   phases: PhaseReport[]
   dir: string | null
-  sourceId: string | null
+  source_id: string | null
   /** Phases that failed (skipped ones are not failures). */
   failed: PhaseName[]
 }
@@ -64,10 +64,10 @@ async function runPhase(deps: AutopilotDeps, ctx: JobContext, phase: PhaseName, 
   const started = Date.now()
   try {
     if (phase === 'queue-housekeeping') {
-      return { phase, status: 'completed', result: await deps.housekeeping(ctx.db), durationMs: Date.now() - started }
+      return { phase, status: 'completed', result: await deps.housekeeping(ctx.db), duration_ms: Date.now() - started }
     }
     const data = phaseData(phase, state)
-    if (typeof data === 'string') return { phase, status: 'skipped', reason: data, durationMs: Date.now() - started }
+    if (typeof data === 'string') return { phase, status: 'skipped', reason: data, duration_ms: Date.now() - started }
     const handler = await deps.loadPhase(phase)
     const total = state.phases.length
     const result = await handler({
@@ -79,7 +79,7 @@ async function runPhase(deps: AutopilotDeps, ctx: JobContext, phase: PhaseName, 
       state.syncResult = result
       state.syncCompleted = true
     }
-    return { phase, status: 'completed', result, durationMs: Date.now() - started }
+    return { phase, status: 'completed', result, duration_ms: Date.now() - started }
   } catch (err) {
     return skipOrFail(phase, err, started)
   }
@@ -99,7 +99,7 @@ export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): JobHa
     const reports: PhaseReport[] = []
     for (const [index, phase] of phases.entries()) {
       if (ctx.signal.aborted) {
-        reports.push({ phase, status: 'skipped', reason: 'aborted', durationMs: 0 })
+        reports.push({ phase, status: 'skipped', reason: 'aborted', duration_ms: 0 })
         continue
       }
       ctx.progress({ done: index, total: phases.length, message: phase })
@@ -115,7 +115,7 @@ export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): JobHa
     const report: AutopilotReport = {
       phases: reports,
       dir: target?.dir ?? null,
-      sourceId: target?.sourceId ?? null,
+      source_id: target?.sourceId ?? null,
       failed: reports.filter((r) => r.status === 'failed').map((r) => r.phase),
     }
     return report

@@ -84,7 +84,7 @@ export function createShellHandler(options: ShellOptions = {}): JobHandler {
         child.once('close', (code, signal) => resolve({ code, signal }))
       })
       ctx.signal.throwIfAborted()
-      const result = { exitCode: code, signal, stdout: tail(stdout, maxOutput), stderr: tail(stderr, maxOutput) }
+      const result = { exit_code: code, signal, stdout: tail(stdout, maxOutput), stderr: tail(stderr, maxOutput) }
       if (code !== 0) {
         throw new ShellCommandError('shell_command_failed', `The command exited with ${code === null ? `signal ${signal}` : `code ${code}`}.`, {
           hint: result.stderr.trim().split('\n').slice(-3).join(' | ') || 'The command printed nothing on stderr.',

@@ -14,9 +14,10 @@ export interface HousekeepingOptions {
   forgetWorkersAfterMs?: number
 }
 
+/** A job result, so in the JSON spelling the CLI prints. */
 export interface HousekeepingResult {
-  rescuedStalled: number
-  forgottenWorkers: number
+  rescued_stalled: number
+  forgotten_workers: number
 }
 
 /**
@@ -30,5 +31,5 @@ export async function runHousekeeping(db: Database, options: HousekeepingOptions
   }
   const rescued = await rescueStalled(db, { livenessMs: options.timings.livenessMs, minAgeMs: 2 * options.timings.livenessMs })
   const forgotten = await pruneWorkers(db, options.forgetWorkersAfterMs ?? 24 * 3600_000)
-  return { rescuedStalled: rescued.length, forgottenWorkers: forgotten }
+  return { rescued_stalled: rescued.length, forgotten_workers: forgotten }
 }

@@ -21,7 +21,7 @@ function fakeDeps(handlers: Partial<Record<string, JobHandler>>, calls: Call[]):
         return handler(ctx)
       }
     },
-    housekeeping: async () => ({ rescuedStalled: 0 }),
+    housekeeping: async () => ({ rescued_stalled: 0 }),
   }
 }
 

@@ -106,7 +106,7 @@ engineTest(t, 'shell jobs end dead unless shell jobs are allowed', async (t, { d
   t.equal(jobOfError(err)?.status, 'dead')
   const on = await queueOn(db, { shell }, { BRAIN_ALLOW_SHELL_JOBS: '1' })
   const ok = await on.submitAndWait('shell', { command: 'echo hi' })
-  t.match(ok.result, { exitCode: 0, stdout: 'hi\n' })
+  t.match(ok.result, { exit_code: 0, stdout: 'hi\n' })
 })
 
 engineTest(t, 'cancel, retry, list, stats, and bad submissions', async (t, { db }) => {
@@ -192,7 +192,7 @@ engineTest(t, 'housekeeping runs pg-boss maintenance, rescues stalls and forgets
   await db.query(`UPDATE brain_queue.job SET completed_on = now() - interval '2 days' WHERE id = $1`, [done.id])
   await db.query(`INSERT INTO minion_workers (id, kind, pid, host, names, concurrency, heartbeat_at) VALUES ($1, 'worker', 1, 'h', '{sync}', 1, now() - interval '2 days')`, [randomUUID()])
   const result = await runHousekeeping(db, { timings: resolveTimings(FAST_TIMINGS) })
-  t.same(result, { rescuedStalled: 0, forgottenWorkers: 1 })
+  t.same(result, { rescued_stalled: 0, forgotten_workers: 1 })
   const archived = await db.query<{ archived: boolean; status: string }>('SELECT archived, status FROM minion_jobs WHERE id = $1', [done.id])
   t.same(archived.rows, [{ archived: true, status: 'completed' }], 'archived, and still readable through minion_jobs')
   t.equal((await queue.get(done.id))?.status, 'completed')

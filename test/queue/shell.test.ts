@@ -29,7 +29,7 @@ t.test('an untrusted payload never runs, nor does a job without a command', asyn
 })
 
 t.test('a command runs and returns its exit code and output', async (t) => {
-  t.same(await shell(ctx({ command: 'echo out; echo err >&2' })), { exitCode: 0, signal: null, stdout: 'out\n', stderr: 'err\n' })
+  t.same(await shell(ctx({ command: 'echo out; echo err >&2' })), { exit_code: 0, signal: null, stdout: 'out\n', stderr: 'err\n' })
 })
 
 t.test('a failing command fails the job with its stderr in the hint', async (t) => {

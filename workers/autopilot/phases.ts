@@ -12,6 +12,7 @@ import { isBrainError, serializeError, UsageError, type ErrorEnvelope } from '..
 export const AUTOPILOT_PHASES = ['sync', 'extract', 'embed', 'reconcile-links', 'frontmatter-audit', 'queue-housekeeping'] as const
 export type PhaseName = (typeof AUTOPILOT_PHASES)[number]
 
+/** Stored as the job's result, so in the JSON spelling the CLI prints. */
 export interface PhaseReport {
   phase: PhaseName
   status: 'completed' | 'skipped' | 'failed'
@@ -20,7 +21,7 @@ export interface PhaseReport {
   detail?: string
   result?: unknown
   error?: ErrorEnvelope
-  durationMs: number
+  duration_ms: number
 }
 
 export function isPhaseName(value: string): value is PhaseName {
@@ -43,11 +44,11 @@ export function selectPhases(data: Record<string, unknown>): PhaseName[] {
 
 /** A handler that has not landed reports "not available": the phase is skipped, not failed. */
 export function skipOrFail(phase: PhaseName, err: unknown, started: number): PhaseReport {
-  const durationMs = Date.now() - started
+  const duration_ms = Date.now() - started
   if (isBrainError(err) && err.errorClass === 'NotAvailableError') {
-    return { phase, status: 'skipped', reason: err.code, detail: err.message, durationMs }
+    return { phase, status: 'skipped', reason: err.code, detail: err.message, duration_ms }
   }
-  return { phase, status: 'failed', error: serializeError(err), durationMs }
+  return { phase, status: 'failed', error: serializeError(err), duration_ms }
 }
 
 /** The slugs a sync result says it touched; undefined when the result does not say. */

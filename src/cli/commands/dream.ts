@@ -5,7 +5,7 @@ interface PhaseLine {
   phase: string
   status: string
   reason?: string
-  durationMs: number
+  duration_ms: number
 }
 
 export class DreamCommand extends BrainCommand {
@@ -28,7 +28,7 @@ export class DreamCommand extends BrainCommand {
     selectPhases(data)
     const report = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'autopilot-cycle', data, 'dream'))) as { phases: PhaseLine[] }
     this.print(report, () =>
-      report.phases.map((p) => `${p.phase.padEnd(19)} ${p.status.padEnd(9)} ${p.reason ?? ''}`.trimEnd() + ` (${p.durationMs} ms)`).join('\n'),
+      report.phases.map((p) => `${p.phase.padEnd(19)} ${p.status.padEnd(9)} ${p.reason ?? ''}`.trimEnd() + ` (${p.duration_ms} ms)`).join('\n'),
     )
     return 0
   }

@@ -160,3 +160,11 @@ engineTest(t, 'signals reach subscribers; a lost LISTEN connection is noticed an
   }
   await unsubscribe()
 })
+
+engineTest(t, "pg-boss's internal queues stay out of minion_jobs", async (t, { db }) => {
+  await db.query(`SELECT brain_queue.create_queue('__pgboss__send-it', '{"policy":"short"}')`)
+  await db.query(`INSERT INTO brain_queue.job (name, data) VALUES ('__pgboss__send-it', '{}')`)
+  const queue = await openQueue({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
+  t.same(await queue.list(), [])
+  t.same((await queue.stats()).byName, {})
+})

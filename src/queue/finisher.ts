@@ -107,6 +107,8 @@ export class Finisher {
     if (finished.length > 0) this.signals.deliverLocally({ e: 'done', ids: finished })
     const requeued = [...of('release'), ...of('stall')]
     for (const name of new Set(requeued.map((i) => i.name))) await this.signals.publish({ e: 'new', name })
+    // A stall may have been the job's last: waiters re-read it rather than wait for their tick.
+    if (requeued.length > 0) await this.signals.publish({ e: 'done', ids: requeued.map((i) => i.id) })
     for (const p of batch) p.resolve()
   }
 }

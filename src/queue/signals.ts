@@ -7,6 +7,7 @@ import type { JobProgress } from './types.js'
 /** What processes tell each other about jobs. */
 export type JobEvent =
   | { e: 'new'; name: string }
+  /** These jobs finished, or changed state in a way a waiter should re-read. */
   | { e: 'done'; ids: string[] }
   | { e: 'progress'; id: string; p: JobProgress }
   | { e: 'cancel'; id: string }

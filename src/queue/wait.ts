@@ -48,10 +48,8 @@ export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: Inl
   // While this process runs the job itself, its progress arrives directly, not by NOTIFY.
   let runningHere = false
   const unsubscribe = await deps.signals.subscribe((event) => {
-    const mine =
-      (event.e === 'done' && event.ids.includes(job.id)) || (event.e === 'new' && event.name === job.name)
     if (event.e === 'progress' && event.id === job.id && !runningHere) options.onProgress?.(event.p)
-    if (mine) {
+    if (event.e === 'done' && event.ids.includes(job.id)) {
       woken = true
       wake()
     }

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../db/types.js'
 import type { SearchPlan } from './options.js'
 import { anyTermsTsquery, queryTerms } from './snippet.js'
-import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, SOURCE_FACTOR_SQL, type ResultRow } from './sql.js'
+import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
 
 /** The keyword stage reads this many chunks per page it returns, then keeps each page's best. */
 export const KEYWORD_INNER_FACTOR = 3
@@ -48,7 +48,7 @@ export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: Ke
   if (q === null) return []
   const window = plan.offset + plan.limit
   const ranked = `SELECT c.id AS chunk_id, c.page_id, p.slug, c.chunk_index,
-        ts_rank(c.search_vector, ${q.sql}) * ${SOURCE_FACTOR_SQL} AS score
+        ts_rank(c.search_vector, ${q.sql}) * ${sourceFactorSql(plan.boosts.length)} AS score
       FROM content_chunks c JOIN pages p ON p.id = c.page_id
       WHERE c.search_vector @@ ${q.sql} AND ${FILTER_SQL}
       ORDER BY score DESC, p.slug, c.chunk_index

@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../db/types.js'
 import type { SearchPlan } from './options.js'
-import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, SOURCE_FACTOR_SQL, type ResultRow } from './sql.js'
+import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
 
 /** Nearest chunks read per result asked for (offset included), so re-ranking has room to act. */
 export const VECTOR_INNER_FACTOR = 5
@@ -27,7 +27,7 @@ export async function vectorRows(tx: SqlExecutor, plan: SearchPlan, vectorLitera
        LIMIT $9
      ),
      scored AS (
-       SELECT n.chunk_id, n.page_id, c.chunk_index, (1 - n.distance) * ${SOURCE_FACTOR_SQL} AS score
+       SELECT n.chunk_id, n.page_id, c.chunk_index, (1 - n.distance) * ${sourceFactorSql(plan.boosts.length)} AS score
        FROM nearest n JOIN content_chunks c ON c.id = n.chunk_id JOIN pages p ON p.id = n.page_id
      ),
      picked AS (

@@ -35,6 +35,27 @@ export function bagOfWordsEmbedder(model = 'test-bag-of-words', aliases: Record<
   return provider
 }
 
+/**
+ * Dense deterministic vectors from hashed character trigrams: every pair of texts gets a graded
+ * similarity, so nearest-neighbour results have no near-ties for the HNSW index to break
+ * differently from one build to the next.
+ */
+export function trigramEmbedder(model = 'test-trigrams'): EmbeddingProvider {
+  return {
+    name: 'local',
+    model,
+    async embed(texts: string[]): Promise<number[][]> {
+      return texts.map((text) => {
+        const vector = new Array<number>(EMBEDDING_DIMENSIONS).fill(0)
+        const flat = ` ${text.toLowerCase().replace(/\s+/g, ' ')} `
+        for (let i = 0; i + 3 <= flat.length; i++) vector[hash(flat.slice(i, i + 3))]! += 1
+        vector[EMBEDDING_DIMENSIONS - 1] = 0.01
+        return vector
+      })
+    },
+  }
+}
+
 export function failingEmbedder(model: string): EmbeddingProvider {
   return {
     name: 'openai',

@@ -104,6 +104,9 @@ engineTest(t, 'keyword search', async (t, { db }) => {
     const included = slugs(await search(env, 'compaction', { include_slug_prefixes: ['test/', 'private/'] }))
     t.ok(included.includes('test/fixture-lsm') && included.includes('private/diary'), 'include lifts default and env excludes')
     t.notOk(included.includes('archive/old-lsm'), 'other defaults stay')
+    await importAll(db, [{ slug: 'notesXlsm/copy', content: `# Copy\n\n${SAME}` }, { slug: 'notes_lsm/copy', content: `# Copy\n\n${SAME}` }], null)
+    const literal = slugs(await search(ctx, 'compaction', { exclude_slug_prefixes: ['notes_lsm/'], limit: 50 }))
+    t.ok(literal.includes('notesXlsm/copy') && !literal.includes('notes_lsm/copy'), 'prefixes are literal: _ is not a wildcard')
   })
 
   await t.test('filters: language, symbolKind, sourceId', async (t) => {

@@ -33,3 +33,14 @@ t.test('limit and offset are validated', async (t) => {
   }
   t.match(planSearch({ limit: 100, offset: 1000 }, settings), { limit: 100, offset: 1000 })
 })
+
+t.test('LIKE patterns match prefixes literally', async (t) => {
+  const { likePrefixPattern } = await import('../../src/search/sql.js')
+  const cases: Array<[string, string]> = [
+    ['test/', 'test/%'],
+    ['my_dir/', 'my\\_dir/%'],
+    ['100%/', '100\\%/%'],
+    ['back\\slash/', 'back\\\\slash/%'],
+  ]
+  for (const [prefix, pattern] of cases) t.equal(likePrefixPattern(prefix), pattern, prefix)
+})

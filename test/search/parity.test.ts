@@ -5,7 +5,7 @@ import type { EmbeddingProvider } from '../../src/embedding/index.js'
 import { importPage } from '../../src/pages/index.js'
 import { query, search, searchKeywordChunks, vectorSearch, type SearchContext, type SearchResponse } from '../../src/search/index.js'
 import { ENGINES, openTestDatabase, type EngineName } from '../helpers/engines.js'
-import { bagOfWordsEmbedder } from './helpers.js'
+import { trigramEmbedder } from './helpers.js'
 
 type Outcome = Record<string, unknown>
 
@@ -47,7 +47,7 @@ function split(outcome: Outcome): { shape: unknown; scores: number[] } {
 
 t.test('both engines return the same structure and ranking on the same corpus', async (t) => {
   // A deterministic stand-in model: parity is about the engines, and both must get identical vectors.
-  const embedder = bagOfWordsEmbedder()
+  const embedder = trigramEmbedder()
   const [first, second] = [await outcomes(ENGINES[0]!, embedder, t), await outcomes(ENGINES[1]!, embedder, t)]
   t.equal(first.size, QUERIES.length * 4)
   let sameTop = 0

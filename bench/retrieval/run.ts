@@ -9,7 +9,7 @@ import type { Database } from '../../src/db/types.js'
 import { createEmbeddingProvider, type EmbeddingProvider } from '../../src/embedding/index.js'
 import { importPage } from '../../src/pages/index.js'
 import { query, search, vectorSearch, type SearchContext } from '../../src/search/index.js'
-import { anyTermsTsquery, queryTerms } from '../../src/search/snippet.js'
+import { queryTerms } from '../../src/search/snippet.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 import { buildCorpus, type BenchPage } from './corpus.js'
 import { mean, ndcgAtK, recallAtK } from './metrics.js'
@@ -58,7 +58,7 @@ async function paraphraseViolations(db: Database, corpus: readonly BenchPage[]):
       const shared = rows[0]?.shared ?? []
       if (shared.length > 0) violations.push(`"${labelled.query}" shares ${shared.join(', ')} with ${slug}`)
     }
-    if (anyTermsTsquery(queryTerms(labelled.query)) === '') violations.push(`"${labelled.query}" has no words`)
+    if (queryTerms(labelled.query).length === 0) violations.push(`"${labelled.query}" has no words`)
   }
   return violations
 }

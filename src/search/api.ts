@@ -9,15 +9,24 @@ import { vectorSearchResponse } from './vector-search.js'
 
 /**
  * Keyword search, one result per page. Every term must match (web-search syntax); when that finds
- * nothing on the first page of a query of several words, any term may match, and `match` says so.
+ * nothing on the first page of a query of several words, two of its words must match, then any
+ * one, and `match` says which.
  */
 export async function search(context: SearchContext, queryText: string, options: SearchOptions = {}): Promise<SearchResponse> {
   const query = requireQuery(queryText, 'search')
   const plan = planSearch(options, context.settings)
+  const severalWords = queryTerms(query).length >= 2
   const { rows, match } = await withSearchTransaction(context.db, async (tx) => {
-    const all = await keywordRows(tx, plan, { query, match: 'all', perPage: true })
-    if (all.length > 0 || plan.offset > 0 || queryTerms(query).length < 2) return { rows: all, match: 'all' as const }
-    return { rows: await keywordRows(tx, plan, { query, match: 'any', perPage: true }), match: 'any' as const }
+    // Relax step by step: pages sharing two of the words are better evidence than pages sharing one.
+    const steps: KeywordMatch[] = severalWords ? ['all', 'two', 'any'] : ['all']
+    for (const [i, match] of steps.entries()) {
+      const rows = await keywordRows(tx, plan, { query, match, perPage: true })
+      const last = i === steps.length - 1
+      if (rows.length > 0 || last) return { rows, match }
+      // Past the first page an empty window may just mean the end of this match's results.
+      if (plan.offset > 0 && (await keywordRows(tx, { ...plan, offset: 0, limit: 1 }, { query, match, perPage: true })).length > 0) return { rows, match }
+    }
+    throw new Error('unreachable: the last step always returns')
   })
   return { ...baseResponse(query, 'keyword', plan), ran: ['keyword'], match, results: mapRows(rows, query, plan, context) }
 }

@@ -30,7 +30,7 @@ const pageKey = (r: SearchResult): string => `${r.source_id}\u0000${r.slug}`
  */
 export async function hybridSearch(context: SearchContext, query: string, plan: SearchPlan): Promise<SearchResponse> {
   const embedder = resolveEmbedder(context)
-  const response = { ...baseResponse(query, 'hybrid', plan), match: 'any' as const }
+  const response = baseResponse(query, 'hybrid', plan)
   const window = (results: SearchResult[]): SearchResult[] => results.slice(plan.offset, plan.offset + plan.limit)
   const present = await hasEmbeddings(context.db, embedder.model)
   if (!present) {
@@ -38,6 +38,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
     return {
       ...response,
       ran: ['keyword'],
+      match: 'any',
       keyword_only: 'no_embeddings',
       notice: `Ran keyword-only. ${noEmbeddingsNotice(embedder.model)}`,
       results: mapRows(rows, query, plan, context),
@@ -45,7 +46,11 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   }
   const legPlan: SearchPlan = { ...plan, offset: 0, limit: hybridCandidates(plan) }
   const embedding = embedQuery(embedder, query, context.signal)
-  const keywordRowsFound = await withSearchTransaction(context.db, (tx) => keywordRows(tx, legPlan, { query, match: 'any', perPage: true, withCoverage: true }))
+  const keywordRowsFound = await withSearchTransaction(context.db, async (tx) => {
+    const two = await keywordRows(tx, legPlan, { query, match: 'two', perPage: true, withCoverage: true })
+    // Nothing shares two words with the query: single-word matches, weighted down by coverage, are all there is.
+    return two.length > 0 ? two : keywordRows(tx, legPlan, { query, match: 'any', perPage: true, withCoverage: true })
+  })
   const coverage = new Map(keywordRowsFound.map((row) => [Number(row.chunk_id), row.coverage ?? 1]))
   const keywordSide = mapRows(keywordRowsFound, query, plan, context)
   const { literal, error } = await embedding
@@ -53,6 +58,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
     return {
       ...response,
       ran: ['keyword'],
+      match: 'two',
       keyword_only: 'embedding_failed',
       notice: `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`,
       results: window(keywordSide),
@@ -74,6 +80,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   return {
     ...response,
     ran: ['keyword', 'vector'],
+    match: 'two',
     model: embedder.model,
     results: window(fused.map((f) => ({ ...f.item, score: f.score }))),
   }

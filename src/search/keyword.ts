@@ -1,16 +1,20 @@
 import type { SqlExecutor } from '../db/types.js'
 import type { SearchPlan } from './options.js'
-import { anyTermsTsquery, queryTerms } from './snippet.js'
+import { queryTerms } from './snippet.js'
 import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
+import { lexemeTsquery } from './tsquery.js'
 
 /** The keyword stage reads this many chunks per page it returns, then keeps each page's best. */
 export const KEYWORD_INNER_FACTOR = 3
 
 /**
  * `all`: every term must match, in web-search syntax ("quoted phrases", -exclusions, or).
- * `any`: at least one term, ranked by how well the chunk matches; for natural-language questions.
+ * `any`: at least one term, ranked by how well the chunk matches.
+ * `two`: at least two terms (all of them when the query has two or fewer): the keyword side of
+ * hybrid search, where a single shared word among several is weak evidence and, as the union of
+ * whole posting lists, the most expensive set to rank.
  */
-export type KeywordMatch = 'all' | 'any'
+export type KeywordMatch = 'all' | 'any' | 'two'
 
 export interface KeywordRequest {
   query: string
@@ -21,20 +25,21 @@ export interface KeywordRequest {
   withCoverage?: boolean
 }
 
-/**
- * Share of the query's distinct lexemes (English stemming, stop words dropped) present in the
- * chunk's search_vector; $11 is the raw query text.
- */
-const COVERAGE_SQL = `(SELECT count(*) FROM unnest(tsvector_to_array(to_tsvector('english', $11::text))) AS l(lexeme)
-     WHERE c.search_vector @@ quote_literal(l.lexeme)::tsquery)::float8
-   / GREATEST(1, cardinality(tsvector_to_array(to_tsvector('english', $11::text)))) AS coverage`
+/** Share of the query's lexemes ($11) present in the chunk's search_vector. */
+const COVERAGE_SQL = `(SELECT count(*) FROM unnest($11::text[]) AS l(lexeme)
+     WHERE c.search_vector @@ quote_literal(l.lexeme)::tsquery)::float8 / GREATEST(1, cardinality($11::text[])) AS coverage`
 
-/** The tsquery expression for `$7` and the value to bind; null when the query has no words. */
-function tsquery(request: KeywordRequest): { sql: string; value: string } | null {
-  const terms = queryTerms(request.query)
-  if (terms.length === 0) return null
-  if (request.match === 'all') return { sql: `websearch_to_tsquery('english', $7::text)`, value: request.query }
-  return { sql: `to_tsquery('english', $7::text)`, value: anyTermsTsquery(terms) }
+/** The query's distinct lexemes under the 'english' configuration: stemmed, stop words dropped. */
+async function queryLexemes(tx: SqlExecutor, query: string): Promise<string[]> {
+  const { rows } = await tx.query<{ lexemes: string[] }>(`SELECT tsvector_to_array(to_tsvector('english', $1::text)) AS lexemes`, [query])
+  return rows[0]?.lexemes ?? []
+}
+
+/** The tsquery expression for `$7` and the value to bind; null when nothing can match. */
+function tsquery(request: KeywordRequest, lexemes: readonly string[] | null): { sql: string; value: string } | null {
+  if (request.match === 'all') return queryTerms(request.query).length === 0 ? null : { sql: `websearch_to_tsquery('english', $7::text)`, value: request.query }
+  const value = lexemeTsquery(lexemes ?? [], request.match)
+  return value === '' ? null : { sql: '$7::tsquery', value }
 }
 
 /**
@@ -44,7 +49,8 @@ function tsquery(request: KeywordRequest): { sql: string; value: string } | null
  * others; ties order by slug and chunk index so both engines agree.
  */
 export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest): Promise<ResultRow[]> {
-  const q = tsquery(request)
+  const lexemes = request.match !== 'all' || request.withCoverage ? await queryLexemes(tx, request.query) : null
+  const q = tsquery(request, lexemes)
   if (q === null) return []
   const window = plan.offset + plan.limit
   const ranked = `SELECT c.id AS chunk_id, c.page_id, p.slug, c.chunk_index,
@@ -68,7 +74,7 @@ export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: Ke
       request.perPage ? KEYWORD_INNER_FACTOR * window : window,
       plan.limit,
       plan.offset,
-      ...(request.withCoverage ? [request.query] : []),
+      ...(request.withCoverage ? [lexemes ?? []] : []),
     ],
   )
   return rows

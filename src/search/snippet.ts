@@ -8,11 +8,6 @@ export function queryTerms(query: string): string[] {
   return [...new Set(words)]
 }
 
-/** `a | b | c`: a tsquery matching any of the terms; '' when there are none. */
-export function anyTermsTsquery(terms: readonly string[]): string {
-  return terms.map((term) => `'${term}'`).join(' | ')
-}
-
 const STEM_PREFIX = 4
 
 /**

@@ -62,8 +62,11 @@ export interface SearchResponse {
   /** Set when a hybrid search fell back to keywords; `notice` says why in words. */
   keyword_only: KeywordOnlyReason | null
   notice: string | null
-  /** Keyword matching: `all` terms (web-search syntax), or `any` term after `all` found nothing. */
-  match: 'all' | 'any' | null
+  /**
+   * Keyword matching: `all` terms (web-search syntax); `any` term (keyword search after `all`
+   * found nothing, hybrid without vectors); `two` or more terms (the keyword side of hybrid).
+   */
+  match: 'all' | 'any' | 'two' | null
   /** Embedding model whose vectors were compared, when the vector side ran. */
   model: string | null
   detail: Detail

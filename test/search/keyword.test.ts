@@ -146,10 +146,19 @@ engineTest(t, 'keyword search', async (t, { db }) => {
     t.same([...first, ...second], all)
   })
 
-  await t.test('all terms first, any term when that finds nothing', async (t) => {
+  await t.test('all terms first, then two of them, then any one', async (t) => {
     const none = await search(ctx, 'compaction zebras')
     t.equal(none.match, 'any')
     t.ok(none.results.length > 0)
+    const two = await search(ctx, 'compaction sorted zebras', { limit: 2 })
+    t.equal(two.match, 'two', 'two of three words')
+    const allTwo = slugs(await search(ctx, 'compaction sorted zebras', { limit: 20 }))
+    t.ok(allTwo.length > 2)
+    const page2 = await search(ctx, 'compaction sorted zebras', { limit: 2, offset: 2 })
+    t.equal(page2.match, 'two', 'later pages keep the relaxed match')
+    t.same(slugs(page2), allTwo.slice(2, 4))
+    const beyond = await search(ctx, 'compaction sorted', { limit: 5, offset: 500 })
+    t.match(beyond, { match: 'all', results: [] }, 'past the end of the all-words results: empty, not relaxed')
     t.equal((await search(ctx, 'zebras giraffes')).results.length, 0)
     t.equal((await search(ctx, '"merges sorted runs"')).match, 'all', 'phrases in web-search syntax')
     t.notOk(slugs(await search(ctx, 'compaction -python')).includes('scripts/compact.py'), 'exclusion in web-search syntax')

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { isStale, STALE_AFTER_DAYS } from '../../src/search/index.js'
-import { anyTermsTsquery, makeSnippet, queryTerms } from '../../src/search/snippet.js'
+import { makeSnippet, queryTerms } from '../../src/search/snippet.js'
 
 t.test('query terms are words only, lower-cased and de-duplicated', async (t) => {
   const cases: Array<[string, string[]]> = [
@@ -13,8 +13,6 @@ t.test('query terms are words only, lower-cased and de-duplicated', async (t) =>
     ['parseMarkdownPage snake_case', ['parsemarkdownpage', 'snake', 'case']],
   ]
   for (const [query, expected] of cases) t.same(queryTerms(query), expected, query)
-  t.equal(anyTermsTsquery(['a', 'b']), `'a' | 'b'`)
-  t.equal(anyTermsTsquery([]), '')
 })
 
 t.test('snippets: one line, bounded, around the first hit', async (t) => {

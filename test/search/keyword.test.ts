@@ -45,7 +45,7 @@ const corpus: PageSpec[] = [
   },
 ]
 
-engineTest(t, 'keyword search', async (t, { db }) => {
+engineTest(t, 'keyword search: ranking, boost and detail', async (t, { db }) => {
   await importAll(db, corpus, null)
   const ctx = context(db, undefined)
 
@@ -95,6 +95,12 @@ engineTest(t, 'keyword search', async (t, { db }) => {
     await t.rejects(search(context(db, undefined, { sourceBoostRaw: 'daily/:-1' }), 'compaction'), { code: 'source_boost_negative' })
   })
 
+})
+
+engineTest(t, 'keyword search: excludes and filters', async (t, { db }) => {
+  await importAll(db, corpus, null)
+  const ctx = context(db, undefined)
+
   await t.test('BRAIN_SEARCH_EXCLUDE, exclude_slug_prefixes and include_slug_prefixes', async (t) => {
     t.ok(slugs(await search(ctx, 'compaction')).includes('private/diary'))
     const env = context(db, undefined, { excludeRaw: 'private/, daily/' })
@@ -122,6 +128,12 @@ engineTest(t, 'keyword search', async (t, { db }) => {
     const both = (await search(ctx, 'compaction sorted')).results.filter((r) => r.slug === 'notes/lsm-trees')
     t.same(both.map((r) => r.source_id).sort(), ['default', 'work'], 'the same slug in two sources is two pages')
   })
+
+})
+
+engineTest(t, 'keyword search: chunks, paging, relaxed matching, stale', async (t, { db }) => {
+  await importAll(db, corpus, null)
+  const ctx = context(db, undefined)
 
   await t.test('the best chunk of a page is the one returned', async (t) => {
     const chunks = await searchKeywordChunks(ctx, 'compaction', { limit: 50 })

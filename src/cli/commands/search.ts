@@ -49,7 +49,7 @@ export class SearchCommand extends SearchLikeCommand {
   static override usage = Command.Usage({
     description: 'Keyword search: full text over chunks, one result per page',
     details:
-      'Every word must match (web-search syntax: "exact phrase", -excluded, or); when that finds nothing, any word may. Ranked by full-text rank times the source boost of the page\'s slug prefix. Pages under test/, archive/, attachments/, .raw/ and BRAIN_SEARCH_EXCLUDE are never returned.',
+      'Every word must match (web-search syntax: "exact phrase", -excluded, or); when that finds nothing, two of the words, then any one. Ranked by full-text rank times the source boost of the page\'s slug prefix; one result per page.\n\nPages under test/, archive/, attachments/, .raw/ and BRAIN_SEARCH_EXCLUDE (comma-separated slug prefixes) are never returned. BRAIN_SOURCE_BOOST overrides the boosts as comma-separated prefix:factor entries, e.g. "projects/:1.3,scratch/:0.2"; factor 0 ranks a prefix last, a negative factor is an error. --detail high turns the boost off.',
     examples: [
       ['Find notes', '$0 search postgres vacuum'],
       ['Only TypeScript functions', '$0 search --lang ts --symbol-kind function "open database"'],

@@ -34,7 +34,8 @@ export function resolveEmbedder(context: SearchContext): EmbeddingProvider {
 export function requireQuery(text: string, command: 'search' | 'query'): string {
   const trimmed = typeof text === 'string' ? text.trim() : ''
   if (trimmed === '') {
-    throw new UsageError(`${command}_requires_query`, `${command} needs a query.`, { hint: `brain ${command} "<words to look for>"` })
+    const what = command === 'search' ? 'query' : 'question'
+    throw new UsageError(`${command}_requires_${what}`, `${command} needs a ${what}.`, { hint: `brain ${command} "<${what}>"` })
   }
   return trimmed
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { loadConfig } from '../../src/config/index.js'
 import { countStaleChunks, embeddingProviderFor, type EmbedRunResult } from '../../src/embed/index.js'
 import { importPage } from '../../src/pages/index.js'
+import { openQueue } from '../../src/queue/index.js'
 import { query } from '../../src/search/index.js'
 import { memoryLogger } from '../../src/util/logger.js'
 import embedHandler from '../../workers/embed.js'
@@ -40,17 +41,11 @@ engineTest(t, 'import while the OpenAI-compatible server fails, then embed --sta
 
   fake.behavior.mode = 'ok'
   const progress: Array<{ done: number; total?: number }> = []
-  const ctx: JobContext = {
-    jobId: 'test-1',
-    name: 'embed',
-    data: { mode: 'stale' },
-    signal: new AbortController().signal,
-    db,
-    config,
-    logger: memoryLogger(),
-    progress: (p) => progress.push(p),
-  }
-  const result = (await embedHandler(ctx)) as EmbedRunResult
+  const queue = await openQueue({ db, config, logger: memoryLogger() })
+  t.teardown(() => queue.close())
+  const job = await queue.submitAndWait('embed', { mode: 'stale' }, { onProgress: (p) => progress.push(p) })
+  t.equal(job.status, 'completed', 'embed --stale runs as an embed job')
+  const result = job.result as EmbedRunResult
   t.match(result, { mode: 'stale', model: 'text-embedding-3-large', total: chunkCount, embedded: chunkCount, failed: 0, error: null })
   t.equal(await countStaleChunks(db), 0, 'the server recovered: every chunk is embedded')
   t.equal(progress.at(-1)?.done, chunkCount, 'progress reached the total')
@@ -61,5 +56,15 @@ engineTest(t, 'import while the OpenAI-compatible server fails, then embed --sta
   t.same(hybrid.ran, ['keyword', 'vector'])
   t.equal(hybrid.model, 'text-embedding-3-large')
 
-  await t.rejects(embedHandler({ ...ctx, data: { mode: 'everything' } }), { errorClass: 'ValidationError', code: 'embed_invalid_mode' })
+  const ctx: JobContext = {
+    jobId: 'direct',
+    name: 'embed',
+    data: { mode: 'everything' },
+    signal: new AbortController().signal,
+    db,
+    config,
+    logger: memoryLogger(),
+    progress: () => undefined,
+  }
+  await t.rejects(embedHandler(ctx), { errorClass: 'ValidationError', code: 'embed_invalid_mode' })
 })

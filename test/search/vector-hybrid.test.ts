@@ -119,5 +119,6 @@ engineTest(t, 'hybrid search', async (t, { db }) => {
     const all = slugs(await query(ctx, 'oil brakes dough tomatoes', { limit: 10 }))
     const paged = [...slugs(await query(ctx, 'oil brakes dough tomatoes', { limit: 5 })), ...slugs(await query(ctx, 'oil brakes dough tomatoes', { limit: 5, offset: 5 }))]
     t.same(paged, all, 'offset pages through the fused ranking')
+    await t.rejects(query(ctx, '  '), { errorClass: 'UsageError', code: 'query_requires_question' })
   })
 })

@@ -23,6 +23,11 @@ export interface SearchContext {
   signal?: AbortSignal
 }
 
+/** The context for a brain's configuration: its search settings and embedding provider. */
+export function searchContext(db: Database, config: { search: SearchSettings; embedding: EmbeddingConfig }, options: { now?: () => Date; signal?: AbortSignal } = {}): SearchContext {
+  return { db, settings: config.search, embedding: config.embedding, ...options }
+}
+
 export function resolveEmbedder(context: SearchContext): EmbeddingProvider {
   if (context.embedder) return context.embedder
   if (context.embedding) return embeddingProviderFor(context.embedding)

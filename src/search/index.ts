@@ -3,7 +3,7 @@
  * `search` and `query` are the operations the CLI and the MCP tools expose.
  */
 export { search, query, vectorSearch, searchKeywordChunks } from './api.js'
-export type { SearchContext } from './context.js'
+export { searchContext, type SearchContext } from './context.js'
 export type { SearchOptions, SearchResult, SearchResponse, SearchMode, KeywordOnlyReason } from './types.js'
 export type { KeywordMatch } from './keyword.js'
 export { planSearch, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, type SearchPlan, type SearchSettings } from './options.js'

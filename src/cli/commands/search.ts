@@ -57,8 +57,8 @@ export class SearchCommand extends SearchLikeCommand {
   })
 
   protected async run(): Promise<number> {
-    const { search } = await import('../../search/index.js')
-    const response = await this.withBrain(({ db, config }) => search({ db, settings: config.search }, this.words.join(' '), this.options()))
+    const { search, searchContext } = await import('../../search/index.js')
+    const response = await this.withBrain(({ db, config }) => search(searchContext(db, config), this.words.join(' '), this.options()))
     this.report(response)
     return 0
   }
@@ -74,10 +74,8 @@ export class QueryCommand extends SearchLikeCommand {
   })
 
   protected async run(): Promise<number> {
-    const { query } = await import('../../search/index.js')
-    const response = await this.withBrain(({ db, config }) =>
-      query({ db, settings: config.search, embedding: config.embedding }, this.words.join(' '), this.options()),
-    )
+    const { query, searchContext } = await import('../../search/index.js')
+    const response = await this.withBrain(({ db, config }) => query(searchContext(db, config), this.words.join(' '), this.options()))
     this.report(response)
     return 0
   }

@@ -261,4 +261,6 @@ FROM (
   SELECT id, name, state, data, output, priority, retry_limit, retry_count, expire_in,
          created_on, started_on, completed_on, true AS archived
   FROM brain_queue.archive
-) AS j;
+) AS j
+-- pg-boss's own queues (cron hand-off) are machinery, not jobs anyone submitted.
+WHERE left(j.name, 10) <> '__pgboss__';

@@ -147,3 +147,41 @@ export async function deleteSource(db: SqlExecutor, id: string): Promise<{ pages
 export async function recordSourceBookmark(db: SqlExecutor, id: string, commit: string, chunkerVersion: string): Promise<void> {
   await db.query('UPDATE sources SET last_commit = $2, chunker_version = $3, updated_at = now() WHERE id = $1', [id, commit, chunkerVersion])
 }
+
+export interface SourceChanges {
+  name?: string
+  strategy?: SyncStrategy
+  include?: readonly string[]
+  exclude?: readonly string[]
+  syncEnabled?: boolean
+}
+
+/**
+ * Changes a source's name or sync settings, keeping its pages. A change to what is imported
+ * (strategy or globs) clears the recorded chunker version, so the next sync walks the whole tree
+ * and adds or removes pages to match, instead of only following the next commit's diff.
+ */
+export async function updateSource(db: SqlExecutor, id: string, changes: SourceChanges): Promise<SourceRecord> {
+  const current = await requireSource(db, id)
+  if (changes.strategy !== undefined && !SYNC_STRATEGIES.includes(changes.strategy)) {
+    throw new UsageError('invalid_strategy', `Unknown strategy "${String(changes.strategy)}".`, { hint: 'Use markdown, code or auto.' })
+  }
+  const next: SourceConfig = {
+    strategy: changes.strategy ?? current.config.strategy,
+    include: changes.include ? [...changes.include] : current.config.include,
+    exclude: changes.exclude ? [...changes.exclude] : current.config.exclude,
+    syncEnabled: changes.syncEnabled ?? current.config.syncEnabled,
+  }
+  const selectionChanged =
+    next.strategy !== current.config.strategy ||
+    next.include.join('\n') !== current.config.include.join('\n') ||
+    next.exclude.join('\n') !== current.config.exclude.join('\n')
+  const { rows } = await db.query<SourceRow>(
+    `UPDATE sources AS s SET name = $2, config = s.config || $3::jsonb,
+       chunker_version = CASE WHEN $4 THEN NULL ELSE s.chunker_version END, updated_at = now()
+     WHERE s.id = $1
+     RETURNING ${COLUMNS}`,
+    [id, changes.name ?? current.name, JSON.stringify(next), selectionChanged],
+  )
+  return toRecord(rows[0]!)
+}

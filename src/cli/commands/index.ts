@@ -8,7 +8,7 @@ import { InitCommand } from './init.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
-import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand } from './sources.js'
+import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
 import { SyncCommand } from './sync.js'
 
 /** Every command; each file imports its heavy modules inside `run`, so start-up stays fast. */
@@ -32,9 +32,11 @@ export const commands: CommandClass[] = [
   SourcesAddCommand,
   SourcesListCommand,
   SourcesRemoveCommand,
+  SourcesSetCommand,
   ReposAddCommand,
   ReposListCommand,
   ReposRemoveCommand,
+  ReposSetCommand,
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
 ]

@@ -90,6 +90,45 @@ export class SourcesRemoveCommand extends SourcesCommand {
   }
 }
 
+export class SourcesSetCommand extends SourcesCommand {
+  static override paths = [['sources', 'set']]
+  static override usage: Usage | undefined = Command.Usage({
+    description: "Change a source's name, strategy, globs or whether `sync --all` visits it; its pages stay",
+    details: 'Options not given keep their value; --include and --exclude replace the whole list (--clear-globs empties both). A changed strategy or glob list makes the next sync walk the whole tree, so pages are added or removed to match.',
+    examples: [
+      ['Leave a source out of sync --all', '$0 sources set archive --no-sync'],
+      ['Also import code', '$0 sources set notes --strategy auto'],
+    ],
+  })
+  id = Option.String({ required: true })
+  name = Option.String('--name', { description: 'New display name' })
+  strategy = Option.String('--strategy', { description: 'markdown, code or auto' })
+  include = Option.Array('--include', { description: 'Replace the include globs (repeatable)' })
+  exclude = Option.Array('--exclude', { description: 'Replace the exclude globs (repeatable)' })
+  clearGlobs = Option.Boolean('--clear-globs', false, { description: 'Remove every include and exclude glob' })
+  sync = Option.Boolean('--sync', { description: '--sync / --no-sync: whether `sync --all` visits this source' })
+
+  protected async run(): Promise<number> {
+    this.warnIfDeprecated()
+    if (this.strategy !== undefined && this.strategy !== 'markdown' && this.strategy !== 'code' && this.strategy !== 'auto') {
+      throw new UsageError('invalid_strategy', `Unknown strategy "${this.strategy}".`, { hint: 'Use markdown, code or auto.' })
+    }
+    const strategy = this.strategy
+    const { updateSource } = await import('../../sources/source-repository.js')
+    const source = await this.withBrain(({ db }) =>
+      updateSource(db, this.id, {
+        name: this.name,
+        strategy,
+        include: this.clearGlobs ? [] : this.include,
+        exclude: this.clearGlobs ? [] : this.exclude,
+        syncEnabled: this.sync,
+      }),
+    )
+    this.print(source, () => `updated ${describe(source)}`)
+    return 0
+  }
+}
+
 /* The deprecated `brain repos …` spelling: hidden from help (no usage), same behaviour plus a warning. */
 export class ReposAddCommand extends SourcesAddCommand {
   static override paths = [['repos', 'add']]
@@ -98,6 +137,11 @@ export class ReposAddCommand extends SourcesAddCommand {
 
 export class ReposListCommand extends SourcesListCommand {
   static override paths = [['repos', 'list']]
+  static override usage: Usage | undefined = undefined
+}
+
+export class ReposSetCommand extends SourcesSetCommand {
+  static override paths = [['repos', 'set']]
   static override usage: Usage | undefined = undefined
 }
 

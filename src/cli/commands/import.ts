@@ -33,8 +33,9 @@ export class ImportCommand extends BrainCommand {
       noEmbed: this.noEmbed,
     }
     const result = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'import', data, 'importing'))) as ImportFolderResult
-    const { touchedSlugs: _slugs, pageIds: _ids, ...summary } = result
-    this.print({ ...summary, imported: result.created + result.updated }, () => {
+    const { touchedSlugs: _slugs, pageIds: _ids, failed, ...summary } = result
+    // Same shape as sync's result: counts, with the failures listed beside them.
+    this.print({ ...summary, imported: result.created + result.updated, failed: failed.length, failures: failed }, () => {
       const lines = [
         `${result.files} files: ${result.created} created, ${result.updated} updated, ${result.skipped} unchanged, ${result.failed.length} failed; ${result.chunks} chunks, ${result.embedded} embedded`,
       ]

@@ -1,7 +1,8 @@
 /**
  * bench/import: files/s and chunks/s for markdown and code imports, without embeddings, on both
  * engines. Corpus 1: 2,000 generated markdown notes. Corpus 2: this project's own source tree
- * (src/, workers/, supervisor/, test/, bench/, migrations/) imported as code.
+ * (src/, workers/, supervisor/, test/, bench/, migrations/) imported as code. Corpus 3: a generated
+ * mixed-language tree (twelve languages, 50 files each).
  *
  *   node dist/bench/import/run.js [pglite] [postgres]
  */
@@ -11,6 +12,7 @@ import { join } from 'node:path'
 import { importFolder } from '../../src/sources/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
+import { writeCodeCorpus } from './code-corpus.js'
 import { writeMarkdownCorpus } from './corpus.js'
 
 interface Row {
@@ -48,15 +50,19 @@ async function main(): Promise<void> {
   const notes = mkdtempSync(join(tmpdir(), 'brain-bench-md-'))
   writeMarkdownCorpus(notes, 2000)
   const code = sourceTreeCopy()
+  const mixed = mkdtempSync(join(tmpdir(), 'brain-bench-mixed-'))
+  writeCodeCorpus(mixed, 50)
   const rows: Row[] = []
   try {
     for (const engine of engines) {
       rows.push(await measure(engine, 'markdown: 2,000 generated notes', notes, 'markdown'))
       rows.push(await measure(engine, 'code: this project\'s source tree', code, 'code'))
+      rows.push(await measure(engine, 'code: generated tree, 12 languages', mixed, 'code'))
     }
   } finally {
     rmSync(notes, { recursive: true, force: true })
     rmSync(code, { recursive: true, force: true })
+    rmSync(mixed, { recursive: true, force: true })
     stopBenchCluster()
   }
   console.log('| engine | corpus | files | chunks | seconds | files/s | chunks/s | failed |')

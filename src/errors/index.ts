@@ -76,10 +76,29 @@ export function isBrainError(err: unknown): err is BrainError {
   return err instanceof BrainError
 }
 
+/** A server-reported SQL error (both drivers expose the SQLSTATE and severity as fields). */
+export interface SqlStateError extends Error {
+  code: string
+  severity?: string
+  constraint?: string
+}
+
+export function isSqlStateError(err: unknown): err is SqlStateError {
+  return err instanceof Error && typeof (err as SqlStateError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as SqlStateError).code) && 'severity' in err
+}
+
 /** Agent-facing form of any thrown value; never includes a stack trace. */
 export function serializeError(err: unknown): ErrorEnvelope {
   if (isBrainError(err)) {
     return { class: err.errorClass, code: err.code, hint: err.hint, message: err.message }
+  }
+  if (isSqlStateError(err)) {
+    return {
+      class: 'DatabaseError',
+      code: `sqlstate_${err.code}`,
+      hint: 'The database refused the operation; nothing of it was written. The SQLSTATE code says why.',
+      message: err.message,
+    }
   }
   const message = err instanceof Error ? err.message : String(err)
   return { class: 'InternalError', code: 'internal_error', hint: 'This is a bug in brain; please report it with the command you ran.', message }

@@ -1,8 +1,8 @@
 import { CHUNKER_VERSION, chunkCode, chunkMarkdown, languageForPath, type ChunkDraft, type CodeLanguage } from '../chunking/index.js'
-import type { Database } from '../db/types.js'
+import type { Database, SqlExecutor } from '../db/types.js'
 import { embedAndStore, pendingChunksOfPages } from '../embed/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
-import { ValidationError, type ErrorEnvelope } from '../errors/index.js'
+import { isSqlStateError, NotFoundError, ValidationError, type ErrorEnvelope } from '../errors/index.js'
 import { upsertChunks } from './chunk-repository.js'
 import { computePageContentHash } from './content-hash.js'
 import { findPageHash, replaceTags, upsertPage } from './page-repository.js'
@@ -104,6 +104,20 @@ async function chunk(input: ImportInput, page: PreparedPage, slug: string, optio
   })
 }
 
+/** Runs the write transaction, turning a page of an unknown source into a clear error. */
+async function writePage<T>(db: Database, sourceId: string, write: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(write)
+  } catch (err) {
+    if (isSqlStateError(err) && err.code === FOREIGN_KEY_VIOLATION && err.constraint === 'pages_source_id_fkey') {
+      throw new NotFoundError('source_not_found', `No source "${sourceId}".`, { hint: 'List sources with `brain sources list`, or add one with `brain sources add`.', cause: err })
+    }
+    throw err
+  }
+}
+
+const FOREIGN_KEY_VIOLATION = '23503'
+
 /**
  * The one import path for every writer (put, capture, sync, import, ingest). Identical content
  * is `skipped` with no write; otherwise page, tags and chunks are written in one transaction.
@@ -124,7 +138,7 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
   }
   const drafts = await chunk(input, page, slug, options)
   const provenance = input.provenance ?? {}
-  const written = await db.transaction(async (tx) => {
+  const written = await writePage(db, sourceId, async (tx) => {
     const { id, created } = await upsertPage(tx, {
       sourceId,
       slug,

@@ -126,3 +126,13 @@ engineTest(t, 'malformed input gets a clear error and the stored page survives',
   t.notOk(marker in globalThis, '---js front matter never runs')
   t.same(await findPage(db, 'default', 'people/ada'), stored, 'the stored page is unchanged')
 })
+
+engineTest(t, 'a page for an unknown source is a clear error; raw SQL errors reach agents as DatabaseError', async (t, { db }) => {
+  await t.rejects(importPage(db, { slug: 'a/b', kind: 'markdown', content: '# x', sourceId: 'nosuch' }), { code: 'source_not_found', errorClass: 'NotFoundError' })
+  t.same(await listPages(db), [], 'nothing written')
+  const { serializeError } = await import('../../src/errors/index.js')
+  const err = await db.query('SELECT * FROM no_such_table').then(() => null, (e: unknown) => e)
+  const envelope = serializeError(err)
+  t.equal(envelope.class, 'DatabaseError')
+  t.equal(envelope.code, 'sqlstate_42P01', 'undefined_table keeps its SQLSTATE')
+})

@@ -100,6 +100,10 @@ export function serializeError(err: unknown): ErrorEnvelope {
       message: err.message,
     }
   }
+  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string' && typeof (err as NodeJS.ErrnoException).code === 'string') {
+    const code = (err as NodeJS.ErrnoException).code!
+    return { class: 'SystemError', code: code.toLowerCase(), hint: 'The operating system refused a file or network operation; check the path, permissions and free space.', message: err.message }
+  }
   const message = err instanceof Error ? err.message : String(err)
   return { class: 'InternalError', code: 'internal_error', hint: 'This is a bug in brain; please report it with the command you ran.', message }
 }

@@ -1,5 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises'
-import { ValidationError } from '../errors/index.js'
+import type { Stats } from 'node:fs'
+import { NotFoundError, ValidationError } from '../errors/index.js'
 import { MAX_FILE_BYTES } from './file-filter.js'
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
@@ -8,8 +9,20 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
  * Reads a file as UTF-8 text, refusing what is not text: symlinks, files over the size limit,
  * invalid UTF-8 and binary content (NUL bytes in a non-markdown file).
  */
+async function statFile(path: string): Promise<Stats> {
+  try {
+    return await lstat(path)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new NotFoundError('file_not_found', `${path} does not exist.`, { hint: 'Check the path.', cause: err })
+    if (code === 'EACCES' || code === 'EPERM') throw new ValidationError('file_unreadable', `${path} cannot be read (permission denied).`, { cause: err })
+    throw err
+  }
+}
+
 export async function readTextFile(path: string, options: { allowNul?: boolean } = {}): Promise<string> {
-  const info = await lstat(path)
+  const info = await statFile(path)
+  if (info.isDirectory()) throw new ValidationError('not_a_file', `${path} is a directory, not a file.`, { hint: 'To import a folder, use `brain import <folder>`.' })
   if (info.isSymbolicLink()) throw new ValidationError('symlink_refused', `${path} is a symbolic link; links are never followed.`)
   if (info.size > MAX_FILE_BYTES) {
     throw new ValidationError('file_too_large', `${path} is ${(info.size / 1048576).toFixed(1)} MiB, over the ${MAX_FILE_BYTES / 1048576} MiB limit.`, {

@@ -55,3 +55,13 @@ t.test('the walker never follows symlinks', async (t) => {
   const files = await walkFiles(root, createFileFilter({ strategy: 'markdown' }))
   t.same(files.map((f) => f.relativePath), ['notes/a.md', 'notes/deep/b.md'])
 })
+
+t.test('reading a missing file, a folder or an unreadable path is a clear error', async (t) => {
+  const { readTextFile } = await import('../../src/sources/index.js')
+  const { serializeError } = await import('../../src/errors/index.js')
+  await t.rejects(readTextFile('/no/such/file.md'), { code: 'file_not_found', errorClass: 'NotFoundError' })
+  await t.rejects(readTextFile(tmpdir()), { code: 'not_a_file' })
+  const systemError = Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS', syscall: 'open' })
+  t.same(serializeError(systemError).class, 'SystemError')
+  t.same(serializeError(systemError).code, 'erofs')
+})

@@ -20,11 +20,8 @@ const importHandler: JobHandler = async (ctx) => {
   if (typeof data.path !== 'string' || data.path === '') {
     throw new UsageError('import_requires_path', 'The import job needs data.path, the folder to import.')
   }
-  const strategy = data.strategy ?? 'auto'
-  if (strategy !== 'markdown' && strategy !== 'code' && strategy !== 'auto') {
-    throw new UsageError('invalid_strategy', `Unknown strategy "${String(strategy)}".`, { hint: 'Use markdown, code or auto.' })
-  }
-  const { importFolder } = await import('../src/sources/index.js')
+  const { importFolder, parseSyncStrategy } = await import('../src/sources/index.js')
+  const strategy = parseSyncStrategy(data.strategy ?? 'auto')
   const { embeddingProviderFor } = await import('../src/embed/index.js')
   return importFolder(ctx.db, data.path, {
     strategy,

@@ -1,10 +1,17 @@
 import { isCodePath } from '../chunking/index.js'
+import { UsageError } from '../errors/index.js'
 import { compileGlobs } from './glob.js'
 
 export type SyncStrategy = 'markdown' | 'code' | 'auto'
 export type FileKind = 'markdown' | 'code'
 
 export const SYNC_STRATEGIES: readonly SyncStrategy[] = ['markdown', 'code', 'auto']
+
+/** The strategy named by a flag, job data or config value; anything else is a usage error. */
+export function parseSyncStrategy(value: unknown): SyncStrategy {
+  if (SYNC_STRATEGIES.includes(value as SyncStrategy)) return value as SyncStrategy
+  throw new UsageError('invalid_strategy', `Unknown strategy "${String(value)}".`, { hint: 'Use markdown, code or auto.' })
+}
 
 /** Files over this size are skipped (recorded, not imported). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024

@@ -1,4 +1,4 @@
-export { createFileFilter, SYNC_STRATEGIES, MAX_FILE_BYTES, type SyncStrategy, type FileKind, type FileFilter, type FileFilterOptions } from './file-filter.js'
+export { createFileFilter, parseSyncStrategy, SYNC_STRATEGIES, MAX_FILE_BYTES, type SyncStrategy, type FileKind, type FileFilter, type FileFilterOptions } from './file-filter.js'
 export { compileGlobs, globToRegExp, type GlobSet } from './glob.js'
 export { walkFiles, type WalkedFile } from './walk.js'
 export { readTextFile, decodeTextBytes } from './read-text.js'

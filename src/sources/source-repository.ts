@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../db/types.js'
 import { NotFoundError, UsageError, ValidationError } from '../errors/index.js'
-import { SYNC_STRATEGIES, type SyncStrategy } from './file-filter.js'
+import { parseSyncStrategy, SYNC_STRATEGIES, type SyncStrategy } from './file-filter.js'
 
 /** The keys of `sources.config` that sync reads; other keys are kept as they are. */
 export interface SourceConfig {
@@ -111,10 +111,7 @@ export async function findSourceByPath(db: SqlExecutor, localPath: string): Prom
 /** Registers a source; the id and the directory must both be new. */
 export async function insertSource(db: SqlExecutor, source: NewSource): Promise<SourceRecord> {
   validateSourceId(source.id)
-  const strategy = source.strategy ?? 'markdown'
-  if (!SYNC_STRATEGIES.includes(strategy)) {
-    throw new UsageError('invalid_strategy', `Unknown strategy "${String(strategy)}".`, { hint: 'Use markdown, code or auto.' })
-  }
+  const strategy = parseSyncStrategy(source.strategy ?? 'markdown')
   const taken = await findSourceByPath(db, source.localPath)
   if (taken) {
     throw new ValidationError('source_path_taken', `${source.localPath} is already the source "${taken.id}".`, {
@@ -163,11 +160,8 @@ export interface SourceChanges {
  */
 export async function updateSource(db: SqlExecutor, id: string, changes: SourceChanges): Promise<SourceRecord> {
   const current = await requireSource(db, id)
-  if (changes.strategy !== undefined && !SYNC_STRATEGIES.includes(changes.strategy)) {
-    throw new UsageError('invalid_strategy', `Unknown strategy "${String(changes.strategy)}".`, { hint: 'Use markdown, code or auto.' })
-  }
   const next: SourceConfig = {
-    strategy: changes.strategy ?? current.config.strategy,
+    strategy: changes.strategy === undefined ? current.config.strategy : parseSyncStrategy(changes.strategy),
     include: changes.include ? [...changes.include] : current.config.include,
     exclude: changes.exclude ? [...changes.exclude] : current.config.exclude,
     syncEnabled: changes.syncEnabled ?? current.config.syncEnabled,

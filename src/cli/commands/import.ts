@@ -1,5 +1,4 @@
 import { Command, Option } from 'clipanion'
-import { UsageError } from '../../errors/index.js'
 import type { ImportFolderResult } from '../../sources/index.js'
 import { BrainCommand } from '../brain-command.js'
 
@@ -19,14 +18,13 @@ export class ImportCommand extends BrainCommand {
   noEmbed = Option.Boolean('--no-embed', false, { description: 'Skip embeddings (run `brain embed --stale` later)' })
 
   protected async run(): Promise<number> {
-    if (!['markdown', 'code', 'auto'].includes(this.strategy)) {
-      throw new UsageError('invalid_strategy', `Unknown strategy "${this.strategy}".`, { hint: 'Use markdown, code or auto.' })
-    }
+    const { parseSyncStrategy } = await import('../../sources/index.js')
+    const strategy = parseSyncStrategy(this.strategy)
     const { resolve } = await import('node:path')
     const { runJob } = await import('../job-runner.js')
     const data = {
       path: resolve(this.folder),
-      strategy: this.strategy,
+      strategy,
       include: this.include,
       exclude: this.exclude,
       sourceId: this.source ?? 'default',

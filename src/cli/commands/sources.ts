@@ -1,6 +1,5 @@
 import { Command, Option } from 'clipanion'
 import type { Usage } from 'clipanion'
-import { UsageError } from '../../errors/index.js'
 import type { SourceRecord, SourceWithCounts } from '../../sources/source-repository.js'
 import { BrainCommand } from '../brain-command.js'
 
@@ -41,10 +40,8 @@ export class SourcesAddCommand extends SourcesCommand {
 
   protected async run(): Promise<number> {
     this.warnIfDeprecated()
-    if (this.strategy !== 'markdown' && this.strategy !== 'code' && this.strategy !== 'auto') {
-      throw new UsageError('invalid_strategy', `Unknown strategy "${this.strategy}".`, { hint: 'Use markdown, code or auto.' })
-    }
-    const strategy = this.strategy
+    const { parseSyncStrategy } = await import('../../sources/file-filter.js')
+    const strategy = parseSyncStrategy(this.strategy)
     const { canonicalDir } = await import('../../sync/target.js')
     const { isGitWorkTree } = await import('../../sync/git.js')
     const { insertSource } = await import('../../sources/source-repository.js')
@@ -110,10 +107,8 @@ export class SourcesSetCommand extends SourcesCommand {
 
   protected async run(): Promise<number> {
     this.warnIfDeprecated()
-    if (this.strategy !== undefined && this.strategy !== 'markdown' && this.strategy !== 'code' && this.strategy !== 'auto') {
-      throw new UsageError('invalid_strategy', `Unknown strategy "${this.strategy}".`, { hint: 'Use markdown, code or auto.' })
-    }
-    const strategy = this.strategy
+    const { parseSyncStrategy } = await import('../../sources/file-filter.js')
+    const strategy = this.strategy === undefined ? undefined : parseSyncStrategy(this.strategy)
     const { updateSource } = await import('../../sources/source-repository.js')
     const source = await this.withBrain(({ db }) =>
       updateSource(db, this.id, {

@@ -21,9 +21,12 @@ interface PageRow {
   tags: string[] | null
 }
 
+/** A page's tags, sorted, as one array column of the row. */
+const TAGS_COLUMN = `(SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}') FROM tags t WHERE t.page_id = p.id) AS tags`
+
 const PAGE_COLUMNS = `p.id, p.source_id, p.slug, p.title, p.type, p.page_kind, p.compiled_truth, p.timeline,
   p.frontmatter, p.content_hash, p.created_at, p.updated_at, p.ingested_via, p.ingested_at, p.source_uri, p.source_kind,
-  (SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}') FROM tags t WHERE t.page_id = p.id) AS tags`
+  ${TAGS_COLUMN}`
 
 function toPage(row: PageRow): Page {
   return {
@@ -134,7 +137,7 @@ export interface ListPagesFilter {
 export async function listPages(db: SqlExecutor, filter: ListPagesFilter = {}): Promise<PageSummary[]> {
   const { rows } = await db.query<PageRow>(
     `SELECT p.id, p.source_id, p.slug, p.title, p.type, p.page_kind, p.updated_at,
-       (SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}') FROM tags t WHERE t.page_id = p.id) AS tags
+       ${TAGS_COLUMN}
      FROM pages p
      WHERE ($1::text IS NULL OR p.source_id = $1)
        AND ($2::text IS NULL OR p.type = $2)

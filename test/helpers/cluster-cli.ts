@@ -2,12 +2,9 @@
  * Used by scripts/test.sh: `start` starts a cluster, prepares a migrated template database and
  * prints shell exports; `stop <dir>` stops it.
  */
-import { spawnSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
-import { join } from 'node:path'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import { migrate } from '../../src/db/migrate.js'
-import { startPgCluster } from './pg-cluster.js'
+import { startPgCluster, stopPgClusterDir } from './pg-cluster.js'
 
 const TEMPLATE = 'brain_template'
 
@@ -25,12 +22,7 @@ async function main(): Promise<void> {
     return
   }
   if (command === 'stop' && dir) {
-    const asRoot = process.getuid?.() === 0
-    const pgCtl = join(process.env.BRAIN_PG_BIN ?? '/usr/lib/postgresql/15/bin', 'pg_ctl')
-    const args = ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop']
-    if (asRoot) spawnSync('runuser', ['-u', 'postgres', '--', pgCtl, ...args], { stdio: 'inherit' })
-    else spawnSync(pgCtl, args, { stdio: 'inherit' })
-    rmSync(dir, { recursive: true, force: true })
+    stopPgClusterDir(dir)
     return
   }
   process.stderr.write('usage: cluster-cli start | stop <dir>\n')

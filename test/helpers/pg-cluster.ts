@@ -44,6 +44,19 @@ function runAsPostgres(cmd: string, args: string[]): void {
   }
 }
 
+function stopArgs(data: string): string[] {
+  return ['-D', data, '-m', 'immediate', '-w', 'stop']
+}
+
+/** Stops a cluster started by another process (scripts/test.sh) and removes its folder. */
+export function stopPgClusterDir(dir: string): void {
+  try {
+    runAsPostgres(join(PG_BIN, 'pg_ctl'), stopArgs(join(dir, 'data')))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 export async function startPgCluster(): Promise<PgCluster> {
   if (!existsSync(join(PG_BIN, 'initdb'))) {
     throw new Error(`PostgreSQL binaries not found in ${PG_BIN}: run \`npm run setup\``)
@@ -59,7 +72,7 @@ export async function startPgCluster(): Promise<PgCluster> {
   const port = await freePort()
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`
   const start = (): void => runAsPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', serverOptions, '-l', join(dir, 'log'), '-w', 'start'])
-  const stopServer = (): void => runAsPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'])
+  const stopServer = (): void => runAsPostgres(join(PG_BIN, 'pg_ctl'), stopArgs(data))
   start()
   let running = true
   return {

@@ -1,7 +1,7 @@
 import { verifyBearer, type BearerFailure, type VerifiedToken } from '../auth/index.js'
-import type { OperationContext } from '../mcp/context.js'
 import { writeAudit, type AuditRow } from './audit.js'
 import { readBodyCapped } from './body.js'
+import { McpServerPool } from './mcp-servers.js'
 import { sendJson } from './respond.js'
 import type { Route, RouteRequest } from './types.js'
 
@@ -36,43 +36,22 @@ function rateLimited(request: RouteRequest, retryAfterSeconds: number, code: str
   return reply(request, 429, { error: 'rate_limited', retry_after_seconds: retryAfterSeconds }, code, { 'Retry-After': String(retryAfterSeconds) })
 }
 
+const pools = new WeakMap<RouteRequest['deps'], McpServerPool>()
+
 /** Runs the MCP server for one request on a stateless, JSON-answering transport. */
 async function dispatch(request: RouteRequest, token: VerifiedToken, message: unknown): Promise<Outcome> {
-  const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')
-  const { createMcpServer } = await import('../mcp/server.js')
-  const { deps } = request
-  const ctx: OperationContext = {
-    brain: async () => ({ db: deps.db, config: deps.config }),
-    logger: deps.logger,
-    dryRun: false,
-    remote: true,
-    scopes: token.scopes,
-    remoteSlugPrefixes: deps.config.http.remoteSlugPrefixes,
-  }
-  let toolError: string | null = null
-  const server = await createMcpServer(ctx, { version: deps.version, onToolCall: (_name, outcome) => (toolError = outcome.errorCode) })
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-  await server.connect(transport)
-  try {
-    // Any client may post plain JSON: the answer is always application/json, never a stream.
-    const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' })
-    const version = request.req.headers['mcp-protocol-version']
-    if (typeof version === 'string') headers.set('mcp-protocol-version', version)
-    const webRequest = new Request(`http://localhost${request.url.pathname}`, { method: 'POST', headers, body: '{}' })
-    const response = await transport.handleRequest(webRequest, { parsedBody: message })
-    const text = await response.text()
-    const replyHeaders = { 'Content-Type': response.headers.get('content-type') ?? 'application/json', 'Content-Length': String(Buffer.byteLength(text)) }
-    return {
-      status: response.status,
-      errorCode: toolError ?? (response.status >= 400 ? `http_${response.status}` : null),
-      send: () => {
-        request.res.writeHead(response.status, replyHeaders)
-        request.res.end(text)
-      },
-    }
-  } finally {
-    await transport.close()
-    await server.close()
+  let pool = pools.get(request.deps)
+  if (!pool) pools.set(request.deps, (pool = new McpServerPool(request.deps)))
+  const version = request.req.headers['mcp-protocol-version']
+  const answer = await pool.answer(token, message, typeof version === 'string' ? version : undefined)
+  const headers = { 'Content-Type': answer.contentType, 'Content-Length': String(Buffer.byteLength(answer.text)) }
+  return {
+    status: answer.status,
+    errorCode: answer.toolError ?? (answer.status >= 400 ? `http_${answer.status}` : null),
+    send: () => {
+      request.res.writeHead(answer.status, headers)
+      request.res.end(answer.text)
+    },
   }
 }
 

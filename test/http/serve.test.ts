@@ -56,6 +56,19 @@ t.test('read scope cannot call mutating tools', async (t) => {
   t.notOk((await call(client, 'search', { query: 'anything' })).isError, 'reading works')
 })
 
+t.test('remote writes are untrusted: provenance mcp:put_page and the slug allowlist', async (t) => {
+  const url = await database(t)
+  const server = await serve(t, url, { BRAIN_REMOTE_SLUG_PREFIXES: 'agents/, inbox/' })
+  const client = await httpClient(t, server, await makeToken(url, 'agent'))
+  const refused = await call(client, 'put_page', { slug: 'notes/private', content: '# Private', no_embed: true })
+  t.match(envelope(refused), { class: 'ValidationError', code: 'slug_not_allowed', hint: /agents\/, inbox\// })
+  const allowed = await call(client, 'put_page', { slug: 'agents/notes', content: '# Agent notes', no_embed: true })
+  t.match(allowed.data, { status: 'created', ingested_via: 'mcp:put_page' })
+  t.match((await call(client, 'get_page', { slug: 'agents/notes' })).data, { ingested_via: 'mcp:put_page' })
+  t.match(envelope(await call(client, 'capture', { text: 'x', slug: 'notes/other', no_embed: true })), { code: 'slug_not_allowed' })
+  t.match(envelope(await call(client, 'submit_job', { name: 'shell', data: { cmd: 'true' } })), { code: 'job_not_allowed_remotely' })
+})
+
 t.test('401 for a missing, non-Bearer, unknown or revoked token; each audited', async (t) => {
   const url = await database(t)
   const server = await serve(t, url)

@@ -204,7 +204,7 @@ export async function getCallersOf(db: SqlExecutor, query: CodeGraphQuery): Prom
     }
     frontier = next
   }
-  return { symbol, direction: 'callers', depth, definitions, ambiguous: definitions.length > 1, truncated, results }
+  return { symbol, direction: 'callers', depth, definitions, ambiguous: definitions.length > 1, truncated, results: ordered(results) }
 }
 
 interface EdgeOutRow {
@@ -245,6 +245,19 @@ function definitionsFor(edge: EdgeOutRow, byName: Map<string, Located[]>): Locat
   const exact = all.filter((r) => r.symbol_name_qualified === target)
   if (exact.length > 0) return exact
   return all.filter((r) => targetMatches(target, frontierOf(r, [])))
+}
+
+/** Nearest first; within a depth, callees defined in the brain before by-name leaves, then by file and line. */
+function ordered(results: CodeGraphNode[]): CodeGraphNode[] {
+  return results
+    .map((node, index) => ({ node, index }))
+    .sort((a, b) =>
+      a.node.depth - b.node.depth ||
+      Number(a.node.file === null) - Number(b.node.file === null) ||
+      (a.node.file ?? '').localeCompare(b.node.file ?? '') ||
+      (a.node.startLine ?? 0) - (b.node.startLine ?? 0) ||
+      a.index - b.index)
+    .map((x) => x.node)
 }
 
 function unresolvedNode(target: string, depth: number, path: string[], edgeType: string): CodeGraphNode {
@@ -299,5 +312,5 @@ export async function getCalleesOf(db: SqlExecutor, query: CodeGraphQuery): Prom
     }
     frontier = next
   }
-  return { symbol, direction: 'callees', depth, definitions, ambiguous: definitions.length > 1, truncated, results }
+  return { symbol, direction: 'callees', depth, definitions, ambiguous: definitions.length > 1, truncated, results: ordered(results) }
 }

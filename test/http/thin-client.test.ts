@@ -48,6 +48,10 @@ t.test('capture, put, get, list, search, query and jobs run on the remote brain'
   t.match(found.stdout, /^\[\d\.\d{4}\] notes\/remote -- /)
   const asked = await brain(['query', 'quokka', '--json'])
   t.ok(asked.json<{ results: unknown[] }>().results.length >= 1)
+  const defs = await brain(['code-def', 'noSuchFunction', '--json'])
+  t.same(defs.json(), [], 'code-def runs remotely')
+  const callers = await brain(['code-callers', 'noSuchFunction', '--no-json'])
+  t.match(callers.stdout, /not defined in the brain/)
   const jobs = await brain(['jobs', 'list', '--json'])
   t.equal(jobs.code, 0, jobs.stderr)
 

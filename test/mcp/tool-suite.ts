@@ -7,6 +7,7 @@ import type { Test } from 'tap'
 
 export const EXPECTED_TOOLS = [
   'put_page', 'capture', 'get_page', 'list_pages', 'delete_page', 'add_tag', 'remove_tag', 'search', 'query',
+  'code_def', 'code_refs', 'code_callers', 'code_callees', 'get_links', 'get_backlinks',
   'sync', 'submit_job', 'get_job', 'list_jobs', 'list_sources', 'get_stats', 'get_health',
 ]
 
@@ -66,6 +67,14 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   const asked = await call(client, 'query', { query: 'zanzibar' })
   t.notOk(asked.isError, asked.text)
   t.ok((asked.data.results as unknown[]).length >= 1, 'query answers')
+
+  t.same((await call(client, 'code_def', { symbol: 'noSuchFunction' })).data, { results: [] }, 'code_def answers')
+  t.same((await call(client, 'code_refs', { symbol: 'zanzibar', language: 'typescript' })).data, { results: [] }, 'code_refs answers')
+  t.match((await call(client, 'code_callers', { symbol: 'noSuchFunction', depth: 2 })).data, { symbol: 'noSuchFunction', results: [] })
+  t.match((await call(client, 'code_callees', { symbol: 'noSuchFunction' })).data, { symbol: 'noSuchFunction', results: [] })
+  t.same((await call(client, 'get_links', { slug: 'notes/alpha' })).data, { links: [] })
+  t.same((await call(client, 'get_backlinks', { slug: 'notes/alpha' })).data, { links: [] })
+  t.match(envelope(await call(client, 'code_callers', { symbol: 'x', depth: 99 })), { code: 'invalid_params' })
 
   t.match((await call(client, 'list_sources', {})).data, { sources: [{ id: 'default' }] })
   t.match((await call(client, 'get_stats', {})).data, { pages: 2, markdown_pages: 2, jobs: {} })

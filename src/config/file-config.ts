@@ -12,6 +12,8 @@ export interface FileConfig {
     openai_base_url?: string
     openai_model?: string
   }
+  /** `idle_timeout`: how long the resident service stays up with nothing to do (e.g. "15min", "off"). */
+  service?: { idle_timeout?: string | number }
 }
 
 export function configFilePath(home: string): string {

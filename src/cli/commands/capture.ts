@@ -33,7 +33,7 @@ export class CaptureCommand extends BrainCommand {
     }
     if (this.file !== undefined) {
       const { readTextFile } = await import('../../sources/index.js')
-      return readTextFile(this.file)
+      return readTextFile(this.resolvePath(this.file))
     }
     return this.stdin ? this.readStdin() : this.text.join(' ')
   }
@@ -45,13 +45,13 @@ export class CaptureCommand extends BrainCommand {
     const { putPage } = await import('../../pages/index.js')
     const { readConfigValue } = await import('../../config/index.js')
     const { embeddingProviderFor } = await import('../../embed/index.js')
-    const { stderrLogger } = await import('../../util/logger.js')
+    const { streamLogger } = await import('../../util/logger.js')
     const now = new Date()
     const shaped = shapeCapture(raw, { type: this.type, capturedVia: this.source ?? 'cli', now })
     const slug = this.slug ?? defaultCaptureSlug(raw.trim(), now)
     const result = await this.withBrain(async ({ db, config }) =>
       putPage(
-        { db, logger: stderrLogger(), repoPath: await readConfigValue(db, 'sync.repo_path'), remote: false, embedder: this.noEmbed ? null : embeddingProviderFor(config.embedding) },
+        { db, logger: streamLogger(this.context.stderr), repoPath: await readConfigValue(db, 'sync.repo_path'), remote: false, embedder: this.noEmbed ? null : embeddingProviderFor(config.embedding) },
         { slug, content: shaped.markdown, sourceUri: this.source ?? null, sourceKind: 'capture' },
       ),
     )

@@ -1,4 +1,5 @@
 import type { CommandClass } from 'clipanion'
+import type { BrainContext } from '../context.js'
 import { CaptureCommand } from './capture.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
 import { DreamCommand } from './dream.js'
@@ -9,10 +10,11 @@ import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, J
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
+import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from './service.js'
 import { SyncCommand } from './sync.js'
 
 /** Every command; each file imports its heavy modules inside `run`, so start-up stays fast. */
-export const commands: CommandClass[] = [
+export const commands: Array<CommandClass<BrainContext>> = [
   InitCommand,
   ConfigGetCommand,
   ConfigSetCommand,
@@ -39,4 +41,5 @@ export const commands: CommandClass[] = [
   ReposSetCommand,
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
+  ServiceStatusCommand, ServiceStartCommand, ServiceStopCommand,
 ]

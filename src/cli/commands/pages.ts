@@ -22,12 +22,12 @@ export class PutCommand extends BrainCommand {
     const { putPage } = await import('../../pages/index.js')
     const { readConfigValue } = await import('../../config/index.js')
     const { embeddingProviderFor } = await import('../../embed/index.js')
-    const { stderrLogger } = await import('../../util/logger.js')
+    const { streamLogger } = await import('../../util/logger.js')
     const result = await this.withBrain(async ({ db, config }) =>
       putPage(
         {
           db,
-          logger: stderrLogger(),
+          logger: streamLogger(this.context.stderr),
           repoPath: await readConfigValue(db, 'sync.repo_path'),
           remote: false,
           dryRun: this.dryRun,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { closeSync, mkdirSync, openSync, chmodSync } from 'node:fs'
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { dirname, join } from 'node:path'
 import { packageRoot } from '../util/package-root.js'
@@ -90,6 +90,25 @@ export async function connectOrStart(paths: ServicePaths, env: Record<string, st
   throw new Error(`the brain service did not start; see ${paths.log}`)
 }
 
+function lockHolder(path: string): number | null {
+  try {
+    const pid = (JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown }).pid
+    return typeof pid === 'number' ? pid : null
+  } catch {
+    return null
+  }
+}
+
+/** Waits until the service `pid` has let go of the home's service lock (or died), or gives up. */
+export async function waitForRelease(paths: ServicePaths, pid: number, timeoutMs = STOP_TIMEOUT_MS): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (lockHolder(paths.lock) === pid && isAlive(pid)) {
+    if (Date.now() > deadline) return false
+    await sleep(25)
+  }
+  return true
+}
+
 /** Waits until a process has exited, or gives up. */
 export async function waitForExit(pid: number, timeoutMs = STOP_TIMEOUT_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
@@ -176,7 +195,7 @@ export async function forward(options: ForwardOptions): Promise<number> {
       options.stderr.write(`brain: ${reply.message}\n  hint: retry when it is idle, stop it with \`brain service stop\`, or run in-process with BRAIN_NO_SERVICE=1.\n`)
       return 1
     }
-    await waitForExit(reply.pid)
+    await waitForRelease(paths, reply.pid)
   }
   options.stderr.write('brain: could not reach a brain service of this build.\n')
   return 1

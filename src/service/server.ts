@@ -40,7 +40,7 @@ export function readServiceState(paths: ServicePaths): ServiceState | null {
  */
 export class BrainService {
   readonly paths: ServicePaths
-  readonly identity: Identity = currentIdentity()
+  readonly identity: Identity
   private readonly host: ServiceHost
   private readonly sessions = new Set<Session>()
   private readonly startedAt = new Date().toISOString()
@@ -53,7 +53,8 @@ export class BrainService {
   /** Settles once the service has shut down. */
   readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve))
 
-  constructor(private readonly config: Config, private readonly logger: Logger) {
+  constructor(private readonly config: Config, private readonly logger: Logger, options: { identity?: Identity } = {}) {
+    this.identity = options.identity ?? currentIdentity()
     this.paths = servicePaths(config.home)
     this.host = new ServiceHost(config, logger)
   }

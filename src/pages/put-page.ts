@@ -68,7 +68,7 @@ export async function putPage(ctx: PutPageContext, input: PutPageInput): Promise
       content: input.content,
       provenance: { ingestedVia, ingestedAt, sourceUri: input.sourceUri ?? null, sourceKind: input.sourceKind ?? null },
     },
-    { embedder: ctx.embedder ?? null, dryRun: ctx.dryRun, onWarning: (m) => ctx.logger.warn(m) },
+    { embedder: ctx.embedder ?? null, dryRun: ctx.dryRun, onWarning: (m) => ctx.logger.warn(m), autoLink: !untrusted },
   )
   let writeThrough: WriteThroughResult
   if (ctx.dryRun) writeThrough = { written: false, path: null, reason: 'dry_run' }

@@ -1,6 +1,7 @@
 import { baseResponse, mapRows, requireQuery, type SearchContext } from './context.js'
 import { hybridSearch } from './hybrid.js'
 import { keywordRows, type KeywordMatch } from './keyword.js'
+import { searchNearSymbol } from './near-symbol.js'
 import { planSearch } from './options.js'
 import { queryTerms } from './snippet.js'
 import { withSearchTransaction } from './transaction.js'
@@ -14,6 +15,7 @@ import { vectorSearchResponse } from './vector-search.js'
  * Later pages keep the match their query's first page used.
  */
 export async function search(context: SearchContext, queryText: string, options: SearchOptions = {}): Promise<SearchResponse> {
+  if (options.nearSymbol !== undefined) return searchNearSymbol(context, options, (inner) => search(context, queryText, inner))
   const query = requireQuery(queryText, 'search')
   const plan = planSearch(options, context.settings)
   const severalWords = queryTerms(query).length >= 2
@@ -55,6 +57,7 @@ export async function vectorSearch(context: SearchContext, queryText: string, op
 
 /** Hybrid search: the keyword and vector lists fused by reciprocal rank fusion. */
 export async function query(context: SearchContext, questionText: string, options: SearchOptions = {}): Promise<SearchResponse> {
+  if (options.nearSymbol !== undefined) return searchNearSymbol(context, options, (inner) => query(context, questionText, inner))
   const question = requireQuery(questionText, 'query')
   return hybridSearch(context, question, planSearch(options, context.settings))
 }

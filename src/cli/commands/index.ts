@@ -1,11 +1,13 @@
 import type { CommandClass } from 'clipanion'
 import type { BrainContext } from '../context.js'
 import { CaptureCommand } from './capture.js'
+import { CodeCalleesCommand, CodeCallersCommand, CodeDefCommand, CodeRefsCommand } from './code.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
 import { InitCommand } from './init.js'
+import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand } from './links.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
@@ -42,4 +44,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
   ServiceStatusCommand, ServiceStartCommand, ServiceStopCommand,
+  CodeDefCommand, CodeRefsCommand, CodeCallersCommand, CodeCalleesCommand,
+  LinksCommand, BacklinksCommand, ReconcileLinksCommand, ExtractCommand,
 ]

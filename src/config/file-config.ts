@@ -14,6 +14,9 @@ export interface FileConfig {
   }
   /** `idle_timeout`: how long the resident service stays up with nothing to do (e.g. "15min", "off"). */
   service?: { idle_timeout?: string | number }
+  /** Thin-client install: commands call this brain's MCP HTTP route instead of a database. */
+  remote?: { url: string; token: string }
+  mcp?: { allowed_slug_prefixes?: string[] }
 }
 
 export function configFilePath(home: string): string {

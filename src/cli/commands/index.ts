@@ -1,5 +1,6 @@
 import type { CommandClass } from 'clipanion'
 import type { BrainContext } from '../context.js'
+import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { CaptureCommand } from './capture.js'
 import { CodeCalleesCommand, CodeCallersCommand, CodeDefCommand, CodeRefsCommand } from './code.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
@@ -11,6 +12,7 @@ import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand }
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
+import { ServeCommand } from './serve.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
 import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from './service.js'
 import { SyncCommand } from './sync.js'
@@ -46,4 +48,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ServiceStatusCommand, ServiceStartCommand, ServiceStopCommand,
   CodeDefCommand, CodeRefsCommand, CodeCallersCommand, CodeCalleesCommand,
   LinksCommand, BacklinksCommand, ReconcileLinksCommand, ExtractCommand,
+  ServeCommand,
+  AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
 ]

@@ -40,6 +40,11 @@ export class FakeClock implements Clock {
     return this.current
   }
 
+  /** How many sleeps are waiting for time to pass. */
+  get pendingSleeps(): number {
+    return this.sleepers.length
+  }
+
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason)

@@ -20,7 +20,11 @@ export class IngestDaemonCommand extends BrainCommand {
     const { readConfigValue } = await import('../../config/index.js')
     const { stderrLogger } = await import('../../util/logger.js')
     const { runIngestDaemon } = await import('../../ingestion/run-daemon.js')
-    const { discoverPluginDirs } = await import('../../ingestion/plugins.js')
+    const { checkApiVersion, discoverPluginDirs, readPluginManifest } = await import('../../ingestion/plugins.js')
+    const config = await this.loadConfig()
+    const pluginDirs = [...(await discoverPluginDirs(join(config.home, 'plugins'))), ...this.plugin.map((p) => resolve(p))]
+    // An incompatible plugin stops the daemon before it opens the brain.
+    for (const dir of pluginDirs) checkApiVersion(await readPluginManifest(dir))
     const controller = new AbortController()
     const onSignal = (): void => controller.abort()
     process.once('SIGTERM', onSignal)
@@ -30,7 +34,6 @@ export class IngestDaemonCommand extends BrainCommand {
         const logger = stderrLogger('brain ingest')
         const watchDir = this.noWatch ? null : this.dir ? resolve(this.dir) : await readConfigValue(db, 'sync.repo_path').catch(() => null)
         if (!this.noWatch && !watchDir) logger.warn('no brain directory to watch (set sync.repo_path or pass --dir); the watcher is off')
-        const pluginDirs = [...(await discoverPluginDirs(join(config.home, 'plugins'))), ...this.plugin.map((p) => resolve(p))]
         await runIngestDaemon({
           db,
           config,

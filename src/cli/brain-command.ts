@@ -19,10 +19,17 @@ export abstract class BrainCommand extends Command {
 
   async execute(): Promise<number> {
     try {
-      return (await this.run()) ?? 0
+      return (await this.runRemote()) ?? (await this.run()) ?? 0
     } catch (err) {
       return reportError(err, this.context, this.jsonMode)
     }
+  }
+
+  /** On a thin-client install some commands become a remote tool call (src/cli/remote.ts). */
+  private async runRemote(): Promise<number | null> {
+    const { runRemotely } = await import('./remote.js')
+    const path = (this.constructor as { paths?: string[][] }).paths?.[0]?.join(' ') ?? ''
+    return runRemotely({ path, options: this as unknown as Record<string, unknown>, env: this.context.env, stdout: this.context.stdout, stderr: this.context.stderr, jsonMode: this.jsonMode, print: (v, h) => this.print(v, h), readStdin: () => this.readStdin() })
   }
 
   protected print(value: unknown, human: () => string): void {

@@ -12,6 +12,9 @@ export interface FileConfig {
     openai_base_url?: string
     openai_model?: string
   }
+  /** Thin-client install: commands call this brain's MCP HTTP route instead of a database. */
+  remote?: { url: string; token: string }
+  mcp?: { allowed_slug_prefixes?: string[] }
 }
 
 export function configFilePath(home: string): string {

@@ -42,7 +42,15 @@ export interface Config {
     ingestMaxBytes: number
     corsOrigins: string[]
     trustProxy: boolean
+    /** Slug prefixes remote (HTTP) writes may use: BRAIN_REMOTE_SLUG_PREFIXES or config.json mcp.allowed_slug_prefixes. */
+    remoteSlugPrefixes: string[]
+    /** Burst of the pre-auth per-IP bucket (BRAIN_HTTP_IP_BURST, default 120); refills at half of it per second. */
+    ipBurst: number
+    /** Burst of the per-token bucket (BRAIN_HTTP_TOKEN_BURST, default 600); refills at half of it per second. */
+    tokenBurst: number
   }
+  /** Set by `brain init --remote`: page and search commands call that server's tools. */
+  remote: { url: string; token: string } | null
 }
 
 const FIVE_MINUTES_MS = 5 * 60_000
@@ -112,6 +120,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       ingestMaxBytes: positiveInt('BRAIN_INGEST_MAX_BYTES', env.BRAIN_INGEST_MAX_BYTES, 1_000_000),
       corsOrigins: list(env.BRAIN_HTTP_CORS_ORIGIN),
       trustProxy: env.BRAIN_HTTP_TRUST_PROXY === '1',
+      ipBurst: positiveInt('BRAIN_HTTP_IP_BURST', env.BRAIN_HTTP_IP_BURST, 120),
+      tokenBurst: positiveInt('BRAIN_HTTP_TOKEN_BURST', env.BRAIN_HTTP_TOKEN_BURST, 600),
+      remoteSlugPrefixes: env.BRAIN_REMOTE_SLUG_PREFIXES !== undefined ? list(env.BRAIN_REMOTE_SLUG_PREFIXES) : (file.mcp?.allowed_slug_prefixes ?? []),
     },
+    remote: file.remote && typeof file.remote.url === 'string' && typeof file.remote.token === 'string' ? { url: file.remote.url, token: file.remote.token } : null,
   }
 }

@@ -1,4 +1,5 @@
 import type { CommandClass } from 'clipanion'
+import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { CaptureCommand } from './capture.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
 import { DreamCommand } from './dream.js'
@@ -9,6 +10,7 @@ import { InitCommand } from './init.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
+import { ServeCommand } from './serve.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
 import { SyncCommand } from './sync.js'
 
@@ -41,4 +43,6 @@ export const commands: CommandClass[] = [
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
   IngestDaemonCommand, IngestStatusCommand,
+  ServeCommand,
+  AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
 ]

@@ -1,0 +1,6 @@
+import { healthRoute } from './health-route.js'
+import { mcpRoute } from './mcp-route.js'
+import type { Route } from './types.js'
+
+/** The route table of `brain serve --http`. */
+export const ROUTES: readonly Route[] = [healthRoute, mcpRoute]

@@ -42,13 +42,27 @@ function engineFor(db: Database): IngestionEngine {
 }
 
 /** Writes the health surface atomically, at most once per second, and always the last state. */
-function healthWriter(path: string, logger: Logger): { update(health: SourceHealth[]): void; flush(): Promise<void> } {
+interface QueueHealth {
+  waiting: number
+  active: number
+}
+
+async function ingestQueueHealth(db: Database): Promise<QueueHealth> {
+  const { rows } = await db.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::integer AS n FROM minion_jobs WHERE name = 'ingest_capture' AND status IN ('waiting', 'active') GROUP BY status`,
+  )
+  const count = (status: string): number => Number(rows.find((r) => r.status === status)?.n ?? 0)
+  return { waiting: count('waiting'), active: count('active') }
+}
+
+function healthWriter(path: string, logger: Logger): { update(health: SourceHealth[]): void; updateQueue(queue: QueueHealth): void; flush(): Promise<void> } {
   let latest: SourceHealth[] = []
+  let queue: QueueHealth | null = null
   let timer: NodeJS.Timeout | null = null
   let writing = Promise.resolve()
   const write = (): Promise<void> => {
     timer = null
-    const body = JSON.stringify({ pid: process.pid, updated_at: new Date().toISOString(), sources: latest }, null, 2)
+    const body = JSON.stringify({ pid: process.pid, updated_at: new Date().toISOString(), sources: latest, ingest_capture_jobs: queue }, null, 2)
     writing = writing
       .then(async () => {
         await mkdir(join(path, '..'), { recursive: true })
@@ -61,6 +75,11 @@ function healthWriter(path: string, logger: Logger): { update(health: SourceHeal
   return {
     update(health) {
       latest = health
+      timer ??= setTimeout(() => void write(), 1000)
+    },
+    updateQueue(counts) {
+      if (queue && queue.waiting === counts.waiting && queue.active === counts.active) return
+      queue = counts
       timer ??= setTimeout(() => void write(), 1000)
     },
     async flush() {
@@ -95,6 +114,7 @@ export async function runIngestDaemon(options: RunDaemonOptions): Promise<void> 
     }),
   })
   let worker: { stop(): Promise<void> } | null = null
+  let queueTimer: NodeJS.Timeout | null = null
   try {
     if (options.runWorker) {
       const { Worker } = await import('../../workers/worker.js')
@@ -103,15 +123,19 @@ export async function runIngestDaemon(options: RunDaemonOptions): Promise<void> 
       worker = w
     }
     for (const source of sources) daemon.start(source)
+    // The queue line tells an operator (and the crash test) whether captured events are still pending.
+    queueTimer = setInterval(() => void ingestQueueHealth(db).then((q) => health.updateQueue(q), () => undefined), 2000)
     options.onReady?.(sources.map((s) => s.id))
     await new Promise<void>((resolve) => {
       if (options.signal.aborted) return resolve()
       options.signal.addEventListener('abort', () => resolve(), { once: true })
     })
   } finally {
+    if (queueTimer) clearInterval(queueTimer)
     await daemon.stop()
     await worker?.stop()
     await queue.close()
+    health.updateQueue(await ingestQueueHealth(db).catch(() => ({ waiting: -1, active: -1 })))
     await health.flush()
   }
 }

@@ -5,7 +5,7 @@ import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
-import { IngestDaemonCommand, IngestStatusCommand } from './ingest.js'
+import { IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand } from './ingest.js'
 import { InitCommand } from './init.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
@@ -42,7 +42,7 @@ export const commands: CommandClass[] = [
   ReposSetCommand,
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
-  IngestDaemonCommand, IngestStatusCommand,
+  IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand,
   ServeCommand,
   AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
 ]

@@ -26,7 +26,11 @@ export class IngestDaemonCommand extends BrainCommand {
     // An incompatible plugin stops the daemon before it opens the brain.
     for (const dir of pluginDirs) checkApiVersion(await readPluginManifest(dir))
     const controller = new AbortController()
-    const onSignal = (): void => controller.abort()
+    let received: NodeJS.Signals | null = null
+    const onSignal = (signal: NodeJS.Signals): void => {
+      received = signal
+      controller.abort()
+    }
     process.once('SIGTERM', onSignal)
     process.once('SIGINT', onSignal)
     try {
@@ -51,7 +55,45 @@ export class IngestDaemonCommand extends BrainCommand {
       process.off('SIGTERM', onSignal)
       process.off('SIGINT', onSignal)
     }
-    return 0
+    // 128 + signal number, as a shell reports it, so a supervisor reads a graceful shutdown.
+    return received === 'SIGINT' ? 130 : received === 'SIGTERM' ? 143 : 0
+  }
+}
+
+export class IngestSupervisorCommand extends BrainCommand {
+  static override paths = [['ingest', 'supervisor']]
+  static override usage = Command.Usage({
+    description: 'Run `brain ingest daemon` under the supervisor: restarts with backoff, JSON events on stdout',
+    details: 'The same supervisor as `brain jobs supervisor` (worker_exited with likely_cause, health_warn, gives up after 5 consecutive crashes); events are also appended to --events-file.',
+  })
+  dir = Option.String('--dir', { description: 'Brain directory to watch (default: config sync.repo_path)' })
+  noWatch = Option.Boolean('--no-watch', false, { description: 'Do not watch the brain directory' })
+  noInbox = Option.Boolean('--no-inbox', false, { description: 'Do not read the inbox folder' })
+  plugin = Option.Array('--plugin', [], { description: 'A plugin folder; repeatable' })
+  worker = Option.Boolean('--worker', { description: 'Run ingest_capture and embed jobs in the daemon' })
+  eventsFile = Option.String('--events-file', { description: 'Also append events here (default $BRAIN_HOME/ingest/supervisor-events.jsonl)' })
+  healthInterval = Option.String('--health-interval', { description: 'Database check interval (default 30s)' })
+
+  protected async run(): Promise<number> {
+    const { join, resolve } = await import('node:path')
+    const { runSupervisor } = await import('../../../supervisor/run.js')
+    const { parseDurationMs } = await import('../../config/index.js')
+    const config = await this.loadConfig()
+    const args = ['ingest', 'daemon']
+    if (this.dir) args.push('--dir', resolve(this.dir))
+    if (this.noWatch) args.push('--no-watch')
+    if (this.noInbox) args.push('--no-inbox')
+    for (const p of this.plugin) args.push('--plugin', resolve(p))
+    if (this.worker !== undefined) args.push(this.worker ? '--worker' : '--no-worker')
+    const end = await runSupervisor({
+      config,
+      env: this.context.env,
+      stdout: this.context.stdout,
+      eventsFile: this.eventsFile ?? join(config.home, 'ingest', 'supervisor-events.jsonl'),
+      healthIntervalMs: parseDurationMs('--health-interval', this.healthInterval, 30_000) || 30_000,
+      worker: { concurrency: 1, maxRssMb: null, autopilotCron: null, noRetryConnect: false, args },
+    })
+    return end === 'gave_up' ? 1 : 0
   }
 }
 

@@ -32,7 +32,7 @@ export class AuthCreateCommand extends AuthCommand {
     examples: [['A read-only token', '$0 auth create dashboard --scopes read']],
   })
   name = Option.String({ required: true })
-  scopes = Option.String('--scopes', { description: 'read, write or read,write (default read,write)' })
+  scopes = Option.String('--scopes', { description: 'read, write, admin, comma-separated (default read,write)' })
 
   protected async run(): Promise<number> {
     const { createToken, parseScopes } = await import('../../auth/index.js')

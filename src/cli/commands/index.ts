@@ -7,6 +7,7 @@ import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
+import { IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand } from './ingest.js'
 import { InitCommand } from './init.js'
 import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand } from './links.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
@@ -48,6 +49,7 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ServiceStatusCommand, ServiceStartCommand, ServiceStopCommand,
   CodeDefCommand, CodeRefsCommand, CodeCallersCommand, CodeCalleesCommand,
   LinksCommand, BacklinksCommand, ReconcileLinksCommand, ExtractCommand,
+  IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand,
   ServeCommand,
   AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
 ]

@@ -4,6 +4,7 @@ import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
+import { FrontmatterAuditCommand, FrontmatterInstallHookCommand, FrontmatterValidateCommand } from './frontmatter.js'
 import { InitCommand } from './init.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
@@ -39,4 +40,5 @@ export const commands: CommandClass[] = [
   ReposSetCommand,
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
+  FrontmatterValidateCommand, FrontmatterAuditCommand, FrontmatterInstallHookCommand,
 ]

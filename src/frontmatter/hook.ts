@@ -33,7 +33,7 @@ export function hookScript(): string {
   ].join('\n')
 }
 
-export type HookAction = 'installed' | 'updated' | 'replaced' | 'refused' | 'skipped_not_git' | 'missing_path' | 'removed' | 'restored' | 'not_installed' | 'not_ours'
+export type HookAction = 'installed' | 'updated' | 'replaced' | 'refused' | 'skipped_not_git' | 'skipped_no_path' | 'removed' | 'restored' | 'not_installed' | 'not_ours'
 
 export interface HookResult {
   sourceId: string
@@ -72,7 +72,7 @@ type Located = { hookPath: string; existing: string | null } | HookResult
 
 async function locate(source: HookTarget): Promise<Located> {
   const base = { sourceId: source.id, path: source.localPath, hookPath: null, backupPath: null }
-  if (!source.localPath) return { ...base, action: 'missing_path', note: 'the source has no local directory' }
+  if (!source.localPath) return { ...base, action: 'skipped_no_path', note: 'the source has no local directory' }
   const hooks = await gitHooksDir(source.localPath)
   if (!hooks) return { ...base, action: 'skipped_not_git', note: 'not a git repository; no hook installed' }
   const hookPath = join(hooks, 'pre-commit')

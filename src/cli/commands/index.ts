@@ -1,4 +1,5 @@
 import type { CommandClass } from 'clipanion'
+import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
 import { DreamCommand } from './dream.js'
@@ -41,4 +42,5 @@ export const commands: CommandClass[] = [
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
   FrontmatterValidateCommand, FrontmatterAuditCommand, FrontmatterInstallHookCommand,
+  ApplyMigrationsCommand,
 ]

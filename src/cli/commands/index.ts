@@ -1,6 +1,7 @@
 import type { CommandClass } from 'clipanion'
 import type { BrainContext } from '../context.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
+import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
 import { CodeCalleesCommand, CodeCallersCommand, CodeDefCommand, CodeRefsCommand } from './code.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
@@ -8,6 +9,7 @@ import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
 import { IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand } from './ingest.js'
+import { FrontmatterAuditCommand, FrontmatterInstallHookCommand, FrontmatterValidateCommand } from './frontmatter.js'
 import { InitCommand } from './init.js'
 import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand } from './links.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
@@ -52,4 +54,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand,
   ServeCommand,
   AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
+  FrontmatterValidateCommand, FrontmatterAuditCommand, FrontmatterInstallHookCommand,
+  ApplyMigrationsCommand,
 ]

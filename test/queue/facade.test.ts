@@ -37,6 +37,7 @@ engineTest(t, 'submit stores a waiting job in the spec vocabulary, in the pg-bos
   const queues = await db.query<{ name: string; policy: string }>('SELECT name, policy FROM brain_queue.queue ORDER BY name')
   t.same(queues.rows, [
     { name: 'autopilot-cycle', policy: 'stately' },
+    { name: 'capture', policy: 'standard' },
     { name: 'embed', policy: 'standard' },
     { name: 'extract', policy: 'standard' },
     { name: 'import', policy: 'standard' },

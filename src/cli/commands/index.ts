@@ -12,6 +12,7 @@ import { IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand } fro
 import { FrontmatterAuditCommand, FrontmatterInstallHookCommand, FrontmatterValidateCommand } from './frontmatter.js'
 import { InitCommand } from './init.js'
 import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand } from './links.js'
+import { IntegrationsDashboardCommand, IntegrationsDoctorCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatsCommand, IntegrationsStatusCommand, IntegrationsTestCommand } from './integrations.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
@@ -56,4 +57,5 @@ export const commands: Array<CommandClass<BrainContext>> = [
   AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
   FrontmatterValidateCommand, FrontmatterAuditCommand, FrontmatterInstallHookCommand,
   ApplyMigrationsCommand,
+  IntegrationsDashboardCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatusCommand, IntegrationsDoctorCommand, IntegrationsStatsCommand, IntegrationsTestCommand,
 ]

@@ -12,7 +12,7 @@ function parseData(raw: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(raw)
   } catch {
-    throw new UsageError('invalid_job_data', '--data is not valid JSON.', { hint: `Example: --data '{"command":"echo hi"}'` })
+    throw new UsageError('invalid_job_data', '--data is not valid JSON.', { hint: `Example: --data '{"cmd":"echo hi"}'` })
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('invalid_job_data', '--data must be a JSON object.')
   return value as Record<string, unknown>
@@ -58,7 +58,7 @@ export class JobsSubmitCommand extends QueueCommand {
   static override usage = Command.Usage({
     description: 'Submit a job (sync, embed, extract, ingest_capture, autopilot-cycle, shell, import)',
     details: 'With --wait, waits for the result: on the embedded engine the job runs in this process; on the server engine a live worker runs it (or this process, when no worker is alive).',
-    examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"command":"echo hi"}' --wait`]],
+    examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"cmd":"echo hi"}' --wait`]],
   })
   name = Option.String({ required: true })
   data = Option.String('--data', { description: 'Job data as a JSON object' })

@@ -164,10 +164,13 @@ async function runOnce(options: ForwardOptions, paths: ServicePaths, identity: I
         socket.pause()
         target.once('drain', () => socket.resume())
       }
+    } else if (type === Frame.accepted) {
+      // Only a service that runs the command gets stdin: one that turns the client away must
+      // not consume it, since the next service needs it.
+      stopStdin = pumpStdin(options.stdin, socket)
     } else if (type === Frame.exit) outcome = { code: (JSON.parse(payload.toString('utf8')) as { code: number }).code }
     else if (type === Frame.reply) outcome = { reply: JSON.parse(payload.toString('utf8')) as Reply }
   })
-  stopStdin = pumpStdin(options.stdin, socket)
   await finished
   stopStdin()
   options.interrupt?.removeEventListener('abort', onInterrupt)

@@ -11,6 +11,8 @@ export const Frame = {
   stdinEnd: 0x45,
   /** client → service: the user pressed Ctrl-C. */
   interrupt: 0x53,
+  /** service → client: the command starts; the client may send stdin from now on. */
+  accepted: 0x41,
   /** service → client: bytes of stdout. */
   stdout: 0x4f,
   /** service → client: bytes of stderr. */

@@ -87,6 +87,7 @@ export class Session {
       host: this.deps.host,
       signal: this.controller.signal,
     }
+    this.socket.write(encodeFrame(Frame.accepted))
     let code: number
     try {
       code = await this.deps.runCli(this.hello.argv, context)

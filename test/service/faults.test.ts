@@ -38,16 +38,18 @@ interface Job {
 t.test('SIGKILL of the service mid-import: the next command restarts it and the job completes once', async (t) => {
   const brain = await cliBrain('pglite', { mode: 'service' })
   t.teardown(brain.cleanup)
-  const FILES = 600
+  const FILES = 2000
   const root = notes(FILES)
   const importer = spawnBrain(['import', root, '--no-embed'], brain.env)
   t.teardown(() => stopPid(importer.pid!))
   const importerExit = new Promise<number | null>((resolve) => importer.once('exit', (code) => resolve(code)))
   let active: Job | undefined
-  await until('an active import with pages written', async () => {
+  await until('an active import with files done', async () => {
     const jobs = await brain.run(['jobs', 'list', '--name', 'import'])
     active = jobs.code === 0 ? jobs.json<Job[]>().find((j) => j.status === 'active') : undefined
-    return active !== undefined && (await pageCount(brain)) > 20
+    if (!active) return false
+    const progress = (await brain.run(['jobs', 'get', active.id])).json<{ progress?: { done: number } }>().progress
+    return (progress?.done ?? 0) >= 10
   })
   const killed = servicePid(brain.home)!
   process.kill(killed, 'SIGKILL')

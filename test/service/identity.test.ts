@@ -75,12 +75,16 @@ for (const engine of ENGINES) {
     t.teardown(local.cleanup)
     const served = await cliBrain(engine, { mode: 'service' })
     t.teardown(served.cleanup)
+    const servedResults: CliResult[] = []
     for (const step of SCRIPT) {
       const options = { input: step.input, cwd: step.inFixture ? root : undefined }
       const [a, b] = [await local.run(step.args, options), await served.run(step.args, options)]
       t.same(shape(b, served), shape(a, local), `brain ${step.args.join(' ')}`)
+      servedResults.push(b)
     }
-    const imported = await served.run(['get', 'docs/deep/letters', '--no-json'])
-    t.match(imported.stdout, /Alpha and omega/, 'the relative import path resolved against the client\'s directory')
+    const firstImport = servedResults[SCRIPT.findIndex((s) => s.args[0] === 'import')]!
+    t.equal(firstImport.json<{ created: number }>().created, 3, 'the relative import path resolved against the client\'s directory')
+    const imported = await served.run(['get', 'deep/letters', '--no-json'])
+    t.match(imported.stdout, /Alpha and omega/)
   })
 }

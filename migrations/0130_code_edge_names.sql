@@ -7,6 +7,19 @@ ALTER TABLE code_edges_chunk ADD COLUMN IF NOT EXISTS from_symbol text;
 ALTER TABLE code_edges_chunk ADD COLUMN IF NOT EXISTS to_symbol text;
 UPDATE code_edges_symbol SET to_symbol_name = regexp_replace(to_symbol_qualified, '^.*[.:]', '') WHERE to_symbol_name IS NULL;
 CREATE INDEX IF NOT EXISTS code_edges_symbol_name_idx ON code_edges_symbol (to_symbol_name);
+
+-- Several small definitions share a merged chunk: two of them calling the same name are two
+-- edges, so a by-name edge is unique per calling definition, not per chunk.
+DO $$
+DECLARE c text;
+BEGIN
+  FOR c IN SELECT conname FROM pg_constraint WHERE conrelid = 'code_edges_symbol'::regclass AND contype = 'u' LOOP
+    EXECUTE format('ALTER TABLE code_edges_symbol DROP CONSTRAINT %I', c);
+  END LOOP;
+END
+$$;
+CREATE UNIQUE INDEX IF NOT EXISTS code_edges_symbol_edge_key
+  ON code_edges_symbol (from_chunk_id, to_symbol_qualified, edge_type, coalesce(from_symbol, ''));
 CREATE INDEX IF NOT EXISTS links_origin_idx ON links (origin_page_id) WHERE origin_page_id IS NOT NULL;
 
 -- Every definition of a code page, including those sharing a merged chunk with their siblings.

@@ -65,6 +65,8 @@ interface FrontierItem {
   /** File stem and folder of the definition: `open` and `db` for src/db/open.ts. */
   fileStem: string | null
   dirName: string | null
+  /** A symbol with no definition in the brain: a call on any receiver may mean it. */
+  anyReceiver?: boolean
   path: string[]
 }
 
@@ -97,9 +99,9 @@ function frontierOf(row: Located, path: string[]): FrontierItem {
  * a receiver can when the receiver is the definition's class, an instance variable (lower-case,
  * type unknown) for a method, or the file or package for a top-level function.
  */
-export function targetMatches(target: string, item: Pick<FrontierItem, 'qualified' | 'name' | 'fileStem' | 'dirName'>): boolean {
+export function targetMatches(target: string, item: Pick<FrontierItem, 'qualified' | 'name' | 'fileStem' | 'dirName' | 'anyReceiver'>): boolean {
   const { qualifier } = splitSymbol(target)
-  if (qualifier === null) return true
+  if (qualifier === null || item.anyReceiver === true) return true
   if (target === item.qualified) return true
   const owner = item.qualified !== null ? splitSymbol(item.qualified).qualifier : null
   if (owner !== null) return qualifier === owner || /^[a-z_]/.test(qualifier)
@@ -132,8 +134,8 @@ async function roots(db: SqlExecutor, symbol: string): Promise<{ definitions: Co
   const definitions = rows.map(toDefinition)
   if (rows.length > 0) return { definitions, frontier: rows.map((r) => frontierOf(r, [label(r)])) }
   // Not defined in the brain (a library function): its by-name callers can still be found.
-  const { name } = splitSymbol(symbol)
-  return { definitions, frontier: [{ chunkId: null, name, qualified: symbol, fileStem: null, dirName: null, path: [symbol] }] }
+  const { qualifier, name } = splitSymbol(symbol)
+  return { definitions, frontier: [{ chunkId: null, name, qualified: symbol, fileStem: null, dirName: null, anyReceiver: qualifier === null, path: [symbol] }] }
 }
 
 interface CallerRow extends Located {
@@ -202,7 +204,7 @@ export async function getCallersOf(db: SqlExecutor, query: CodeGraphQuery): Prom
     }
     frontier = next
   }
-  return { symbol, direction: 'callers', depth, definitions, ambiguous: definitions.length > 1, truncated, results }
+  return { symbol, direction: 'callers', depth, definitions, ambiguous: definitions.length > 1, truncated, results: ordered(results) }
 }
 
 interface EdgeOutRow {
@@ -245,6 +247,19 @@ function definitionsFor(edge: EdgeOutRow, byName: Map<string, Located[]>): Locat
   return all.filter((r) => targetMatches(target, frontierOf(r, [])))
 }
 
+/** Nearest first; within a depth, callees defined in the brain before by-name leaves, then by file and line. */
+function ordered(results: CodeGraphNode[]): CodeGraphNode[] {
+  return results
+    .map((node, index) => ({ node, index }))
+    .sort((a, b) =>
+      a.node.depth - b.node.depth ||
+      Number(a.node.file === null) - Number(b.node.file === null) ||
+      (a.node.file ?? '').localeCompare(b.node.file ?? '') ||
+      (a.node.startLine ?? 0) - (b.node.startLine ?? 0) ||
+      a.index - b.index)
+    .map((x) => x.node)
+}
+
 function unresolvedNode(target: string, depth: number, path: string[], edgeType: string): CodeGraphNode {
   const { name } = splitSymbol(target)
   return {
@@ -280,7 +295,10 @@ export async function getCalleesOf(db: SqlExecutor, query: CodeGraphQuery): Prom
       byName.set(row.symbol_name!, [...(byName.get(row.symbol_name!) ?? []), row])
     }
     const next: FrontierItem[] = []
+    // A call resolved on its own page is stored as a chunk edge and by name; the chunk edge wins.
+    const resolved = new Set(edges.filter((e) => e.via === 'chunk').map((e) => `${e.i}\u0000${e.target}`))
     for (const edge of edges) {
+      if (edge.via === 'symbol' && resolved.has(`${edge.i}\u0000${edge.target}`)) continue
       const from = frontier[edge.i]!
       const targets = edge.target === null ? [] : definitionsFor(edge, byName)
       if (targets.length === 0 && edge.target !== null) {
@@ -294,5 +312,5 @@ export async function getCalleesOf(db: SqlExecutor, query: CodeGraphQuery): Prom
     }
     frontier = next
   }
-  return { symbol, direction: 'callees', depth, definitions, ambiguous: definitions.length > 1, truncated, results }
+  return { symbol, direction: 'callees', depth, definitions, ambiguous: definitions.length > 1, truncated, results: ordered(results) }
 }

@@ -22,10 +22,11 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
  * A path is preceded by a non-path character (so `foo/src/x.ts` is not cited as `src/x.ts`)
- * and followed by a non-word character: `src/a.ts` must not match inside `src/a.tsx`.
+ * and not followed by more of a name: `src/a.ts` must not match inside `src/a.tsx` or
+ * `src/a.ts.bak`, while a sentence's closing period is fine.
  */
 const CITATION = new RegExp(
-  `(?<![\\w./-])((?:${CITATION_ROOTS.join('|')})/[\\w./@+-]*?\\.(?:${EXTENSIONS.map(escape).join('|')}))(?::(\\d+))?(?![\\w-])`,
+  `(?<![\\w./-])((?:${CITATION_ROOTS.join('|')})/[\\w./@+-]*?\\.(?:${EXTENSIONS.map(escape).join('|')}))(?::(\\d+))?(?![\\w-]|\\.\\w)`,
   'g',
 )
 

@@ -1,15 +1,21 @@
 import { verifyBearer, type BearerFailure, type VerifiedToken } from '../auth/index.js'
-import type { OperationContext } from '../mcp/context.js'
 import { writeAudit, type AuditRow } from './audit.js'
 import { readBodyCapped } from './body.js'
+import { McpServerPool } from './mcp-servers.js'
 import { sendJson } from './respond.js'
 import type { Route, RouteRequest } from './types.js'
 
 const PARSE_ERROR = -32700
 
+/** What the request came to; the reply is sent after the audit row is written, so a client never sees an answer without its row. */
 interface Outcome {
   status: number
   errorCode: string | null
+  send: () => void
+}
+
+function reply(request: RouteRequest, status: number, body: unknown, errorCode: string | null, headers: Record<string, string> = {}): Outcome {
+  return { status, errorCode, send: () => sendJson(request.res, status, body, headers) }
 }
 
 /** The JSON-RPC method and tool name of a request, for the audit row. */
@@ -23,47 +29,29 @@ function describeCall(message: unknown): { method: string | null; toolName: stri
 }
 
 function unauthorized(request: RouteRequest, reason: BearerFailure): Outcome {
-  sendJson(request.res, 401, { error: 'unauthorized', reason }, { 'WWW-Authenticate': 'Bearer realm="brain"' })
-  return { status: 401, errorCode: `unauthorized_${reason}` }
+  return reply(request, 401, { error: 'unauthorized', reason }, `unauthorized_${reason}`, { 'WWW-Authenticate': 'Bearer realm="brain"' })
 }
 
 function rateLimited(request: RouteRequest, retryAfterSeconds: number, code: string): Outcome {
-  sendJson(request.res, 429, { error: 'rate_limited', retry_after_seconds: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) })
-  return { status: 429, errorCode: code }
+  return reply(request, 429, { error: 'rate_limited', retry_after_seconds: retryAfterSeconds }, code, { 'Retry-After': String(retryAfterSeconds) })
 }
+
+const pools = new WeakMap<RouteRequest['deps'], McpServerPool>()
 
 /** Runs the MCP server for one request on a stateless, JSON-answering transport. */
 async function dispatch(request: RouteRequest, token: VerifiedToken, message: unknown): Promise<Outcome> {
-  const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')
-  const { createMcpServer } = await import('../mcp/server.js')
-  const { deps } = request
-  const ctx: OperationContext = {
-    brain: async () => ({ db: deps.db, config: deps.config }),
-    logger: deps.logger,
-    dryRun: false,
-    remote: true,
-    scopes: token.scopes,
-    remoteSlugPrefixes: deps.config.http.remoteSlugPrefixes,
-  }
-  let toolError: string | null = null
-  const server = await createMcpServer(ctx, { version: deps.version, onToolCall: (_name, outcome) => (toolError = outcome.errorCode) })
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-  await server.connect(transport)
-  try {
-    // Any client may post plain JSON: the answer is always application/json, never a stream.
-    const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' })
-    const version = request.req.headers['mcp-protocol-version']
-    if (typeof version === 'string') headers.set('mcp-protocol-version', version)
-    const webRequest = new Request(`http://localhost${request.url.pathname}`, { method: 'POST', headers, body: '{}' })
-    const response = await transport.handleRequest(webRequest, { parsedBody: message })
-    const text = await response.text()
-    const out: Record<string, string> = { 'Content-Type': response.headers.get('content-type') ?? 'application/json' }
-    request.res.writeHead(response.status, { ...out, 'Content-Length': String(Buffer.byteLength(text)) })
-    request.res.end(text)
-    return { status: response.status, errorCode: toolError ?? (response.status >= 400 ? `http_${response.status}` : null) }
-  } finally {
-    await transport.close()
-    await server.close()
+  let pool = pools.get(request.deps)
+  if (!pool) pools.set(request.deps, (pool = new McpServerPool(request.deps)))
+  const version = request.req.headers['mcp-protocol-version']
+  const answer = await pool.answer(token, message, typeof version === 'string' ? version : undefined)
+  const headers = { 'Content-Type': answer.contentType, 'Content-Length': String(Buffer.byteLength(answer.text)) }
+  return {
+    status: answer.status,
+    errorCode: answer.toolError ?? (answer.status >= 400 ? `http_${answer.status}` : null),
+    send: () => {
+      request.res.writeHead(answer.status, headers)
+      request.res.end(answer.text)
+    },
   }
 }
 
@@ -74,9 +62,8 @@ async function pipeline(request: RouteRequest, audit: Partial<AuditRow>): Promis
   if (!byIp.allowed) return rateLimited(request, byIp.retryAfterSeconds, 'rate_limited_ip')
   const body = await readBodyCapped(req, deps.config.http.maxBodyBytes)
   if (!body.ok) {
-    if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted' }
-    sendJson(request.res, 413, { error: 'body_too_large', max_bytes: deps.config.http.maxBodyBytes }, { Connection: 'close' })
-    return { status: 413, errorCode: 'body_too_large' }
+    if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted', send: () => request.res.destroy() }
+    return reply(request, 413, { error: 'body_too_large', max_bytes: deps.config.http.maxBodyBytes }, 'body_too_large', { Connection: 'close' })
   }
   const bearer = await verifyBearer(deps.db, req.headers.authorization)
   if (!bearer.ok) return unauthorized(request, bearer.reason)
@@ -87,8 +74,7 @@ async function pipeline(request: RouteRequest, audit: Partial<AuditRow>): Promis
   try {
     message = JSON.parse(body.body.toString('utf8'))
   } catch {
-    sendJson(request.res, 400, { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Parse error: the body is not valid JSON' } })
-    return { status: 400, errorCode: 'parse_error' }
+    return reply(request, 400, { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Parse error: the body is not valid JSON' } }, 'parse_error')
   }
   Object.assign(audit, describeCall(message))
   return dispatch(request, bearer.token, message)
@@ -106,8 +92,7 @@ export const mcpRoute: Route = {
       outcome = await pipeline(request, audit)
     } catch (err) {
       request.deps.logger.error('mcp request failed', { error: err instanceof Error ? err.message : String(err) })
-      sendJson(request.res, 503, { error: 'unavailable', hint: 'The database did not answer; try again shortly.' })
-      outcome = { status: 503, errorCode: 'unavailable' }
+      outcome = reply(request, 503, { error: 'unavailable', hint: 'The database did not answer; try again shortly.' }, 'unavailable')
     }
     await writeAudit(
       request.deps.db,
@@ -123,5 +108,6 @@ export const mcpRoute: Route = {
       },
       request.deps.logger,
     )
+    outcome.send()
   },
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { codeTools } from './tools/code.js'
 import { jobTools } from './tools/jobs.js'
 import { pageTools } from './tools/pages.js'
 import { searchTools } from './tools/search.js'
@@ -6,7 +7,7 @@ import { systemTools } from './tools/system.js'
 import type { ToolDefinition } from './tool.js'
 
 /** The one tool catalogue served over stdio and HTTP and used by thin clients. */
-export const TOOLS: readonly ToolDefinition[] = [...pageTools, ...searchTools, ...jobTools, ...systemTools]
+export const TOOLS: readonly ToolDefinition[] = [...pageTools, ...searchTools, ...codeTools, ...jobTools, ...systemTools]
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]))
 

@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import { listTools } from './catalogue.js'
 import type { OperationContext } from './context.js'
 import { dispatchTool, type DispatchOutcome } from './dispatch.js'
@@ -8,11 +9,14 @@ export const SERVER_NAME = 'brain'
 export interface McpServerOptions {
   version: string
   /** Called after each tools/call, e.g. to fill the HTTP audit row. */
-  onToolCall?: (name: string, outcome: DispatchOutcome) => void
+  onToolCall?: (name: string, outcome: DispatchOutcome, authInfo: AuthInfo | undefined) => void
 }
 
+/** A fixed context (stdio), or one built per request from the caller's credentials (HTTP). */
+export type ContextSource = OperationContext | ((authInfo: AuthInfo | undefined) => OperationContext)
+
 /** One MCP server over the catalogue; the transport is attached by the caller. */
-export async function createMcpServer(ctx: OperationContext, options: McpServerOptions): Promise<Server> {
+export async function createMcpServer(source: ContextSource, options: McpServerOptions): Promise<Server> {
   const { Server } = await import('@modelcontextprotocol/sdk/server/index.js')
   const { CallToolRequestSchema, ListToolsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js')
   const server = new Server(
@@ -24,9 +28,10 @@ export async function createMcpServer(ctx: OperationContext, options: McpServerO
     },
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }))
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const ctx = typeof source === 'function' ? source(extra.authInfo) : source
     const outcome = await dispatchTool(ctx, request.params.name, request.params.arguments)
-    options.onToolCall?.(request.params.name, outcome)
+    options.onToolCall?.(request.params.name, outcome, extra.authInfo)
     return outcome.result
   })
   return server

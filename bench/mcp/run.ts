@@ -1,0 +1,152 @@
+/**
+ * bench/mcp: `tools/call search` over HTTP against a real `brain serve --http` on the server
+ * engine, with the 10,000-page search corpus: many concurrent clients, every request through
+ * the whole pipeline (rate buckets, body cap, bearer lookup, dispatch, audit row).
+ *
+ *   node dist/bench/mcp/run.js [--pages N] [--requests N] [--clients N] [--default-limits] [--json]
+ *
+ * Without --default-limits the rate buckets are raised so the figures measure the server, not
+ * the limiter; with it, 429s are expected (all clients share one address and one token) and
+ * counted separately. Every request must leave exactly one audit row.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, openSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createToken } from '../../src/auth/index.js'
+import { openDatabase } from '../../src/db/open.js'
+import { openPostgres } from '../../src/db/pg-driver.js'
+import { createEmbeddingProvider } from '../../src/embedding/index.js'
+import { packageRoot } from '../../src/util/package-root.js'
+import { freePort, startPgCluster, type PgCluster } from '../../test/helpers/pg-cluster.js'
+import { percentile } from '../retrieval/metrics.js'
+import { DEFAULT_SCALE, scaleQueries, writeScaleCorpus } from '../search/corpus.js'
+
+const engineDefaults = { statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false }
+const TARGET_P95_MS = 50
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name)
+  return i === -1 ? fallback : Number(process.argv[i + 1])
+}
+
+interface Sample {
+  ms: number
+  status: number
+  toolError: boolean
+}
+
+async function loadDatabase(admin: string, pages: number): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `brain_bench_mcp_${process.pid}`
+  const adminDb = await openPostgres({ url: admin, ...engineDefaults })
+  await adminDb.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  await adminDb.exec(`CREATE DATABASE ${name}`)
+  await adminDb.close()
+  const url = admin.replace(/\/[^/]*$/, `/${name}`)
+  const db = await openDatabase({ kind: 'postgres', dataDir: '', url, ...engineDefaults })
+  await db.exec('DROP INDEX IF EXISTS content_chunks_embedding_hnsw_idx')
+  await writeScaleCorpus(db, createEmbeddingProvider({ provider: 'local' }), { ...DEFAULT_SCALE, pages, onProgress: (done) => process.stderr.write(`\r  loaded ${done}/${pages} pages`) })
+  process.stderr.write('\n')
+  await db.exec('CREATE INDEX content_chunks_embedding_hnsw_idx ON content_chunks USING hnsw (embedding vector_cosine_ops)')
+  await db.exec('ANALYZE')
+  await db.close()
+  return {
+    url,
+    drop: async () => {
+      const again = await openPostgres({ url: admin, ...engineDefaults })
+      await again.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await again.close()
+    },
+  }
+}
+
+async function startServer(url: string, home: string, defaultLimits: boolean): Promise<{ base: string; stop: () => Promise<void> }> {
+  const port = await freePort()
+  const log = openSync(join(home, 'serve.log'), 'a')
+  const limits = defaultLimits ? {} : { BRAIN_HTTP_IP_BURST: '1000000', BRAIN_HTTP_TOKEN_BURST: '1000000' }
+  const child = spawn(process.execPath, [join(packageRoot(), 'bin', 'brain.js'), 'serve', '--http', '--port', String(port)], {
+    env: { PATH: process.env.PATH ?? '', BRAIN_HOME: home, BRAIN_DATABASE_URL: url, BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...limits },
+    stdio: ['ignore', log, log],
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const base = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return { base, stop: async () => { child.kill('SIGTERM'); await exited } }
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  child.kill('SIGKILL')
+  throw new Error('serve --http did not start; see serve.log')
+}
+
+async function drive(base: string, token: string, queries: readonly string[], total: number, clients: number): Promise<{ samples: Sample[]; seconds: number }> {
+  const samples: Sample[] = []
+  let next = 0
+  const started = performance.now()
+  async function client(): Promise<void> {
+    for (let i = next++; i < total; i = next++) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search', arguments: { query: queries[i % queries.length], limit: 10 } } })
+      const t0 = performance.now()
+      const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body })
+      const text = await res.text()
+      const ms = performance.now() - t0
+      const toolError = res.status === 200 && (JSON.parse(text) as { result?: { isError?: boolean } }).result?.isError === true
+      samples.push({ ms, status: res.status, toolError })
+    }
+  }
+  await Promise.all(Array.from({ length: clients }, client))
+  return { samples, seconds: (performance.now() - started) / 1000 }
+}
+
+async function main(): Promise<void> {
+  const pages = flag('--pages', DEFAULT_SCALE.pages)
+  const total = flag('--requests', 2000)
+  const clients = flag('--clients', 20)
+  const defaultLimits = process.argv.includes('--default-limits')
+  let cluster: PgCluster | undefined
+  const admin = process.env.BRAIN_BENCH_PG_URL ?? (cluster = await startPgCluster()).adminUrl
+  const home = mkdtempSync(join(tmpdir(), 'brain-bench-mcp-'))
+  const { url, drop } = await loadDatabase(admin, pages)
+  try {
+    const db = await openDatabase({ kind: 'postgres', dataDir: '', url, ...engineDefaults })
+    const { token } = await createToken(db, 'bench', ['read'])
+    const server = await startServer(url, home, defaultLimits)
+    try {
+      const queries = scaleQueries(100)
+      await drive(server.base, token, queries, 50, 5) // warm-up: connections, caches, plans
+      await db.exec('TRUNCATE mcp_request_log')
+      const { samples, seconds } = await drive(server.base, token, queries, total, clients)
+      const rows = Number((await db.query<{ n: number }>('SELECT count(*) AS n FROM mcp_request_log')).rows[0]!.n)
+      const ok = samples.filter((s) => s.status === 200 && !s.toolError)
+      const limited = samples.filter((s) => s.status === 429).length
+      const errors = samples.length - ok.length - limited
+      const okMs = ok.map((s) => s.ms)
+      const result = {
+        pages, requests: total, clients, defaultLimits, seconds: Number(seconds.toFixed(2)),
+        requestsPerSecond: Math.round(total / seconds),
+        p50: Number(percentile(okMs, 0.5).toFixed(1)), p95: Number(percentile(okMs, 0.95).toFixed(1)), max: Number(Math.max(...okMs).toFixed(1)),
+        ok: ok.length, rateLimited: limited, errors, auditRows: rows, missingAuditRows: total - rows,
+        targetP95Met: percentile(okMs, 0.95) <= TARGET_P95_MS,
+      }
+      await db.close()
+      if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(result) + '\n')
+      else {
+        process.stdout.write('| pages | requests | clients | limits | req/s | p50 ms | p95 ms | max ms | ok | 429 | errors | audit rows |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n')
+        process.stdout.write(`| ${pages} | ${total} | ${clients} | ${defaultLimits ? 'default' : 'raised'} | ${result.requestsPerSecond} | ${result.p50} | ${result.p95} | ${result.max} | ${result.ok} | ${limited} | ${errors} | ${rows}/${total} |\n`)
+        process.stdout.write(`target p95 <= ${TARGET_P95_MS} ms: ${result.targetP95Met ? 'met' : 'NOT met'}\n`)
+      }
+      if (errors > 0 || rows !== total) process.exitCode = 1
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    await drop()
+    rmSync(home, { recursive: true, force: true })
+    cluster?.stop()
+  }
+}
+
+await main()

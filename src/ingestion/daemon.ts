@@ -100,6 +100,7 @@ export class IngestionDaemon {
       event = validateIngestionEvent(raw)
     } catch (err) {
       health.invalid++
+      this.changed()
       const envelope = serializeError(err)
       this.options.logger.warn(`${source.id}: invalid event: ${envelope.message}`)
       return { status: 'invalid', code: envelope.code, message: envelope.message }
@@ -107,11 +108,13 @@ export class IngestionDaemon {
     const contentHash = computeContentHash(event)
     if (this.dedupe.has(contentHash)) {
       health.duplicates++
+      this.changed()
       return { status: 'duplicate', contentHash }
     }
     const decision = this.limiter.take(source.id)
     if (!decision.allowed) {
       health.rate_limited++
+      this.changed()
       return { status: 'rate_limited', retryAfterMs: decision.retryAfterMs }
     }
     const { jobId } = await this.options.dispatch(event, source)

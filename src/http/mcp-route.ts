@@ -7,9 +7,15 @@ import type { Route, RouteRequest } from './types.js'
 
 const PARSE_ERROR = -32700
 
+/** What the request came to; the reply is sent after the audit row is written, so a client never sees an answer without its row. */
 interface Outcome {
   status: number
   errorCode: string | null
+  send: () => void
+}
+
+function reply(request: RouteRequest, status: number, body: unknown, errorCode: string | null, headers: Record<string, string> = {}): Outcome {
+  return { status, errorCode, send: () => sendJson(request.res, status, body, headers) }
 }
 
 /** The JSON-RPC method and tool name of a request, for the audit row. */
@@ -23,13 +29,11 @@ function describeCall(message: unknown): { method: string | null; toolName: stri
 }
 
 function unauthorized(request: RouteRequest, reason: BearerFailure): Outcome {
-  sendJson(request.res, 401, { error: 'unauthorized', reason }, { 'WWW-Authenticate': 'Bearer realm="brain"' })
-  return { status: 401, errorCode: `unauthorized_${reason}` }
+  return reply(request, 401, { error: 'unauthorized', reason }, `unauthorized_${reason}`, { 'WWW-Authenticate': 'Bearer realm="brain"' })
 }
 
 function rateLimited(request: RouteRequest, retryAfterSeconds: number, code: string): Outcome {
-  sendJson(request.res, 429, { error: 'rate_limited', retry_after_seconds: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) })
-  return { status: 429, errorCode: code }
+  return reply(request, 429, { error: 'rate_limited', retry_after_seconds: retryAfterSeconds }, code, { 'Retry-After': String(retryAfterSeconds) })
 }
 
 /** Runs the MCP server for one request on a stateless, JSON-answering transport. */
@@ -57,10 +61,15 @@ async function dispatch(request: RouteRequest, token: VerifiedToken, message: un
     const webRequest = new Request(`http://localhost${request.url.pathname}`, { method: 'POST', headers, body: '{}' })
     const response = await transport.handleRequest(webRequest, { parsedBody: message })
     const text = await response.text()
-    const out: Record<string, string> = { 'Content-Type': response.headers.get('content-type') ?? 'application/json' }
-    request.res.writeHead(response.status, { ...out, 'Content-Length': String(Buffer.byteLength(text)) })
-    request.res.end(text)
-    return { status: response.status, errorCode: toolError ?? (response.status >= 400 ? `http_${response.status}` : null) }
+    const replyHeaders = { 'Content-Type': response.headers.get('content-type') ?? 'application/json', 'Content-Length': String(Buffer.byteLength(text)) }
+    return {
+      status: response.status,
+      errorCode: toolError ?? (response.status >= 400 ? `http_${response.status}` : null),
+      send: () => {
+        request.res.writeHead(response.status, replyHeaders)
+        request.res.end(text)
+      },
+    }
   } finally {
     await transport.close()
     await server.close()
@@ -74,9 +83,8 @@ async function pipeline(request: RouteRequest, audit: Partial<AuditRow>): Promis
   if (!byIp.allowed) return rateLimited(request, byIp.retryAfterSeconds, 'rate_limited_ip')
   const body = await readBodyCapped(req, deps.config.http.maxBodyBytes)
   if (!body.ok) {
-    if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted' }
-    sendJson(request.res, 413, { error: 'body_too_large', max_bytes: deps.config.http.maxBodyBytes }, { Connection: 'close' })
-    return { status: 413, errorCode: 'body_too_large' }
+    if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted', send: () => request.res.destroy() }
+    return reply(request, 413, { error: 'body_too_large', max_bytes: deps.config.http.maxBodyBytes }, 'body_too_large', { Connection: 'close' })
   }
   const bearer = await verifyBearer(deps.db, req.headers.authorization)
   if (!bearer.ok) return unauthorized(request, bearer.reason)
@@ -87,8 +95,7 @@ async function pipeline(request: RouteRequest, audit: Partial<AuditRow>): Promis
   try {
     message = JSON.parse(body.body.toString('utf8'))
   } catch {
-    sendJson(request.res, 400, { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Parse error: the body is not valid JSON' } })
-    return { status: 400, errorCode: 'parse_error' }
+    return reply(request, 400, { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Parse error: the body is not valid JSON' } }, 'parse_error')
   }
   Object.assign(audit, describeCall(message))
   return dispatch(request, bearer.token, message)
@@ -106,8 +113,7 @@ export const mcpRoute: Route = {
       outcome = await pipeline(request, audit)
     } catch (err) {
       request.deps.logger.error('mcp request failed', { error: err instanceof Error ? err.message : String(err) })
-      sendJson(request.res, 503, { error: 'unavailable', hint: 'The database did not answer; try again shortly.' })
-      outcome = { status: 503, errorCode: 'unavailable' }
+      outcome = reply(request, 503, { error: 'unavailable', hint: 'The database did not answer; try again shortly.' }, 'unavailable')
     }
     await writeAudit(
       request.deps.db,
@@ -123,5 +129,6 @@ export const mcpRoute: Route = {
       },
       request.deps.logger,
     )
+    outcome.send()
   },
 }

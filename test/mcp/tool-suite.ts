@@ -1,0 +1,101 @@
+/**
+ * The catalogue exercised through a real MCP SDK client, whatever the transport: every tool's
+ * happy path and its invalid-params path.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Test } from 'tap'
+
+export const EXPECTED_TOOLS = [
+  'put_page', 'capture', 'get_page', 'list_pages', 'delete_page', 'add_tag', 'remove_tag', 'search', 'query',
+  'sync', 'submit_job', 'get_job', 'list_jobs', 'list_sources', 'get_stats', 'get_health',
+]
+
+export interface CallOutcome {
+  isError: boolean
+  data: Record<string, unknown>
+  text: string
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallOutcome> {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })
+  const content = result.content as Array<{ type: string; text: string }>
+  const text = content[0]?.text ?? ''
+  const data = (result.structuredContent ?? {}) as Record<string, unknown>
+  if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(data)) throw new Error(`text content and structuredContent differ for ${name}`)
+  return { isError: result.isError === true, data, text }
+}
+
+export function envelope(outcome: CallOutcome): { class: string; code: string; hint: string } {
+  return outcome.data.error as { class: string; code: string; hint: string }
+}
+
+export async function exerciseCatalogue(t: Test, client: Client, options: { remote: boolean }): Promise<void> {
+  const listed = await client.listTools()
+  t.same(listed.tools.map((tool) => tool.name).sort(), [...EXPECTED_TOOLS].sort(), 'tools/list names the whole catalogue')
+  for (const tool of listed.tools) {
+    t.equal(tool.inputSchema.type, 'object', `${tool.name} has an object input schema`)
+    t.ok(tool.description && tool.description.length > 40, `${tool.name} has a description`)
+  }
+
+  const put = await call(client, 'put_page', { slug: 'notes/alpha', content: '---\ntitle: Alpha\n---\n# Alpha\n\nThe zanzibar protocol note.', no_embed: true })
+  t.notOk(put.isError, put.text)
+  t.match(put.data, { slug: 'notes/alpha', status: 'created', ingested_via: options.remote ? 'mcp:put_page' : 'put_page' })
+  const again = await call(client, 'put_page', { slug: 'notes/alpha', content: '---\ntitle: Alpha\n---\n# Alpha\n\nThe zanzibar protocol note.', no_embed: true })
+  t.equal(again.data.status, 'skipped', 'identical content is skipped')
+
+  const captured = await call(client, 'capture', { text: 'remember the zanzibar dentist', no_embed: true })
+  t.notOk(captured.isError, captured.text)
+  t.match(captured.data, { status: 'created', slug: /^inbox\/\d{4}-\d{2}-\d{2}-[0-9a-f]{8}$/ })
+
+  const got = await call(client, 'get_page', { slug: 'notes/alpha' })
+  t.match(got.data, { slug: 'notes/alpha', title: 'Alpha', compiled_truth: /zanzibar/ })
+  const missing = await call(client, 'get_page', { slug: 'notes/nope' })
+  t.ok(missing.isError)
+  t.match(envelope(missing), { class: 'NotFoundError', code: 'page_not_found', hint: /\S/ })
+
+  const listedPages = await call(client, 'list_pages', { limit: 10 })
+  t.same((listedPages.data.pages as Array<{ slug: string }>).map((p) => p.slug).sort(), ['notes/alpha', String(captured.data.slug)].sort())
+
+  t.match((await call(client, 'add_tag', { slug: 'notes/alpha', tag: 'travel' })).data, { changed: true })
+  t.match((await call(client, 'list_pages', { tag: 'travel' })).data, { pages: [{ slug: 'notes/alpha', tags: ['travel'] }] })
+  t.match((await call(client, 'remove_tag', { slug: 'notes/alpha', tag: 'travel' })).data, { changed: true })
+
+  const found = await call(client, 'search', { query: 'zanzibar protocol' })
+  t.notOk(found.isError, found.text)
+  t.equal((found.data.results as Array<{ slug: string }>)[0]?.slug, 'notes/alpha', 'search finds the page')
+  const asked = await call(client, 'query', { query: 'zanzibar' })
+  t.notOk(asked.isError, asked.text)
+  t.ok((asked.data.results as unknown[]).length >= 1, 'query answers')
+
+  t.match((await call(client, 'list_sources', {})).data, { sources: [{ id: 'default' }] })
+  t.match((await call(client, 'get_stats', {})).data, { pages: 2, markdown_pages: 2, jobs: {} })
+  t.match((await call(client, 'get_health', {})).data, { status: 'ok', db: 'ok' })
+
+  const synced = await call(client, 'sync', { all: true, no_embed: true })
+  t.notOk(synced.isError, synced.text)
+  t.match(synced.data, { all: true, sources: [] })
+  const badSync = await call(client, 'sync', {})
+  t.match(envelope(badSync), { code: 'sync_requires_target' })
+
+  const submitted = await call(client, 'submit_job', { name: 'extract', data: { slugs: [] } })
+  t.notOk(submitted.isError, submitted.text)
+  const jobId = String(submitted.data.id)
+  t.match((await call(client, 'get_job', { id: jobId })).data, { id: jobId, name: 'extract' })
+  const jobs = await call(client, 'list_jobs', { limit: 20 })
+  t.ok((jobs.data.jobs as Array<{ id: string }>).some((j) => j.id === jobId), 'list_jobs shows the submitted job')
+  t.match(envelope(await call(client, 'get_job', { id: 'no-such-job' })), { code: 'job_not_found' })
+
+  t.match((await call(client, 'delete_page', { slug: 'notes/alpha' })).data, { deleted: true })
+  t.match(envelope(await call(client, 'delete_page', { slug: 'notes/alpha' })), { code: 'page_not_found' })
+
+  // Every tool refuses arguments it does not know, and wrong types, as invalid_params.
+  for (const name of EXPECTED_TOOLS) {
+    const outcome = await call(client, name, { not_an_argument: true })
+    t.ok(outcome.isError, `${name} rejects an unknown argument`)
+    t.match(envelope(outcome), { class: 'UsageError', code: 'invalid_params', hint: /tools\/list/ }, `${name}: invalid_params`)
+  }
+  const wrongType = await call(client, 'put_page', { slug: 42, content: ['x'] })
+  t.match(envelope(wrongType), { code: 'invalid_params' })
+  t.match(String((wrongType.data.error as { message: string }).message), /slug/)
+  t.match(envelope(await call(client, 'no_such_tool', {})), { class: 'UsageError', code: 'unknown_tool' })
+}

@@ -91,6 +91,11 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
     const envelope = serializeError(err)
     return refuse(request, 400, { error: envelope.code, message: envelope.message, hint: envelope.hint }, tokenId)
   }
+  // The same allowlist as remote put_page: with prefixes configured, a caller cannot aim at any page.
+  const allowed = deps.config.http.remoteSlugPrefixes
+  if (slug !== undefined && allowed.length > 0 && !allowed.some((prefix) => slug!.startsWith(prefix))) {
+    return refuse(request, 403, { error: 'slug_not_allowed', hint: `Allowed slug prefixes: ${allowed.join(', ')}` }, tokenId)
+  }
   const contentHash = computeContentHash(event)
   const existing = await deps.db.query<{ id: string }>(`SELECT id FROM minion_jobs WHERE name = 'ingest_capture' AND idempotency_key = $1 LIMIT 1`, [`${clientId}:${contentHash}`])
   if (!existing.rows[0]) {

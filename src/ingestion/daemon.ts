@@ -2,7 +2,7 @@ import { serializeError } from '../errors/index.js'
 import type { Logger } from '../util/logger.js'
 import { systemClock, type Clock } from './clock.js'
 import type { EmitOutcome, IngestionEngine, IngestionSource, IngestionSourceContext } from './contract.js'
-import { DedupeWindow } from './dedupe.js'
+import { DEDUPE_MAX_ENTRIES, DedupeWindow } from './dedupe.js'
 import { computeContentHash, validateIngestionEvent, type IngestionEvent } from './event.js'
 import { KeyedRateLimiter } from './rate-limit.js'
 
@@ -66,6 +66,8 @@ export class IngestionDaemon {
   private readonly limiter: KeyedRateLimiter
   private readonly backoff: typeof DEFAULT_BACKOFF
   private readonly supervised = new Map<string, Supervised>()
+  /** The last hash dispatched per source URI (bounded like the window). */
+  private readonly lastHashOfUri = new Map<string, string>()
 
   constructor(private readonly options: IngestionDaemonOptions) {
     this.clock = options.clock ?? systemClock
@@ -120,9 +122,22 @@ export class IngestionDaemon {
     const { jobId } = await this.options.dispatch(event, source)
     // Remembered only once dispatched, so an event whose dispatch failed can be sent again.
     this.dedupe.remember(contentHash)
+    if (event.source_uri !== undefined) this.supersede(event.source_uri, contentHash)
     health.dispatched++
     this.changed()
     return { status: 'dispatched', jobId, contentHash }
+  }
+
+  /**
+   * A file edited from A to B and back to A must be captured again: once B is dispatched for
+   * the same URI, A's hash no longer stands for what that URI holds, so it leaves the window.
+   */
+  private supersede(uri: string, hash: string): void {
+    const previous = this.lastHashOfUri.get(uri)
+    if (previous !== undefined && previous !== hash) this.dedupe.forget(previous)
+    this.lastHashOfUri.delete(uri)
+    this.lastHashOfUri.set(uri, hash)
+    if (this.lastHashOfUri.size > DEDUPE_MAX_ENTRIES) this.lastHashOfUri.delete(this.lastHashOfUri.keys().next().value as string)
   }
 
   private contextFor(entry: Supervised): IngestionSourceContext {

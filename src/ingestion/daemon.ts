@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { serializeError } from '../errors/index.js'
 import type { Logger } from '../util/logger.js'
 import { systemClock, type Clock } from './clock.js'
@@ -83,6 +84,8 @@ export class IngestionDaemon {
   start(source: IngestionSource): void {
     if (this.supervised.has(source.id)) throw new Error(`ingestion source ${source.id} is already running`)
     const entry: Supervised = { source, health: freshHealth(source.id), controller: new AbortController(), done: Promise.resolve() }
+    // Every pending sleep (one per debounced path, say) listens on this signal; that is not a leak.
+    setMaxListeners(0, entry.controller.signal)
     this.supervised.set(source.id, entry)
     entry.done = this.supervise(entry)
   }

@@ -76,13 +76,13 @@ export function adminEventsRoute(feed: AdminFeed): Route {
       const started = performance.now()
       const bearer = await verifyBearer(deps.db, req.headers.authorization)
       const status = !bearer.ok ? 401 : hasScope(bearer.token, ADMIN_SCOPE) ? 200 : 403
+      await writeAudit(deps.db, {
+        tokenId: bearer.ok ? bearer.token.tokenId : null, clientIp, route: '/admin/events', method: 'GET', toolName: null,
+        status, errorCode: bearer.ok ? (status === 200 ? null : 'forbidden') : `unauthorized_${bearer.reason}`, durationMs: performance.now() - started,
+      }, deps.logger)
       if (!bearer.ok) sendJson(res, 401, { error: 'unauthorized', reason: bearer.reason }, { 'WWW-Authenticate': 'Bearer realm="brain"' })
       else if (status === 403) sendJson(res, 403, { error: 'forbidden', hint: 'The admin feed needs a token with the admin scope: brain auth create <name> --scopes admin.' })
       else stream(res, feed, () => undefined)
-      await writeAudit(deps.db, {
-        tokenId: bearer.ok ? bearer.token.tokenId : null, clientIp, route: '/admin/events', method: 'GET', toolName: null,
-        status, errorCode: status === 200 ? null : status === 401 ? `unauthorized_${bearer.ok ? '' : bearer.reason}` : 'forbidden', durationMs: performance.now() - started,
-      }, deps.logger)
     },
   }
 }

@@ -1,8 +1,9 @@
+import { setMaxListeners } from 'node:events'
 import { serializeError } from '../errors/index.js'
 import type { Logger } from '../util/logger.js'
 import { systemClock, type Clock } from './clock.js'
 import type { EmitOutcome, IngestionEngine, IngestionSource, IngestionSourceContext } from './contract.js'
-import { DedupeWindow } from './dedupe.js'
+import { DEDUPE_MAX_ENTRIES, DedupeWindow } from './dedupe.js'
 import { computeContentHash, validateIngestionEvent, type IngestionEvent } from './event.js'
 import { KeyedRateLimiter } from './rate-limit.js'
 
@@ -66,6 +67,8 @@ export class IngestionDaemon {
   private readonly limiter: KeyedRateLimiter
   private readonly backoff: typeof DEFAULT_BACKOFF
   private readonly supervised = new Map<string, Supervised>()
+  /** The last hash dispatched per source URI (bounded like the window). */
+  private readonly lastHashOfUri = new Map<string, string>()
 
   constructor(private readonly options: IngestionDaemonOptions) {
     this.clock = options.clock ?? systemClock
@@ -81,6 +84,8 @@ export class IngestionDaemon {
   start(source: IngestionSource): void {
     if (this.supervised.has(source.id)) throw new Error(`ingestion source ${source.id} is already running`)
     const entry: Supervised = { source, health: freshHealth(source.id), controller: new AbortController(), done: Promise.resolve() }
+    // Every pending sleep (one per debounced path, say) listens on this signal; that is not a leak.
+    setMaxListeners(0, entry.controller.signal)
     this.supervised.set(source.id, entry)
     entry.done = this.supervise(entry)
   }
@@ -100,6 +105,7 @@ export class IngestionDaemon {
       event = validateIngestionEvent(raw)
     } catch (err) {
       health.invalid++
+      this.changed()
       const envelope = serializeError(err)
       this.options.logger.warn(`${source.id}: invalid event: ${envelope.message}`)
       return { status: 'invalid', code: envelope.code, message: envelope.message }
@@ -107,19 +113,34 @@ export class IngestionDaemon {
     const contentHash = computeContentHash(event)
     if (this.dedupe.has(contentHash)) {
       health.duplicates++
+      this.changed()
       return { status: 'duplicate', contentHash }
     }
     const decision = this.limiter.take(source.id)
     if (!decision.allowed) {
       health.rate_limited++
+      this.changed()
       return { status: 'rate_limited', retryAfterMs: decision.retryAfterMs }
     }
     const { jobId } = await this.options.dispatch(event, source)
     // Remembered only once dispatched, so an event whose dispatch failed can be sent again.
     this.dedupe.remember(contentHash)
+    if (event.source_uri !== undefined) this.supersede(event.source_uri, contentHash)
     health.dispatched++
     this.changed()
     return { status: 'dispatched', jobId, contentHash }
+  }
+
+  /**
+   * A file edited from A to B and back to A must be captured again: once B is dispatched for
+   * the same URI, A's hash no longer stands for what that URI holds, so it leaves the window.
+   */
+  private supersede(uri: string, hash: string): void {
+    const previous = this.lastHashOfUri.get(uri)
+    if (previous !== undefined && previous !== hash) this.dedupe.forget(previous)
+    this.lastHashOfUri.delete(uri)
+    this.lastHashOfUri.set(uri, hash)
+    if (this.lastHashOfUri.size > DEDUPE_MAX_ENTRIES) this.lastHashOfUri.delete(this.lastHashOfUri.keys().next().value as string)
   }
 
   private contextFor(entry: Supervised): IngestionSourceContext {

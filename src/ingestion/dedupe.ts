@@ -35,6 +35,10 @@ export class DedupeWindow {
     }
   }
 
+  forget(hash: string): void {
+    this.seenAt.delete(hash)
+  }
+
   private prune(): void {
     const cutoff = this.clock.now() - this.windowMs
     for (const [hash, at] of this.seenAt) {

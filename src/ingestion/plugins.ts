@@ -1,7 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, readlink, rm, symlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ConfigError } from '../errors/index.js'
+import { packageRoot } from '../util/package-root.js'
 import { INGESTION_SOURCE_API_VERSION, type IngestionSource, type IngestionSourceFactory } from './contract.js'
 
 export const PLUGIN_MANIFEST = 'brain.plugin.json'
@@ -81,4 +82,19 @@ export async function discoverPluginDirs(root: string): Promise<string[]> {
     if (await readFile(join(dir, PLUGIN_MANIFEST)).then(() => true, () => false)) dirs.push(dir)
   }
   return dirs.sort()
+}
+
+/**
+ * Makes `import … from 'brain/ingestion'` work for plugins under `root`: a link
+ * `root/node_modules/brain` to the running brain package, so plugins always bind to the brain
+ * that loads them (never to a stale copy of their own).
+ */
+export async function linkBrainPackage(root: string): Promise<void> {
+  const modules = join(root, 'node_modules')
+  const link = join(modules, 'brain')
+  const target = packageRoot()
+  if ((await readlink(link).catch(() => null)) === target) return
+  await mkdir(modules, { recursive: true })
+  await rm(link, { recursive: true, force: true })
+  await symlink(target, link, 'dir')
 }

@@ -51,7 +51,9 @@ export function throwingEngineProxy(): IngestionEngine {
 }
 
 export interface HarnessRun {
-  /** Aborts the source's signal and waits for `run` to return; rethrows what it threw. */
+  /** What `run` threw before it was stopped, or null. */
+  readonly failure: unknown
+  /** Aborts the source's signal and waits for `run` to return; rethrows what it threw before that. */
   stop(): Promise<void>
 }
 
@@ -98,15 +100,19 @@ export class IngestionTestHarness {
   /** Starts `source.run` in the background. */
   run(source: IngestionSource): HarnessRun {
     const controller = new AbortController()
-    let failure: unknown = null
-    const done = source.run(this.context(controller.signal)).catch((err: unknown) => {
-      failure = err
+    // Only a failure before stop() is the source's fault; one caused by the abort is not.
+    let failure: { error: unknown } | null = null
+    const done = source.run(this.context(controller.signal)).catch((error: unknown) => {
+      if (!controller.signal.aborted) failure = { error }
     })
     return {
+      get failure() {
+        return failure?.error ?? null
+      },
       stop: async () => {
         controller.abort(new Error('harness stop'))
         await done
-        if (failure !== null && !controller.signal.aborted) throw failure
+        if (failure) throw failure.error
       },
     }
   }

@@ -20,6 +20,8 @@ interface Outcome {
   status: number
   errorCode: string | null
   tokenId: number | null
+  /** Writes the answer; called after the audit row, so no client sees an unaudited reply. */
+  send(): void
 }
 
 function header(request: RouteRequest, name: string): string | undefined {
@@ -28,10 +30,13 @@ function header(request: RouteRequest, name: string): string | undefined {
   return single === undefined || single.trim() === '' ? undefined : single.trim()
 }
 
+function answer(request: RouteRequest, status: number, body: Record<string, unknown>, tokenId: number | null, headers: Record<string, string> = {}): Outcome {
+  return { status, errorCode: status < 400 ? null : String(body.error), tokenId, send: () => sendJson(request.res, status, body, headers) }
+}
+
 function refuse(request: RouteRequest, status: number, body: Record<string, unknown>, tokenId: number | null, headers: Record<string, string> = {}): Outcome {
   request.req.resume()
-  sendJson(request.res, status, body, headers)
-  return { status, errorCode: String(body.error), tokenId }
+  return answer(request, status, body, tokenId, headers)
 }
 
 async function authorize(request: RouteRequest): Promise<VerifiedToken | Outcome> {
@@ -58,7 +63,7 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   if (type.kind === 'binary') return refuse(request, 415, { error: 'unsupported_media_type', content_type: type.type, hint: PROCESSOR_HINT }, tokenId)
   const body = await readBodyCapped(req, deps.config.http.ingestMaxBytes)
   if (!body.ok) {
-    if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted', tokenId }
+    if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted', tokenId, send: () => request.res.destroy() }
     return refuse(request, 413, { error: 'body_too_large', max_bytes: deps.config.http.ingestMaxBytes, hint: 'Raise BRAIN_INGEST_MAX_BYTES on the server, or split the content.' }, tokenId, { Connection: 'close' })
   }
   if (body.body.length === 0) return refuse(request, 400, { error: 'empty_body' }, tokenId)
@@ -86,6 +91,11 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
     const envelope = serializeError(err)
     return refuse(request, 400, { error: envelope.code, message: envelope.message, hint: envelope.hint }, tokenId)
   }
+  // The same allowlist as remote put_page: with prefixes configured, a caller cannot aim at any page.
+  const allowed = deps.config.http.remoteSlugPrefixes
+  if (slug !== undefined && allowed.length > 0 && !allowed.some((prefix) => slug!.startsWith(prefix))) {
+    return refuse(request, 403, { error: 'slug_not_allowed', hint: `Allowed slug prefixes: ${allowed.join(', ')}` }, tokenId)
+  }
   const contentHash = computeContentHash(event)
   const existing = await deps.db.query<{ id: string }>(`SELECT id FROM minion_jobs WHERE name = 'ingest_capture' AND idempotency_key = $1 LIMIT 1`, [`${clientId}:${contentHash}`])
   if (!existing.rows[0]) {
@@ -99,13 +109,19 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   }
   const queue = await openQueue({ db: deps.db, config: deps.config, logger: deps.logger })
   const job = await submitIngestCapture(queue, event, { clientId, untrusted: true, idempotent: true, slug }).finally(() => queue.close())
-  sendJson(request.res, 202, { job_id: job.id, status: job.status, content_hash: contentHash, duplicate: Boolean(existing.rows[0]) })
-  feed.publish({
-    job_id: job.id, duplicate: Boolean(existing.rows[0]), client_id: clientId, token_name: token.name, client_ip: request.clientIp,
-    content_type: event.content_type, content_hash: contentHash, bytes: body.body.length, source_id: event.source_id,
-    source_uri: event.source_uri ?? null, slug: slug ?? null, received_at: event.received_at!,
-  })
-  return { status: 202, errorCode: null, tokenId }
+  const duplicate = Boolean(existing.rows[0])
+  const accepted = answer(request, 202, { job_id: job.id, status: job.status, content_hash: contentHash, duplicate }, tokenId)
+  return {
+    ...accepted,
+    send: () => {
+      accepted.send()
+      feed.publish({
+        job_id: job.id, duplicate, client_id: clientId, token_name: token.name, client_ip: request.clientIp,
+        content_type: event.content_type, content_hash: contentHash, bytes: body.body.length, source_id: event.source_id,
+        source_uri: event.source_uri ?? null, slug: slug ?? null, received_at: event.received_at!,
+      })
+    },
+  }
 }
 
 /**
@@ -139,6 +155,7 @@ export function ingestRoutes(options: IngestRouteOptions = { feed: new AdminFeed
         tokenId: outcome.tokenId, clientIp: request.clientIp, route: '/ingest', method: 'POST', toolName: null,
         status: outcome.status, errorCode: outcome.errorCode, durationMs: performance.now() - started,
       }, request.deps.logger)
+      outcome.send()
     },
   }
   return [ingest, adminEventsRoute(options.feed)]

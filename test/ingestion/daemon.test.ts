@@ -43,6 +43,17 @@ t.test('pipeline: identical content inside 24 h is one dispatch; after the windo
   t.equal(dispatched.length, 2)
 })
 
+t.test('pipeline: a file edited A → B → A is captured three times; the same content elsewhere stays a duplicate', async (t) => {
+  const { daemon, dispatched } = setup()
+  const at = (content: string, uri: string): IngestionEvent => ({ ...event(content), source_uri: uri })
+  t.match(await daemon.handle(source, at('A', 'file:///n.md')), { status: 'dispatched' })
+  t.match(await daemon.handle(source, at('A', 'file:///copy.md')), { status: 'duplicate' })
+  t.match(await daemon.handle(source, at('B', 'file:///n.md')), { status: 'dispatched' })
+  t.match(await daemon.handle(source, at('A', 'file:///n.md')), { status: 'dispatched' }, 'the revert is captured')
+  t.match(await daemon.handle(source, at('A', 'file:///n.md')), { status: 'duplicate' })
+  t.same(dispatched.map((e) => e.content), ['A', 'B', 'A'])
+})
+
 t.test('pipeline: rate-limited events are not dispatched and not remembered as seen', async (t) => {
   const { daemon, dispatched, clock } = setup({ rate: { capacity: 2, intervalMs: 1000 } })
   await daemon.handle(source, event('1'))

@@ -8,8 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ConfigError } from '../../src/errors/index.js'
 import { INGESTION_SOURCE_API_VERSION, type IngestionSource } from '../../src/ingestion/index.js'
-import { discoverPluginDirs, loadPlugin } from '../../src/ingestion/plugins.js'
-import { IngestionTestHarness } from '../../src/ingestion/test-harness.js'
+import { discoverPluginDirs, linkBrainPackage, loadPlugin } from '../../src/ingestion/plugins.js'
 import { cliBrain } from '../helpers/cli.js'
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -70,8 +69,9 @@ t.test('the example feed source, imported by package name, passes the harness', 
   await mkdir(join(project, 'node_modules'))
   await symlink(REPO_ROOT, join(project, 'node_modules', 'brain'))
   await symlink(join(project, 'feed'), join(project, 'node_modules', 'brain-ingestion-source-feed'))
-  const resolved = createRequire(join(project, 'index.js')).resolve('brain-ingestion-source-feed')
-  const feed = (await import(pathToFileURL(resolved).href)) as { createSource: (o: Record<string, unknown>) => IngestionSource; apiVersion: number }
+  const requireFromProject = createRequire(join(project, 'index.js'))
+  const feed = (await import(pathToFileURL(requireFromProject.resolve('brain-ingestion-source-feed')).href)) as { createSource: (o: Record<string, unknown>) => IngestionSource; apiVersion: number }
+  const { IngestionTestHarness } = (await import(pathToFileURL(requireFromProject.resolve('brain/ingestion/test-harness')).href)) as typeof import('../../src/ingestion/test-harness.js')
   t.equal(feed.apiVersion, INGESTION_SOURCE_API_VERSION, 'it reads the constant through brain/ingestion')
   const published = [1, 2]
   const { server, url } = await feedServer(() => published.map(item))
@@ -87,6 +87,31 @@ t.test('the example feed source, imported by package name, passes the harness', 
   t.equal(harness.events.length, 3, 'items already seen are not emitted again')
   await t.rejects(harness.expectEvent({ source_uri: 'https://blog.test/4' }, { timeoutMs: 50 }), /no emitted event matched/)
   t.throws(() => harness.engine.getPage('x'), /refuses every access/, 'the harness engine proxy throws on any access')
-  const loaded = await loadPlugin(join(project, 'feed'))
+})
+
+t.test('a plugin installed under $BRAIN_HOME/plugins resolves brain/ingestion to the brain that loads it', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-plugins-'))
+  await cp(join(REPO_ROOT, 'examples', 'ingestion-source-feed'), join(root, 'feed'), { recursive: true })
+  const unlinked = await mkdtemp(join(tmpdir(), 'brain-plugins-'))
+  await cp(join(REPO_ROOT, 'examples', 'ingestion-source-feed'), join(unlinked, 'feed'), { recursive: true })
+  await t.rejects(loadPlugin(join(unlinked, 'feed')), /Cannot find package 'brain'/, 'without the link, brain is not resolvable from a plugin folder')
+  await linkBrainPackage(root)
+  await linkBrainPackage(root)
+  const loaded = await loadPlugin(join(root, 'feed'))
   t.equal(loaded.source.id, 'feed', 'the daemon loads it through its manifest')
+  t.equal(loaded.manifest.options?.interval_ms, 900000)
+})
+
+t.test('the harness reports what a source threw before it was stopped', async (t) => {
+  const { IngestionTestHarness } = await import('../../src/ingestion/test-harness.js')
+  const harness = new IngestionTestHarness()
+  const run = harness.run({ id: 'broken', run: async () => Promise.reject(new Error('cannot connect')) })
+  await new Promise((r) => setTimeout(r, 10))
+  t.match(run.failure, /cannot connect/)
+  await t.rejects(run.stop(), /cannot connect/)
+  const quiet = harness.run({ id: 'quiet', run: (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))) })
+  await quiet.stop()
+  t.equal(quiet.failure, null, 'a rejection caused by stop() is not a failure')
+  const invalid = await harness.context().emit({ content_type: 'text/plain', content: '', source_id: 'x' })
+  t.match(invalid, { status: 'invalid', code: 'empty_body' }, 'the harness validates what a source emits')
 })

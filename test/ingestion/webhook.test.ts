@@ -196,3 +196,13 @@ t.test('the admin feed streams one event per accepted request to admin tokens on
   t.notOk('content' in data, 'the content itself is not broadcast')
   t.equal(ctx.feed.subscribers, 1)
 })
+
+t.test('X-Brain-Slug honours the remote slug allowlist', async (t) => {
+  const ctx = await setup(t, { BRAIN_REMOTE_SLUG_PREFIXES: 'web/,phone/' })
+  const refused = await ingest(ctx, 'x', { 'x-brain-slug': 'people/ada' })
+  t.equal(refused.status, 403)
+  t.match(await refused.json(), { error: 'slug_not_allowed', hint: /web\/, phone\// })
+  t.equal((await ingest(ctx, 'y', { 'x-brain-slug': 'web/clip' })).status, 202)
+  t.equal((await ingest(ctx, 'z')).status, 202, 'without a slug the default inbox slug is used')
+  t.equal(await jobCount(ctx.db), 2)
+})

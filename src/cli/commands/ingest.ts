@@ -20,9 +20,11 @@ export class IngestDaemonCommand extends BrainCommand {
     const { readConfigValue } = await import('../../config/index.js')
     const { stderrLogger } = await import('../../util/logger.js')
     const { runIngestDaemon } = await import('../../ingestion/run-daemon.js')
-    const { checkApiVersion, discoverPluginDirs, readPluginManifest } = await import('../../ingestion/plugins.js')
+    const { checkApiVersion, discoverPluginDirs, linkBrainPackage, readPluginManifest } = await import('../../ingestion/plugins.js')
     const config = await this.loadConfig()
-    const pluginDirs = [...(await discoverPluginDirs(join(config.home, 'plugins'))), ...this.plugin.map((p) => resolve(p))]
+    const installed = await discoverPluginDirs(join(config.home, 'plugins'))
+    if (installed.length > 0) await linkBrainPackage(join(config.home, 'plugins'))
+    const pluginDirs = [...installed, ...this.plugin.map((p) => resolve(p))]
     // An incompatible plugin stops the daemon before it opens the brain.
     for (const dir of pluginDirs) checkApiVersion(await readPluginManifest(dir))
     const controller = new AbortController()

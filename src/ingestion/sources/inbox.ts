@@ -70,11 +70,16 @@ export class InboxSource implements IngestionSource {
     } catch {
       // Polling alone still finds every file.
     }
+    // One poll timer at a time: a burst of watch events must not pile up sleeps.
+    let polling: Promise<void> | null = null
     try {
       while (!ctx.signal.aborted) {
         const waitMs = await this.scan(ctx)
         if (ctx.signal.aborted) break
-        await Promise.race([ctx.sleep(waitMs).catch(() => undefined), new Promise<void>((resolve) => (wake = resolve))])
+        polling ??= ctx.sleep(waitMs).catch(() => undefined).then(() => {
+          polling = null
+        })
+        await Promise.race([polling, new Promise<void>((resolve) => (wake = resolve))])
       }
     } finally {
       watcher?.close()

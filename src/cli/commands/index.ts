@@ -2,6 +2,7 @@ import type { CommandClass } from 'clipanion'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
+import { DoctorCommand } from './doctor.js'
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
@@ -43,4 +44,5 @@ export const commands: CommandClass[] = [
   DreamCommand,
   FrontmatterValidateCommand, FrontmatterAuditCommand, FrontmatterInstallHookCommand,
   ApplyMigrationsCommand,
+  DoctorCommand,
 ]

@@ -77,8 +77,23 @@ export async function scanPath(target: { path: string; isDirectory: boolean }, r
   // are relative to the source root, which may lie above the directory named).
   const walked = await markdownFilesIn(target.path, createFileFilter({ strategy: 'markdown' }))
   const files = walked.filter((file) => pickedBySync(file, roots))
-  const scanned: ScannedFile[] = []
-  for (const file of files) scanned.push(await scanFile(file, roots))
+  return scanFiles(files, roots)
+}
+
+/** Files are read a few at a time: the scan waits on the disk, not on the CPU. */
+const READ_CONCURRENCY = 16
+
+export async function scanFiles(files: readonly string[], roots: readonly PageRoot[], signal?: AbortSignal): Promise<ScannedFile[]> {
+  const scanned: ScannedFile[] = new Array(files.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      signal?.throwIfAborted()
+      const index = next++
+      scanned[index] = await scanFile(files[index]!, roots)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker))
   return scanned
 }
 

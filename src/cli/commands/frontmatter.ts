@@ -50,7 +50,7 @@ export class FrontmatterValidateCommand extends BrainCommand {
     ],
   })
 
-  files = Option.Rest({ required: 1 })
+  files = Option.Rest({ required: 1, name: 'path' })
   fix = Option.Boolean('--fix', false, { description: 'Repair what can be repaired (keeps <file>.bak)' })
   dryRun = Option.Boolean('--dry-run', false, { description: 'With --fix: show the changes, write nothing' })
   lint = Option.Boolean('--lint', false, { description: 'Report lint findings (rule names); MISSING_OPEN is not one' })
@@ -77,7 +77,7 @@ export class FrontmatterValidateCommand extends BrainCommand {
     try {
       return await this.withBrain(({ db }) => loadPageRoots(db), { noRetryConnect: true })
     } catch (err) {
-      if (this.fix && !this.dryRun) throw err
+      if (this.fix) throw err
       const { serializeError } = await import('../../errors/index.js')
       this.context.stderr.write(`brain: could not read the registered sources (${serializeError(err).message}); slugs are checked against file paths only.\n`)
       return []

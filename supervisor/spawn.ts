@@ -9,9 +9,12 @@ export interface WorkerCommand {
   maxRssMb: number | null
   autopilotCron: string | null
   noRetryConnect: boolean
+  /** The brain command line to supervise instead of `jobs work` (e.g. `ingest daemon`). */
+  args?: readonly string[]
 }
 
 export function workerArgs(command: WorkerCommand): string[] {
+  if (command.args) return [...command.args]
   const args = ['jobs', 'work', '--concurrency', String(command.concurrency)]
   if (command.maxRssMb !== null) args.push('--max-rss', String(command.maxRssMb))
   args.push('--autopilot-cron', command.autopilotCron ?? 'off')

@@ -1,7 +1,7 @@
 /**
  * chunkCode: source file → chunk drafts cut at syntax boundaries.
  */
-import type { Tree } from 'web-tree-sitter'
+import type { Node, Tree } from 'web-tree-sitter'
 import { topLevelNodes, walkRange, type WalkContext } from './collect-units.js'
 import { parseEmbedded } from './embedded.js'
 import { fallbackUnits } from './fallback.js'
@@ -37,6 +37,12 @@ export interface ChunkCodeInput {
   /** Overrides detection from the path; null forces the plain-text fallback. */
   language?: CodeLanguage | null
   chunkSizeTokens?: number
+  /**
+   * Called with the parsed tree before it is freed, when the file parsed well enough to chunk
+   * by syntax; lets callers read more from the same parse (definitions, call sites) without
+   * parsing twice.
+   */
+  onTree?: (root: Node, language: CodeLanguage) => void
 }
 
 export function normalizeBudget(tokens: number | undefined): number {
@@ -54,14 +60,16 @@ export async function chunkCode(input: ChunkCodeInput): Promise<ChunkDraft[]> {
   const lines = new LineIndex(content)
   let units: Unit[] | null = null
   if (lang !== null && content.length <= MAX_PARSE_CHARS) {
-    units = await syntaxUnits(lang, input.path, content, lines, budget)
+    units = await syntaxUnits(lang, input.path, content, lines, budget, input.onTree)
   }
   units ??= fallbackUnits(lines, budget)
   return toDrafts(units, lines, input.path, lang)
 }
 
 /** Units cut at syntax boundaries, or null when the file does not parse well enough. */
-async function syntaxUnits(lang: CodeLanguage, path: string, content: string, lines: LineIndex, budget: number): Promise<Unit[] | null> {
+async function syntaxUnits(
+  lang: CodeLanguage, path: string, content: string, lines: LineIndex, budget: number, onTree: ChunkCodeInput['onTree'],
+): Promise<Unit[] | null> {
   const parser = await getParser(grammarFor(lang, path))
   const trees: Tree[] = []
   try {
@@ -75,7 +83,9 @@ async function syntaxUnits(lang: CodeLanguage, path: string, content: string, li
     const ctx: WalkContext = { rules, lines, budgetTokens: budget, out: [], embedded: embedded.regions }
     walkRange(ctx, topLevelNodes(tree.rootNode, rules), 0, lines.count - 1, ROOT_SCOPE, { sym: null, piece: false }, 0)
     const folded = foldTrivial(lines, ctx.out, budget)
-    return mergeSmallSiblings(lines, coalescePieces(lines, folded, budget), budget)
+    const units = mergeSmallSiblings(lines, coalescePieces(lines, folded, budget), budget)
+    onTree?.(tree.rootNode, lang)
+    return units
   } catch {
     // A grammar or walker failure on one file must not fail the import: fall back.
     return null

@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import type { JobName, JobProgress } from '../queue/types.js'
-import { stderrLogger } from '../util/logger.js'
+import { streamLogger } from '../util/logger.js'
 import { isTerminal } from './output.js'
 
 /** One status line on a terminal, rewritten in place; nothing when stderr is not a terminal. */
@@ -28,8 +28,9 @@ export function progressPrinter(stderr: Writable, label: string): { update: (p: 
 }
 
 /**
- * Submits a job and waits for its result, showing progress on a terminal. On the embedded
- * engine the job runs inline in this process; on the server engine a live worker runs it.
+ * Submits a job and waits for its result, showing progress on a terminal. A live worker runs
+ * it (the resident service's, on the embedded engine); without one, this process runs it.
+ * `signal` stops the waiting (the caller went away).
  */
 export async function runJob(
   brain: { db: Database; config: Config },
@@ -37,12 +38,13 @@ export async function runJob(
   name: JobName,
   data: Record<string, unknown>,
   label: string = name,
+  signal?: AbortSignal,
 ): Promise<unknown> {
   const { openQueue } = await import('../queue/index.js')
-  const queue = await openQueue({ db: brain.db, config: brain.config, logger: stderrLogger() })
+  const queue = await openQueue({ db: brain.db, config: brain.config, logger: streamLogger(stderr) })
   const progress = progressPrinter(stderr, label)
   try {
-    const job = await queue.submitAndWait(name, data, { onProgress: progress.update })
+    const job = await queue.submitAndWait(name, data, { onProgress: progress.update, signal })
     return job.result
   } finally {
     progress.finish()

@@ -1,9 +1,11 @@
-import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { ConfigError } from '../errors/index.js'
 import { parseDurationMs } from './durations.js'
 import { parseFlag, processEnv, type BrainEnv } from './env.js'
 import { readFileConfig } from './file-config.js'
+import { brainHome } from './home.js'
+
+export { brainHome }
 
 export interface EngineConfig {
   kind: 'pglite' | 'postgres'
@@ -37,20 +39,27 @@ export interface Config {
   }
   import: { maxFencesPerPage: number }
   jobs: { allowShell: boolean }
+  /** The resident service: it exits after this long with no client and no running job (0: never). */
+  service: { idleTimeoutMs: number }
   http: {
     maxBodyBytes: number
     ingestMaxBytes: number
     corsOrigins: string[]
     trustProxy: boolean
+    /** Slug prefixes remote (HTTP) writes may use: BRAIN_REMOTE_SLUG_PREFIXES or config.json mcp.allowed_slug_prefixes. */
+    remoteSlugPrefixes: string[]
+    /** Burst of the pre-auth per-IP bucket (BRAIN_HTTP_IP_BURST, default 120); refills at half of it per second. */
+    ipBurst: number
+    /** Burst of the per-token bucket (BRAIN_HTTP_TOKEN_BURST, default 600); refills at half of it per second. */
+    tokenBurst: number
   }
+  /** Set by `brain init --remote`: page and search commands call that server's tools. */
+  remote: { url: string; token: string } | null
 }
 
 const FIVE_MINUTES_MS = 5 * 60_000
+const FIFTEEN_MINUTES_MS = 15 * 60_000
 
-export function brainHome(env: BrainEnv = processEnv()): string {
-  const fromEnv = env.BRAIN_HOME?.trim()
-  return fromEnv ? resolve(fromEnv) : join(homedir(), '.brain')
-}
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw.trim() === '') return fallback
@@ -107,11 +116,22 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     },
     import: { maxFencesPerPage: positiveInt('BRAIN_MAX_FENCES_PER_PAGE', env.BRAIN_MAX_FENCES_PER_PAGE, 100) },
     jobs: { allowShell: env.BRAIN_ALLOW_SHELL_JOBS === '1' },
+    service: {
+      idleTimeoutMs: parseDurationMs(
+        'BRAIN_SERVICE_IDLE_TIMEOUT',
+        env.BRAIN_SERVICE_IDLE_TIMEOUT ?? (file.service?.idle_timeout === undefined ? undefined : String(file.service.idle_timeout)),
+        FIFTEEN_MINUTES_MS,
+      ),
+    },
     http: {
       maxBodyBytes: positiveInt('BRAIN_HTTP_MAX_BODY_BYTES', env.BRAIN_HTTP_MAX_BODY_BYTES, 1024 * 1024),
       ingestMaxBytes: positiveInt('BRAIN_INGEST_MAX_BYTES', env.BRAIN_INGEST_MAX_BYTES, 1_000_000),
       corsOrigins: list(env.BRAIN_HTTP_CORS_ORIGIN),
       trustProxy: env.BRAIN_HTTP_TRUST_PROXY === '1',
+      ipBurst: positiveInt('BRAIN_HTTP_IP_BURST', env.BRAIN_HTTP_IP_BURST, 120),
+      tokenBurst: positiveInt('BRAIN_HTTP_TOKEN_BURST', env.BRAIN_HTTP_TOKEN_BURST, 600),
+      remoteSlugPrefixes: env.BRAIN_REMOTE_SLUG_PREFIXES !== undefined ? list(env.BRAIN_REMOTE_SLUG_PREFIXES) : (file.mcp?.allowed_slug_prefixes ?? []),
     },
+    remote: file.remote && typeof file.remote.url === 'string' && typeof file.remote.token === 'string' ? { url: file.remote.url, token: file.remote.token } : null,
   }
 }

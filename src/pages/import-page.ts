@@ -3,6 +3,9 @@ import type { Database, SqlExecutor } from '../db/types.js'
 import { embedAndStore, pendingChunksOfPages } from '../embed/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { isSqlStateError, NotFoundError, ValidationError, type ErrorEnvelope } from '../errors/index.js'
+import { CallSiteCollector } from '../code/page-edges.js'
+import { replacePageCodeGraph } from '../code/edges.js'
+import { linkImportedMarkdown } from '../links/import-links.js'
 import { upsertChunks } from './chunk-repository.js'
 import { computePageContentHash } from './content-hash.js'
 import { findPageHash, replaceTags, upsertPage } from './page-repository.js'
@@ -33,6 +36,11 @@ export interface ImportOptions {
   onWarning?: (message: string) => void
   /** Work out the status without writing anything. */
   dryRun?: boolean
+  /**
+   * Write the citation links of a markdown page (when config `auto_link` is not false). Default
+   * true; untrusted (remote) writers pass false.
+   */
+  autoLink?: boolean
 }
 
 export type ImportStatus = 'created' | 'updated' | 'skipped'
@@ -91,9 +99,9 @@ function prepare(input: ImportInput, slug: string): PreparedPage {
   }
 }
 
-async function chunk(input: ImportInput, page: PreparedPage, slug: string, options: ImportOptions): Promise<ChunkDraft[]> {
+async function chunk(input: ImportInput, page: PreparedPage, slug: string, options: ImportOptions, calls: CallSiteCollector): Promise<ChunkDraft[]> {
   if (input.kind === 'code') {
-    return chunkCode({ path: input.path ?? slug, content: page.compiledTruth, language: page.language, chunkSizeTokens: options.chunkSizeTokens })
+    return chunkCode({ path: input.path ?? slug, content: page.compiledTruth, language: page.language, chunkSizeTokens: options.chunkSizeTokens, onTree: calls.onTree })
   }
   return chunkMarkdown({
     compiledTruth: page.compiledTruth,
@@ -120,7 +128,8 @@ const FOREIGN_KEY_VIOLATION = '23503'
 
 /**
  * The one import path for every writer (put, capture, sync, import, ingest). Identical content
- * is `skipped` with no write; otherwise page, tags and chunks are written in one transaction.
+ * is `skipped` with no write; otherwise page, tags, chunks, their call edges and (markdown)
+ * citation links are written in one transaction.
  */
 export async function importPage(db: Database, input: ImportInput, options: ImportOptions = {}): Promise<ImportResult> {
   const slug = normalizeSlug(input.slug)
@@ -136,7 +145,9 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
   if (options.dryRun) {
     return { ...base, status: existing ? 'updated' : 'created', pageId: existing?.id ?? 0, chunks: 0 }
   }
-  const drafts = await chunk(input, page, slug, options)
+  const calls = new CallSiteCollector()
+  const drafts = await chunk(input, page, slug, options, calls)
+  const codeGraph = calls.graph(drafts)
   const provenance = input.provenance ?? {}
   const written = await writePage(db, sourceId, async (tx) => {
     const { id, created } = await upsertPage(tx, {
@@ -156,6 +167,10 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
     })
     await replaceTags(tx, id, page.tags)
     await upsertChunks(tx, id, drafts)
+    if (input.kind === 'code' || !created) await replacePageCodeGraph(tx, id, sourceId, codeGraph, created)
+    if (input.kind === 'markdown' && options.autoLink !== false) {
+      await linkImportedMarkdown(tx, { id, slug, sourceId }, { compiledTruth: page.compiledTruth, timeline: page.timeline }, created)
+    }
     return { id, created }
   })
   const result: ImportResult = { ...base, status: written.created ? 'created' : 'updated', pageId: written.id, chunks: drafts.length }

@@ -18,6 +18,10 @@ export interface SearchOptions {
   exclude_slug_prefixes?: readonly string[]
   /** Prefixes removed from the hard-exclude set for this call. */
   include_slug_prefixes?: readonly string[]
+  /** Boost results within `walkDepth` call-graph hops of this symbol's definition (see near-symbol.ts). */
+  nearSymbol?: string
+  /** Hops from nearSymbol that still earn a boost, 0–3 (default 1). */
+  walkDepth?: number
 }
 
 /**

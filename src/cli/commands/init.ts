@@ -6,26 +6,30 @@ export class InitCommand extends BrainCommand {
   static override usage = Command.Usage({
     description: 'Create or connect a brain',
     details: 'Without --url, creates the embedded brain in $BRAIN_HOME (default ~/.brain). With --url, uses a PostgreSQL server with pgvector and records the URL in $BRAIN_HOME/config.json.',
-    examples: [['Embedded brain', '$0 init'], ['Server engine', '$0 init --url postgres://user:pass@localhost:5432/brain']],
+    examples: [['Embedded brain', '$0 init'], ['Server engine', '$0 init --url postgres://user:pass@localhost:5432/brain'], ['Thin client of a remote brain', '$0 init --remote https://brain.example.org --token brain_…']],
   })
 
   url = Option.String('--url', { description: 'PostgreSQL URL of the server engine' })
+  remote = Option.String('--remote', { description: 'Thin client: use the brain served at this https URL (`brain serve --http`)' })
+  token = Option.String('--token', { description: 'Access token for --remote (from `brain auth create` on the server)' })
   noRetryConnect = Option.Boolean('--no-retry-connect', false, { description: 'Fail at once when the server is unreachable' })
 
   protected async run(): Promise<number> {
+    if (this.remote !== undefined || this.token !== undefined) {
+      const { initRemote } = await import('../remote-init.js')
+      const result = await initRemote(this.context.env, this.remote, this.token)
+      this.print(result, () => `brain ready: thin client of ${result.url} (${result.engine} engine, ${result.pages} pages)`)
+      return 0
+    }
     const { loadConfig, writeFileConfig, readFileConfig } = await import('../../config/index.js')
-    const { openDatabase, validatePostgresUrl, redactUrl } = await import('../../db/index.js')
+    const { validatePostgresUrl, redactUrl } = await import('../../db/index.js')
     const env = this.url ? { ...this.context.env, BRAIN_DATABASE_URL: this.url } : this.context.env
     if (this.url) validatePostgresUrl(this.url)
     const config = loadConfig({ env, noRetryConnect: this.noRetryConnect })
-    const db = await openDatabase(config.engine)
-    let pages = 0
-    try {
+    const pages = await this.withBrainOf(config, async ({ db }) => {
       const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM pages')
-      pages = rows[0]?.n ?? 0
-    } finally {
-      await db.close()
-    }
+      return rows[0]?.n ?? 0
+    })
     const file = readFileConfig(config.home)
     writeFileConfig(config.home, this.url ? { ...file, engine: 'postgres', database_url: this.url } : { ...file, engine: file.engine ?? 'pglite' })
     const result = {

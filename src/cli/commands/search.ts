@@ -26,6 +26,8 @@ abstract class SearchLikeCommand extends BrainCommand {
   lang = Option.String('--lang', { description: 'Only code chunks of this language (typescript, ts, python, …)' })
   symbolKind = Option.String('--symbol-kind', { description: 'Only chunks of this symbol type (function, class, …)' })
   source = Option.String('--source', { description: 'Only pages of this source id' })
+  nearSymbol = Option.String('--near-symbol', { description: 'Boost results near this symbol in the call graph' })
+  walkDepth = Option.String('--walk-depth', { description: 'Call-graph hops from --near-symbol that earn a boost, 0–3 (default 1)' })
 
   protected options(): SearchOptions {
     return {
@@ -35,6 +37,8 @@ abstract class SearchLikeCommand extends BrainCommand {
       language: this.lang,
       symbolKind: this.symbolKind,
       sourceId: this.source,
+      nearSymbol: this.nearSymbol,
+      walkDepth: wholeNumber('walk_depth', this.walkDepth),
     }
   }
 

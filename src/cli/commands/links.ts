@@ -1,0 +1,99 @@
+import { Command, Option } from 'clipanion'
+import type { PageLink, ReconcileResult } from '../../links/index.js'
+import { UsageError } from '../../errors/index.js'
+import { BrainCommand } from '../brain-command.js'
+
+function requireSlug(command: string, slug: string | undefined): string {
+  const trimmed = slug?.trim() ?? ''
+  if (trimmed === '') {
+    throw new UsageError(`${command}_requires_slug`, `${command} needs a page slug.`, { hint: `e.g. \`brain ${command} notes/design\`` })
+  }
+  return trimmed
+}
+
+function formatLinks(links: readonly PageLink[], direction: 'out' | 'in'): string {
+  if (links.length === 0) return direction === 'out' ? 'No links.' : 'No backlinks.'
+  return links
+    .map((l) => {
+      const other = direction === 'out' ? l.toSlug : l.fromSlug
+      const origin = l.linkSource ? ` (${l.linkSource}${l.originField ? `, ${l.originField}` : ''})` : ''
+      return `${l.linkType.padEnd(14)} ${other}${origin}`
+    })
+    .join('\n')
+}
+
+export class LinksCommand extends BrainCommand {
+  static override paths = [['links']]
+  static override usage = Command.Usage({
+    description: "A page's outgoing links (a markdown page's `documents` links to the code it cites, …)",
+    examples: [['Code a note cites', '$0 links notes/design']],
+  })
+  slug = Option.String({ required: false })
+
+  protected async run(): Promise<number> {
+    const slug = requireSlug('links', this.slug)
+    const { getLinks } = await import('../../links/index.js')
+    const links = await this.withBrain(({ db }) => getLinks(db, slug))
+    this.print(links, () => formatLinks(links, 'out'))
+    return 0
+  }
+}
+
+export class BacklinksCommand extends BrainCommand {
+  static override paths = [['backlinks']]
+  static override usage = Command.Usage({
+    description: 'Links pointing at a page (the notes that cite a code file, …)',
+    examples: [['Notes citing a file', '$0 backlinks src/db/open.ts']],
+  })
+  slug = Option.String({ required: false })
+
+  protected async run(): Promise<number> {
+    const slug = requireSlug('backlinks', this.slug)
+    const { getBacklinks } = await import('../../links/index.js')
+    const links = await this.withBrain(({ db }) => getBacklinks(db, slug))
+    this.print(links, () => formatLinks(links, 'in'))
+    return 0
+  }
+}
+
+export function formatReconcile(result: ReconcileResult): string {
+  if (result.status === 'auto_link_disabled') return 'auto_link is false: no links derived (`brain config set auto_link true` turns it on).'
+  const verb = result.dryRun ? 'would add' : 'added'
+  return `${result.pagesScanned} markdown pages, ${result.references} code references: ${verb} ${result.linksAdded} links; ${result.edgesTargetsMissing} cited files have no code page`
+}
+
+export class ReconcileLinksCommand extends BrainCommand {
+  static override paths = [['reconcile-links']]
+  static override usage = Command.Usage({
+    description: 'Add the documents / documented_by links for code cited in markdown pages',
+    details:
+      'Walks every markdown page, finds code citations (src/…, lib/…, test/… paths with a code extension, optional :line) in compiled truth and timeline, and adds a `documents` link to each cited code page and a `documented_by` link back. Idempotent. A cited file without a code page is counted as edges_targets_missing. With auto_link = false it does nothing.',
+    examples: [['Preview', '$0 reconcile-links --dry-run'], ['Run', '$0 reconcile-links']],
+  })
+  dryRun = Option.Boolean('--dry-run', false, { description: 'Count without writing' })
+
+  protected async run(): Promise<number> {
+    const { reconcileLinks } = await import('../../links/index.js')
+    const result = await this.withBrain(({ db, config }) => reconcileLinks(db, config, { dryRun: this.dryRun }))
+    this.print(result, () => formatReconcile(result))
+    return 0
+  }
+}
+
+export class ExtractCommand extends BrainCommand {
+  static override paths = [['extract']]
+  static override usage = Command.Usage({
+    description: 'Derive links for the given pages, or all pages (runs as an `extract` job)',
+    details: 'For a markdown slug: its code citation links. For a code slug: the links of every markdown page citing it (fills the gap when the code arrived after the note).',
+    examples: [['Everything', '$0 extract'], ['One note and one file', '$0 extract notes/design src/db/open.ts']],
+  })
+  slugs = Option.Rest()
+
+  protected async run(): Promise<number> {
+    const { runJob } = await import('../job-runner.js')
+    const data = this.slugs.length > 0 ? { slugs: this.slugs } : {}
+    const result = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'extract', data, 'extract'))) as ReconcileResult
+    this.print(result, () => formatReconcile(result))
+    return 0
+  }
+}

@@ -1,0 +1,109 @@
+import { Command, Option } from 'clipanion'
+import { DatabaseError, NotAvailableError, UsageError, isBrainError } from '../../errors/index.js'
+import type { Brain, OperationContext } from '../../mcp/index.js'
+import { BrainCommand } from '../brain-command.js'
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) throw new UsageError('serve_requires_port', '--http needs --port <port>.', { hint: 'brain serve --http --port 8787' })
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('invalid_port', `--port must be a whole number 0–65535, not "${raw}".`)
+  return port
+}
+
+/** A database failure as a tool error an agent can act on. */
+function asDatabaseProblem(err: unknown): unknown {
+  if (isBrainError(err)) return err
+  return new DatabaseError('database_unavailable', `The brain's database could not be opened: ${err instanceof Error ? err.message : String(err)}`, {
+    hint: 'Check that the database is running and reachable (BRAIN_DATABASE_URL or `brain init`), then call the tool again.',
+    cause: err,
+  })
+}
+
+export class ServeCommand extends BrainCommand {
+  static override paths = [['serve']]
+  static override usage = Command.Usage({
+    description: 'Serve the MCP tools over stdio, or over HTTP with --http (server engine only)',
+    details: [
+      'Without --http: MCP over stdin/stdout for an agent host; stdout carries only the protocol, logs go to stderr. The database is opened on the first tool call that needs it.',
+      'With --http: GET /health and POST /mcp (bearer token from `brain auth create`; answers application/json). Environment: BRAIN_HTTP_MAX_BODY_BYTES (default 1 MiB), BRAIN_HTTP_CORS_ORIGIN (comma-separated origins; default none), BRAIN_HTTP_TRUST_PROXY=1 (believe X-Forwarded-For), BRAIN_HTTP_IP_BURST / BRAIN_HTTP_TOKEN_BURST (rate buckets, default 120 / 600, refilled at half per second), BRAIN_REMOTE_SLUG_PREFIXES (slug prefixes remote writes may use). SIGTERM lets requests in flight finish, then exits 0.',
+    ].join('\n\n'),
+    examples: [
+      ['Stdio for an agent host', '$0 serve'],
+      ['HTTP on all interfaces', '$0 serve --http --port 8787 --host 0.0.0.0'],
+    ],
+  })
+
+  http = Option.Boolean('--http', false, { description: 'Serve over HTTP instead of stdio' })
+  port = Option.String('--port', { description: 'HTTP port' })
+  host = Option.String('--host', '127.0.0.1', { description: 'HTTP address to bind (default 127.0.0.1)' })
+
+  protected async run(): Promise<number> {
+    return this.http ? this.serveHttp() : this.serveStdio()
+  }
+
+  private async serveStdio(): Promise<number> {
+    const { runStdioSession, streamLogger } = await import('../../mcp/index.js')
+    const logger = streamLogger(this.context.stderr)
+    let release: () => void = () => undefined
+    const ended = new Promise<void>((resolve) => (release = resolve))
+    let opened: Promise<Brain> | null = null
+    let holding: Promise<unknown> | null = null
+    // The brain stays open from the first tool call that needs it until the session ends.
+    const brain = (): Promise<Brain> => {
+      opened ??= new Promise<Brain>((resolve, reject) => {
+        holding = this.withBrain(async (b) => {
+          resolve(b)
+          await ended
+        }).catch((err: unknown) => {
+          opened = null
+          reject(asDatabaseProblem(err))
+        })
+      })
+      return opened
+    }
+    let remoteSlugPrefixes: string[] = []
+    try {
+      remoteSlugPrefixes = (await this.loadConfig()).http.remoteSlugPrefixes
+    } catch (err) {
+      logger.warn(`configuration problem: ${err instanceof Error ? err.message : String(err)}`)
+    }
+    const ctx: OperationContext = { brain, logger, dryRun: false, remote: false, scopes: null, remoteSlugPrefixes }
+    try {
+      await runStdioSession({ stdin: this.context.stdin, stdout: this.context.stdout, ctx, version: this.cli.binaryVersion ?? '0.0.0' })
+    } finally {
+      release()
+      await holding
+    }
+    return 0
+  }
+
+  private async serveHttp(): Promise<number> {
+    const port = parsePort(this.port)
+    const { createBrainHttpServer, ROUTES, mcpBuckets } = await import('../../http/index.js')
+    const { streamLogger } = await import('../../mcp/index.js')
+    const logger = streamLogger(this.context.stderr)
+    return this.withBrain(async ({ db, config }) => {
+      if (!db.capabilities.httpServer) {
+        throw new NotAvailableError('http_requires_server_engine', 'serve --http needs the server engine: the access-token table exists only on the server engine, not in the embedded brain.', {
+          hint: 'Point brain at PostgreSQL (`brain init --url postgres://…` or BRAIN_DATABASE_URL), or use `brain serve` (stdio).',
+        })
+      }
+      const http = createBrainHttpServer(ROUTES, { db, config, logger, version: this.cli.binaryVersion ?? '0.0.0', ...mcpBuckets(config.http) })
+      const address = await http.listen(port, this.host)
+      logger.info(`listening on http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`)
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        const onSignal = (name: NodeJS.Signals): void => {
+          process.off('SIGTERM', onSignal)
+          process.off('SIGINT', onSignal)
+          resolve(name)
+        }
+        process.on('SIGTERM', onSignal)
+        process.on('SIGINT', onSignal)
+      })
+      logger.info(`${signal}: finishing ${http.inFlight} request(s) in flight`)
+      await http.shutdown()
+      logger.info('stopped')
+      return 0
+    })
+  }
+}

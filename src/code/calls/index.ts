@@ -1,0 +1,5 @@
+export { extractCallSites } from './extract.js'
+export { planPageEdges, type PageEdge } from './plan.js'
+export { extractDefinitions, placeSymbols, symbolAt, chunkAt, type PageSymbol, type SymbolDraft } from './symbols.js'
+export { CALL_RULES, type CallRules } from './rules.js'
+export type { CallSite, CallEdgeType } from './types.js'

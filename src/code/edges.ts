@@ -1,0 +1,156 @@
+/**
+ * Call-graph edges: `code_edges_chunk` (callee's defining chunk known) and `code_edges_symbol`
+ * (callee known by name only). Readers take both as one union; a name edge is never promoted to
+ * a chunk edge, because the chunk a name resolves to changes as pages are re-imported.
+ */
+import type { SqlExecutor } from '../db/types.js'
+import { ValidationError } from '../errors/index.js'
+import type { PageCodeGraph } from './page-edges.js'
+
+export interface CodeEdgeInput {
+  fromChunkId: number
+  /** The callee's defining chunk, when known. */
+  toChunkId?: number | null
+  /** The callee's qualified name; required when toChunkId is absent. */
+  toSymbolQualified?: string | null
+  edgeType: string
+  sourceId: string
+  /** Qualified name of the definition the call sits in. */
+  fromSymbol?: string | null
+}
+
+export interface CodeEdgeResult {
+  fromChunkId: number
+  toChunkId: number | null
+  toSymbolQualified: string | null
+  edgeType: string
+  sourceId: string
+  fromSymbol: string | null
+  /** Which table the edge lives in. */
+  via: 'chunk' | 'symbol'
+}
+
+/** The last segment of a qualified name: `Queue.submit` → `submit`, `a::b` → `b`. */
+export function lastSegment(qualified: string): string {
+  const parts = qualified.split(/::|\.|#|->/)
+  return parts[parts.length - 1] || qualified
+}
+
+/** Inserts edges (duplicates ignored), one statement per table; returns how many were new. */
+export async function addCodeEdges(db: SqlExecutor, edges: readonly CodeEdgeInput[]): Promise<number> {
+  const chunkEdges = edges.filter((e) => e.toChunkId != null)
+  const symbolEdges = edges.filter((e) => e.toChunkId == null)
+  const unnamed = symbolEdges.find((e) => !e.toSymbolQualified)
+  if (unnamed !== undefined) {
+    throw new ValidationError('code_edge_requires_target', `Edge from chunk ${unnamed.fromChunkId} names no target.`, {
+      hint: 'Give toChunkId or toSymbolQualified.',
+    })
+  }
+  let added = 0
+  if (chunkEdges.length > 0) {
+    const payload = chunkEdges.map((e) => ({ f: e.fromChunkId, t: e.toChunkId, q: e.toSymbolQualified ?? null, k: e.edgeType, s: e.sourceId, fs: e.fromSymbol ?? null }))
+    const { rowCount } = await db.query(
+      `INSERT INTO code_edges_chunk (from_chunk_id, to_chunk_id, to_symbol, edge_type, source_id, from_symbol)
+       SELECT x.f, x.t, x.q, x.k, x.s, x.fs FROM jsonb_to_recordset($1::jsonb) AS x(f bigint, t bigint, q text, k text, s text, fs text)
+       ON CONFLICT DO NOTHING`,
+      [JSON.stringify(payload)],
+    )
+    added += rowCount
+  }
+  if (symbolEdges.length > 0) {
+    const payload = symbolEdges.map((e) => ({ f: e.fromChunkId, q: e.toSymbolQualified, n: lastSegment(e.toSymbolQualified!), k: e.edgeType, s: e.sourceId, fs: e.fromSymbol ?? null }))
+    const { rowCount } = await db.query(
+      `INSERT INTO code_edges_symbol (from_chunk_id, to_symbol_qualified, to_symbol_name, edge_type, source_id, from_symbol)
+       SELECT x.f, x.q, x.n, x.k, x.s, x.fs FROM jsonb_to_recordset($1::jsonb) AS x(f bigint, q text, n text, k text, s text, fs text)
+       ON CONFLICT DO NOTHING`,
+      [JSON.stringify(payload)],
+    )
+    added += rowCount
+  }
+  return added
+}
+
+/** Removes every edge leaving the given chunks; returns how many went. */
+export async function deleteCodeEdgesForChunks(db: SqlExecutor, chunkIds: readonly number[]): Promise<number> {
+  if (chunkIds.length === 0) return 0
+  const { rows } = await db.query<{ n: number }>(
+    `WITH c AS (DELETE FROM code_edges_chunk WHERE from_chunk_id = ANY($1::bigint[]) RETURNING 1),
+          s AS (DELETE FROM code_edges_symbol WHERE from_chunk_id = ANY($1::bigint[]) RETURNING 1)
+     SELECT (SELECT count(*) FROM c) + (SELECT count(*) FROM s) AS n`,
+    [chunkIds.map(String)],
+  )
+  return Number(rows[0]?.n ?? 0)
+}
+
+interface EdgeRow {
+  from_chunk_id: number
+  to_chunk_id: number | null
+  to_symbol_qualified: string | null
+  edge_type: string
+  source_id: string
+  from_symbol: string | null
+  via: 'chunk' | 'symbol'
+}
+
+/** The edges leaving one chunk, chunk edges first, then by target. */
+export async function getEdgesByChunk(db: SqlExecutor, chunkId: number): Promise<CodeEdgeResult[]> {
+  const { rows } = await db.query<EdgeRow>(
+    `SELECT from_chunk_id, to_chunk_id, to_symbol AS to_symbol_qualified, edge_type, source_id, from_symbol, 'chunk' AS via
+       FROM code_edges_chunk WHERE from_chunk_id = $1
+     UNION ALL
+     SELECT from_chunk_id, NULL::bigint, to_symbol_qualified, edge_type, source_id, from_symbol, 'symbol'
+       FROM code_edges_symbol WHERE from_chunk_id = $1
+     ORDER BY via, to_chunk_id, to_symbol_qualified, edge_type`,
+    [chunkId],
+  )
+  return rows.map((r) => ({
+    fromChunkId: Number(r.from_chunk_id),
+    toChunkId: r.to_chunk_id === null ? null : Number(r.to_chunk_id),
+    toSymbolQualified: r.to_symbol_qualified,
+    edgeType: r.edge_type,
+    sourceId: r.source_id,
+    fromSymbol: r.from_symbol,
+    via: r.via,
+  }))
+}
+
+/**
+ * Replaces a code page's definitions and the edges leaving its chunks, inside the transaction
+ * that wrote the chunks: one delete (skipped for a new page) and one insert statement whatever
+ * the number of definitions and edges.
+ *
+ * A call resolved to a definition on the same page is stored twice: as a chunk edge, and by its
+ * qualified name. The chunk edge table is unique per (from chunk, to chunk, type), so when
+ * several small definitions share a merged chunk, only the by-name row keeps each call apart.
+ */
+export async function replacePageCodeGraph(tx: SqlExecutor, pageId: number, sourceId: string, graph: PageCodeGraph, isNewPage: boolean): Promise<void> {
+  if (!isNewPage) {
+    await tx.query(
+      `WITH mine AS (SELECT id FROM content_chunks WHERE page_id = $1),
+            c AS (DELETE FROM code_edges_chunk WHERE from_chunk_id IN (SELECT id FROM mine)),
+            s AS (DELETE FROM code_edges_symbol WHERE from_chunk_id IN (SELECT id FROM mine))
+       DELETE FROM code_symbols WHERE page_id = $1`,
+      [pageId],
+    )
+  }
+  if (graph.edges.length === 0 && graph.symbols.length === 0) return
+  const edges = graph.edges.map((e) => ({ f: e.fromIndex, fs: e.fromSymbol, t: e.toIndex, q: e.target, n: e.name, k: e.edgeType }))
+  const symbols = graph.symbols.map((s) => ({ i: s.chunkIndex, n: s.name, q: s.qualified, t: s.symbolType, a: s.startLine, b: s.endLine }))
+  await tx.query(
+    `WITH chunks AS (SELECT id, chunk_index FROM content_chunks WHERE page_id = $1),
+          syms AS (INSERT INTO code_symbols (page_id, chunk_id, name, qualified, symbol_type, start_line, end_line)
+                   SELECT $1, c.id, x.n, x.q, x.t, x.a, x.b
+                   FROM jsonb_to_recordset($3::jsonb) AS x(i int, n text, q text, t text, a int, b int)
+                   JOIN chunks c ON c.chunk_index = x.i),
+          x AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(f int, fs text, t int, q text, n text, k text)),
+          resolved AS (
+            SELECT fc.id AS from_id, tc.id AS to_id, x.fs, x.q, x.n, x.k
+            FROM x JOIN chunks fc ON fc.chunk_index = x.f
+            LEFT JOIN chunks tc ON x.t IS NOT NULL AND tc.chunk_index = x.t),
+          c AS (INSERT INTO code_edges_chunk (from_chunk_id, to_chunk_id, to_symbol, edge_type, source_id, from_symbol)
+                SELECT from_id, to_id, q, k, $4, fs FROM resolved WHERE to_id IS NOT NULL ON CONFLICT DO NOTHING)
+     INSERT INTO code_edges_symbol (from_chunk_id, to_symbol_qualified, to_symbol_name, edge_type, source_id, from_symbol)
+     SELECT from_id, q, n, k, $4, fs FROM resolved ON CONFLICT DO NOTHING`,
+    [pageId, JSON.stringify(edges), JSON.stringify(symbols), sourceId],
+  )
+}

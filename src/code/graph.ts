@@ -1,0 +1,298 @@
+/**
+ * Callers and callees, direct or transitive (blast radius). The walk goes level by level, one
+ * query per level whatever the frontier's size, over the union of chunk edges and by-name edges.
+ * A visited set guards against cycles, `depth` and `limit` cap the walk, and every result
+ * carries the path it was reached by.
+ */
+import type { SqlExecutor } from '../db/types.js'
+import { UsageError } from '../errors/index.js'
+import { definitionsByNames, definitionSnippet, findDefinitionRows, LOCATION_COLUMNS, toDefinition, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
+import { lastSegment } from './edges.js'
+import { requireSymbol, resolveLimit, splitSymbol, type CodeCommand } from './query-args.js'
+
+export const DEFAULT_GRAPH_DEPTH = 1
+export const MAX_GRAPH_DEPTH = 10
+export const DEFAULT_GRAPH_LIMIT = 50
+/** Definitions considered as roots of a walk; more than one means the name is ambiguous. */
+const MAX_ROOTS = 50
+
+export interface CodeGraphQuery {
+  symbol: string
+  /** Hops to walk, 1 (direct, default) to 10. */
+  depth?: number
+  /** Most results returned (default 50); the walk stops once reached. */
+  limit?: number
+}
+
+export interface CodeGraphNode extends Omit<CodeLocation, 'slug' | 'sourceId' | 'file'> {
+  /** Null for a callee known only by name (defined outside the brain). */
+  slug: string | null
+  sourceId: string | null
+  file: string | null
+  chunkId: number | null
+  symbolName: string | null
+  symbolNameQualified: string | null
+  /** 1 for direct callers/callees. */
+  depth: number
+  /** Labels from the root symbol to this node, both ends included. */
+  path: string[]
+  edgeType: string
+  /** `chunk`: a resolved edge; `symbol`: matched by name. */
+  via: 'chunk' | 'symbol'
+  /** Callees by name: how many definitions share the name (more than one is ambiguous). */
+  candidates: number
+}
+
+export interface CodeGraphResponse {
+  symbol: string
+  direction: 'callers' | 'callees'
+  depth: number
+  /** Where the symbol is defined; several definitions make the result ambiguous. */
+  definitions: CodeDefinition[]
+  ambiguous: boolean
+  /** The limit cut the walk short. */
+  truncated: boolean
+  results: CodeGraphNode[]
+}
+
+type Located = LocationRow
+
+/** A node the walk expands next. */
+interface FrontierItem {
+  chunkId: number | null
+  name: string | null
+  qualified: string | null
+  /** File stem and folder of the definition: `open` and `db` for src/db/open.ts. */
+  fileStem: string | null
+  dirName: string | null
+  path: string[]
+}
+
+function resolveDepth(command: CodeCommand, depth: number | undefined): number {
+  if (depth === undefined) return DEFAULT_GRAPH_DEPTH
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_GRAPH_DEPTH) {
+    throw new UsageError(`${command}_invalid_depth`, `depth must be a whole number from 1 to ${MAX_GRAPH_DEPTH}, not ${String(depth)}.`)
+  }
+  return depth
+}
+
+function label(row: Pick<Located, 'symbol_name' | 'symbol_name_qualified' | 'file' | 'start_line'>): string {
+  return row.symbol_name_qualified ?? row.symbol_name ?? `${row.file}:${row.start_line ?? 1}`
+}
+
+function fileParts(slug: string | null): { fileStem: string | null; dirName: string | null } {
+  if (slug === null) return { fileStem: null, dirName: null }
+  const parts = slug.split('/')
+  const base = parts[parts.length - 1]!
+  return { fileStem: base.replace(/\.[^.]*$/, ''), dirName: parts.length > 1 ? parts[parts.length - 2]! : null }
+}
+
+function frontierOf(row: Located, path: string[]): FrontierItem {
+  const qualified = row.symbol_name_qualified ?? row.symbol_name
+  return { chunkId: Number(row.chunk_id), name: qualified === null ? null : lastSegment(qualified), qualified, ...fileParts(row.slug), path }
+}
+
+/**
+ * Whether a by-name edge `target` can mean this definition. A bare call always can. A call on
+ * a receiver can when the receiver is the definition's class, an instance variable (lower-case,
+ * type unknown) for a method, or the file or package for a top-level function.
+ */
+export function targetMatches(target: string, item: Pick<FrontierItem, 'qualified' | 'name' | 'fileStem' | 'dirName'>): boolean {
+  const { qualifier } = splitSymbol(target)
+  if (qualifier === null) return true
+  if (target === item.qualified) return true
+  const owner = item.qualified !== null ? splitSymbol(item.qualified).qualifier : null
+  if (owner !== null) return qualifier === owner || /^[a-z_]/.test(qualifier)
+  return qualifier === item.fileStem || qualifier === item.dirName
+}
+
+function toNode(row: Located, depth: number, path: string[], edgeType: string, via: 'chunk' | 'symbol', candidates: number): CodeGraphNode {
+  return {
+    slug: row.slug,
+    sourceId: row.source_id,
+    file: row.file,
+    language: row.language,
+    symbolType: row.symbol_type,
+    startLine: row.start_line,
+    endLine: row.end_line,
+    snippet: definitionSnippet(row),
+    chunkId: Number(row.chunk_id),
+    symbolName: row.symbol_name,
+    symbolNameQualified: row.symbol_name_qualified,
+    depth,
+    path,
+    edgeType,
+    via,
+    candidates,
+  }
+}
+
+async function roots(db: SqlExecutor, symbol: string): Promise<{ definitions: CodeDefinition[]; frontier: FrontierItem[] }> {
+  const rows = await findDefinitionRows(db, symbol, null, MAX_ROOTS)
+  const definitions = rows.map(toDefinition)
+  if (rows.length > 0) return { definitions, frontier: rows.map((r) => frontierOf(r, [label(r)])) }
+  // Not defined in the brain (a library function): its by-name callers can still be found.
+  const { name } = splitSymbol(symbol)
+  return { definitions, frontier: [{ chunkId: null, name, qualified: symbol, fileStem: null, dirName: null, path: [symbol] }] }
+}
+
+interface CallerRow extends Located {
+  i: number
+  edge_type: string
+  via: 'chunk' | 'symbol'
+  target: string | null
+  from_symbol: string | null
+}
+
+/**
+ * Callers of every frontier item in one query. A caller is located by the definition the call
+ * sits in (its lines and type), falling back to its chunk for top-level code.
+ */
+async function callerLevel(db: SqlExecutor, frontier: readonly FrontierItem[]): Promise<CallerRow[]> {
+  const payload = frontier.map((f, i) => ({ i, chunk: f.chunkId, name: f.name, qual: f.qualified }))
+  const { rows } = await db.query<CallerRow>(
+    `WITH f AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(i int, chunk bigint, name text, qual text)),
+          hits AS (
+            SELECT f.i, e.from_chunk_id, e.from_symbol, e.edge_type, 'chunk' AS via, NULL::text AS target
+              FROM f JOIN code_edges_chunk e ON e.to_chunk_id = f.chunk
+              WHERE e.to_symbol IS NULL OR f.qual IS NULL OR e.to_symbol = f.qual
+            UNION ALL
+            SELECT f.i, s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol', s.to_symbol_qualified
+              FROM f JOIN code_edges_symbol s ON s.to_symbol_name = f.name)
+     SELECT hits.i, hits.edge_type, hits.via, hits.target, hits.from_symbol, ${LOCATION_COLUMNS.replace(
+       'c.symbol_type, c.symbol_name, c.symbol_name_qualified, c.start_line, c.end_line',
+       `coalesce(cs.symbol_type, c.symbol_type) AS symbol_type, coalesce(cs.name, c.symbol_name) AS symbol_name,
+        coalesce(cs.qualified, c.symbol_name_qualified) AS symbol_name_qualified,
+        coalesce(cs.start_line, c.start_line) AS start_line, coalesce(cs.end_line, c.end_line) AS end_line`,
+     )}
+     FROM hits JOIN content_chunks c ON c.id = hits.from_chunk_id JOIN pages p ON p.id = c.page_id
+     LEFT JOIN LATERAL (SELECT * FROM code_symbols cs WHERE cs.chunk_id = hits.from_chunk_id AND cs.qualified = hits.from_symbol LIMIT 1) cs ON true
+     ORDER BY i, slug, start_line`,
+    [JSON.stringify(payload)],
+  )
+  return rows
+}
+
+/** Chunks that call the symbol, transitively up to `depth` hops. */
+export async function getCallersOf(db: SqlExecutor, query: CodeGraphQuery): Promise<CodeGraphResponse> {
+  const symbol = requireSymbol('code_callers', query.symbol)
+  const depth = resolveDepth('code_callers', query.depth)
+  const limit = resolveLimit('code_callers', query.limit, DEFAULT_GRAPH_LIMIT)
+  const { definitions, frontier: start } = await roots(db, symbol)
+  const visited = new Set<string>(start.map((f) => `${f.chunkId}\u0000${f.qualified ?? ''}`))
+  const results: CodeGraphNode[] = []
+  let frontier = start
+  let truncated = false
+  for (let level = 1; level <= depth && frontier.length > 0 && !truncated; level++) {
+    const next: FrontierItem[] = []
+    for (const row of await callerLevel(db, frontier)) {
+      const from = frontier[row.i]!
+      if (row.via === 'symbol' && !targetMatches(row.target!, from)) continue
+      const key = `${row.chunk_id}\u0000${row.from_symbol ?? ''}`
+      if (visited.has(key)) continue
+      if (results.length >= limit) {
+        truncated = true
+        break
+      }
+      visited.add(key)
+      const path = [label(row), ...from.path]
+      results.push(toNode(row, level, path, row.edge_type, row.via, 1))
+      // Top-level code is nobody's callee: the walk goes on from definitions only.
+      if (row.from_symbol !== null) next.push(frontierOf(row, path))
+    }
+    frontier = next
+  }
+  return { symbol, direction: 'callers', depth, definitions, ambiguous: definitions.length > 1, truncated, results }
+}
+
+interface EdgeOutRow {
+  i: number
+  edge_type: string
+  via: 'chunk' | 'symbol'
+  to_chunk: number | null
+  target: string | null
+}
+
+/** Edges leaving each frontier definition (calls inside a class count for the class). */
+async function calleeEdges(db: SqlExecutor, frontier: readonly FrontierItem[]): Promise<EdgeOutRow[]> {
+  const payload = frontier.map((f, i) => ({ i, chunk: f.chunkId, qual: f.qualified }))
+  const { rows } = await db.query<EdgeOutRow>(
+    `WITH f AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(i int, chunk bigint, qual text)),
+          e AS (
+            SELECT f.i, e.edge_type, 'chunk' AS via, e.to_chunk_id AS to_chunk, e.to_symbol AS target, e.from_symbol, f.qual
+              FROM f JOIN code_edges_chunk e ON e.from_chunk_id = f.chunk
+            UNION ALL
+            SELECT f.i, s.edge_type, 'symbol', NULL::bigint, s.to_symbol_qualified, s.from_symbol, f.qual
+              FROM f JOIN code_edges_symbol s ON s.from_chunk_id = f.chunk)
+     SELECT i, edge_type, via, to_chunk, target FROM e
+     WHERE qual IS NULL OR from_symbol = qual OR starts_with(from_symbol, qual || '.')
+     ORDER BY i, target, to_chunk`,
+    [JSON.stringify(payload)],
+  )
+  return rows
+}
+
+/** The definitions a callee can mean: the chunk edge's own target, or by name (qualified first). */
+function definitionsFor(edge: EdgeOutRow, byName: Map<string, Located[]>): Located[] {
+  const target = edge.target!
+  const all = byName.get(lastSegment(target)) ?? []
+  if (edge.to_chunk !== null) {
+    const own = all.filter((r) => Number(r.chunk_id) === Number(edge.to_chunk) && r.symbol_name_qualified === target)
+    if (own.length > 0) return own.slice(0, 1)
+  }
+  const exact = all.filter((r) => r.symbol_name_qualified === target)
+  if (exact.length > 0) return exact
+  return all.filter((r) => targetMatches(target, frontierOf(r, [])))
+}
+
+function unresolvedNode(target: string, depth: number, path: string[], edgeType: string): CodeGraphNode {
+  const { name } = splitSymbol(target)
+  return {
+    slug: null, sourceId: null, file: null, language: null, symbolType: null, startLine: null, endLine: null, snippet: '',
+    chunkId: null, symbolName: name, symbolNameQualified: target, depth, path, edgeType, via: 'symbol', candidates: 0,
+  }
+}
+
+/** What the symbol calls, transitively up to `depth` hops; callees known only by name are leaves. */
+export async function getCalleesOf(db: SqlExecutor, query: CodeGraphQuery): Promise<CodeGraphResponse> {
+  const symbol = requireSymbol('code_callees', query.symbol)
+  const depth = resolveDepth('code_callees', query.depth)
+  const limit = resolveLimit('code_callees', query.limit, DEFAULT_GRAPH_LIMIT)
+  const { definitions, frontier: start } = await roots(db, symbol)
+  const visited = new Set<string>(start.map((f) => `c${f.chunkId}\u0000${f.qualified ?? ''}`))
+  const results: CodeGraphNode[] = []
+  let frontier = start.filter((f) => f.chunkId !== null)
+  let truncated = false
+  const add = (node: CodeGraphNode, key: string): boolean => {
+    if (visited.has(key)) return false
+    if (results.length >= limit) {
+      truncated = true
+      return false
+    }
+    visited.add(key)
+    results.push(node)
+    return true
+  }
+  for (let level = 1; level <= depth && frontier.length > 0 && !truncated; level++) {
+    const edges = await calleeEdges(db, frontier)
+    const byName = new Map<string, Located[]>()
+    for (const row of await definitionsByNames(db, [...new Set(edges.flatMap((e) => (e.target === null ? [] : [lastSegment(e.target)])))])) {
+      byName.set(row.symbol_name!, [...(byName.get(row.symbol_name!) ?? []), row])
+    }
+    const next: FrontierItem[] = []
+    for (const edge of edges) {
+      const from = frontier[edge.i]!
+      const targets = edge.target === null ? [] : definitionsFor(edge, byName)
+      if (targets.length === 0 && edge.target !== null) {
+        add(unresolvedNode(edge.target, level, [...from.path, edge.target], edge.edge_type), `s${edge.target}`)
+        continue
+      }
+      for (const row of targets) {
+        const path = [...from.path, label(row)]
+        if (add(toNode(row, level, path, edge.edge_type, edge.via, targets.length), `c${row.chunk_id}\u0000${row.symbol_name_qualified ?? ''}`)) next.push(frontierOf(row, path))
+      }
+    }
+    frontier = next
+  }
+  return { symbol, direction: 'callees', depth, definitions, ambiguous: definitions.length > 1, truncated, results }
+}

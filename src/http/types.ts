@@ -1,0 +1,33 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Config } from '../config/index.js'
+import type { Database } from '../db/types.js'
+import type { Logger } from '../util/logger.js'
+import type { TokenBucketLru } from './token-bucket.js'
+
+/** What every route handler may use; one instance per server. */
+export interface HttpDeps {
+  db: Database
+  config: Config
+  logger: Logger
+  version: string
+  /** Pre-auth bucket keyed by client IP. */
+  ipBuckets: TokenBucketLru
+  /** Post-auth bucket keyed by token id. */
+  tokenBuckets: TokenBucketLru
+}
+
+export interface RouteRequest {
+  req: IncomingMessage
+  res: ServerResponse
+  url: URL
+  /** Resolved with BRAIN_HTTP_TRUST_PROXY in mind. */
+  clientIp: string
+  deps: HttpDeps
+}
+
+/** One entry of the route table: adding a route is adding one of these. */
+export interface Route {
+  method: 'GET' | 'POST'
+  path: string
+  handle(request: RouteRequest): Promise<void>
+}

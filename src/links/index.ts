@@ -1,0 +1,5 @@
+export { CITATION_ROOTS, citationsIn, pageCitations, type CitationField, type CodeCitation } from './citations.js'
+export { getLinks, getBacklinks, type PageLink } from './links.js'
+export { reconcileLinks, deriveLinks, autoLinkEnabled, type ReconcileOptions, type ReconcileResult } from './reconcile.js'
+export { linkImportedMarkdown } from './import-links.js'
+export { addCitationLinks, deleteCitationLinks, countMissingCitationLinks, type LinkWriteCounts, type MarkdownPageRef } from './repository.js'

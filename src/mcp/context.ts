@@ -1,0 +1,25 @@
+import type { TokenScope } from '../auth/index.js'
+import type { Config } from '../config/index.js'
+import type { Database } from '../db/types.js'
+import type { Logger } from '../util/logger.js'
+
+export interface Brain {
+  db: Database
+  config: Config
+}
+
+/**
+ * What every tool receives, whichever transport called it. The brain is opened on demand, so a
+ * server answers `initialize` and `tools/list` even while the database is unreachable.
+ */
+export interface OperationContext {
+  brain(): Promise<Brain>
+  logger: Logger
+  dryRun: boolean
+  /** True for HTTP calls: writes run untrusted (provenance mcp:put_page, slug allowlist, no disk write-through outside it). */
+  remote: boolean
+  /** Scopes of the calling token; null for local callers, who may do everything. */
+  scopes: readonly TokenScope[] | null
+  /** Slug prefixes a remote caller may write (BRAIN_REMOTE_SLUG_PREFIXES). */
+  remoteSlugPrefixes: readonly string[]
+}

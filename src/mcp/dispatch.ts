@@ -1,0 +1,71 @@
+import type { z } from 'zod'
+import { toSnakeCaseKeys } from '../cli/json-shape.js'
+import { BrainError, UsageError, serializeError, type ErrorEnvelope } from '../errors/index.js'
+import { findTool } from './catalogue.js'
+import type { OperationContext } from './context.js'
+
+/** A tools/call result as the MCP protocol carries it. */
+export interface ToolResult {
+  [key: string]: unknown
+  content: Array<{ type: 'text'; text: string }>
+  structuredContent: Record<string, unknown>
+  isError?: boolean
+}
+
+export interface DispatchOutcome {
+  result: ToolResult
+  /** The envelope's code when the call failed, for the audit row. */
+  errorCode: string | null
+}
+
+/** The calling token lacks a scope the tool needs. */
+export class ScopeError extends BrainError {
+  override readonly errorClass = 'AuthError'
+}
+
+function jsonReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? Number(value) : value
+}
+
+function success(value: Record<string, unknown>): ToolResult {
+  const structured = JSON.parse(JSON.stringify(toSnakeCaseKeys(value), jsonReplacer)) as Record<string, unknown>
+  return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured }
+}
+
+export function errorResult(envelope: ErrorEnvelope): ToolResult {
+  const body = { error: envelope }
+  return { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }], structuredContent: body, isError: true }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+    .join('; ')
+}
+
+/**
+ * Validates, authorizes and runs one tool call. Every failure becomes a result with isError and
+ * the `{class, code, hint}` envelope; nothing is thrown to the transport.
+ */
+export async function dispatchTool(ctx: OperationContext, name: string, rawArgs: unknown): Promise<DispatchOutcome> {
+  const fail = (err: unknown): DispatchOutcome => {
+    const envelope = serializeError(err)
+    return { result: errorResult(envelope), errorCode: envelope.code }
+  }
+  const tool = findTool(name)
+  if (!tool) return fail(new UsageError('unknown_tool', `There is no tool named ${JSON.stringify(name).slice(0, 200)}.`, { hint: 'Call tools/list for the catalogue.' }))
+  const parsed = tool.input.safeParse(rawArgs ?? {})
+  if (!parsed.success) {
+    return fail(new UsageError('invalid_params', `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`, { hint: `See the input schema of ${name} in tools/list.` }))
+  }
+  if (tool.mutating && ctx.scopes !== null && !ctx.scopes.includes('write')) {
+    return fail(new ScopeError('insufficient_scope', `${name} changes the brain and needs a token with the write scope.`, { hint: 'Create one with `brain auth create <name> --scopes read,write`.' }))
+  }
+  try {
+    return { result: success(await tool.run(ctx, parsed.data)), errorCode: null }
+  } catch (err) {
+    if (!(err instanceof BrainError)) ctx.logger.error(`tool ${name} failed`, { error: err instanceof Error ? err.message : String(err) })
+    return fail(err)
+  }
+}

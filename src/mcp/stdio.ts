@@ -1,0 +1,26 @@
+import type { Readable, Writable } from 'node:stream'
+import type { OperationContext } from './context.js'
+import { createMcpServer } from './server.js'
+import { LineTransport } from './stdio-transport.js'
+
+export interface StdioSessionOptions {
+  stdin: Readable
+  stdout: Writable
+  ctx: OperationContext
+  version: string
+}
+
+/** Serves MCP over the given streams until the input ends. */
+export async function runStdioSession(options: StdioSessionOptions): Promise<void> {
+  const { JSONRPCMessageSchema } = await import('@modelcontextprotocol/sdk/types.js')
+  const server = await createMcpServer(options.ctx, { version: options.version })
+  const transport = new LineTransport(options.stdin, options.stdout, {
+    isMessage: (value): value is import('@modelcontextprotocol/sdk/types.js').JSONRPCMessage => JSONRPCMessageSchema.safeParse(value).success,
+  })
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve()
+  })
+  server.onerror = (error) => options.ctx.logger.warn(`protocol error: ${error.message}`)
+  await server.connect(transport)
+  await closed
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod'
+import { NotFoundError, UsageError } from '../../errors/index.js'
+import { JOB_NAMES, JOB_STATUSES, type Queue } from '../../queue/index.js'
+import type { OperationContext } from '../context.js'
+import { defineTool, type ToolDefinition } from '../tool.js'
+
+async function withQueue<T>(ctx: OperationContext, fn: (queue: Queue) => Promise<T>): Promise<T> {
+  const { openQueue } = await import('../../queue/index.js')
+  const { db, config } = await ctx.brain()
+  const queue = await openQueue({ db, config, logger: ctx.logger })
+  try {
+    return await fn(queue)
+  } finally {
+    await queue.close()
+  }
+}
+
+/** Jobs an untrusted remote caller may not start: they run commands or read local paths. */
+const LOCAL_ONLY_JOBS = new Set(['shell', 'import'])
+
+export const submitJobTool = defineTool({
+  name: 'submit_job',
+  description: `Submit a background job (${JOB_NAMES.join(', ')}) and, with wait=true, wait for its result. Use the dedicated tools (sync) when they exist; use this for embed, extract or autopilot-cycle. Returns the job record (id, status, result or error).`,
+  input: z.strictObject({
+    name: z.enum(JOB_NAMES),
+    data: z.record(z.string(), z.unknown()).optional().describe('Job data (a JSON object)'),
+    wait: z.boolean().optional().describe('Wait for the job to finish (default false)'),
+    idempotency_key: z.string().min(1).max(200).optional(),
+  }),
+  mutating: true,
+  async run(ctx, args) {
+    if (ctx.remote && LOCAL_ONLY_JOBS.has(args.name)) {
+      throw new UsageError('job_not_allowed_remotely', `${args.name} jobs cannot be submitted over HTTP.`, { hint: 'Run it on the brain host with `brain jobs submit`.' })
+    }
+    const job = await withQueue(ctx, (queue) =>
+      args.wait ? queue.submitAndWait(args.name, args.data ?? {}, { idempotencyKey: args.idempotency_key }) : queue.submit(args.name, args.data ?? {}, { idempotencyKey: args.idempotency_key }),
+    )
+    return { ...job }
+  },
+})
+
+export const getJobTool = defineTool({
+  name: 'get_job',
+  description: 'Read one job by id: status (waiting|active|completed|dead), progress, result or error envelope.',
+  input: z.strictObject({ id: z.string().trim().min(1).max(200) }),
+  mutating: false,
+  async run(ctx, args) {
+    const job = await withQueue(ctx, (queue) => queue.get(args.id))
+    if (!job) throw new NotFoundError('job_not_found', `No job ${args.id}.`, { hint: 'List jobs with list_jobs.' })
+    return { ...job }
+  },
+})
+
+export const listJobsTool = defineTool({
+  name: 'list_jobs',
+  description: 'List jobs newest first, optionally by status and name. Returns {jobs: [...]}. Use it to see whether syncs or embeddings are pending or failed.',
+  input: z.strictObject({
+    status: z.enum(JOB_STATUSES).optional(),
+    name: z.enum(JOB_NAMES).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+  }),
+  mutating: false,
+  async run(ctx, args) {
+    const jobs = await withQueue(ctx, (queue) => queue.list({ status: args.status, name: args.name, limit: args.limit }))
+    return { jobs }
+  },
+})
+
+export const syncTool = defineTool({
+  name: 'sync',
+  description:
+    'Import what changed in git-backed sources since their bookmark (runs a sync job and waits). Give source for one source or all=true for every source; embeddings are computed unless no_embed. Returns the sync result (added, modified, deleted, …).',
+  input: z.strictObject({
+    source: z.string().trim().min(1).max(200).optional(),
+    all: z.boolean().optional(),
+    full: z.boolean().optional().describe('Walk every file instead of the diff since the bookmark'),
+    no_embed: z.boolean().optional(),
+  }),
+  mutating: true,
+  async run(ctx, args) {
+    if ((args.source === undefined) === (args.all !== true)) {
+      throw new UsageError('sync_requires_target', 'Give exactly one of source or all=true.', { hint: 'List sources with list_sources.' })
+    }
+    const request = { sourceId: args.source, all: args.all ?? false, full: args.full ?? false, dryRun: ctx.dryRun, noEmbed: args.no_embed ?? false }
+    const { validateSyncRequest } = await import('../../sync/index.js')
+    validateSyncRequest(request)
+    const job = await withQueue(ctx, (queue) => queue.submitAndWait('sync', request))
+    const result = job.result
+    return result !== null && typeof result === 'object' && !Array.isArray(result) ? { ...(result as Record<string, unknown>) } : { result }
+  },
+})
+
+export const jobTools: ToolDefinition[] = [syncTool, submitJobTool, getJobTool, listJobsTool]

@@ -56,12 +56,11 @@ export class FrontmatterValidateCommand extends BrainCommand {
   lint = Option.Boolean('--lint', false, { description: 'Report lint findings (rule names); MISSING_OPEN is not one' })
 
   protected async run(): Promise<number> {
-    const { resolve } = await import('node:path')
     const fm = await import('../../frontmatter/index.js')
     const config = await this.loadConfig()
     const roots = await this.pageRoots(config)
     const targets = []
-    for (const path of this.files) targets.push(await fm.resolveTarget(path, resolve('.')))
+    for (const path of this.files) targets.push(await fm.resolveTarget(path, this.context.cwd))
     const report = await fm.runValidate({ targets, roots, fix: this.fix, dryRun: this.dryRun })
     this.print(report, () => describeValidate(report, this.lint))
     return hasFailures(report, this.lint) ? 1 : 0

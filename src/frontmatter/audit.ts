@@ -2,7 +2,7 @@ import { createFileFilter } from '../sources/file-filter.js'
 import type { SourceRecord } from '../sources/source-repository.js'
 import { emptyCounts, type ParseValidationCode } from './codes.js'
 import { canonicalPath, type PageRoot } from './roots.js'
-import { markdownFilesIn, scanFile } from './scan.js'
+import { markdownFilesIn, scanFiles } from './scan.js'
 
 export interface AuditIssue {
   path: string
@@ -39,9 +39,8 @@ async function auditSource(source: SourceRecord, roots: readonly PageRoot[], sig
   const filter = createFileFilter({ strategy: source.config.strategy, include: source.config.include, exclude: source.config.exclude })
   // Slugs are judged against this source's root even when another source nests inside it.
   const ownRoots = [{ sourceId: source.id, path: root, config: source.config }, ...roots.filter((r) => r.path !== root)]
-  for (const file of await markdownFilesIn(root, filter)) {
-    signal?.throwIfAborted()
-    const scanned = await scanFile(file, ownRoots)
+  for (const scanned of await scanFiles(await markdownFilesIn(root, filter), ownRoots, signal)) {
+    const file = scanned.path
     audit.files++
     if (scanned.readError) audit.unreadable++
     if (scanned.errors.length === 0) continue

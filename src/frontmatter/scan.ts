@@ -46,11 +46,6 @@ export async function scanFile(path: string, roots: readonly PageRoot[]): Promis
   }
 }
 
-/** The filter a directory is scanned with: its source's globs when it is a source root, else sync's defaults. */
-function filterFor(dir: string, roots: readonly PageRoot[]): FileFilter {
-  const root = roots.find((r) => r.path === dir)
-  return createFileFilter({ strategy: 'markdown', include: root?.config?.include, exclude: root?.config?.exclude })
-}
 
 /** The markdown files below a directory, as sync would pick them (symlinks never followed). */
 export async function markdownFilesIn(dir: string, filter: FileFilter): Promise<string[]> {
@@ -78,9 +73,27 @@ export async function resolveTarget(target: string, cwd: string): Promise<{ path
 /** Validates one file, or every markdown file below a directory. */
 export async function scanPath(target: { path: string; isDirectory: boolean }, roots: readonly PageRoot[]): Promise<ScannedFile[]> {
   if (!target.isDirectory) return [await scanFile(target.path, roots)]
-  const files = await markdownFilesIn(target.path, filterFor(target.path, roots))
-  const scanned: ScannedFile[] = []
-  for (const file of files) scanned.push(await scanFile(file, roots))
+  // Walk with sync's defaults, then let each file's own source judge it (its strategy and globs
+  // are relative to the source root, which may lie above the directory named).
+  const walked = await markdownFilesIn(target.path, createFileFilter({ strategy: 'markdown' }))
+  const files = walked.filter((file) => pickedBySync(file, roots))
+  return scanFiles(files, roots)
+}
+
+/** Files are read a few at a time: the scan waits on the disk, not on the CPU. */
+const READ_CONCURRENCY = 16
+
+export async function scanFiles(files: readonly string[], roots: readonly PageRoot[], signal?: AbortSignal): Promise<ScannedFile[]> {
+  const scanned: ScannedFile[] = new Array(files.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      signal?.throwIfAborted()
+      const index = next++
+      scanned[index] = await scanFile(files[index]!, roots)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker))
   return scanned
 }
 

@@ -109,10 +109,13 @@ t.test('--fix repairs the four fixable codes inside a source, keeps .bak, and le
     'notes/slug.md': '---\ntitle: S\nslug: somewhere/else\n---\n',
     'notes/open.md': '# no front matter\n',
     'notes/empty.md': '---\n---\nbody\n',
+    'notes/drafts/excluded.md': '---\ntitle: X\n\nbody\n',
     'README.md': 'no front matter\n',
   }
   const root = tree(files)
-  t.equal((await brain.run(['sources', 'add', 'notes', '--path', root, '--json'])).code, 0)
+  t.equal((await brain.run(['sources', 'add', 'notes', '--path', root, '--exclude', 'notes/drafts/**', '--json'])).code, 0)
+  const sub = await brain.run(['frontmatter', 'validate', join(root, 'notes'), '--json'])
+  t.equal(sub.json<Report>().files, 6, 'a folder inside a source is filtered by the source\'s own globs')
 
   const dry = await brain.run(['frontmatter', 'validate', root, '--fix', '--dry-run', '--json'])
   t.equal(dry.code, 1, 'a dry run leaves the problems in place')
@@ -137,6 +140,7 @@ t.test('--fix repairs the four fixable codes inside a source, keeps .bak, and le
   }
   t.equal(readFileSync(join(root, 'notes/open.md'), 'utf8'), files['notes/open.md'], 'a non-fixable file is not rewritten')
   t.notOk(existsSync(join(root, 'notes/open.md.bak')))
+  t.equal(readFileSync(join(root, 'notes/drafts/excluded.md'), 'utf8'), files['notes/drafts/excluded.md'], 'an excluded file is not touched')
 
   const again = await brain.run(['frontmatter', 'validate', join(root, 'notes/close.md'), '--json'])
   t.equal(again.code, 0, 'the repaired file validates')

@@ -50,18 +50,17 @@ export class FrontmatterValidateCommand extends BrainCommand {
     ],
   })
 
-  files = Option.Rest({ required: 1 })
+  files = Option.Rest({ required: 1, name: 'path' })
   fix = Option.Boolean('--fix', false, { description: 'Repair what can be repaired (keeps <file>.bak)' })
   dryRun = Option.Boolean('--dry-run', false, { description: 'With --fix: show the changes, write nothing' })
   lint = Option.Boolean('--lint', false, { description: 'Report lint findings (rule names); MISSING_OPEN is not one' })
 
   protected async run(): Promise<number> {
-    const { resolve } = await import('node:path')
     const fm = await import('../../frontmatter/index.js')
     const config = await this.loadConfig()
     const roots = await this.pageRoots(config)
     const targets = []
-    for (const path of this.files) targets.push(await fm.resolveTarget(path, resolve('.')))
+    for (const path of this.files) targets.push(await fm.resolveTarget(path, this.context.cwd))
     const report = await fm.runValidate({ targets, roots, fix: this.fix, dryRun: this.dryRun })
     this.print(report, () => describeValidate(report, this.lint))
     return hasFailures(report, this.lint) ? 1 : 0
@@ -77,7 +76,7 @@ export class FrontmatterValidateCommand extends BrainCommand {
     try {
       return await this.withBrain(({ db }) => loadPageRoots(db), { noRetryConnect: true })
     } catch (err) {
-      if (this.fix && !this.dryRun) throw err
+      if (this.fix) throw err
       const { serializeError } = await import('../../errors/index.js')
       this.context.stderr.write(`brain: could not read the registered sources (${serializeError(err).message}); slugs are checked against file paths only.\n`)
       return []

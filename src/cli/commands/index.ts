@@ -5,6 +5,7 @@ import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
 import { CodeCalleesCommand, CodeCallersCommand, CodeDefCommand, CodeRefsCommand } from './code.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
+import { DoctorCommand } from './doctor.js'
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
@@ -57,5 +58,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
   FrontmatterValidateCommand, FrontmatterAuditCommand, FrontmatterInstallHookCommand,
   ApplyMigrationsCommand,
+  DoctorCommand,
   IntegrationsDashboardCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatusCommand, IntegrationsDoctorCommand, IntegrationsStatsCommand, IntegrationsTestCommand,
 ]

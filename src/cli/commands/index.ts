@@ -1,5 +1,6 @@
 import type { CommandClass } from 'clipanion'
 import { CaptureCommand } from './capture.js'
+import { CheckResolvableCommand } from './check-resolvable.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
@@ -41,4 +42,5 @@ export const commands: CommandClass[] = [
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
   IntegrationsDashboardCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatusCommand, IntegrationsDoctorCommand, IntegrationsStatsCommand, IntegrationsTestCommand,
+  CheckResolvableCommand,
 ]

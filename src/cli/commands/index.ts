@@ -1,6 +1,7 @@
 import type { CommandClass } from 'clipanion'
 import { CaptureCommand } from './capture.js'
 import { CheckResolvableCommand } from './check-resolvable.js'
+import { CheckUpdateCommand } from './check-update.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
@@ -43,4 +44,5 @@ export const commands: CommandClass[] = [
   DreamCommand,
   IntegrationsDashboardCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatusCommand, IntegrationsDoctorCommand, IntegrationsStatsCommand, IntegrationsTestCommand,
   CheckResolvableCommand,
+  CheckUpdateCommand,
 ]

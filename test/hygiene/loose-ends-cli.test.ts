@@ -88,3 +88,22 @@ t.test('BRAIN_MAX_FENCES_PER_PAGE caps fences on put, capture and sync, not only
   t.equal((await brain.run(['sync', '--source', 'repo', '--no-embed'], { env })).code, 0)
   t.equal(await fenced('fences', 'repo'), 1, 'sync')
 })
+
+t.test('shell jobs in the agents\' shape run; any other shape ends dead with invalid_shell_job', async (t) => {
+  const brain = await cliBrain('postgres')
+  t.teardown(brain.cleanup)
+  const env = { BRAIN_ALLOW_SHELL_JOBS: '1' }
+  const cmd = await brain.run(['jobs', 'submit', 'shell', '--data', '{"cmd":"echo \\"$GREETING\\"; pwd","cwd":"/tmp","env":{"GREETING":"hi"}}', '--wait'], { env })
+  t.equal(cmd.code, 0, cmd.stdout + cmd.stderr)
+  t.match(cmd.json(), { status: 'completed', result: { exit_code: 0, stdout: 'hi\n/tmp\n' } })
+  const argv = await brain.run(['jobs', 'submit', 'shell', '--data', '{"argv":["echo","a b","$HOME"]}', '--wait'], { env })
+  t.match(argv.json(), { status: 'completed', result: { stdout: 'a b $HOME\n' } })
+  const legacy = await brain.run(['jobs', 'submit', 'shell', '--data', '{"command":"echo hi"}', '--wait'], { env })
+  t.equal(legacy.code, 1)
+  t.match(legacy.json<Envelope>().error, { class: 'ValidationError', code: 'invalid_shell_job', hint: /"cmd".*"argv"/ })
+  const relative = await brain.run(['jobs', 'submit', 'shell', '--data', '{"cmd":"pwd","cwd":"tmp"}', '--wait'], { env })
+  t.match(relative.json<Envelope>().error, { code: 'invalid_shell_job', message: /absolute/ })
+  const dead = await brain.run(['jobs', 'list', '--status', 'dead'])
+  const deadJobs = dead.json<Array<{ name: string; error: { code: string } }>>()
+  t.same(deadJobs.map((j) => [j.name, j.error.code]), [['shell', 'invalid_shell_job'], ['shell', 'invalid_shell_job']], 'both ended dead with the validation error')
+})

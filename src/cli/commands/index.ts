@@ -4,6 +4,8 @@ import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js
 import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
 import { CodeCalleesCommand, CodeCallersCommand, CodeDefCommand, CodeRefsCommand } from './code.js'
+import { CheckResolvableCommand } from './check-resolvable.js'
+import { CheckUpdateCommand } from './check-update.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
 import { DoctorCommand } from './doctor.js'
 import { DreamCommand } from './dream.js'
@@ -60,4 +62,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ApplyMigrationsCommand,
   DoctorCommand,
   IntegrationsDashboardCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatusCommand, IntegrationsDoctorCommand, IntegrationsStatsCommand, IntegrationsTestCommand,
+  CheckResolvableCommand,
+  CheckUpdateCommand,
 ]

@@ -11,6 +11,10 @@ import { LOCAL_MODEL_NATIVE_DIMENSIONS } from './local-model.js'
 const port = parentPort
 if (port === null) throw new Error('embed-worker must run in a worker thread.')
 
+// Whatever the model library logs would land in the command's stdout (JSON) or stderr; failures
+// travel back as messages instead.
+for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) console[method] = () => undefined
+
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }

@@ -137,11 +137,9 @@ export class EmbedWorkerPool {
   }
 
   private startWorker(): Promise<void> {
-    // The worker's own output is discarded: anything the model library prints must not end up
-    // in a command's stdout (JSON) or stderr; failures come back as messages.
-    const worker = new Worker(this.options.workerUrl ?? DEFAULT_WORKER_URL, { stdout: true, stderr: true })
-    worker.stdout.resume()
-    worker.stderr.resume()
+    // Not piped: piped worker stdio holds the process open even after unref(). The worker
+    // silences its console itself.
+    const worker = new Worker(this.options.workerUrl ?? DEFAULT_WORKER_URL)
     return new Promise<void>((resolve, reject) => {
       const fail = (message: string): void => {
         clearTimeout(timer)
@@ -151,10 +149,13 @@ export class EmbedWorkerPool {
       const timer = setTimeout(() => fail('The embedding worker did not load the model in time.'), this.options.startTimeoutMs ?? 60_000)
       timer.unref()
       worker.once('error', (err) => fail(err.message))
+      // A worker can also end without an error event (process.exit inside it, a loader hook).
+      worker.once('exit', (code) => fail(`The embedding worker exited with code ${code} while loading the model.`))
       worker.once('message', (reply: WorkerReply) => {
         if (reply.type !== 'ready') return fail(reply.type === 'init-failed' ? reply.message : 'The embedding worker sent no ready message.')
         clearTimeout(timer)
         worker.removeAllListeners('error')
+        worker.removeAllListeners('exit')
         if (this.disposed) {
           void worker.terminate()
           return reject(new WorkerInitError('The embedding worker pool was disposed.'))
@@ -163,6 +164,7 @@ export class EmbedWorkerPool {
         this.slots.push(slot)
         worker.on('message', (message: WorkerReply) => this.settle(slot, message))
         worker.on('error', (err) => this.lose(slot, err))
+        worker.on('exit', (code) => this.lose(slot, new Error(`The embedding worker exited with code ${code}.`)))
         worker.unref()
         resolve()
       })
@@ -172,7 +174,8 @@ export class EmbedWorkerPool {
   /** A worker that crashed is dropped; its task fails and the others carry on. */
   private lose(slot: Slot, err: Error): void {
     const index = this.slots.indexOf(slot)
-    if (index >= 0) this.slots.splice(index, 1)
+    if (index < 0) return
+    this.slots.splice(index, 1)
     slot.busy?.reject(err)
     void slot.worker.terminate()
     this.pump()

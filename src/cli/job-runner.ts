@@ -4,19 +4,22 @@ import type { Database } from '../db/types.js'
 import type { JobName, JobProgress } from '../queue/types.js'
 import { streamLogger } from '../util/logger.js'
 import { isTerminal } from './output.js'
+import { RateMeter, rateSuffix } from './progress-rate.js'
 
 /** One status line on a terminal, rewritten in place; nothing when stderr is not a terminal. */
 export function progressPrinter(stderr: Writable, label: string): { update: (p: JobProgress) => void; finish: () => void } {
   if (!isTerminal(stderr)) return { update: () => undefined, finish: () => undefined }
   let lastWrite = 0
   let shown = false
+  const meter = new RateMeter()
   return {
     update(p) {
       const now = Date.now()
       if (now - lastWrite < 100 && (p.total === undefined || p.done < p.total)) return
       lastWrite = now
       const count = p.total !== undefined ? `${p.done}/${p.total}` : `${p.done}`
-      const line = `${label} ${count}${p.message ? ` ${p.message}` : ''}`
+      const rate = p.unit === undefined ? '' : rateSuffix(meter, p.done, p.total, p.unit)
+      const line = `${label} ${count}${rate}${p.message ? ` ${p.message}` : ''}`
       const width = (stderr as Writable & { columns?: number }).columns ?? 100
       stderr.write(`\r\u001b[2K${line.slice(0, width - 1)}`)
       shown = true

@@ -23,6 +23,8 @@ export interface JobProgress {
   done: number
   total?: number
   message?: string
+  /** What `done` counts ('chunks', 'files'); a terminal shows a rate and time left for it. */
+  unit?: string
 }
 
 export interface SubmitAndWaitOptions extends SubmitOptions {

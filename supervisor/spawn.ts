@@ -9,9 +9,12 @@ export interface WorkerCommand {
   maxRssMb: number | null
   autopilotCron: string | null
   noRetryConnect: boolean
+  /** The brain command line to supervise instead of `jobs work` (e.g. `ingest daemon`). */
+  args?: readonly string[]
 }
 
 export function workerArgs(command: WorkerCommand): string[] {
+  if (command.args) return [...command.args]
   const args = ['jobs', 'work', '--concurrency', String(command.concurrency)]
   if (command.maxRssMb !== null) args.push('--max-rss', String(command.maxRssMb))
   args.push('--autopilot-cron', command.autopilotCron ?? 'off')
@@ -25,5 +28,7 @@ export function workerArgs(command: WorkerCommand): string[] {
  */
 export function spawnWorkerProcess(command: WorkerCommand, env: NodeJS.ProcessEnv): WorkerProcess {
   const bin = join(packageRoot(), 'bin', 'brain.js')
-  return spawn(process.execPath, [bin, ...workerArgs(command)], { env, stdio: ['ignore', process.stderr, 'inherit'] })
+  // The supervised worker is a process of its own (its memory is what the limit watches), never
+  // a session in the brain service.
+  return spawn(process.execPath, [bin, ...workerArgs(command)], { env: { ...env, BRAIN_NO_SERVICE: '1' }, stdio: ['ignore', process.stderr, 'inherit'] })
 }

@@ -23,7 +23,7 @@ function modeOf(data: Record<string, unknown>): EmbedMode {
 const handler: JobHandler = async (ctx) => {
   const mode = modeOf(ctx.data)
   const provider = embeddingProviderFor(ctx.config.embedding)
-  return runEmbed(ctx.db, provider, mode, { signal: ctx.signal, onProgress: (p) => ctx.progress(p) })
+  return runEmbed(ctx.db, provider, mode, { signal: ctx.signal, onProgress: (p) => ctx.progress({ ...p, unit: 'chunks' }) })
 }
 
 export default handler

@@ -1,11 +1,26 @@
-import { NotAvailableError } from '../src/errors/index.js'
 import type { JobHandler } from './handler.js'
 
-/** Stands in until the frontmatter audit capability lands: the job ends dead with a clear reason instead of pretending. */
-const handler: JobHandler = async () => {
-  throw new NotAvailableError('frontmatter_audit_not_available', 'The frontmatter audit job handler is not available in this build.', {
-    hint: 'Upgrade brain to a release that includes frontmatter audit.',
-  })
+function optionalSourceId(data: Record<string, unknown>): string | undefined {
+  return typeof data.sourceId === 'string' && data.sourceId !== '' ? data.sourceId : undefined
 }
 
-export default handler
+/**
+ * The autopilot's frontmatter-audit phase: the read-only scan of `brain frontmatter audit`.
+ * The result keeps the per-source counts and leaves out the per-file list, so a cycle's stored
+ * result stays small; `brain frontmatter audit --json` lists the files.
+ */
+const frontmatterAuditHandler: JobHandler = async (ctx) => {
+  const { auditSources, loadPageRoots, nonZeroCounts } = await import('../src/frontmatter/index.js')
+  const { listSources, requireSource } = await import('../src/sources/source-repository.js')
+  const sourceId = optionalSourceId(ctx.data)
+  const sources = sourceId ? [await requireSource(ctx.db, sourceId)] : await listSources(ctx.db)
+  const report = await auditSources(sources, { roots: await loadPageRoots(ctx.db), signal: ctx.signal })
+  return {
+    files: report.totals.files,
+    files_with_issues: report.totals.filesWithIssues,
+    counts: nonZeroCounts(report.totals.counts),
+    sources: report.sources.map((s) => ({ source_id: s.sourceId, status: s.status, files: s.files, files_with_issues: s.filesWithIssues, counts: nonZeroCounts(s.counts) })),
+  }
+}
+
+export default frontmatterAuditHandler

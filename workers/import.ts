@@ -32,7 +32,7 @@ const importHandler: JobHandler = async (ctx) => {
     maxFences: ctx.config.import.maxFencesPerPage,
     signal: ctx.signal,
     onWarning: (message) => ctx.logger.warn(message),
-    onProgress: (p) => ctx.progress({ done: p.done, total: p.total, message: p.phase === 'embed' ? 'embedding' : p.path }),
+    onProgress: (p) => ctx.progress({ done: p.done, total: p.total, message: p.phase === 'embed' ? 'embedding' : p.path, unit: p.phase === 'embed' ? 'chunks' : 'files' }),
   })
 }
 

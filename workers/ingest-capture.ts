@@ -1,11 +1,66 @@
-import { NotAvailableError } from '../src/errors/index.js'
-import type { JobHandler } from './handler.js'
+import { ValidationError } from '../src/errors/index.js'
+import { binaryContentError, classifyContentType, computeContentHash, validateIngestionEvent, type IngestionEvent } from '../src/ingestion/event.js'
+import { eventToMarkdown } from '../src/ingestion/to-markdown.js'
+import type { JobContext, JobHandler } from './handler.js'
 
-/** Stands in until the ingest capture capability lands: the job ends dead with a clear reason instead of pretending. */
-const handler: JobHandler = async () => {
-  throw new NotAvailableError('ingest_capture_not_available', 'The ingest capture job handler is not available in this build.', {
-    hint: 'Upgrade brain to a release that includes ingest capture.',
-  })
+export interface IngestCaptureResult {
+  slug: string
+  status: 'created' | 'updated' | 'skipped'
+  content_hash: string
+  chunks: number
+  /** The `embed` job queued for the new chunks, or null (nothing changed, one already waiting, or embedded inline). */
+  embed_job_id: string | null
+}
+
+/** Slug: job data `slug`, then `metadata.slug`, then `inbox/<YYYY-MM-DD>-<hash6>` (UTC date of receipt). */
+export function resolveIngestSlug(data: Record<string, unknown>, event: IngestionEvent, now: Date): string {
+  if (typeof data.slug === 'string' && data.slug.trim() !== '') return data.slug
+  const fromMetadata = event.metadata?.slug
+  if (typeof fromMetadata === 'string' && fromMetadata.trim() !== '') return fromMetadata
+  const received = event.received_at ? new Date(event.received_at) : now
+  return `inbox/${received.toISOString().slice(0, 10)}-${computeContentHash(event).slice(0, 6)}`
+}
+
+/** Queues one `embed` job for stale chunks unless one is already waiting. */
+async function queueEmbed(ctx: JobContext): Promise<string | null> {
+  const { rows } = await ctx.db.query<{ id: string }>(`SELECT id FROM minion_jobs WHERE name = 'embed' AND status = 'waiting' LIMIT 1`)
+  if (rows[0]) return null
+  const { openQueue } = await import('../src/queue/index.js')
+  const queue = await openQueue({ db: ctx.db, config: ctx.config, logger: ctx.logger })
+  try {
+    return (await queue.submit('embed', { mode: 'stale' })).id
+  } finally {
+    await queue.close()
+  }
+}
+
+/**
+ * The `ingest_capture` job: turns one validated ingestion event into a page through the standard
+ * import. Binary content ends the job dead with a processor hint. Embedding is a separate `embed`
+ * job unless the submitter asked for `noEmbed: false`.
+ */
+const handler: JobHandler = async (ctx) => {
+  if (ctx.data.event === undefined) {
+    throw new ValidationError('invalid_ingestion_event', 'The ingest_capture job has no event.', { hint: 'Submit {"event": {content_type, content, source_id}}.' })
+  }
+  const event = validateIngestionEvent(ctx.data.event)
+  const type = classifyContentType(event.content_type)
+  if (type.kind === 'binary') throw binaryContentError(type.type)
+  const now = new Date()
+  const slug = resolveIngestSlug(ctx.data, event, now)
+  const capturedVia = `ingest:${event.source_id}`
+  const markdown = eventToMarkdown(type.type, event.content, capturedVia, now)
+  const noEmbed = ctx.data.noEmbed !== false
+  const { importPage } = await import('../src/pages/import-page.js')
+  const embedder = noEmbed ? null : (await import('../src/embed/index.js')).embeddingProviderFor(ctx.config.embedding)
+  const imported = await importPage(
+    ctx.db,
+    { slug, kind: 'markdown', content: markdown, provenance: { ingestedVia: 'ingest_capture', ingestedAt: now, sourceUri: event.source_uri ?? null, sourceKind: event.source_id } },
+    { embedder, maxFences: ctx.config.import.maxFencesPerPage, signal: ctx.signal, onWarning: (m) => ctx.logger.warn(m) },
+  )
+  const embedJobId = noEmbed && imported.status !== 'skipped' && imported.chunks > 0 ? await queueEmbed(ctx) : null
+  const result: IngestCaptureResult = { slug: imported.slug, status: imported.status, content_hash: imported.contentHash, chunks: imported.chunks, embed_job_id: embedJobId }
+  return result
 }
 
 export default handler

@@ -17,6 +17,7 @@ export const handlerLoaders: Record<JobName, HandlerLoader> = {
   'autopilot-cycle': async () => (await import('./autopilot-cycle.js')).default,
   shell: async () => (await import('./shell.js')).default,
   import: async () => (await import('./import.js')).default,
+  capture: async () => (await import('./capture.js')).default,
 }
 
 /** Autopilot phases that are operations rather than job names. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
-import { BrainError, NotAvailableError, UsageError, ValidationError } from '../src/errors/index.js'
+import { BrainError, NotAvailableError, ValidationError } from '../src/errors/index.js'
 import type { JobHandler } from './handler.js'
+import { parseShellJobData } from './shell-job-data.js'
 
 /** A shell command that ran and exited non-zero. */
 export class ShellCommandError extends BrainError {
@@ -12,12 +13,6 @@ export interface ShellOptions {
   killGraceMs?: number
   /** Keep at most this much of stdout and of stderr (the tail). */
   maxOutputBytes?: number
-}
-
-interface ShellData {
-  command?: unknown
-  cwd?: unknown
-  untrusted_payload?: unknown
 }
 
 function tail(chunks: Buffer[], max: number): string {
@@ -37,7 +32,7 @@ function collect(stream: NodeJS.ReadableStream, max: number): Buffer[] {
 }
 
 /**
- * Runs `data.command` with /bin/sh in its own process group. Only when the worker's
+ * Runs `data.cmd` with /bin/sh (or `data.argv` without a shell) in its own process group. Only when the worker's
  * configuration allows shell jobs (BRAIN_ALLOW_SHELL_JOBS=1), never for an untrusted payload.
  * On abort the group gets SIGTERM, then SIGKILL if it is still there after the grace period.
  */
@@ -50,16 +45,15 @@ export function createShellHandler(options: ShellOptions = {}): JobHandler {
         hint: 'Set BRAIN_ALLOW_SHELL_JOBS=1 for the worker (or command) that runs shell jobs.',
       })
     }
-    const data = ctx.data as ShellData
-    if (data.untrusted_payload === true) {
+    if (ctx.data.untrusted_payload === true) {
       throw new ValidationError('shell_untrusted_payload', 'A shell job never runs an untrusted payload.')
     }
-    if (typeof data.command !== 'string' || data.command.trim() === '') {
-      throw new UsageError('shell_requires_command', 'A shell job needs data.command, the command line to run.')
-    }
+    const job = parseShellJobData(ctx.data)
     ctx.signal.throwIfAborted()
-    const child = spawn('/bin/sh', ['-c', data.command], {
-      cwd: typeof data.cwd === 'string' ? data.cwd : undefined,
+    ctx.logger.info('shell job', { job_id: ctx.jobId, command: job.display.slice(0, 200), cwd: job.cwd ?? null, env_names: Object.keys(job.env) })
+    const child = spawn(job.file, job.args, {
+      cwd: job.cwd,
+      env: job.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })
@@ -80,7 +74,12 @@ export function createShellHandler(options: ShellOptions = {}): JobHandler {
     ctx.signal.addEventListener('abort', onAbort, { once: true })
     try {
       const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-        child.once('error', reject)
+        child.once('error', (error: NodeJS.ErrnoException) => {
+          reject(new ShellCommandError('shell_spawn_failed', `Could not start ${job.file}${job.cwd ? ` in ${job.cwd}` : ''} (${error.code ?? 'error'}).`, {
+            hint: 'Check that the program exists on the job\'s PATH and that "cwd" is an existing directory.',
+            cause: error,
+          }))
+        })
         child.once('close', (code, signal) => resolve({ code, signal }))
       })
       ctx.signal.throwIfAborted()

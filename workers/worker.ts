@@ -11,6 +11,7 @@ import { MAX_BATCH, type QueueTimings } from '../src/queue/settings.js'
 import { deregister, heartbeat, type WorkerRegistration } from '../src/queue/sql/workers.js'
 import { JOB_NAMES, type JobName } from '../src/queue/types.js'
 import { rescue } from '../src/queue/wait.js'
+import { registerLocalWorker } from '../src/queue/local-workers.js'
 import { startBossRuntime, type BossRuntime } from './boss-runtime.js'
 import { MemoryWatchdog } from './memory-watchdog.js'
 import type { HandlerResolver } from './registry.js'
@@ -74,6 +75,7 @@ export class Worker {
   private watchdog: MemoryWatchdog | null = null
   private dbHealthy = true
   private stopPromise: Promise<void> | null = null
+  private unregisterLocal: () => void = () => undefined
   private resolveDone!: (reason: StopReason) => void
   /** Settles when the worker has stopped, with the reason. */
   readonly done = new Promise<StopReason>((resolve) => (this.resolveDone = resolve))
@@ -90,6 +92,7 @@ export class Worker {
 
   async start(): Promise<void> {
     await heartbeat(this.deps.db, this.registration, [])
+    this.unregisterLocal = registerLocalWorker(this.deps.db, this.id, this.registration.names)
     this.unsubscribe = await this.deps.signals.subscribe((event) => {
       if (event.e === 'new' && this.registration.names.includes(event.name as JobName)) {
         this.pendingNames.add(event.name as JobName)
@@ -124,6 +127,7 @@ export class Worker {
 
   private async shutdown(reason: StopReason): Promise<void> {
     this.stopping = true
+    this.unregisterLocal()
     this.wakeUp()
     this.watchdog?.stop()
     if (this.beatTimer) clearInterval(this.beatTimer)

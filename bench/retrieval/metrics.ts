@@ -29,3 +29,22 @@ export function percentile(values: readonly number[], q: number): number {
   const rank = Math.max(1, Math.ceil(q * sorted.length))
   return sorted[rank - 1]!
 }
+
+/** nDCG@k with graded relevance (gain = grade, as trec_eval and BEIR compute it). */
+export function gradedNdcgAtK(ranked: readonly string[], grades: ReadonlyMap<string, number>, k: number): number {
+  let dcg = 0
+  const seen = new Set<string>()
+  ranked.slice(0, k).forEach((id, i) => {
+    if (seen.has(id)) return
+    seen.add(id)
+    dcg += (grades.get(id) ?? 0) / Math.log2(i + 2)
+  })
+  const ideal = [...grades.values()].filter((g) => g > 0).sort((a, b) => b - a).slice(0, k).reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0)
+  return ideal === 0 ? 0 : dcg / ideal
+}
+
+/** MRR@k: the reciprocal rank of the first relevant document in the first k, 0 when none is. */
+export function mrrAtK(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
+  const at = ranked.slice(0, k).findIndex((id) => relevant.has(id))
+  return at < 0 ? 0 : 1 / (at + 1)
+}

@@ -1,59 +1,70 @@
 /**
- * bench/retrieval: nDCG@10 and recall@5 of keyword, vector (local model) and hybrid search over
- * the labelled corpus in corpus.ts with the queries in queries.ts. Fails (exit 1) when hybrid does
- * not beat both single modes on both metrics, or when a paraphrase shares a word with its target.
+ * bench/retrieval: nDCG@10, recall@10 and MRR@10 of keyword, vector (local model) and hybrid
+ * search, next to an Okapi BM25 reference computed by the harness on the same documents
+ * (bm25-reference.ts), on every labelled set: the project's own corpus, the README set in
+ * bench/retrieval/readme-set, and any further BEIR-format folder given with --beir. Each set is
+ * reported for its tuning half, its held-out half and all queries. Fails (exit 1) when on any set
+ * keyword nDCG@10 < BM25 − 0.01, keyword recall@10 < BM25 − 0.02 or hybrid nDCG@10 <
+ * max(keyword, vector) + 0.03, or when a paraphrase query of the project's corpus shares a word
+ * with its target.
  *
- *   node dist/bench/retrieval/run.js [pglite] [postgres] [--json]
+ *   node dist/bench/retrieval/run.js [pglite] [postgres] [--beir DIR]... [--only NAME] [--embed-cache FILE] [--json]
  */
+import { join } from 'node:path'
 import type { Database } from '../../src/db/types.js'
-import { createEmbeddingProvider, type EmbeddingProvider } from '../../src/embedding/index.js'
+import { createEmbeddingProvider } from '../../src/embedding/index.js'
 import { importPage } from '../../src/pages/index.js'
 import { query, search, vectorSearch, type SearchContext } from '../../src/search/index.js'
 import { queryTerms } from '../../src/search/snippet.js'
+import { packageRoot } from '../../src/util/package-root.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
-import { buildCorpus, type BenchPage } from './corpus.js'
-import { mean, ndcgAtK, recallAtK } from './metrics.js'
-import { QUERIES, type LabelledQuery, type QueryKind } from './queries.js'
+import { buildBm25Index } from './bm25-reference.js'
+import { builtinDataset, loadBeirDataset, type Dataset, type DatasetQuery } from './datasets.js'
+import { cachingEmbedder, type CachingEmbedder } from './embed-cache.js'
+import { gradedNdcgAtK, mean, mrrAtK, recallAtK } from './metrics.js'
+import { QUERIES } from './queries.js'
 
-const MODES = ['keyword', 'vector', 'hybrid'] as const
-type Mode = (typeof MODES)[number]
+export const MODES = ['keyword', 'vector', 'hybrid', 'bm25'] as const
+export type Mode = (typeof MODES)[number]
+const HALVES = ['tune', 'held-out', 'all'] as const
+type Half = (typeof HALVES)[number]
 
-interface Scores {
+export interface Scores {
   ndcg10: number
-  recall5: number
+  recall10: number
+  mrr10: number
 }
 
-export interface EngineReport {
+export interface DatasetReport {
   engine: BenchEngine
-  pages: number
+  dataset: string
+  docs: number
   chunks: number
   queries: number
-  byMode: Record<Mode, Scores & { byKind: Record<QueryKind, Scores> }>
-  hybridBeatsBoth: boolean
-  paraphraseViolations: string[]
+  scores: Record<Half, Record<Mode, Scores>>
+  failures: string[]
 }
 
-async function loadCorpus(db: Database, corpus: readonly BenchPage[], embedder: EmbeddingProvider): Promise<number> {
+async function loadDocs(db: Database, dataset: Dataset, embedder: CachingEmbedder): Promise<number> {
   let chunks = 0
-  for (const page of corpus) {
-    const result = await importPage(db, { slug: page.slug, kind: page.kind, content: page.content, path: page.path }, { embedder })
-    if (result.embedError) throw new Error(`embedding ${page.slug} failed: ${result.embedError.message}`)
+  for (const doc of dataset.docs) {
+    const result = await importPage(db, { slug: doc.slug, kind: doc.kind, content: doc.content, ...(doc.path ? { path: doc.path } : {}) }, { embedder })
+    if (result.embedError) throw new Error(`embedding ${doc.slug} failed: ${result.embedError.message}`)
     chunks += result.chunks
   }
   return chunks
 }
 
-/** Paraphrase queries must share no lexeme with their targets under the 'english' configuration. */
-async function paraphraseViolations(db: Database, corpus: readonly BenchPage[]): Promise<string[]> {
-  const bySlug = new Map(corpus.map((p) => [p.slug, p]))
+/** Paraphrase queries of the project's corpus must share no lexeme with their targets. */
+async function paraphraseViolations(db: Database, dataset: Dataset): Promise<string[]> {
+  const bySlug = new Map(dataset.docs.map((d) => [d.slug, d]))
   const violations: string[] = []
   for (const labelled of QUERIES.filter((q) => q.kind === 'paraphrase')) {
     for (const slug of labelled.relevant) {
-      const text = `${slug} ${bySlug.get(slug)?.content ?? ''}`
       const { rows } = await db.query<{ shared: string[] | null }>(
         `SELECT array(SELECT unnest(tsvector_to_array(to_tsvector('english', $2)))
                       INTERSECT SELECT unnest(tsvector_to_array(to_tsvector('english', $1)))) AS shared`,
-        [text, labelled.query],
+        [`${slug} ${bySlug.get(slug)?.content ?? ''}`, labelled.query],
       )
       const shared = rows[0]?.shared ?? []
       if (shared.length > 0) violations.push(`"${labelled.query}" shares ${shared.join(', ')} with ${slug}`)
@@ -63,86 +74,102 @@ async function paraphraseViolations(db: Database, corpus: readonly BenchPage[]):
   return violations
 }
 
-async function ranked(context: SearchContext, mode: Mode, labelled: LabelledQuery): Promise<string[]> {
+async function rankedSlugs(context: SearchContext, mode: Exclude<Mode, 'bm25'>, text: string): Promise<string[]> {
   const options = { limit: 10 }
   const response =
-    mode === 'keyword' ? await search(context, labelled.query, options)
-    : mode === 'vector' ? await vectorSearch(context, labelled.query, options)
-    : await query(context, labelled.query, options)
+    mode === 'keyword' ? await search(context, text, options)
+    : mode === 'vector' ? await vectorSearch(context, text, options)
+    : await query(context, text, options)
   if (mode === 'hybrid' && response.keyword_only) throw new Error(`hybrid ran keyword-only: ${response.notice}`)
   return response.results.map((r) => r.slug)
 }
 
-function summarize(perQuery: Array<{ kind: QueryKind; ndcg10: number; recall5: number }>): Scores & { byKind: Record<QueryKind, Scores> } {
-  const scores = (rows: typeof perQuery): Scores => ({ ndcg10: mean(rows.map((r) => r.ndcg10)), recall5: mean(rows.map((r) => r.recall5)) })
-  const byKind = Object.fromEntries((['keyword', 'question', 'paraphrase'] as const).map((kind) => [kind, scores(perQuery.filter((r) => r.kind === kind))]))
-  return { ...scores(perQuery), byKind: byKind as Record<QueryKind, Scores> }
+function scoresOf(ranked: readonly string[], q: DatasetQuery): Scores {
+  const relevant = new Set([...q.grades].filter(([, g]) => g > 0).map(([id]) => id))
+  return { ndcg10: gradedNdcgAtK(ranked, q.grades, 10), recall10: recallAtK(ranked, relevant, 10), mrr10: mrrAtK(ranked, relevant, 10) }
 }
 
-export async function runRetrieval(engine: BenchEngine, embedder: EmbeddingProvider): Promise<EngineReport> {
-  const corpus = buildCorpus()
+function average(rows: readonly Scores[]): Scores {
+  return { ndcg10: mean(rows.map((r) => r.ndcg10)), recall10: mean(rows.map((r) => r.recall10)), mrr10: mean(rows.map((r) => r.mrr10)) }
+}
+
+/** The issue's acceptance rule, applied to one set's scores over all its queries. */
+export function failuresOf(s: Record<Mode, Scores>): string[] {
+  const failures: string[] = []
+  if (s.keyword.ndcg10 < s.bm25.ndcg10 - 0.01) failures.push(`keyword nDCG@10 ${s.keyword.ndcg10.toFixed(3)} < BM25 ${s.bm25.ndcg10.toFixed(3)} − 0.01`)
+  if (s.keyword.recall10 < s.bm25.recall10 - 0.02) failures.push(`keyword recall@10 ${s.keyword.recall10.toFixed(3)} < BM25 ${s.bm25.recall10.toFixed(3)} − 0.02`)
+  const best = Math.max(s.keyword.ndcg10, s.vector.ndcg10)
+  if (s.hybrid.ndcg10 < best + 0.03) failures.push(`hybrid nDCG@10 ${s.hybrid.ndcg10.toFixed(3)} < max(keyword, vector) ${best.toFixed(3)} + 0.03`)
+  return failures
+}
+
+export async function runDataset(engine: BenchEngine, dataset: Dataset, embedder: CachingEmbedder): Promise<DatasetReport> {
   const { db, close } = await openBenchDatabase(engine)
   try {
-    const chunks = await loadCorpus(db, corpus, embedder)
+    const chunks = await loadDocs(db, dataset, embedder)
     const context: SearchContext = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
-    const known = new Set(corpus.map((p) => p.slug))
-    const missing = QUERIES.flatMap((q) => q.relevant.filter((slug) => !known.has(slug)))
-    if (missing.length > 0) throw new Error(`queries name slugs that are not in the corpus: ${missing.join(', ')}`)
-    const byMode = {} as EngineReport['byMode']
-    for (const mode of MODES) {
-      const perQuery = []
-      for (const labelled of QUERIES) {
-        const results = await ranked(context, mode, labelled)
-        const relevant = new Set(labelled.relevant)
-        perQuery.push({ kind: labelled.kind, ndcg10: ndcgAtK(results, relevant, 10), recall5: recallAtK(results, relevant, 5) })
+    const idOfSlug = new Map(dataset.docs.map((d) => [d.slug, d.id]))
+    const reference = await buildBm25Index(db, dataset.docs)
+    const perQuery: Array<{ half: DatasetQuery['half']; byMode: Record<Mode, Scores> }> = []
+    for (const q of dataset.queries) {
+      const byMode = {} as Record<Mode, Scores>
+      for (const mode of MODES) {
+        const ranked = mode === 'bm25' ? await reference.rank(q.text, 10) : (await rankedSlugs(context, mode, q.text)).map((s) => idOfSlug.get(s) ?? s)
+        byMode[mode] = scoresOf(ranked, q)
       }
-      byMode[mode] = summarize(perQuery)
+      perQuery.push({ half: q.half, byMode })
     }
-    const hybrid = byMode.hybrid
-    const hybridBeatsBoth = (['keyword', 'vector'] as const).every((m) => hybrid.ndcg10 > byMode[m].ndcg10 && hybrid.recall5 > byMode[m].recall5)
-    return { engine, pages: corpus.length, chunks, queries: QUERIES.length, byMode, hybridBeatsBoth, paraphraseViolations: await paraphraseViolations(db, corpus) }
+    const scores = {} as DatasetReport['scores']
+    for (const half of HALVES) {
+      const rows = perQuery.filter((r) => half === 'all' || r.half === half)
+      scores[half] = Object.fromEntries(MODES.map((m) => [m, average(rows.map((r) => r.byMode[m]))])) as Record<Mode, Scores>
+    }
+    const failures = failuresOf(scores.all)
+    if (dataset.name === 'brain') failures.push(...(await paraphraseViolations(db, dataset)).map((v) => `paraphrase check: ${v}`))
+    return { engine, dataset: dataset.name, docs: dataset.docs.length, chunks, queries: dataset.queries.length, scores, failures }
   } finally {
     await close()
   }
 }
 
-function table(report: EngineReport): string {
+function table(reports: readonly DatasetReport[]): string {
   const f = (n: number): string => n.toFixed(3)
-  const lines = [
-    `engine ${report.engine}: ${report.pages} pages, ${report.chunks} chunks, ${report.queries} queries`,
-    '| mode | nDCG@10 | recall@5 | nDCG@10 keyword / question / paraphrase | recall@5 keyword / question / paraphrase |',
-    '|---|---|---|---|---|',
-  ]
-  for (const mode of MODES) {
-    const s = report.byMode[mode]
-    const kinds = (['keyword', 'question', 'paraphrase'] as const)
-    lines.push(`| ${mode} | ${f(s.ndcg10)} | ${f(s.recall5)} | ${kinds.map((kd) => f(s.byKind[kd].ndcg10)).join(' / ')} | ${kinds.map((kd) => f(s.byKind[kd].recall5)).join(' / ')} |`)
+  const lines = ['| engine | set | half | queries | mode | nDCG@10 | recall@10 | MRR@10 |', '|---|---|---|---|---|---|---|---|']
+  for (const r of reports) {
+    for (const half of HALVES) {
+      const count = half === 'all' ? r.queries : Math.ceil(half === 'tune' ? r.queries / 2 : (r.queries - 1) / 2)
+      for (const mode of MODES) {
+        const s = r.scores[half][mode]
+        lines.push(`| ${r.engine} | ${r.dataset} (${r.docs} docs, ${r.chunks} chunks) | ${half} | ${count} | ${mode} | ${f(s.ndcg10)} | ${f(s.recall10)} | ${f(s.mrr10)} |`)
+      }
+    }
   }
   return lines.join('\n')
+}
+
+function datasetsFromArgs(args: readonly string[]): Dataset[] {
+  const beirDirs = args.flatMap((a, i) => (a === '--beir' && args[i + 1] ? [args[i + 1]!] : []))
+  const only = args.flatMap((a, i) => (a === '--only' && args[i + 1] ? [args[i + 1]!] : []))
+  const all = [builtinDataset(), loadBeirDataset(join(packageRoot(), 'bench', 'retrieval', 'readme-set')), ...beirDirs.map((d) => loadBeirDataset(d))]
+  return only.length > 0 ? all.filter((d) => only.includes(d.name)) : all
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
   const engines = enginesFromArgs(args.includes('pglite') || args.includes('postgres') ? args : ['pglite'])
-  const embedder = createEmbeddingProvider({ provider: 'local' })
-  const reports: EngineReport[] = []
+  const cacheAt = args.indexOf('--embed-cache')
+  const embedder = cachingEmbedder(createEmbeddingProvider({ provider: 'local' }), cacheAt >= 0 ? args[cacheAt + 1] ?? null : null)
+  const datasets = datasetsFromArgs(args)
+  const reports: DatasetReport[] = []
   try {
-    for (const engine of engines) reports.push(await runRetrieval(engine, embedder))
+    for (const engine of engines) for (const dataset of datasets) reports.push(await runDataset(engine, dataset, embedder))
   } finally {
+    embedder.save()
     stopBenchCluster()
   }
-  if (args.includes('--json')) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`)
-  else for (const report of reports) process.stdout.write(`${table(report)}\n\n`)
-  let failed = false
-  for (const report of reports) {
-    for (const violation of report.paraphraseViolations) process.stderr.write(`paraphrase check: ${violation}\n`)
-    if (report.paraphraseViolations.length > 0) failed = true
-    if (!report.hybridBeatsBoth) {
-      process.stderr.write(`${report.engine}: hybrid does not beat both keyword and vector on nDCG@10 and recall@5\n`)
-      failed = true
-    }
-  }
-  process.exit(failed ? 1 : 0)
+  process.stdout.write(args.includes('--json') ? `${JSON.stringify(reports, null, 2)}\n` : `${table(reports)}\n`)
+  for (const r of reports) for (const failure of r.failures) process.stderr.write(`${r.engine} ${r.dataset}: ${failure}\n`)
+  process.exit(reports.some((r) => r.failures.length > 0) ? 1 : 0)
 }
 
 if (process.argv[1]?.endsWith('/retrieval/run.js')) await main()

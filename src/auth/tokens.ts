@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Database, SqlExecutor } from '../db/types.js'
 import { NotAvailableError, NotFoundError, UsageError, ValidationError, isSqlStateError } from '../errors/index.js'
 
-export const TOKEN_SCOPES = ['read', 'write'] as const
+/** `admin` opens operator surfaces such as the /admin/events feed; it grants neither read nor write. */
+export const TOKEN_SCOPES = ['read', 'write', 'admin'] as const
 export type TokenScope = (typeof TOKEN_SCOPES)[number]
 
 /** What `auth list` shows: never the token, never its hash. */
@@ -40,7 +41,7 @@ export function parseScopes(raw: string | undefined): TokenScope[] {
   const scopes = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '')
   const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))
   if (scopes.length === 0 || unknown.length > 0) {
-    throw new UsageError('invalid_scopes', `Unknown scope${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ') || '(none)'}.`, { hint: 'Use read, write or read,write.' })
+    throw new UsageError('invalid_scopes', `Unknown scope${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ') || '(none)'}.`, { hint: 'Use read, write, admin, or a comma-separated list such as read,write.' })
   }
   return [...new Set(scopes)] as TokenScope[]
 }

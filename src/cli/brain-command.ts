@@ -1,6 +1,8 @@
 import { Command, Option } from 'clipanion'
+import { resolve } from 'node:path'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
+import type { BrainContext } from './context.js'
 import { toSnakeCaseKeys } from './json-shape.js'
 import { reportError, wantsJson, writeJson } from './output.js'
 
@@ -8,7 +10,7 @@ import { reportError, wantsJson, writeJson } from './output.js'
  * Base of every brain command: the `--json/--no-json` switch, error reporting as the agent
  * envelope, and a helper that opens the configured brain for the length of one command.
  */
-export abstract class BrainCommand extends Command {
+export abstract class BrainCommand extends Command<BrainContext> {
   json = Option.Boolean('--json', { description: 'Print JSON (default when stdout is not a terminal); --no-json forces text' })
 
   protected abstract run(): Promise<number | void>
@@ -45,18 +47,50 @@ export abstract class BrainCommand extends Command {
     return loadConfig({ env: this.context.env, noRetryConnect: options.noRetryConnect })
   }
 
-  /** Opens the brain, runs `fn`, and always closes it. */
+  /**
+   * Opens the brain, runs `fn`, and closes it again. Inside the resident service the host's
+   * shared, already-open database is used instead, and stays open.
+   */
   protected async withBrain<T>(fn: (brain: { config: Config; db: Database }) => Promise<T>, options: { noRetryConnect?: boolean } = {}): Promise<T> {
-    const config = await this.loadConfig(options)
+    return this.withBrainOf(await this.loadConfig(options), fn)
+  }
+
+  /** withBrain for a configuration the command built itself (`init --url`). */
+  protected async withBrainOf<T>(config: Config, fn: (brain: { config: Config; db: Database }) => Promise<T>): Promise<T> {
+    const onRetry = (attempt: number, delayMs: number): void => {
+      this.context.stderr.write(`brain: database not reachable, retry ${attempt} in ${delayMs / 1000}s\n`)
+    }
+    const host = this.context.host
+    if (host) return fn({ config, db: await host.database(config.engine, onRetry) })
     const { openDatabase } = await import('../db/open.js')
-    const db = await openDatabase(config.engine, {
-      onRetry: (attempt, delayMs) => this.context.stderr.write(`brain: database not reachable, retry ${attempt} in ${delayMs / 1000}s\n`),
-    })
+    const db = await openDatabase(config.engine, { onRetry })
     try {
       return await fn({ config, db })
     } finally {
       await db.close()
     }
+  }
+
+  /** A path from the command line, resolved against the caller's working directory. */
+  protected resolvePath(path: string): string {
+    return resolve(this.context.cwd, path)
+  }
+
+  /**
+   * Fires when the caller interrupts: the context's signal inside the service, else Ctrl-C on
+   * this process.
+   */
+  protected interruptSignal(reason: () => Error): { signal: AbortSignal; dispose: () => void } {
+    const controller = new AbortController()
+    const onInterrupt = (): void => controller.abort(reason())
+    const outer = this.context.signal
+    if (outer) {
+      if (outer.aborted) onInterrupt()
+      outer.addEventListener('abort', onInterrupt, { once: true })
+      return { signal: controller.signal, dispose: () => outer.removeEventListener('abort', onInterrupt) }
+    }
+    process.once('SIGINT', onInterrupt)
+    return { signal: controller.signal, dispose: () => process.off('SIGINT', onInterrupt) }
   }
 
   protected async readStdin(): Promise<string> {

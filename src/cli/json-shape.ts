@@ -1,9 +1,9 @@
 /**
  * JSON output uses the spec's snake_case field names (content_hash, page_kind, write_through…)
  * while the TypeScript code uses camelCase. User-owned maps (front matter, job data, metadata)
- * are copied as they are.
+ * and maps keyed by an error code (`counts`, e.g. MISSING_CLOSE) are copied as they are.
  */
-const USER_OWNED = new Set(['frontmatter', 'metadata', 'data'])
+const USER_OWNED = new Set(['frontmatter', 'metadata', 'data', 'counts'])
 
 function snake(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()

@@ -4,14 +4,15 @@ import { join } from 'node:path'
 import { UsageError } from '../errors/index.js'
 import { packageRoot } from '../util/package-root.js'
 import { commands } from './commands/index.js'
+import type { BrainContext } from './context.js'
 import { isTerminal, reportError, wantsJson } from './output.js'
 
 function version(): string {
   return readFileSync(join(packageRoot(), 'VERSION'), 'utf8').trim()
 }
 
-export function buildCli(colors = false): Cli {
-  const cli = new Cli({ binaryLabel: 'brain', binaryName: 'brain', binaryVersion: version(), enableCapture: false, enableColors: colors })
+export function buildCli(colors = false): Cli<BrainContext> {
+  const cli = new Cli<BrainContext>({ binaryLabel: 'brain', binaryName: 'brain', binaryVersion: version(), enableCapture: false, enableColors: colors })
   cli.register(Builtins.HelpCommand)
   cli.register(Builtins.VersionCommand)
   for (const command of commands) cli.register(command)
@@ -19,7 +20,7 @@ export function buildCli(colors = false): Cli {
 }
 
 /** The command whose path is the longest prefix of argv's words, if any. */
-function closestCommand(cli: Cli, argv: string[]): { path: string; usage: string } | null {
+function closestCommand(cli: Cli<BrainContext>, argv: string[]): { path: string; usage: string } | null {
   const words = argv.filter((a) => !a.startsWith('-'))
   let best: { path: string; usage: string } | null = null
   for (const definition of cli.definitions()) {
@@ -31,7 +32,7 @@ function closestCommand(cli: Cli, argv: string[]): { path: string; usage: string
   return best
 }
 
-function usageErrorFor(cli: Cli, argv: string[]): UsageError {
+function usageErrorFor(cli: Cli<BrainContext>, argv: string[]): UsageError {
   const closest = closestCommand(cli, argv)
   if (closest) {
     return new UsageError('invalid_arguments', `Missing or invalid arguments for brain ${closest.path}.`, {
@@ -46,8 +47,13 @@ function usageErrorFor(cli: Cli, argv: string[]): UsageError {
   return new UsageError('unknown_command', `Unknown command: ${word}`, { hint: 'Run `brain --help` for the list of commands.' })
 }
 
+/** The context of a command run by this process for itself. */
+export function processContext(): BrainContext {
+  return { ...Cli.defaultContext, cwd: process.cwd() }
+}
+
 /** Runs one command line; usage errors become one line (or the JSON envelope) and exit 1. */
-export async function runCli(argv: string[], context = Cli.defaultContext): Promise<number> {
+export async function runCli(argv: string[], context: BrainContext = processContext()): Promise<number> {
   const cli = buildCli(isTerminal(context.stdout))
   let command
   try {
@@ -60,7 +66,9 @@ export async function runCli(argv: string[], context = Cli.defaultContext): Prom
   return cli.run(command, context)
 }
 
-const isMain = process.argv[1] !== undefined && /(?:^|[\\/])(brain(?:\.js)?|main\.js)$/.test(process.argv[1])
+// Run directly (`node dist/src/cli/main.js`), this module is the in-process CLI; `brain` itself
+// starts at src/service/entry.ts.
+const isMain = process.argv[1] !== undefined && /(?:^|[\\/])main\.js$/.test(process.argv[1])
 if (isMain) {
   const code = await runCli(process.argv.slice(2))
   // Exit once output is flushed: a pool or model left open must not keep a finished command alive.

@@ -12,6 +12,8 @@ export interface FileConfig {
     openai_base_url?: string
     openai_model?: string
   }
+  /** `idle_timeout`: how long the resident service stays up with nothing to do (e.g. "15min", "off"). */
+  service?: { idle_timeout?: string | number }
   /** Thin-client install: commands call this brain's MCP HTTP route instead of a database. */
   remote?: { url: string; token: string }
   mcp?: { allowed_slug_prefixes?: string[] }

@@ -1,9 +1,11 @@
-import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { ConfigError } from '../errors/index.js'
 import { parseDurationMs } from './durations.js'
 import { parseFlag, processEnv, type BrainEnv } from './env.js'
 import { readFileConfig } from './file-config.js'
+import { brainHome } from './home.js'
+
+export { brainHome }
 
 export interface EngineConfig {
   kind: 'pglite' | 'postgres'
@@ -37,6 +39,8 @@ export interface Config {
   }
   import: { maxFencesPerPage: number }
   jobs: { allowShell: boolean }
+  /** The resident service: it exits after this long with no client and no running job (0: never). */
+  service: { idleTimeoutMs: number }
   http: {
     maxBodyBytes: number
     ingestMaxBytes: number
@@ -54,11 +58,8 @@ export interface Config {
 }
 
 const FIVE_MINUTES_MS = 5 * 60_000
+const FIFTEEN_MINUTES_MS = 15 * 60_000
 
-export function brainHome(env: BrainEnv = processEnv()): string {
-  const fromEnv = env.BRAIN_HOME?.trim()
-  return fromEnv ? resolve(fromEnv) : join(homedir(), '.brain')
-}
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw.trim() === '') return fallback
@@ -115,6 +116,13 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     },
     import: { maxFencesPerPage: positiveInt('BRAIN_MAX_FENCES_PER_PAGE', env.BRAIN_MAX_FENCES_PER_PAGE, 100) },
     jobs: { allowShell: env.BRAIN_ALLOW_SHELL_JOBS === '1' },
+    service: {
+      idleTimeoutMs: parseDurationMs(
+        'BRAIN_SERVICE_IDLE_TIMEOUT',
+        env.BRAIN_SERVICE_IDLE_TIMEOUT ?? (file.service?.idle_timeout === undefined ? undefined : String(file.service.idle_timeout)),
+        FIFTEEN_MINUTES_MS,
+      ),
+    },
     http: {
       maxBodyBytes: positiveInt('BRAIN_HTTP_MAX_BODY_BYTES', env.BRAIN_HTTP_MAX_BODY_BYTES, 1024 * 1024),
       ingestMaxBytes: positiveInt('BRAIN_INGEST_MAX_BYTES', env.BRAIN_INGEST_MAX_BYTES, 1_000_000),

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { DatabaseError } from '../errors/index.js'
+import { DatabaseError, isSqlStateError } from '../errors/index.js'
 import { packageRoot } from '../util/package-root.js'
 import type { CapabilityName, Database, SqlExecutor } from './types.js'
 
@@ -60,6 +60,47 @@ async function ensureVectorAvailable(db: Database): Promise<void> {
   }
 }
 
+interface VectorPermission {
+  present: boolean
+  superuser: boolean
+  needs_superuser: boolean
+  can_create: boolean
+  role: string
+  database: string
+}
+
+/**
+ * `CREATE EXTENSION vector` needs a superuser (pgvector is not a trusted extension) unless the
+ * extension is already in this database; checked up front so the user learns what to ask for.
+ */
+async function ensureVectorCreatable(db: Database): Promise<void> {
+  const { rows } = await db.query<VectorPermission>(
+    `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS present,
+            coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = current_user), false) AS superuser,
+            coalesce((SELECT bool_and(superuser) FROM pg_available_extension_versions WHERE name = 'vector'), true) AS needs_superuser,
+            has_database_privilege(current_database(), 'CREATE') AS can_create,
+            current_user::text AS role, current_database()::text AS database`,
+  )
+  const state = rows[0]
+  if (!state || state.present || state.superuser) return
+  if (!state.needs_superuser && state.can_create) return
+  const permission = state.needs_superuser ? 'superuser rights (pgvector is not a trusted extension)' : `the CREATE privilege on database "${state.database}"`
+  throw new DatabaseError(
+    'vector_extension_permission',
+    `The role "${state.role}" may not create the extension "vector" in database "${state.database}": that needs ${permission}, and the extension is not installed there yet.`,
+    { hint: `Ask a superuser to run \`CREATE EXTENSION vector;\` in database "${state.database}" (for example \`psql -d ${state.database} -c 'CREATE EXTENSION vector;'\`), then run the command again.` },
+  )
+}
+
+/** Migration failures carry the database's own message and SQLSTATE, so the cause is never hidden. */
+function migrationFailure(migration: Migration, err: unknown): DatabaseError {
+  const cause = isSqlStateError(err) ? `${err.message} (SQLSTATE ${err.code})` : err instanceof Error ? err.message : String(err)
+  return new DatabaseError('migration_failed', `Migration ${migration.version} (${migration.name}) failed: ${cause}`, {
+    hint: 'Nothing of this migration was applied; earlier ones stay. Fix the cause and run the command again.',
+    cause: err,
+  })
+}
+
 export interface MigrateResult {
   applied: number[]
   skipped: number[]
@@ -76,6 +117,7 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
     if (migrations.every((m) => done.has(m.version))) return result
   }
   await ensureVectorAvailable(db)
+  await ensureVectorCreatable(db)
   await db.exec(LEDGER_SQL)
   const { rows } = await db.query<{ present: boolean }>(`SELECT to_regclass('pages') IS NOT NULL AS present`)
   if (rows[0]?.present) await db.exec(readFileSync(join(migrationsDir(), 'bootstrap.sql'), 'utf8'))
@@ -87,10 +129,7 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
       try {
         if (runnable) await tx.exec(migration.sql)
       } catch (err) {
-        throw new DatabaseError('migration_failed', `Migration ${migration.version} (${migration.name}) failed.`, {
-          hint: 'Nothing of this migration was applied; earlier ones stay. Fix the cause and run the command again.',
-          cause: err,
-        })
+        throw migrationFailure(migration, err)
       }
       await tx.query('INSERT INTO brain_migrations (version, name, applied) VALUES ($1, $2, $3)', [migration.version, migration.name, runnable])
       ;(runnable ? result.applied : result.skipped).push(migration.version)

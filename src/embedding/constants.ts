@@ -21,4 +21,8 @@ export const OPENAI_MAX_TOKENS_PER_REQUEST = 300_000
 /** Requests in flight at once for one embed() call: enough to hide latency, few enough to stay clear of rate limits. */
 export const OPENAI_REQUEST_CONCURRENCY = 4
 
-export const DEFAULT_LOCAL_BATCH_SIZE = 32
+/**
+ * Inputs per local model call, chosen by measurement (bench/embed): larger batches make the
+ * model's matrix products outgrow the CPU caches and cost more per input, not less.
+ */
+export const DEFAULT_LOCAL_BATCH_SIZE = 4

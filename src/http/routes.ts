@@ -1,6 +1,7 @@
 import { healthRoute } from './health-route.js'
 import { mcpRoute } from './mcp-route.js'
+import { ingestRoutes } from '../ingestion/webhook.js'
 import type { Route } from './types.js'
 
 /** The route table of `brain serve --http`. */
-export const ROUTES: readonly Route[] = [healthRoute, mcpRoute]
+export const ROUTES: readonly Route[] = [healthRoute, mcpRoute, ...ingestRoutes()]

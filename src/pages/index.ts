@@ -8,3 +8,4 @@ export { importPage, MAX_PAGE_BYTES, type ImportInput, type ImportOptions, type 
 export { putPage, type PutPageContext, type PutPageInput, type PutPageResult } from './put-page.js'
 export { serializePage } from './serialize.js'
 export { writePageFile, writeThroughPath, type WriteThroughResult } from './write-through.js'
+export { resolvePageRef, type PageRef } from './resolve-page.js'

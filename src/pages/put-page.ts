@@ -23,6 +23,8 @@ export interface PutPageContext {
    */
   allowedSlugPrefixes?: readonly string[] | null
   embedder?: EmbeddingProvider | null
+  /** `BRAIN_MAX_FENCES_PER_PAGE` (config `import.maxFencesPerPage`); the chunker's default when unset. */
+  maxFences?: number
 }
 
 export interface PutPageInput {
@@ -68,7 +70,7 @@ export async function putPage(ctx: PutPageContext, input: PutPageInput): Promise
       content: input.content,
       provenance: { ingestedVia, ingestedAt, sourceUri: input.sourceUri ?? null, sourceKind: input.sourceKind ?? null },
     },
-    { embedder: ctx.embedder ?? null, dryRun: ctx.dryRun, onWarning: (m) => ctx.logger.warn(m), autoLink: !untrusted },
+    { embedder: ctx.embedder ?? null, maxFences: ctx.maxFences, dryRun: ctx.dryRun, onWarning: (m) => ctx.logger.warn(m), autoLink: !untrusted },
   )
   let writeThrough: WriteThroughResult
   if (ctx.dryRun) writeThrough = { written: false, path: null, reason: 'dry_run' }

@@ -43,6 +43,7 @@ export const DEFAULT_TIMEOUT_MS: Readonly<Record<JobName, number>> = Object.free
   'autopilot-cycle': 120 * MINUTE,
   shell: 30 * MINUTE,
   import: 120 * MINUTE,
+  capture: 5 * MINUTE,
 })
 
 export const DEFAULT_MAX_STALLED = 1

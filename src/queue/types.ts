@@ -2,7 +2,7 @@
  * The queue's public vocabulary. pg-boss stores and claims jobs; callers only ever see these
  * shapes, which follow the spec's job record (`minion_jobs`).
  */
-export const JOB_NAMES = ['sync', 'embed', 'extract', 'ingest_capture', 'autopilot-cycle', 'shell', 'import'] as const
+export const JOB_NAMES = ['sync', 'embed', 'extract', 'ingest_capture', 'autopilot-cycle', 'shell', 'import', 'capture'] as const
 export type JobName = (typeof JOB_NAMES)[number]
 
 export const JOB_STATUSES = ['waiting', 'active', 'completed', 'dead'] as const
@@ -23,6 +23,8 @@ export interface JobProgress {
   done: number
   total?: number
   message?: string
+  /** What `done` counts ('chunks', 'files'); a terminal shows a rate and time left for it. */
+  unit?: string
 }
 
 export interface SubmitAndWaitOptions extends SubmitOptions {

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors/index.js'
 import type { ExecutionDeps } from './execute.js'
 import { runInline, type InlineOptions } from './inline.js'
+import { localWorkerServes } from './local-workers.js'
 import { isFinished } from './record.js'
 import { claimJob } from './sql/claim-job.js'
 import { readJob } from './sql/read-jobs.js'
@@ -9,11 +10,12 @@ import { liveWorkerCount } from './sql/workers.js'
 import type { JobDetail, JobName } from './types.js'
 
 /**
- * Whether this process should run a waiting job itself: always when no other process can
- * share the database; on the server engine only when no live worker serves the job's name.
+ * Whether this process should run a waiting job itself: when no other process can share the
+ * database, unless a worker in this process serves the job's name; on the server engine only
+ * when no live worker serves it.
  */
 async function shouldRunInline(deps: ExecutionDeps, name: JobName): Promise<boolean> {
-  if (!deps.db.capabilities.multiProcess) return true
+  if (!deps.db.capabilities.multiProcess) return !localWorkerServes(deps.db, name)
   return (await liveWorkerCount(deps.db, name, deps.timings.livenessMs)) === 0
 }
 

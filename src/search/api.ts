@@ -3,35 +3,20 @@ import { hybridSearch } from './hybrid.js'
 import { keywordRows, type KeywordMatch } from './keyword.js'
 import { searchNearSymbol } from './near-symbol.js'
 import { planSearch } from './options.js'
-import { queryTerms } from './snippet.js'
 import { withSearchTransaction } from './transaction.js'
-import type { ResultRow } from './sql.js'
 import type { SearchOptions, SearchResponse, SearchResult } from './types.js'
 import { vectorSearchResponse } from './vector-search.js'
 
 /**
- * Keyword search, one result per page. Every term must match (web-search syntax); when nothing
- * matches a query of several words, two of its words must, then any one, and `match` says which.
- * Later pages keep the match their query's first page used.
+ * Keyword search, one result per page: chunks holding any of the query's words (web-search
+ * syntax: "phrases" must match, -exclusions must not, word* matches a prefix), ranked by BM25.
  */
 export async function search(context: SearchContext, queryText: string, options: SearchOptions = {}): Promise<SearchResponse> {
   if (options.nearSymbol !== undefined) return searchNearSymbol(context, options, (inner) => search(context, queryText, inner))
   const query = requireQuery(queryText, 'search')
   const plan = planSearch(options, context.settings)
-  const severalWords = queryTerms(query).length >= 2
-  const { rows, match } = await withSearchTransaction(context.db, async (tx) => {
-    // Relax step by step: pages sharing two of the words are better evidence than pages sharing one.
-    const steps: KeywordMatch[] = severalWords ? ['all', 'two', 'any'] : ['all']
-    let found: { rows: ResultRow[]; match: KeywordMatch } = { rows: [], match: 'all' }
-    for (const match of steps) {
-      found = { rows: await keywordRows(tx, plan, { query, match, perPage: true }), match }
-      if (found.rows.length > 0) break
-      // Past the first page an empty window may just mean the end of this match's results.
-      if (plan.offset > 0 && (await keywordRows(tx, { ...plan, offset: 0, limit: 1 }, { query, match, perPage: true })).length > 0) break
-    }
-    return found
-  })
-  return { ...baseResponse(query, 'keyword', plan), ran: ['keyword'], match, results: mapRows(rows, query, plan, context) }
+  const rows = await withSearchTransaction(context.db, (tx) => keywordRows(tx, plan, { query, match: 'any', perPage: true }))
+  return { ...baseResponse(query, 'keyword', plan), ran: ['keyword'], match: 'any', results: mapRows(rows, query, plan, context) }
 }
 
 /**

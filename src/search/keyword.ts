@@ -1,18 +1,15 @@
 import type { SqlExecutor } from '../db/types.js'
+import { bm25ScoreSql, prepareQuery, type PreparedQuery } from './bm25.js'
 import type { SearchPlan } from './options.js'
-import { queryTerms } from './snippet.js'
 import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
-import { lexemeTsquery } from './tsquery.js'
 
 /** The keyword stage reads this many chunks per page it returns, then keeps each page's best. */
 export const KEYWORD_INNER_FACTOR = 3
 
 /**
- * `all`: every term must match, in web-search syntax ("quoted phrases", -exclusions, or).
- * `any`: at least one term, ranked by how well the chunk matches.
- * `two`: at least two terms (all of them when the query has two or fewer): the keyword side of
- * hybrid search, where a single shared word among several is weak evidence and, as the union of
- * whole posting lists, the most expensive set to rank.
+ * Which chunks are candidates (all are then ranked by BM25). `any`: at least one of the query's
+ * words; `all`: every word; `two`: at least two (all of them when the query has two or fewer).
+ * "Quoted phrases" must match and -exclusions must not in every mode.
  */
 export type KeywordMatch = 'all' | 'any' | 'two'
 
@@ -25,38 +22,29 @@ export interface KeywordRequest {
   withCoverage?: boolean
 }
 
-/** Share of the query's lexemes ($11) present in the chunk's search_vector. */
-const COVERAGE_SQL = `(SELECT count(*) FROM unnest($11::text[]) AS l(lexeme)
-     WHERE c.search_vector @@ quote_literal(l.lexeme)::tsquery)::float8 / GREATEST(1, cardinality($11::text[])) AS coverage`
-
-/** The query's distinct lexemes under the 'english' configuration: stemmed, stop words dropped. */
-async function queryLexemes(tx: SqlExecutor, query: string): Promise<string[]> {
-  const { rows } = await tx.query<{ lexemes: string[] }>(`SELECT tsvector_to_array(to_tsvector('english', $1::text)) AS lexemes`, [query])
-  return rows[0]?.lexemes ?? []
-}
-
-/** The tsquery expression for `$7` and the value to bind; null when nothing can match. */
-function tsquery(request: KeywordRequest, lexemes: readonly string[] | null): { sql: string; value: string } | null {
-  if (request.match === 'all') return queryTerms(request.query).length === 0 ? null : { sql: `websearch_to_tsquery('english', $7::text)`, value: request.query }
-  const value = lexemeTsquery(lexemes ?? [], request.match)
-  return value === '' ? null : { sql: '$7::tsquery', value }
-}
+/** Share of the query's lexemes ($14) present in the chunk's search_vector. */
+const COVERAGE_SQL = `(SELECT count(*) FROM unnest($14::text[]) AS l(lexeme)
+     WHERE c.search_vector @@ quote_literal(l.lexeme)::tsquery)::float8 / GREATEST(1, cardinality($14::text[])) AS coverage`
 
 /**
- * Chunks ranked by ts_rank over their search_vector times the source factor of their page. Per
- * page, the inner stage takes the top KEYWORD_INNER_FACTOR × (offset + limit) chunks and the
- * outer stage keeps each page's best, so a page with many matching chunks cannot crowd out the
- * others; ties order by slug and chunk index so both engines agree.
+ * Chunks ranked by BM25 (bm25.ts) times the source factor of their page. Per page, the inner
+ * stage takes the top KEYWORD_INNER_FACTOR × (offset + limit) chunks and the outer stage keeps
+ * each page's best, so a page with many matching chunks cannot crowd out the others; ties order
+ * by slug and chunk index so both engines agree.
  */
 export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest): Promise<ResultRow[]> {
-  const lexemes = request.match !== 'all' || request.withCoverage ? await queryLexemes(tx, request.query) : null
-  const q = tsquery(request, lexemes)
-  if (q === null) return []
+  const prepared = await prepareQuery(tx, request.query, request.match)
+  if (prepared.filter === null) return []
+  return rankedRows(tx, plan, request, prepared)
+}
+
+async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery): Promise<ResultRow[]> {
   const window = plan.offset + plan.limit
+  const score = bm25ScoreSql(prepared.terms.length, 11, 12, 13)
   const ranked = `SELECT c.id AS chunk_id, c.page_id, p.slug, c.chunk_index,
-        ts_rank(c.search_vector, ${q.sql}) * ${sourceFactorSql(plan.boosts.length)} AS score
+        ${score} * ${sourceFactorSql(plan.boosts.length)} AS score
       FROM content_chunks c JOIN pages p ON p.id = c.page_id
-      WHERE c.search_vector @@ ${q.sql} AND ${FILTER_SQL}
+      WHERE c.search_vector @@ $7::tsquery AND ${FILTER_SQL}
       ORDER BY score DESC, p.slug, c.chunk_index
       LIMIT $8`
   const picked = request.perPage
@@ -70,11 +58,14 @@ export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: Ke
      LIMIT $9 OFFSET $10`,
     [
       ...planParams(plan),
-      q.value,
+      prepared.filter,
       request.perPage ? KEYWORD_INNER_FACTOR * window : window,
       plan.limit,
       plan.offset,
-      ...(request.withCoverage ? [lexemes ?? []] : []),
+      prepared.terms.map((t) => t.tsquery),
+      prepared.terms.map((t) => t.idf),
+      prepared.averageLength,
+      ...(request.withCoverage ? [prepared.lexemes] : []),
     ],
   )
   return rows

@@ -6,9 +6,14 @@ export interface Logger {
 
 /** Writes human lines to stderr, keeping stdout for results. */
 export function stderrLogger(prefix = 'brain'): Logger {
+  return streamLogger(process.stderr, prefix)
+}
+
+/** Human lines on a given stream: a command's own stderr, which may be a client's far away. */
+export function streamLogger(stream: { write(text: string): unknown }, prefix = 'brain'): Logger {
   const line = (level: string, message: string, fields?: Record<string, unknown>): void => {
     const suffix = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : ''
-    process.stderr.write(`${prefix}: ${level === 'info' ? '' : `${level}: `}${message}${suffix}\n`)
+    stream.write(`${prefix}: ${level === 'info' ? '' : `${level}: `}${message}${suffix}\n`)
   }
   return {
     info: (m, f) => line('info', m, f),

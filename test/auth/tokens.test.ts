@@ -41,7 +41,8 @@ t.test('scopes parse strictly', async (t) => {
   t.same(parseScopes(undefined), ['read', 'write'])
   t.same(parseScopes('read'), ['read'])
   t.same(parseScopes(' write , read,write'), ['write', 'read'])
-  t.throws(() => parseScopes('admin'), { code: 'invalid_scopes' })
+  t.same(parseScopes('admin'), ['admin'], 'admin opens the /admin/events feed')
+  t.throws(() => parseScopes('root'), { code: 'invalid_scopes' })
   t.throws(() => parseScopes(''), { code: 'invalid_scopes' })
 })
 

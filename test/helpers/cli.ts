@@ -1,9 +1,11 @@
 /**
  * Runs the real `brain` binary in a child process, against an embedded brain in a temp
- * BRAIN_HOME or a fresh database on the test PostgreSQL cluster.
+ * BRAIN_HOME or a fresh database on the test PostgreSQL cluster. By default commands run
+ * in-process (BRAIN_NO_SERVICE=1); in service mode they go through the resident service, which
+ * cleanup() stops by pid. BRAIN_TEST_CLI_MODE=service makes service mode the default.
  */
-import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,16 +20,20 @@ export interface CliResult {
   json<T = Record<string, unknown>>(): T
 }
 
+export type CliMode = 'in-process' | 'service'
+
 export interface CliBrain {
   engine: EngineName
+  mode: CliMode
+  home: string
   env: Record<string, string>
-  run(args: string[], options?: { input?: string; env?: Record<string, string> }): Promise<CliResult>
+  run(args: string[], options?: { input?: string; env?: Record<string, string>; cwd?: string }): Promise<CliResult>
   cleanup(): Promise<void>
 }
 
-export function runBrain(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
+export function runBrain(args: string[], env: Record<string, string>, input?: string, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BRAIN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BRAIN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'], cwd })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -51,9 +57,54 @@ export function runBrain(args: string[], env: Record<string, string>, input?: st
   })
 }
 
-export async function cliBrain(engine: EngineName): Promise<CliBrain> {
+export function defaultCliMode(): CliMode {
+  return process.env.BRAIN_TEST_CLI_MODE === 'service' ? 'service' : 'in-process'
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The pid of the service of this home, from its state file or its lock. */
+export function servicePid(home: string): number | null {
+  for (const file of ['service.json', 'service.lock']) {
+    try {
+      const pid = (JSON.parse(readFileSync(join(home, file), 'utf8')) as { pid?: number }).pid
+      if (typeof pid === 'number' && isAlive(pid)) return pid
+    } catch {
+      // Not there: try the other file.
+    }
+  }
+  return null
+}
+
+/** Stops a process by pid: SIGTERM, then SIGKILL if it has not gone after a while. */
+export async function stopPid(pid: number, graceMs = 10_000): Promise<void> {
+  if (!isAlive(pid)) return
+  process.kill(pid, 'SIGTERM')
+  const deadline = Date.now() + graceMs
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+  while (isAlive(pid)) await new Promise((r) => setTimeout(r, 20))
+}
+
+export async function stopService(home: string): Promise<void> {
+  const pid = servicePid(home)
+  if (pid !== null) await stopPid(pid)
+}
+
+export async function cliBrain(engine: EngineName, options: { mode?: CliMode } = {}): Promise<CliBrain> {
+  const mode = options.mode ?? defaultCliMode()
   const home = mkdtempSync(join(tmpdir(), 'brain-cli-'))
   const env: Record<string, string> = { BRAIN_HOME: home, BRAIN_EMBEDDING_PROVIDER: 'local' }
+  if (mode === 'in-process') env.BRAIN_NO_SERVICE = '1'
+  // A service a failed test leaves behind still goes away by itself.
+  else env.BRAIN_SERVICE_IDLE_TIMEOUT = '10min'
   let drop = async (): Promise<void> => undefined
   if (engine === 'postgres') {
     const created = await createPgDatabase({ migrated: true })
@@ -62,8 +113,26 @@ export async function cliBrain(engine: EngineName): Promise<CliBrain> {
   }
   return {
     engine,
+    mode,
+    home,
     env,
-    run: (args, options = {}) => runBrain(args, { ...env, ...options.env }, options.input),
-    cleanup: () => drop(),
+    run: (args, options = {}) => runBrain(args, { ...env, ...options.env }, options.input, options.cwd),
+    cleanup: async () => {
+      if (mode === 'service') await stopService(home)
+      await drop()
+    },
   }
+}
+
+/**
+ * Starts `brain <args>` and leaves it running (a long-lived client such as `brain serve` or an
+ * attached `jobs work`), with piped stdio. The caller stops it by pid.
+ */
+export function spawnBrain(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [BRAIN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+}
+
+/** Starts `count` long-lived clients of one brain at once. */
+export function spawnBrains(count: number, args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams[] {
+  return Array.from({ length: count }, () => spawnBrain(args, env))
 }

@@ -37,6 +37,7 @@ engineTest(t, 'submit stores a waiting job in the spec vocabulary, in the pg-bos
   const queues = await db.query<{ name: string; policy: string }>('SELECT name, policy FROM brain_queue.queue ORDER BY name')
   t.same(queues.rows, [
     { name: 'autopilot-cycle', policy: 'stately' },
+    { name: 'capture', policy: 'standard' },
     { name: 'embed', policy: 'standard' },
     { name: 'extract', policy: 'standard' },
     { name: 'import', policy: 'standard' },
@@ -101,11 +102,11 @@ engineTest(t, 'a failed job ends dead and submitAndWait throws the handler error
 engineTest(t, 'shell jobs end dead unless shell jobs are allowed', async (t, { db }) => {
   const { default: shell } = await import('../../workers/shell.js')
   const off = await queueOn(db, { shell })
-  const err = await off.submitAndWait('shell', { command: 'echo hi' }).catch((e: unknown) => e)
+  const err = await off.submitAndWait('shell', { cmd: 'echo hi' }).catch((e: unknown) => e)
   t.match(err, { errorClass: 'NotAvailableError', code: 'shell_jobs_disabled' })
   t.equal(jobOfError(err)?.status, 'dead')
   const on = await queueOn(db, { shell }, { BRAIN_ALLOW_SHELL_JOBS: '1' })
-  const ok = await on.submitAndWait('shell', { command: 'echo hi' })
+  const ok = await on.submitAndWait('shell', { cmd: 'echo hi' })
   t.match(ok.result, { exit_code: 0, stdout: 'hi\n' })
 })
 

@@ -46,7 +46,7 @@ t.test('health_warn when the database goes away; the worker recovers when it ret
   // starts is a plain crash, which the restart tests cover).
   const before = await openPostgres(pgOptions(cluster.adminUrl))
   const beforeQueue = await openQueue({ db: before, config: testConfig(), logger: testLogger() })
-  const first = await beforeQueue.submit('shell', { command: 'echo $PPID' })
+  const first = await beforeQueue.submit('shell', { cmd: 'echo $PPID' })
   await eventually(async () => ((await beforeQueue.get(first.id))?.status === 'completed' ? true : undefined), 'a job before the outage', 30_000)
   await before.close()
 
@@ -59,7 +59,7 @@ t.test('health_warn when the database goes away; the worker recovers when it ret
   const db = await openPostgres(pgOptions(cluster.adminUrl))
   t.teardown(() => db.close())
   const queue = await openQueue({ db, config: testConfig(), logger: testLogger() })
-  const job = await queue.submit('shell', { command: 'echo $PPID' })
+  const job = await queue.submit('shell', { cmd: 'echo $PPID' })
   const done = await eventually(async () => {
     const current = await queue.get(job.id)
     return current?.status === 'completed' ? current : undefined

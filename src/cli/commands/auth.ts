@@ -28,11 +28,11 @@ export class AuthCreateCommand extends AuthCommand {
   static override paths = [['auth', 'create']]
   static override usage = Command.Usage({
     description: 'Create an access token for `serve --http` and print it once',
-    details: 'Only a hash of the token is stored: copy it now. Scopes: read (search, get, list) and write (put, capture, delete, tag, sync, jobs). Server engine only.',
+    details: 'Only a hash of the token is stored: copy it now. Scopes: read (search, get, list), write (put, capture, delete, tag, sync, jobs, POST /ingest) and admin (the /admin/events feed). Server engine only.',
     examples: [['A read-only token', '$0 auth create dashboard --scopes read']],
   })
   name = Option.String({ required: true })
-  scopes = Option.String('--scopes', { description: 'read, write or read,write (default read,write)' })
+  scopes = Option.String('--scopes', { description: 'read, write, admin, comma-separated (default read,write)' })
 
   protected async run(): Promise<number> {
     const { createToken, parseScopes } = await import('../../auth/index.js')

@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion'
 import { UsageError } from '../../errors/index.js'
+import type { CaptureReceipt } from '../../capture/index.js'
 import { BrainCommand } from '../brain-command.js'
 
 export class CaptureCommand extends BrainCommand {
@@ -33,7 +34,7 @@ export class CaptureCommand extends BrainCommand {
     }
     if (this.file !== undefined) {
       const { readTextFile } = await import('../../sources/index.js')
-      return readTextFile(this.file)
+      return readTextFile(this.resolvePath(this.file))
     }
     return this.stdin ? this.readStdin() : this.text.join(' ')
   }
@@ -41,28 +42,17 @@ export class CaptureCommand extends BrainCommand {
   protected async run(): Promise<number> {
     const raw = await this.content()
     if (raw.trim() === '') throw new UsageError('capture_empty', 'The content is empty.', { hint: 'Capture some text.' })
-    const { shapeCapture, defaultCaptureSlug } = await import('../../capture/index.js')
-    const { putPage } = await import('../../pages/index.js')
-    const { readConfigValue } = await import('../../config/index.js')
-    const { embeddingProviderFor } = await import('../../embed/index.js')
-    const { stderrLogger } = await import('../../util/logger.js')
-    const now = new Date()
-    const shaped = shapeCapture(raw, { type: this.type, capturedVia: this.source ?? 'cli', now })
-    const slug = this.slug ?? defaultCaptureSlug(raw.trim(), now)
-    const result = await this.withBrain(async ({ db, config }) =>
-      putPage(
-        { db, logger: stderrLogger(), repoPath: await readConfigValue(db, 'sync.repo_path'), remote: false, embedder: this.noEmbed ? null : embeddingProviderFor(config.embedding) },
-        { slug, content: shaped.markdown, sourceUri: this.source ?? null, sourceKind: 'capture' },
-      ),
-    )
-    const receipt = { ...result, title: shaped.title, wrapped: shaped.wrapped }
+    const { runJob } = await import('../job-runner.js')
+    const data = { content: raw, slug: this.slug, type: this.type, source: this.source, captured_at: new Date().toISOString(), noEmbed: this.noEmbed }
+    const receipt = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'capture', data, 'capturing'))) as CaptureReceipt
+    const result = receipt
     if (this.quiet && !this.json) {
       this.context.stdout.write(`${result.slug}\n`)
       return 0
     }
     this.print(receipt, () => {
       const where = result.write_through.written ? result.write_through.path : `not written (${result.write_through.reason})`
-      return [`slug:    ${result.slug}`, `status:  ${result.status}`, `hash:    ${result.contentHash}`, `path:    ${where}`, `title:   ${shaped.title}`].join('\n')
+      return [`slug:    ${result.slug}`, `status:  ${result.status}`, `hash:    ${result.contentHash}`, `path:    ${where}`, `title:   ${receipt.title}`].join('\n')
     })
     return 0
   }

@@ -35,9 +35,8 @@ export class ConfigSetCommand extends BrainCommand {
 
   protected async run(): Promise<number> {
     const { writeConfigValue } = await import('../../config/index.js')
-    const { resolve } = await import('node:path')
     let value = normalizeValue(this.key, this.value)
-    if (this.key === 'sync.repo_path') value = resolve(value)
+    if (this.key === 'sync.repo_path') value = this.resolvePath(value)
     await this.withBrain(({ db }) => writeConfigValue(db, this.key, value))
     this.print({ key: this.key, value }, () => `${this.key} = ${value}`)
     return 0

@@ -21,12 +21,11 @@ export class DreamCommand extends BrainCommand {
   protected async run(): Promise<number> {
     const { runJob } = await import('../job-runner.js')
     const { selectPhases } = await import('../../../workers/autopilot/phases.js')
-    const { resolve } = await import('node:path')
     const data: Record<string, unknown> = {}
     if (this.phase !== undefined) data.phase = this.phase
-    if (this.dir !== undefined) data.dir = resolve(this.dir)
+    if (this.dir !== undefined) data.dir = this.resolvePath(this.dir)
     selectPhases(data)
-    const report = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'autopilot-cycle', data, 'dream'))) as { phases: PhaseLine[] }
+    const report = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'autopilot-cycle', data, 'dream', this.context.signal))) as { phases: PhaseLine[] }
     this.print(report, () =>
       report.phases.map((p) => `${p.phase.padEnd(19)} ${p.status.padEnd(9)} ${p.reason ?? ''}`.trimEnd() + ` (${p.duration_ms} ms)`).join('\n'),
     )

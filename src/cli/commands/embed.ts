@@ -36,7 +36,7 @@ export class EmbedCommand extends BrainCommand {
     }
     const { runJob } = await import('../job-runner.js')
     const mode = this.stale ? 'stale' : 'all'
-    const result = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'embed', { mode }, `embed --${mode}`))) as EmbedRunResult
+    const result = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'embed', { mode }, `embed --${mode}`, this.context.signal))) as EmbedRunResult
     this.print(result, () => summary(result))
     if (result.error && !this.jsonMode) this.context.stderr.write(`brain: ${result.error.message}${result.error.hint ? `\n  hint: ${result.error.hint}` : ''}\n`)
     return result.error && result.embedded === 0 ? 1 : 0

@@ -20,17 +20,16 @@ export class ImportCommand extends BrainCommand {
   protected async run(): Promise<number> {
     const { parseSyncStrategy } = await import('../../sources/index.js')
     const strategy = parseSyncStrategy(this.strategy)
-    const { resolve } = await import('node:path')
     const { runJob } = await import('../job-runner.js')
     const data = {
-      path: resolve(this.folder),
+      path: this.resolvePath(this.folder),
       strategy,
       include: this.include,
       exclude: this.exclude,
       sourceId: this.source ?? 'default',
       noEmbed: this.noEmbed,
     }
-    const result = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'import', data, 'importing'))) as ImportFolderResult
+    const result = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'import', data, 'importing', this.context.signal))) as ImportFolderResult
     const { touchedSlugs: _slugs, pageIds: _ids, failed, ...summary } = result
     // Same shape as sync's result: counts, with the failures listed beside them.
     this.print({ ...summary, imported: result.created + result.updated, failed: failed.length, failures: failed }, () => {

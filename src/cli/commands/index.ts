@@ -1,22 +1,31 @@
 import type { CommandClass } from 'clipanion'
+import type { BrainContext } from '../context.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
+import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
 import { CodeCalleesCommand, CodeCallersCommand, CodeDefCommand, CodeRefsCommand } from './code.js'
+import { CheckResolvableCommand } from './check-resolvable.js'
+import { CheckUpdateCommand } from './check-update.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
+import { DoctorCommand } from './doctor.js'
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
+import { IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand } from './ingest.js'
+import { FrontmatterAuditCommand, FrontmatterInstallHookCommand, FrontmatterValidateCommand } from './frontmatter.js'
 import { InitCommand } from './init.js'
 import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand } from './links.js'
+import { IntegrationsDashboardCommand, IntegrationsDoctorCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatsCommand, IntegrationsStatusCommand, IntegrationsTestCommand } from './integrations.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
 import { ServeCommand } from './serve.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
+import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from './service.js'
 import { SyncCommand } from './sync.js'
 
 /** Every command; each file imports its heavy modules inside `run`, so start-up stays fast. */
-export const commands: CommandClass[] = [
+export const commands: Array<CommandClass<BrainContext>> = [
   InitCommand,
   ConfigGetCommand,
   ConfigSetCommand,
@@ -43,8 +52,16 @@ export const commands: CommandClass[] = [
   ReposSetCommand,
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
-  ServeCommand,
-  AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
+  ServiceStatusCommand, ServiceStartCommand, ServiceStopCommand,
   CodeDefCommand, CodeRefsCommand, CodeCallersCommand, CodeCalleesCommand,
   LinksCommand, BacklinksCommand, ReconcileLinksCommand, ExtractCommand,
+  IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand,
+  ServeCommand,
+  AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
+  FrontmatterValidateCommand, FrontmatterAuditCommand, FrontmatterInstallHookCommand,
+  ApplyMigrationsCommand,
+  DoctorCommand,
+  IntegrationsDashboardCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatusCommand, IntegrationsDoctorCommand, IntegrationsStatsCommand, IntegrationsTestCommand,
+  CheckResolvableCommand,
+  CheckUpdateCommand,
 ]

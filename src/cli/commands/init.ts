@@ -22,18 +22,14 @@ export class InitCommand extends BrainCommand {
       return 0
     }
     const { loadConfig, writeFileConfig, readFileConfig } = await import('../../config/index.js')
-    const { openDatabase, validatePostgresUrl, redactUrl } = await import('../../db/index.js')
+    const { validatePostgresUrl, redactUrl } = await import('../../db/index.js')
     const env = this.url ? { ...this.context.env, BRAIN_DATABASE_URL: this.url } : this.context.env
     if (this.url) validatePostgresUrl(this.url)
     const config = loadConfig({ env, noRetryConnect: this.noRetryConnect })
-    const db = await openDatabase(config.engine)
-    let pages = 0
-    try {
+    const pages = await this.withBrainOf(config, async ({ db }) => {
       const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM pages')
-      pages = rows[0]?.n ?? 0
-    } finally {
-      await db.close()
-    }
+      return rows[0]?.n ?? 0
+    })
     const file = readFileConfig(config.home)
     writeFileConfig(config.home, this.url ? { ...file, engine: 'postgres', database_url: this.url } : { ...file, engine: file.engine ?? 'pglite' })
     const result = {

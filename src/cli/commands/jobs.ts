@@ -12,7 +12,7 @@ function parseData(raw: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(raw)
   } catch {
-    throw new UsageError('invalid_job_data', '--data is not valid JSON.', { hint: `Example: --data '{"command":"echo hi"}'` })
+    throw new UsageError('invalid_job_data', '--data is not valid JSON.', { hint: `Example: --data '{"cmd":"echo hi"}'` })
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('invalid_job_data', '--data must be a JSON object.')
   return value as Record<string, unknown>
@@ -38,20 +38,12 @@ function jobDetailText(job: JobDetail): string {
   return lines.join('\n')
 }
 
-/** An AbortSignal that fires on Ctrl-C, so an inline job is released rather than left active. */
-function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController()
-  const onInterrupt = (): void => controller.abort(new UsageError('interrupted', 'Interrupted.'))
-  process.once('SIGINT', onInterrupt)
-  return { signal: controller.signal, dispose: () => process.off('SIGINT', onInterrupt) }
-}
-
 abstract class QueueCommand extends BrainCommand {
   protected async withQueue<T>(fn: (queue: Queue, stderr: Writable) => Promise<T>): Promise<T> {
     const { openQueue } = await import('../../queue/index.js')
-    const { stderrLogger } = await import('../../util/logger.js')
+    const { streamLogger } = await import('../../util/logger.js')
     return this.withBrain(async ({ db, config }) => {
-      const queue = await openQueue({ db, config, logger: stderrLogger() })
+      const queue = await openQueue({ db, config, logger: streamLogger(this.context.stderr) })
       try {
         return await fn(queue, this.context.stderr)
       } finally {
@@ -66,7 +58,7 @@ export class JobsSubmitCommand extends QueueCommand {
   static override usage = Command.Usage({
     description: 'Submit a job (sync, embed, extract, ingest_capture, autopilot-cycle, shell, import)',
     details: 'With --wait, waits for the result: on the embedded engine the job runs in this process; on the server engine a live worker runs it (or this process, when no worker is alive).',
-    examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"command":"echo hi"}' --wait`]],
+    examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"cmd":"echo hi"}' --wait`]],
   })
   name = Option.String({ required: true })
   data = Option.String('--data', { description: 'Job data as a JSON object' })
@@ -92,7 +84,7 @@ export class JobsSubmitCommand extends QueueCommand {
       if (!this.wait) return queue.submit(name, data, options)
       const { progressPrinter } = await import('../job-runner.js')
       const progress = progressPrinter(stderr, name)
-      const interrupt = interruptSignal()
+      const interrupt = this.interruptSignal(() => new UsageError('interrupted', 'Interrupted.'))
       try {
         return await queue.submitAndWait(name, data, { ...options, onProgress: progress.update, signal: interrupt.signal })
       } finally {
@@ -192,23 +184,30 @@ export class JobsWorkCommand extends BrainCommand {
   protected async run(): Promise<number> {
     const { Worker } = await import('../../../workers/worker.js')
     const { EXIT_MEMORY_LIMIT } = await import('../../../supervisor/exit-cause.js')
-    const { stderrLogger } = await import('../../util/logger.js')
+    const { streamLogger } = await import('../../util/logger.js')
     const concurrency = positive('--concurrency', this.concurrency) ?? 1
     const maxRssMb = positive('--max-rss', this.maxRss) ?? null
     const cron = this.autopilotCron ?? DEFAULT_AUTOPILOT_CRON
     let received: NodeJS.Signals | null = null
     const reason = await this.withBrain(async ({ db, config }) => {
-      const logger = stderrLogger('brain worker')
-      // A stray rejection inside a library timer (pg-boss during a database outage) must not
-      // take down a worker whose jobs are fine; it is logged instead.
-      process.on('unhandledRejection', (err) => logger.error(`unhandled rejection: ${err instanceof Error ? err.message : String(err)}`))
+      const logger = streamLogger(this.context.stderr, 'brain worker')
+      const serviceWorker = this.context.host?.workerOn(db)
+      if (serviceWorker) return this.attach(serviceWorker, db.location)
       const worker = new Worker({ db, config, logger, concurrency, maxRssMb, autopilotCron: cron === 'off' ? null : cron })
       const onSignal = (signal: NodeJS.Signals): void => {
         received = signal
         void worker.stop('requested')
       }
-      process.once('SIGTERM', onSignal)
-      process.once('SIGINT', onSignal)
+      const onAbort = (): void => void worker.stop('requested')
+      const outer = this.context.signal
+      if (outer) outer.addEventListener('abort', onAbort, { once: true })
+      else {
+        // A stray rejection inside a library timer (pg-boss during a database outage) must not
+        // take down a worker whose jobs are fine; it is logged instead.
+        process.on('unhandledRejection', (err) => logger.error(`unhandled rejection: ${err instanceof Error ? err.message : String(err)}`))
+        process.once('SIGTERM', onSignal)
+        process.once('SIGINT', onSignal)
+      }
       try {
         await worker.start()
         logger.info(`worker ${worker.id} started (pid ${process.pid}, concurrency ${concurrency}, ${db.location})`)
@@ -217,6 +216,7 @@ export class JobsWorkCommand extends BrainCommand {
         await worker.stop()
         throw err
       } finally {
+        outer?.removeEventListener('abort', onAbort)
         process.off('SIGTERM', onSignal)
         process.off('SIGINT', onSignal)
       }
@@ -229,6 +229,19 @@ export class JobsWorkCommand extends BrainCommand {
       return received === 'SIGINT' ? 130 : 143
     }
     return 0
+  }
+
+  /**
+   * On the embedded engine the resident service already runs the worker: a second one could
+   * not open the brain, so this command reports that one and stays attached until interrupted.
+   */
+  private async attach(worker: { pid: number; id: string; concurrency: number }, location: string): Promise<'requested'> {
+    this.context.stderr.write(
+      `brain worker: the brain service (pid ${worker.pid}) runs worker ${worker.id} (concurrency ${worker.concurrency}, ${location}); attached until interrupted\n`,
+    )
+    const signal = this.context.signal
+    if (signal && !signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+    return 'requested'
   }
 }
 

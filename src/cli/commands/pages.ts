@@ -3,6 +3,7 @@ import { NotFoundError, UsageError } from '../../errors/index.js'
 import { BrainCommand } from '../brain-command.js'
 
 const sourceOption = () => Option.String('--source', { description: 'Source id (default: default)' })
+const pageSourceOption = () => Option.String('--source', { description: 'Source id; needed only when the slug exists in more than one source' })
 
 export class PutCommand extends BrainCommand {
   static override paths = [['put']]
@@ -22,16 +23,17 @@ export class PutCommand extends BrainCommand {
     const { putPage } = await import('../../pages/index.js')
     const { readConfigValue } = await import('../../config/index.js')
     const { embeddingProviderFor } = await import('../../embed/index.js')
-    const { stderrLogger } = await import('../../util/logger.js')
+    const { streamLogger } = await import('../../util/logger.js')
     const result = await this.withBrain(async ({ db, config }) =>
       putPage(
         {
           db,
-          logger: stderrLogger(),
+          logger: streamLogger(this.context.stderr),
           repoPath: await readConfigValue(db, 'sync.repo_path'),
           remote: false,
           dryRun: this.dryRun,
           embedder: this.noEmbed ? null : embeddingProviderFor(config.embedding),
+          maxFences: config.import.maxFencesPerPage,
         },
         { slug: this.slug, content, sourceId: this.source },
       ),
@@ -48,17 +50,17 @@ export class GetCommand extends BrainCommand {
   static override paths = [['get']]
   static override usage = Command.Usage({ description: 'Print a page as markdown (--chunks: its chunks with their metadata)' })
   slug = Option.String({ required: true })
-  source = sourceOption()
+  source = pageSourceOption()
   chunks = Option.Boolean('--chunks', false, { description: 'Show the stored chunks' })
 
   protected async run(): Promise<number> {
-    const { findPage, listChunks, serializePage, DEFAULT_SOURCE_ID } = await import('../../pages/index.js')
-    const found = await this.withBrain(async ({ db }) => {
-      const page = await findPage(db, this.source ?? DEFAULT_SOURCE_ID, this.slug)
-      return page ? { page, chunks: this.chunks ? await listChunks(db, page.id) : undefined } : null
+    const { findPage, listChunks, serializePage, resolvePageRef } = await import('../../pages/index.js')
+    const { page, chunks } = await this.withBrain(async ({ db }) => {
+      const ref = await resolvePageRef(db, this.slug, this.source)
+      const page = await findPage(db, ref.sourceId, ref.slug)
+      if (!page) throw new NotFoundError('page_not_found', `No page ${this.slug}.`, { hint: 'List pages with `brain list`.' })
+      return { page, chunks: this.chunks ? await listChunks(db, page.id) : undefined }
     })
-    if (!found) throw new NotFoundError('page_not_found', `No page ${this.slug}.`, { hint: 'List pages with `brain list`.' })
-    const { page, chunks } = found
     this.print(chunks ? { ...page, chunks } : page, () => {
       if (!chunks) return serializePage(page)
       return chunks
@@ -98,13 +100,16 @@ export class DeleteCommand extends BrainCommand {
   static override paths = [['delete']]
   static override usage = Command.Usage({ description: 'Delete a page with its chunks, tags and links' })
   slug = Option.String({ required: true })
-  source = sourceOption()
+  source = pageSourceOption()
 
   protected async run(): Promise<number> {
-    const { deletePage, DEFAULT_SOURCE_ID } = await import('../../pages/index.js')
-    const deleted = await this.withBrain(({ db }) => deletePage(db, this.source ?? DEFAULT_SOURCE_ID, this.slug))
-    if (!deleted) throw new NotFoundError('page_not_found', `No page ${this.slug}.`, { hint: 'List pages with `brain list`.' })
-    this.print({ slug: this.slug, deleted: true }, () => `deleted ${this.slug}`)
+    const { deletePage, resolvePageRef } = await import('../../pages/index.js')
+    const ref = await this.withBrain(async ({ db }) => {
+      const ref = await resolvePageRef(db, this.slug, this.source)
+      if (!(await deletePage(db, ref.sourceId, ref.slug))) throw new NotFoundError('page_not_found', `No page ${this.slug}.`, { hint: 'List pages with `brain list`.' })
+      return ref
+    })
+    this.print({ slug: ref.slug, source_id: ref.sourceId, deleted: true }, () => `deleted ${ref.slug}`)
     return 0
   }
 }
@@ -112,16 +117,15 @@ export class DeleteCommand extends BrainCommand {
 abstract class TagChangeCommand extends BrainCommand {
   slug = Option.String({ required: true })
   tag = Option.String({ required: true })
-  source = sourceOption()
+  source = pageSourceOption()
   protected abstract readonly adding: boolean
 
   protected async run(): Promise<number> {
-    const { findPageHash, addTag, removeTag, DEFAULT_SOURCE_ID } = await import('../../pages/index.js')
+    const { resolvePageRef, addTag, removeTag } = await import('../../pages/index.js')
     const tag = this.tag.trim()
     if (tag === '') throw new UsageError('invalid_tag', 'The tag is empty.')
     const changed = await this.withBrain(async ({ db }) => {
-      const page = await findPageHash(db, this.source ?? DEFAULT_SOURCE_ID, this.slug)
-      if (!page) throw new NotFoundError('page_not_found', `No page ${this.slug}.`, { hint: 'List pages with `brain list`.' })
+      const page = await resolvePageRef(db, this.slug, this.source)
       return this.adding ? addTag(db, page.id, tag) : removeTag(db, page.id, tag)
     })
     this.print({ slug: this.slug, tag, changed }, () => `${this.adding ? 'tagged' : 'untagged'} ${this.slug} ${tag}${changed ? '' : ' (no change)'}`)

@@ -45,7 +45,7 @@ export class SourcesAddCommand extends SourcesCommand {
     const { canonicalDir } = await import('../../sync/target.js')
     const { isGitWorkTree } = await import('../../sync/git.js')
     const { insertSource } = await import('../../sources/source-repository.js')
-    const localPath = await canonicalDir(this.localPath)
+    const localPath = await canonicalDir(this.resolvePath(this.localPath))
     const source = await this.withBrain(({ db }) =>
       insertSource(db, { id: this.id, name: this.name, localPath, strategy, include: this.include, exclude: this.exclude, syncEnabled: this.sync }),
     )

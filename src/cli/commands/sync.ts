@@ -82,15 +82,14 @@ export class SyncCommand extends BrainCommand {
     const request = this.request()
     const { validateSyncRequest } = await import('../../sync/index.js')
     validateSyncRequest(request)
-    const { resolve } = await import('node:path')
-    const data = { ...request, repo: request.repo === undefined ? undefined : resolve(request.repo) }
+    const data = { ...request, repo: request.repo === undefined ? undefined : this.resolvePath(request.repo) }
     const outcome = await this.withBrain(async (brain) => {
       if (request.all && !request.noEmbed) {
         const gate = await this.costGate(brain.db)
         if (gate !== 'proceed') return gate
       }
       const { runJob } = await import('../job-runner.js')
-      return (await runJob(brain, this.context.stderr, 'sync', data, 'syncing')) as SyncResult
+      return (await runJob(brain, this.context.stderr, 'sync', data, 'syncing', this.context.signal)) as SyncResult
     })
     if (outcome === 'preview_only') return 0
     if (outcome === 'declined') {

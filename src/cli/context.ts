@@ -1,0 +1,26 @@
+import type { BaseContext } from 'clipanion'
+import type { EngineConfig } from '../config/index.js'
+import type { Database } from '../db/types.js'
+
+/**
+ * What a process that keeps brains open offers the commands it runs: the resident service
+ * shares one open database per engine between all of its clients and runs the embedded
+ * engine's worker.
+ */
+export interface BrainHost {
+  /** The shared, already-open database of this engine; commands must not close it. */
+  database(engine: EngineConfig, onRetry?: (attempt: number, delayMs: number) => void): Promise<Database>
+  /** The worker this host runs on that database, if any. */
+  workerOn(db: Database): { pid: number; id: string; concurrency: number } | null
+}
+
+/**
+ * The context every brain command runs with. `cwd` is the caller's working directory (relative
+ * paths on the command line resolve against it); `signal` aborts when the caller goes away or
+ * presses Ctrl-C; `host` is set inside the resident service.
+ */
+export interface BrainContext extends BaseContext {
+  cwd: string
+  host?: BrainHost
+  signal?: AbortSignal
+}

@@ -1,0 +1,8 @@
+export { runDoctor, describeFailure, type DoctorOptions } from './run-doctor.js'
+export { overallStatus, type DoctorCheck, type DoctorReport, type CheckStatus } from './types.js'
+export { checkVersionMigrations } from './migrations.js'
+export { checkServiceOrLock } from './service.js'
+export { checkQueue } from './queue.js'
+export { checkEmbeddings } from './embeddings.js'
+export { checkSchema, checkPgvector, checkConnection } from './database.js'
+export { checkSources } from './sources.js'

@@ -1,0 +1,17 @@
+/**
+ * The package root (`import … from 'brain'`): the release version and the pieces every
+ * embedder needs first. Capabilities live at their own subpaths (`brain/pages`, `brain/search`, …)
+ * so importing the root stays cheap.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { packageRoot } from './util/package-root.js'
+
+/** The running release, `A.B.C.D`, as written in the VERSION file. */
+export function brainVersion(): string {
+  return readFileSync(join(packageRoot(), 'VERSION'), 'utf8').trim()
+}
+
+export { loadConfig, brainHome, type Config } from './config/index.js'
+export { BrainError, serializeError, isBrainError, type ErrorEnvelope } from './errors/index.js'
+export { openDatabase, migrate, type Database } from './db/index.js'

@@ -1,0 +1,44 @@
+import type { SqlExecutor } from '../db/types.js'
+import type { JobRecord, Queue } from '../queue/index.js'
+import { computeContentHash, type IngestionEvent } from './event.js'
+
+/** What an `ingest_capture` job carries. */
+export interface IngestJobData {
+  event: IngestionEvent
+  /** Target slug chosen by the submitter (X-Brain-Slug); wins over `event.metadata.slug`. */
+  slug?: string
+  /** Who submitted it: `webhook:<token id>` or `daemon:<source id>`; the backlog is counted per client. */
+  client_id: string
+  content_hash: string
+  /** True for anything that came from outside the machine (the /ingest route). */
+  untrusted_payload: boolean
+}
+
+export interface SubmitIngestOptions {
+  clientId: string
+  untrusted: boolean
+  slug?: string
+  /** Same client and same content → the same job (and job id). */
+  idempotent: boolean
+}
+
+export async function submitIngestCapture(queue: Queue, event: IngestionEvent, options: SubmitIngestOptions): Promise<JobRecord> {
+  const contentHash = computeContentHash(event)
+  const data: IngestJobData = {
+    event,
+    ...(options.slug !== undefined ? { slug: options.slug } : {}),
+    client_id: options.clientId,
+    content_hash: contentHash,
+    untrusted_payload: options.untrusted,
+  }
+  return queue.submit('ingest_capture', data as unknown as Record<string, unknown>, options.idempotent ? { idempotencyKey: `${options.clientId}:${contentHash}` } : {})
+}
+
+/** Waiting `ingest_capture` jobs of one client: the `/ingest` backlog. */
+export async function countWaitingIngestJobs(db: SqlExecutor, clientId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM minion_jobs WHERE name = 'ingest_capture' AND status = 'waiting' AND data ->> 'client_id' = $1`,
+    [clientId],
+  )
+  return Number(rows[0]?.n ?? 0)
+}

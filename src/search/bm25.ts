@@ -1,0 +1,115 @@
+import type { SqlExecutor } from '../db/types.js'
+import { likePrefixPattern } from './sql.js'
+import { lexemeTsquery, parseQuery, quoteLexeme } from './tsquery.js'
+
+/**
+ * Okapi BM25 parameters. k1 saturates term frequency, b scales length normalisation; chosen on
+ * the tuning halves of bench/retrieval (see src/search/README.md).
+ */
+export const BM25_K1 = 1.2
+export const BM25_B = 0.75
+
+/** One scored query term: a lexeme, or a prefix matching every lexeme that starts with it. */
+export interface ScoredTerm {
+  tsquery: string
+  idf: number
+}
+
+/** A keyword query made ready for SQL: what a chunk must match, and how to score it. */
+export interface PreparedQuery {
+  /** The distinct lexemes of the query's words and phrases (for hybrid coverage). */
+  lexemes: string[]
+  terms: ScoredTerm[]
+  /** The tsquery a candidate must match; null when nothing can. */
+  filter: string | null
+  averageLength: number
+}
+
+export type CandidateMatch = 'all' | 'any' | 'two'
+
+interface PrepareRow {
+  lexemes: string[] | null
+  prefixes: string[] | null
+  phrases: string[] | null
+  excluded: string[] | null
+  lexeme_df: string[] | null
+  prefix_df: string[] | null
+  chunk_count: string | null
+  total_length: string | null
+}
+
+/**
+ * Normalises the query's parts with Postgres' own 'english' parser (stemming, stop words, phrase
+ * positions) and reads the statistics BM25 needs, in one statement.
+ */
+const PREPARE_SQL = `WITH lex AS (
+    SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector('english', $1::text))) AS l
+  ), pre AS (
+    SELECT DISTINCT coalesce((tsvector_to_array(to_tsvector('english', w)))[1], lower(w)) AS p FROM unnest($2::text[]) AS w
+  ), phr AS (
+    SELECT websearch_to_tsquery('english', '"' || replace(x, '"', ' ') || '"') AS q FROM unnest($3::text[]) AS x
+  ), exc AS (
+    SELECT websearch_to_tsquery('english', '"' || replace(x, '"', ' ') || '"') AS q FROM unnest($4::text[]) AS x
+  )
+  SELECT
+    (SELECT array_agg(l ORDER BY l) FROM lex) AS lexemes,
+    (SELECT array_agg(p ORDER BY p) FROM pre) AS prefixes,
+    (SELECT array_agg(q::text) FROM phr WHERE numnode(q) > 0) AS phrases,
+    (SELECT array_agg(q::text) FROM exc WHERE numnode(q) > 0) AS excluded,
+    (SELECT array_agg(coalesce((SELECT s.chunk_count FROM search_lexeme_stats s WHERE s.lexeme = l), 0)::text ORDER BY l) FROM lex) AS lexeme_df,
+    (SELECT array_agg(coalesce((SELECT sum(s.chunk_count) FROM search_lexeme_stats s WHERE s.lexeme LIKE ${likePatternSql('p')}), 0)::text ORDER BY p) FROM pre) AS prefix_df,
+    (SELECT chunk_count::text FROM search_corpus_stats WHERE id = 1) AS chunk_count,
+    (SELECT total_length::text FROM search_corpus_stats WHERE id = 1) AS total_length`
+
+function likePatternSql(column: string): string {
+  return `replace(replace(replace(${column}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`
+}
+
+/** Robertson–Spärck Jones idf with the +1 inside the logarithm, so that it is never negative. */
+export function bm25Idf(documentFrequency: number, documentCount: number): number {
+  const df = Math.min(Math.max(documentFrequency, 0), documentCount)
+  return Math.log(1 + (documentCount - df + 0.5) / (df + 0.5))
+}
+
+export async function prepareQuery(tx: SqlExecutor, query: string, match: CandidateMatch): Promise<PreparedQuery> {
+  const parsed = parseQuery(query)
+  const { rows } = await tx.query<PrepareRow>(PREPARE_SQL, [
+    [...parsed.words, ...parsed.phrases].join(' '),
+    parsed.prefixes,
+    parsed.phrases,
+    parsed.excluded,
+  ])
+  const row = rows[0]
+  const lexemes = row?.lexemes ?? []
+  const prefixes = row?.prefixes ?? []
+  const documentCount = Number(row?.chunk_count ?? 0)
+  const averageLength = documentCount > 0 ? Math.max(1, Number(row?.total_length ?? 0) / documentCount) : 1
+  const terms: ScoredTerm[] = [
+    ...lexemes.map((l, i) => ({ tsquery: quoteLexeme(l), idf: bm25Idf(Number(row?.lexeme_df?.[i] ?? 0), documentCount) })),
+    ...prefixes.map((p, i) => ({ tsquery: `${quoteLexeme(p)}:*`, idf: bm25Idf(Number(row?.prefix_df?.[i] ?? 0), documentCount) })),
+  ]
+  const required = (row?.phrases ?? []).map((q) => `(${q})`)
+  // Phrase words are scored like the other words, but the phrase itself is what a chunk must match.
+  const optional = required.length > 0 && parsed.words.length + parsed.prefixes.length === 0 ? '' : lexemeTsquery(lexemes, match, prefixes)
+  const positive = [optional === '' ? null : `(${optional})`, ...required].filter((part) => part !== null)
+  const filter = positive.length === 0 ? null : [...positive, ...(row?.excluded ?? []).map((q) => `!(${q})`)].join(' & ')
+  return { lexemes, terms, filter, averageLength }
+}
+
+/**
+ * The BM25 score of chunk `c` over the terms bound as tsquery[] `termsParam` with idf float8[]
+ * `idfParam`, average length `avgParam`. Term frequency is read from the vector by ts_rank with
+ * every weight 1 and no normalisation: for one lexeme that is H(tf)/ζ(2), H the partial sum of
+ * 1/j², which this inverts exactly (rounding), so each term costs one binary search in the vector
+ * and no unnesting. A prefix term sums over the lexemes it matches and saturates.
+ */
+export function bm25ScoreSql(termCount: number, termsParam: number, idfParam: number, avgParam: number): string {
+  if (termCount === 0) return '0::float8'
+  const saturation = `(${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * coalesce(c.search_length, length(c.search_vector)) / $${avgParam}::float8))`
+  const parts = Array.from({ length: termCount }, (_, i) => {
+    const rank = `LEAST(ts_rank('{1,1,1,1}'::float4[], c.search_vector, ($${termsParam}::tsquery[])[${i + 1}]), 0.9999::float4)`
+    const tf = `round(1 / (1.64493406685 * (1 - ${rank})) - 0.5)`
+    return `($${idfParam}::float8[])[${i + 1}] * (1 - ${saturation} / (${tf} + ${saturation}))`
+  })
+  return `(${(BM25_K1 + 1).toString()}::float8 * (${parts.join(' + ')}))`
+}

@@ -1,0 +1,205 @@
+import { spawn } from 'node:child_process'
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
+import { dirname, join } from 'node:path'
+import { packageRoot } from '../util/package-root.js'
+import { currentIdentity } from './identity.js'
+import { servicePaths, type ServicePaths } from './paths.js'
+import { Frame, FrameDecoder, encodeFrame, encodeJson, type Hello, type Identity, type Reply, type TerminalFacts } from './protocol.js'
+
+const START_TIMEOUT_MS = 30_000
+const STOP_TIMEOUT_MS = 15_000
+
+export interface ForwardOptions {
+  argv: string[]
+  cwd: string
+  env: Record<string, string>
+  home: string
+  stdin: NodeJS.ReadableStream
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+  terminal: TerminalFacts
+  /** Who this client is; tests pass another build to provoke a skew. */
+  identity?: Identity
+  /** Fires when the user interrupts; the command in the service is aborted. */
+  interrupt?: AbortSignal
+}
+
+function tryConnect(path: string): Promise<Socket | null> {
+  return new Promise((resolve) => {
+    const socket = connect(path)
+    socket.once('connect', () => {
+      socket.removeAllListeners('error')
+      resolve(socket)
+    })
+    socket.once('error', () => resolve(null))
+  })
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Starts the service in the background, its output going to the log, never to this terminal. */
+export function spawnService(paths: ServicePaths, env: Record<string, string>): { exited: () => boolean; pid: number } {
+  mkdirSync(dirname(paths.log), { recursive: true, mode: 0o700 })
+  chmodSync(paths.home, 0o700)
+  const log = openSync(paths.log, 'a', 0o600)
+  let exited = false
+  try {
+    const child = spawn(process.execPath, [join(packageRoot(), 'bin', 'brain.js'), 'service', 'start', '--foreground'], {
+      cwd: paths.home,
+      env,
+      detached: true,
+      stdio: ['ignore', log, log],
+    })
+    child.once('exit', () => (exited = true))
+    child.once('error', () => (exited = true))
+    child.unref()
+    return { exited: () => exited, pid: child.pid ?? -1 }
+  } finally {
+    closeSync(log)
+  }
+}
+
+/** Connects to the running service, starting one when none answers. */
+export async function connectOrStart(paths: ServicePaths, env: Record<string, string>): Promise<Socket> {
+  const existing = await tryConnect(paths.socket)
+  if (existing) return existing
+  const child = spawnService(paths, env)
+  const deadline = Date.now() + START_TIMEOUT_MS
+  let exitedAt: number | null = null
+  while (Date.now() < deadline) {
+    await sleep(20)
+    const socket = await tryConnect(paths.socket)
+    if (socket) return socket
+    // A child that exited may have lost a start race to another client's service, which
+    // answers shortly; give that one a moment before giving up.
+    if (child.exited()) {
+      exitedAt ??= Date.now()
+      if (Date.now() - exitedAt > 3000) break
+    }
+  }
+  throw new Error(`the brain service did not start; see ${paths.log}`)
+}
+
+function lockHolder(path: string): number | null {
+  try {
+    const pid = (JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown }).pid
+    return typeof pid === 'number' ? pid : null
+  } catch {
+    return null
+  }
+}
+
+/** Waits until the service `pid` has let go of the home's service lock (or died), or gives up. */
+export async function waitForRelease(paths: ServicePaths, pid: number, timeoutMs = STOP_TIMEOUT_MS): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (lockHolder(paths.lock) === pid && isAlive(pid)) {
+    if (Date.now() > deadline) return false
+    await sleep(25)
+  }
+  return true
+}
+
+/** Waits until a process has exited, or gives up. */
+export async function waitForExit(pid: number, timeoutMs = STOP_TIMEOUT_MS): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) return false
+    await sleep(25)
+  }
+  return true
+}
+
+/** Sends one request and collects every frame of the answer. */
+export async function request(socket: Socket, hello: Hello, onFrame: (type: number, payload: Buffer) => void): Promise<void> {
+  const decoder = new FrameDecoder(onFrame)
+  socket.on('data', (chunk: Buffer) => decoder.push(chunk))
+  socket.write(encodeJson(Frame.hello, hello))
+  await new Promise<void>((resolve) => {
+    socket.once('close', () => resolve())
+    socket.once('error', () => resolve())
+  })
+}
+
+function pumpStdin(stdin: NodeJS.ReadableStream, socket: Socket): () => void {
+  const onData = (chunk: Buffer | string): void => {
+    if (!socket.destroyed) socket.write(encodeFrame(Frame.stdin, typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
+  }
+  const onEnd = (): void => {
+    if (!socket.destroyed) socket.write(encodeFrame(Frame.stdinEnd))
+  }
+  stdin.on('data', onData)
+  stdin.once('end', onEnd)
+  return () => {
+    stdin.off('data', onData)
+    stdin.off('end', onEnd)
+    stdin.pause()
+  }
+}
+
+type Outcome = { code: number } | { reply: Reply } | { lost: true }
+
+async function runOnce(options: ForwardOptions, paths: ServicePaths, identity: Identity): Promise<Outcome> {
+  const socket = await connectOrStart(paths, options.env)
+  let outcome: Outcome = { lost: true }
+  const onInterrupt = (): void => {
+    if (!socket.destroyed) socket.write(encodeFrame(Frame.interrupt))
+  }
+  options.interrupt?.addEventListener('abort', onInterrupt, { once: true })
+  const hello: Hello = { kind: 'run', argv: options.argv, cwd: options.cwd, env: options.env, terminal: options.terminal, ...identity }
+  let stopStdin: () => void = () => undefined
+  const finished = request(socket, hello, (type, payload) => {
+    if (type === Frame.stdout || type === Frame.stderr) {
+      const target = type === Frame.stdout ? options.stdout : options.stderr
+      if (!target.write(payload)) {
+        socket.pause()
+        target.once('drain', () => socket.resume())
+      }
+    } else if (type === Frame.accepted) {
+      // Only a service that runs the command gets stdin: one that turns the client away must
+      // not consume it, since the next service needs it.
+      stopStdin = pumpStdin(options.stdin, socket)
+    } else if (type === Frame.exit) outcome = { code: (JSON.parse(payload.toString('utf8')) as { code: number }).code }
+    else if (type === Frame.reply) outcome = { reply: JSON.parse(payload.toString('utf8')) as Reply }
+  })
+  await finished
+  stopStdin()
+  options.interrupt?.removeEventListener('abort', onInterrupt)
+  return outcome
+}
+
+/**
+ * Runs a command line in the brain's resident service with this process's streams, and
+ * returns its exit code. A service of another build is restarted when idle, refused when busy.
+ */
+export async function forward(options: ForwardOptions): Promise<number> {
+  const paths = servicePaths(options.home)
+  const identity = options.identity ?? currentIdentity()
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const outcome = await runOnce(options, paths, identity)
+    if ('code' in outcome) return outcome.code
+    if ('lost' in outcome) {
+      if (options.interrupt?.aborted) return 130
+      options.stderr.write(`brain: the brain service closed the connection before the command finished; see ${paths.log}\n`)
+      return 1
+    }
+    const reply = outcome.reply
+    if (reply.kind !== 'skew') break
+    if (!reply.restarting) {
+      options.stderr.write(`brain: ${reply.message}\n  hint: retry when it is idle, stop it with \`brain service stop\`, or run in-process with BRAIN_NO_SERVICE=1.\n`)
+      return 1
+    }
+    await waitForRelease(paths, reply.pid)
+  }
+  options.stderr.write('brain: could not reach a brain service of this build.\n')
+  return 1
+}

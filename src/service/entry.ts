@@ -1,0 +1,64 @@
+/**
+ * What `brain` runs first. It decides, with Node built-ins only, whether this command runs in
+ * this process (version, help, `service …`, BRAIN_NO_SERVICE=1) or in the brain's resident
+ * service, which this process then only relays to.
+ */
+import { WriteStream } from 'node:tty'
+import { parseFlag, processEnv } from '../config/env.js'
+import { brainHome } from '../config/home.js'
+
+const LOCAL_FLAGS = new Set(['--version', '-v', '--help', '-h'])
+
+/** Commands that never need the brain open, or manage the service itself. */
+export function runsInProcess(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): boolean {
+  if (parseFlag(env.BRAIN_NO_SERVICE) || process.platform === 'win32') return true
+  if (argv.length === 0 || argv.some((a) => LOCAL_FLAGS.has(a))) return true
+  const first = argv.find((a) => !a.startsWith('-'))
+  return first === 'service' || (first === 'jobs' && argv.includes('supervisor'))
+}
+
+function columnsOf(stream: NodeJS.WriteStream): number | null {
+  return stream.isTTY ? stream.columns ?? null : null
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2)
+  const env = processEnv()
+  if (runsInProcess(argv, env)) {
+    const { runCli, processContext } = await import('../cli/main.js')
+    return runCli(argv, processContext())
+  }
+  const { forward } = await import('./client.js')
+  const interrupt = new AbortController()
+  let interrupted = false
+  process.on('SIGINT', () => {
+    // The command in the service is told to stop; this process ends as an interrupted one would.
+    interrupted = true
+    interrupt.abort()
+    setTimeout(() => process.exit(130), 200).unref()
+  })
+  const forwardedEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined))
+  const code = await forward({
+    argv,
+    cwd: process.cwd(),
+    env: forwardedEnv,
+    home: brainHome(env),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    terminal: {
+      stdinIsTTY: process.stdin.isTTY === true,
+      stdoutIsTTY: process.stdout.isTTY === true,
+      stderrIsTTY: process.stderr.isTTY === true,
+      stdoutColumns: columnsOf(process.stdout),
+      stderrColumns: columnsOf(process.stderr),
+      colorDepth: 'getColorDepth' in WriteStream.prototype ? WriteStream.prototype.getColorDepth() : 1,
+    },
+    interrupt: interrupt.signal,
+  })
+  return interrupted ? 130 : code
+}
+
+const code = await main()
+// Exit once output is flushed: a pool or model left open must not keep a finished command alive.
+process.stdout.write('', () => process.exit(code))

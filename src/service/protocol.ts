@@ -1,0 +1,98 @@
+/**
+ * Framing on the service socket: one type byte, a 4-byte big-endian length, then the payload.
+ * Control frames carry JSON; stream frames carry raw bytes, so output arrives as it is written.
+ */
+export const Frame = {
+  /** client → service: a `Hello` (JSON). */
+  hello: 0x48,
+  /** client → service: bytes of stdin. */
+  stdin: 0x49,
+  /** client → service: end of stdin. */
+  stdinEnd: 0x45,
+  /** client → service: the user pressed Ctrl-C. */
+  interrupt: 0x53,
+  /** service → client: the command starts; the client may send stdin from now on. */
+  accepted: 0x41,
+  /** service → client: bytes of stdout. */
+  stdout: 0x4f,
+  /** service → client: bytes of stderr. */
+  stderr: 0x52,
+  /** service → client: the command finished, `{code}` (JSON). */
+  exit: 0x58,
+  /** service → client: a reply to a status, stop or refused request (JSON). */
+  reply: 0x50,
+} as const
+
+export type FrameType = (typeof Frame)[keyof typeof Frame]
+
+export interface Identity {
+  version: string
+  build: string
+}
+
+export interface TerminalFacts {
+  stdinIsTTY: boolean
+  stdoutIsTTY: boolean
+  stderrIsTTY: boolean
+  stdoutColumns: number | null
+  stderrColumns: number | null
+  colorDepth: number
+}
+
+export type Hello =
+  | ({ kind: 'run'; argv: string[]; cwd: string; env: Record<string, string>; terminal: TerminalFacts } & Identity)
+  | ({ kind: 'status' } & Identity)
+  | ({ kind: 'stop' } & Identity)
+
+export interface ServiceStatus {
+  pid: number
+  version: string
+  build: string
+  socket: string
+  startedAt: string
+  clients: number
+  runningJobs: number
+  idleTimeoutMs: number
+  brains: string[]
+}
+
+export type Reply =
+  | { kind: 'status'; status: ServiceStatus }
+  | { kind: 'stopping'; pid: number }
+  /** A different build: the service restarts (idle) or refuses (busy). */
+  | { kind: 'skew'; restarting: boolean; pid: number; message: string }
+
+const HEADER = 5
+const MAX_FRAME = 64 * 1024 * 1024
+
+export function encodeFrame(type: FrameType, payload: Buffer | string = Buffer.alloc(0)): Buffer {
+  const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload
+  const header = Buffer.alloc(HEADER)
+  header.writeUInt8(type, 0)
+  header.writeUInt32BE(body.length, 1)
+  return Buffer.concat([header, body])
+}
+
+export function encodeJson(type: FrameType, value: unknown): Buffer {
+  return encodeFrame(type, JSON.stringify(value))
+}
+
+/** Splits a byte stream into frames; feed it every chunk the socket delivers. */
+export class FrameDecoder {
+  private buffer: Buffer = Buffer.alloc(0)
+
+  constructor(private readonly onFrame: (type: number, payload: Buffer) => void) {}
+
+  push(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk])
+    while (this.buffer.length >= HEADER) {
+      const length = this.buffer.readUInt32BE(1)
+      if (length > MAX_FRAME) throw new Error(`service frame of ${length} bytes is too large`)
+      if (this.buffer.length < HEADER + length) return
+      const type = this.buffer.readUInt8(0)
+      const payload = this.buffer.subarray(HEADER, HEADER + length)
+      this.buffer = this.buffer.subarray(HEADER + length)
+      this.onFrame(type, payload)
+    }
+  }
+}

@@ -1,0 +1,225 @@
+import { chmodSync, mkdirSync, unlinkSync, writeFileSync, readFileSync, lstatSync } from 'node:fs'
+import { createServer, type Server, type Socket } from 'node:net'
+import { dirname } from 'node:path'
+import type { Config } from '../config/index.js'
+import { acquireFileLock, type FileLock } from '../db/lock.js'
+import { LockError, isBrainError } from '../errors/index.js'
+import type { Logger } from '../util/logger.js'
+import { ServiceHost } from './host.js'
+import { currentIdentity, sameIdentity } from './identity.js'
+import { servicePaths, type ServicePaths } from './paths.js'
+import { Frame, FrameDecoder, encodeJson, type Hello, type Identity, type Reply, type ServiceStatus } from './protocol.js'
+import { Session } from './session.js'
+
+export interface ServiceState {
+  pid: number
+  version: string
+  build: string
+  socket: string
+  startedAt: string
+}
+
+/** The directory a socket lives in must be the user's alone: the socket runs their commands. */
+function preparePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  chmodSync(dir, 0o700)
+}
+
+export function readServiceState(paths: ServicePaths): ServiceState | null {
+  try {
+    const state = JSON.parse(readFileSync(paths.state, 'utf8')) as Partial<ServiceState>
+    return typeof state.pid === 'number' ? (state as ServiceState) : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The resident service of one brain home: listens on the home's socket, runs forwarded
+ * commands against shared open brains, and exits after an idle period.
+ */
+export class BrainService {
+  readonly paths: ServicePaths
+  readonly identity: Identity
+  private readonly host: ServiceHost
+  private readonly sessions = new Set<Session>()
+  private readonly startedAt = new Date().toISOString()
+  private server: Server | null = null
+  private lock: FileLock | null = null
+  private idleSince = Date.now()
+  private idleTimer: NodeJS.Timeout | null = null
+  private stopping: Promise<void> | null = null
+  private resolveStopped!: () => void
+  /** Settles once the service has shut down. */
+  readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve))
+
+  constructor(private readonly config: Config, private readonly logger: Logger, options: { identity?: Identity } = {}) {
+    this.identity = options.identity ?? currentIdentity()
+    this.paths = servicePaths(config.home)
+    this.host = new ServiceHost(config, logger)
+  }
+
+  /** Takes the service lock, replaces a stale socket, and listens. */
+  async start(): Promise<void> {
+    preparePrivateDir(this.paths.home)
+    preparePrivateDir(dirname(this.paths.socket))
+    try {
+      this.lock = acquireFileLock(this.paths.lock, `${this.paths.home} (service)`)
+    } catch (err) {
+      if (!(isBrainError(err) && err instanceof LockError)) throw err
+      const running = readServiceState(this.paths)
+      throw new LockError('service_running', `A brain service already runs for ${this.paths.home}${running ? ` (pid ${running.pid})` : ''}.`, {
+        hint: 'Use it, or stop it first with `brain service stop`.',
+      })
+    }
+    // Holding the lock, any socket file left behind belongs to a service that died.
+    try {
+      if (lstatSync(this.paths.socket).isSocket()) unlinkSync(this.paths.socket)
+    } catch {
+      // No socket file: nothing to take over.
+    }
+    const server = createServer((socket) => this.accept(socket))
+    const previousMask = process.umask(0o177)
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(this.paths.socket, () => resolve())
+      })
+    } finally {
+      process.umask(previousMask)
+    }
+    chmodSync(this.paths.socket, 0o600)
+    this.server = server
+    const state: ServiceState = { pid: process.pid, ...this.identity, socket: this.paths.socket, startedAt: this.startedAt }
+    writeFileSync(this.paths.state, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 })
+    this.watchIdle()
+    this.logger.info(`service ${process.pid} listening on ${this.paths.socket} (version ${this.identity.version}, build ${this.identity.build})`)
+  }
+
+  /** Opens the configured brain and loads the embedding model, so the first command is fast. */
+  async warmUp(): Promise<void> {
+    try {
+      await this.host.database(this.config.engine)
+      if (this.config.embedding.provider === 'local') {
+        const { embeddingProviderFor } = await import('../embed/provider.js')
+        await embeddingProviderFor(this.config.embedding).embed(['warm up'])
+      }
+      this.logger.info('warm')
+    } catch (err) {
+      this.logger.warn(`warm-up: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+
+  status(): ServiceStatus {
+    return {
+      pid: process.pid,
+      ...this.identity,
+      socket: this.paths.socket,
+      startedAt: this.startedAt,
+      clients: this.sessions.size,
+      runningJobs: this.host.runningJobs,
+      idleTimeoutMs: this.config.service.idleTimeoutMs,
+      brains: this.host.locations,
+    }
+  }
+
+  get busy(): boolean {
+    return this.sessions.size > 0 || this.host.runningJobs > 0
+  }
+
+  /** Stops listening, ends running commands, stops the worker and closes the brains. */
+  stop(reason: string): Promise<void> {
+    this.stopping ??= this.shutdown(reason)
+    return this.stopping
+  }
+
+  private async shutdown(reason: string): Promise<void> {
+    this.logger.info(`service ${process.pid} stopping: ${reason}`)
+    if (this.idleTimer) clearInterval(this.idleTimer)
+    const server = this.server
+    this.server = null
+    const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve()
+    for (const session of this.sessions) session.abort('the brain service is stopping')
+    await this.host.close()
+    if (readServiceState(this.paths)?.pid === process.pid) {
+      try {
+        unlinkSync(this.paths.state)
+      } catch {
+        // Already gone.
+      }
+    }
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())])
+    this.lock?.release()
+    this.resolveStopped()
+  }
+
+  private watchIdle(): void {
+    const timeout = this.config.service.idleTimeoutMs
+    if (timeout <= 0) return
+    this.idleTimer = setInterval(() => {
+      if (this.busy) this.idleSince = Date.now()
+      else if (Date.now() - this.idleSince >= timeout) void this.stop(`idle for ${timeout} ms`)
+    }, Math.max(100, Math.min(5000, Math.floor(timeout / 4))))
+    this.idleTimer.unref()
+  }
+
+  private accept(socket: Socket): void {
+    let session: Session | null = null
+    const decoder = new FrameDecoder((type, payload) => {
+      if (session) return session.onFrame(type, payload)
+      if (type !== Frame.hello) return socket.destroy()
+      session = this.greet(socket, JSON.parse(payload.toString('utf8')) as Hello)
+    })
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        decoder.push(chunk)
+      } catch (err) {
+        this.logger.warn(`bad client frame: ${String(err)}`)
+        socket.destroy()
+      }
+    })
+    socket.on('error', () => undefined)
+  }
+
+  private reply(socket: Socket, reply: Reply): void {
+    socket.end(encodeJson(Frame.reply, reply))
+  }
+
+  /** Answers a status or stop request, refuses a different build, or starts a command. */
+  private greet(socket: Socket, hello: Hello): Session | null {
+    if (hello.kind === 'status') {
+      this.reply(socket, { kind: 'status', status: this.status() })
+      return null
+    }
+    if (hello.kind === 'stop') {
+      this.reply(socket, { kind: 'stopping', pid: process.pid })
+      void this.stop('asked to stop')
+      return null
+    }
+    if (!sameIdentity(hello, this.identity)) {
+      const restarting = !this.busy && this.stopping === null
+      const message = restarting
+        ? `brain service ${process.pid} (build ${this.identity.build}) restarts for this client (build ${hello.build}).`
+        : `The brain service (pid ${process.pid}) runs brain ${this.identity.version} build ${this.identity.build}, but this brain is ${hello.version} build ${hello.build}, and the service is busy (${this.sessions.size} clients, ${this.host.runningJobs} running jobs).`
+      this.reply(socket, { kind: 'skew', restarting, pid: process.pid, message })
+      if (restarting) void this.stop('a client of another build arrived')
+      return null
+    }
+    if (this.stopping) {
+      this.reply(socket, { kind: 'skew', restarting: true, pid: process.pid, message: 'The brain service is stopping.' })
+      return null
+    }
+    return this.runSession(socket, hello)
+  }
+
+  private runSession(socket: Socket, hello: Extract<Hello, { kind: 'run' }>): Session {
+    const session = new Session(socket, hello, { host: this.host, runCli: async (argv, context) => (await import('../cli/main.js')).runCli(argv, context) })
+    this.sessions.add(session)
+    this.idleSince = Date.now()
+    void session.run().finally(() => {
+      this.sessions.delete(session)
+      this.idleSince = Date.now()
+    })
+    return session
+  }
+}

@@ -1,0 +1,103 @@
+import type { Socket } from 'node:net'
+import { PassThrough, Writable } from 'node:stream'
+import type { BrainContext, BrainHost } from '../cli/context.js'
+import { Frame, encodeFrame, encodeJson, type FrameType, type Hello, type TerminalFacts } from './protocol.js'
+
+type RunHello = Extract<Hello, { kind: 'run' }>
+
+/**
+ * A stream whose bytes go to the client as frames of one type, in order, with the socket's
+ * backpressure. Once the client is gone, writes are dropped so a command never blocks on it.
+ */
+function frameWriter(socket: Socket, type: FrameType, isTTY: boolean, columns: number | null): Writable {
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      if (socket.destroyed || !socket.writable) return callback()
+      if (socket.write(encodeFrame(type, chunk))) return callback()
+      let called = false
+      const done = (): void => {
+        if (called) return
+        called = true
+        socket.off('drain', done)
+        socket.off('close', done)
+        callback()
+      }
+      socket.once('drain', done)
+      socket.once('close', done)
+    },
+  })
+  // A late write after the command finished must not crash the service.
+  stream.on('error', () => undefined)
+  return Object.assign(stream, isTTY ? { isTTY: true, columns: columns ?? 80 } : {})
+}
+
+function ended(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.writableFinished) return resolve()
+    stream.once('finish', resolve)
+    stream.once('error', () => resolve())
+    stream.end()
+  })
+}
+
+export interface SessionDeps {
+  host: BrainHost
+  runCli: (argv: string[], context: BrainContext) => Promise<number>
+}
+
+/**
+ * Runs one forwarded command line with the client's streams, directory and environment. The
+ * command's signal aborts on Ctrl-C in the client or when the client goes away.
+ */
+export class Session {
+  private readonly controller = new AbortController()
+  private readonly stdin = new PassThrough()
+  private finished = false
+
+  constructor(private readonly socket: Socket, private readonly hello: RunHello, private readonly deps: SessionDeps) {
+    Object.assign(this.stdin, { isTTY: hello.terminal.stdinIsTTY })
+    socket.once('close', () => this.abort('the client went away'))
+  }
+
+  /** A frame after the hello: stdin bytes, end of stdin, or Ctrl-C. */
+  onFrame(type: number, payload: Buffer): void {
+    if (type === Frame.stdin) this.stdin.write(payload)
+    else if (type === Frame.stdinEnd) this.stdin.end()
+    else if (type === Frame.interrupt) this.abort('interrupted')
+  }
+
+  abort(reason: string): void {
+    if (this.finished || this.controller.signal.aborted) return
+    this.controller.abort(new Error(reason))
+    // A command reading stdin must see its end, or it would wait forever.
+    this.stdin.end()
+  }
+
+  async run(): Promise<number> {
+    const terminal: TerminalFacts = this.hello.terminal
+    const stdout = frameWriter(this.socket, Frame.stdout, terminal.stdoutIsTTY, terminal.stdoutColumns)
+    const stderr = frameWriter(this.socket, Frame.stderr, terminal.stderrIsTTY, terminal.stderrColumns)
+    const context: BrainContext = {
+      stdin: this.stdin,
+      stdout,
+      stderr,
+      env: this.hello.env,
+      colorDepth: terminal.colorDepth,
+      cwd: this.hello.cwd,
+      host: this.deps.host,
+      signal: this.controller.signal,
+    }
+    this.socket.write(encodeFrame(Frame.accepted))
+    let code: number
+    try {
+      code = await this.deps.runCli(this.hello.argv, context)
+    } catch (err) {
+      stderr.write(`brain: ${err instanceof Error ? err.message : String(err)}\n`)
+      code = 1
+    }
+    this.finished = true
+    await Promise.all([ended(stdout), ended(stderr)])
+    if (!this.socket.destroyed) this.socket.end(encodeJson(Frame.exit, { code }))
+    return code
+  }
+}

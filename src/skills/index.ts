@@ -1,0 +1,2 @@
+export { parseResolver, readSkills, normalizeTrigger, RESOLVER_FILE, UNROUTED_DIRS, type ResolverRow, type Skill } from './resolver.js'
+export { checkResolvable, type Finding, type FindingCode, type FindingLevel, type ResolvableReport } from './check.js'

@@ -1,0 +1,2 @@
+export { parseVersion, requireVersion, compareVersions, formatVersion, upgradeKind, type ReleaseVersion, type UpgradeKind } from './version.js'
+export { checkForUpdate, updateFeedUrl, UpdateFeedError, DEFAULT_RELEASES_FEED_URL, FEED_TIMEOUT_MS, type ChangelogEntry, type UpdateCheck } from './check-update.js'

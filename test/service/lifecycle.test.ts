@@ -1,0 +1,178 @@
+import t from 'tap'
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { cliBrain, servicePid, spawnBrain, stopPid } from '../helpers/cli.js'
+import { forward } from '../../src/service/client.js'
+import { currentIdentity } from '../../src/service/identity.js'
+import { BrainService } from '../../src/service/server.js'
+import { loadConfig } from '../../src/config/index.js'
+import { silentLogger } from '../../src/util/logger.js'
+
+const TERMINAL = { stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutColumns: null, stderrColumns: null, colorDepth: 1 }
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+t.test('the first command starts the service: private files, status, stop', async (t) => {
+  const brain = await cliBrain('pglite', { mode: 'service' })
+  t.teardown(brain.cleanup)
+  t.equal(servicePid(brain.home), null, 'nothing runs before the first command')
+  const status0 = await brain.run(['service', 'status'])
+  t.equal(status0.code, 3)
+  t.same(status0.json(), { running: false })
+
+  const put = await brain.run(['put', 'notes/a', '--no-embed'], { input: '# A\n' })
+  t.equal(put.code, 0, put.stderr)
+  const pid = servicePid(brain.home)
+  t.ok(pid && pid !== process.pid, 'a service process runs')
+  const state = JSON.parse(readFileSync(join(brain.home, 'service.json'), 'utf8')) as Record<string, unknown>
+  t.equal(state.pid, pid)
+  t.equal(state.socket, join(brain.home, 'brain.sock'))
+  t.same({ version: state.version, build: state.build }, currentIdentity())
+  t.match(state.startedAt, /^\d{4}-\d\d-\d\dT/)
+  t.ok(lstatSync(join(brain.home, 'brain.sock')).isSocket())
+  t.equal(statSync(join(brain.home, 'brain.sock')).mode & 0o777, 0o600, 'socket 0600')
+  t.equal(statSync(brain.home).mode & 0o777, 0o700, 'BRAIN_HOME 0700')
+  t.ok(existsSync(join(brain.home, 'logs', 'service.log')), 'the service logs to $BRAIN_HOME/logs')
+
+  const status = await brain.run(['service', 'status'])
+  t.equal(status.code, 0)
+  t.equal(status.json().pid, pid)
+  t.equal(status.json().clients, 0)
+  t.same(status.json().brains, [`pglite:${join(brain.home, 'db')}`])
+
+  const stop = await brain.run(['service', 'stop'])
+  t.equal(stop.code, 0, stop.stderr)
+  t.same(stop.json(), { stopped: true, pid })
+  t.notOk(alive(pid!), 'the service process is gone')
+  t.notOk(existsSync(join(brain.home, 'service.json')), 'its state file is removed')
+  const got = await brain.run(['get', 'notes/a'])
+  t.equal(got.code, 0, 'the next command starts a new service and finds the page')
+  t.not(servicePid(brain.home), pid)
+})
+
+t.test('a long BRAIN_HOME puts the socket in a private temp directory', async (t) => {
+  const brain = await cliBrain('pglite', { mode: 'service' })
+  t.teardown(brain.cleanup)
+  const home = join(brain.home, 'a-rather-long-directory-name-to-push-the-socket-path-beyond-what-unix-sockets-allow')
+  const env = { BRAIN_HOME: home }
+  const run = await brain.run(['list'], { env })
+  t.equal(run.code, 0, run.stderr)
+  const state = JSON.parse(readFileSync(join(home, 'service.json'), 'utf8')) as { socket: string; pid: number }
+  t.not(state.socket, join(home, 'brain.sock'))
+  t.ok(Buffer.byteLength(state.socket) <= 100)
+  t.equal(statSync(state.socket).mode & 0o777, 0o600)
+  t.equal(statSync(join(state.socket, '..')).mode & 0o777, 0o700)
+  await stopPid(state.pid)
+})
+
+t.test('the service exits after its idle timeout', async (t) => {
+  const brain = await cliBrain('pglite', { mode: 'service' })
+  t.teardown(brain.cleanup)
+  const env = { BRAIN_SERVICE_IDLE_TIMEOUT: '1500ms' }
+  t.equal((await brain.run(['list'], { env })).code, 0)
+  const pid = servicePid(brain.home)!
+  t.ok(alive(pid))
+  // An attached client keeps it up past the timeout.
+  const attached = spawnBrain(['jobs', 'work'], { ...brain.env, ...env })
+  t.teardown(() => stopPid(attached.pid!))
+  await until('attach', () => alive(pid) && readFileSync(join(brain.home, 'logs', 'service.log'), 'utf8').length > 0)
+  let stderr = ''
+  attached.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  await until('attached line', () => stderr.includes('attached until interrupted'))
+  await new Promise((r) => setTimeout(r, 2500))
+  t.ok(alive(pid), 'busy: still running after the timeout')
+  attached.kill('SIGINT')
+  await until('client exit', () => attached.exitCode !== null)
+  await until('idle exit', () => !alive(pid), 15_000)
+  t.pass('idle: exited')
+})
+
+t.test('a client of another build restarts an idle service, and is refused by a busy one', async (t) => {
+  const brain = await cliBrain('pglite', { mode: 'service' })
+  t.teardown(brain.cleanup)
+  // A service of an older build, run here so its identity can be set.
+  const old = new BrainService(loadConfig({ env: brain.env }), silentLogger, { identity: { version: '0.0.0', build: 'old' } })
+  await old.start()
+  t.teardown(() => old.stop('test over'))
+  const run = async (identity = currentIdentity()): Promise<{ code: number; out: string; err: string }> => {
+    const stdout = new PassThrough()
+    const stderr = new PassThrough()
+    let out = ''
+    let err = ''
+    stdout.on('data', (d: Buffer) => (out += d.toString()))
+    stderr.on('data', (d: Buffer) => (err += d.toString()))
+    const stdin = new PassThrough()
+    stdin.end()
+    const code = await forward({ argv: ['list', '--no-json'], cwd: brain.home, env: { ...brain.env, PATH: process.env.PATH ?? '' }, home: brain.home, stdin, stdout, stderr, terminal: TERMINAL, identity })
+    return { code, out, err }
+  }
+  const idle = await run()
+  t.equal(idle.code, 0, idle.err)
+  t.equal(idle.out, 'No pages.\n')
+  await old.stopped
+  t.pass('the idle service of the old build stopped')
+  const second = servicePid(brain.home)!
+  t.ok(second && second !== process.pid, 'a service of this build answered')
+  const other = { version: '0.0.0', build: 'old' }
+  const attached = spawnBrain(['jobs', 'work'], brain.env)
+  t.teardown(() => stopPid(attached.pid!))
+  let stderr = ''
+  attached.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  await until('attached', () => stderr.includes('attached until interrupted'))
+  const busy = await run(other)
+  t.equal(busy.code, 1)
+  t.match(busy.err, /busy \(1 clients, 0 running jobs\)/)
+  t.match(busy.err, /BRAIN_NO_SERVICE=1/)
+  t.equal(busy.out, '')
+  t.ok(alive(second), 'the busy service keeps running')
+})
+
+t.test('a socket, lock and state file left by a killed service are taken over', async (t) => {
+  const brain = await cliBrain('pglite', { mode: 'service' })
+  t.teardown(brain.cleanup)
+  t.equal((await brain.run(['put', 'notes/kept', '--no-embed'], { input: '# Kept\n' })).code, 0)
+  const pid = servicePid(brain.home)!
+  process.kill(pid, 'SIGKILL')
+  await until('death', () => !alive(pid))
+  t.ok(lstatSync(join(brain.home, 'brain.sock')).isSocket(), 'the stale socket is still there')
+  t.ok(existsSync(join(brain.home, 'db.lock')), 'and the stale database lock')
+  const got = await brain.run(['get', 'notes/kept', '--no-json'])
+  t.equal(got.code, 0, got.stderr)
+  t.match(got.stdout, /# Kept/)
+  const next = servicePid(brain.home)!
+  t.not(next, pid)
+  t.equal(JSON.parse(readFileSync(join(brain.home, 'service.json'), 'utf8')).pid, next)
+})
+
+t.test('Ctrl-C in the client ends the command in the service and exits 130', async (t) => {
+  const brain = await cliBrain('pglite', { mode: 'service' })
+  t.teardown(brain.cleanup)
+  const attached = spawnBrain(['jobs', 'work'], brain.env)
+  t.teardown(() => stopPid(attached.pid!))
+  let stderr = ''
+  attached.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  await until('attached', () => stderr.includes('attached until interrupted'))
+  const clients = async (): Promise<number> => (await brain.run(['service', 'status'])).json<{ clients: number }>().clients
+  t.equal(await clients(), 1, 'the long-lived command runs in the service')
+  attached.kill('SIGINT')
+  const code = await new Promise<number | null>((resolve) => attached.once('exit', (c) => resolve(c)))
+  t.equal(code, 130)
+  await until('the session ends', async () => (await clients()) === 0, 10_000)
+  t.pass('no client left in the service')
+})

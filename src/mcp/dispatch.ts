@@ -59,8 +59,14 @@ export async function dispatchTool(ctx: OperationContext, name: string, rawArgs:
   if (!parsed.success) {
     return fail(new UsageError('invalid_params', `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`, { hint: `See the input schema of ${name} in tools/list.` }))
   }
-  if (tool.mutating && ctx.scopes !== null && !ctx.scopes.includes('write')) {
-    return fail(new ScopeError('insufficient_scope', `${name} changes the brain and needs a token with the write scope.`, { hint: 'Create one with `brain auth create <name> --scopes read,write`.' }))
+  if (ctx.scopes !== null) {
+    if (tool.mutating && !ctx.scopes.includes('write')) {
+      return fail(new ScopeError('insufficient_scope', `${name} changes the brain and needs a token with the write scope.`, { hint: 'Create one with `brain auth create <name> --scopes read,write`.' }))
+    }
+    // Writing implies reading; other scopes (admin) open neither.
+    if (!tool.mutating && !ctx.scopes.includes('read') && !ctx.scopes.includes('write')) {
+      return fail(new ScopeError('insufficient_scope', `${name} needs a token with the read scope.`, { hint: 'Create one with `brain auth create <name> --scopes read`.' }))
+    }
   }
   try {
     return { result: success(await tool.run(ctx, parsed.data)), errorCode: null }

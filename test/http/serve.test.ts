@@ -54,6 +54,8 @@ t.test('read scope cannot call mutating tools', async (t) => {
     t.match(envelope(await call(client, name, args)), { class: 'AuthError', code: 'insufficient_scope', hint: /write/ }, `${name} refused`)
   }
   t.notOk((await call(client, 'search', { query: 'anything' })).isError, 'reading works')
+  const admin = await httpClient(t, server, await makeToken(url, 'operator', ['admin']))
+  t.match(envelope(await call(admin, 'search', { query: 'anything' })), { code: 'insufficient_scope', hint: /read/ }, 'an admin-only token reads nothing')
 })
 
 t.test('remote writes are untrusted: provenance mcp:put_page and the slug allowlist', async (t) => {

@@ -30,6 +30,7 @@ for (const file of recipes) {
     t.ok(['infrastructure', 'senses', 'reflexes'].includes(String(data.category)), 'known category')
     t.ok(typeof data.description === 'string' && data.description.length > 20)
     t.ok(Array.isArray(data.requires), 'requires is a list')
+    for (const requirement of data.requires as unknown[]) t.match(requirement, /^(env|bin|engine|file):\S+$/, 'requirements read kind:value')
     const blocks = [...parsed.content.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!)
     for (const block of blocks) {
       const config = JSON.parse(block) as { mcpServers?: Record<string, ServerEntry>; servers?: Record<string, ServerEntry> }

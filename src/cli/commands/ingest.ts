@@ -54,7 +54,8 @@ export class IngestDaemonCommand extends BrainCommand {
           watchDir,
           inboxDir: this.noInbox ? null : join(config.home, 'inbox'),
           pluginDirs,
-          runWorker: this.worker ?? !db.capabilities.multiProcess,
+          // The resident service already runs the embedded engine's worker; a second one is not needed.
+          runWorker: this.worker ?? (!db.capabilities.multiProcess && !this.context.host?.workerOn(db)),
           healthFile: join(config.home, 'ingest', 'health.json'),
           signal: controller.signal,
           onReady: (sources) => logger.info(`daemon started (pid ${process.pid}; sources: ${sources.join(', ') || 'none'})`),

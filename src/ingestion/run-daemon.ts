@@ -45,6 +45,8 @@ function engineFor(db: Database): IngestionEngine {
 interface QueueHealth {
   waiting: number
   active: number
+  /** When the counts were read; a reader must not trust counts older than what it waits for. */
+  checked_at?: string
 }
 
 async function ingestQueueHealth(db: Database): Promise<QueueHealth> {
@@ -52,7 +54,7 @@ async function ingestQueueHealth(db: Database): Promise<QueueHealth> {
     `SELECT status, count(*)::integer AS n FROM minion_jobs WHERE name = 'ingest_capture' AND status IN ('waiting', 'active') GROUP BY status`,
   )
   const count = (status: string): number => Number(rows.find((r) => r.status === status)?.n ?? 0)
-  return { waiting: count('waiting'), active: count('active') }
+  return { waiting: count('waiting'), active: count('active'), checked_at: new Date().toISOString() }
 }
 
 function healthWriter(path: string, logger: Logger): { update(health: SourceHealth[]): void; updateQueue(queue: QueueHealth): void; flush(): Promise<void> } {
@@ -78,7 +80,6 @@ function healthWriter(path: string, logger: Logger): { update(health: SourceHeal
       timer ??= setTimeout(() => void write(), 1000)
     },
     updateQueue(counts) {
-      if (queue && queue.waiting === counts.waiting && queue.active === counts.active) return
       queue = counts
       timer ??= setTimeout(() => void write(), 1000)
     },

@@ -14,7 +14,7 @@ export function runsInProcess(argv: readonly string[], env: Readonly<Record<stri
   if (parseFlag(env.BRAIN_NO_SERVICE) || process.platform === 'win32') return true
   if (argv.length === 0 || argv.some((a) => LOCAL_FLAGS.has(a))) return true
   const first = argv.find((a) => !a.startsWith('-'))
-  return first === 'service' || (first === 'jobs' && argv.includes('supervisor'))
+  return first === 'service' || ((first === 'jobs' || first === 'ingest') && argv.includes('supervisor'))
 }
 
 function columnsOf(stream: NodeJS.WriteStream): number | null {

@@ -64,11 +64,14 @@ for (const engine of ENGINES) {
     const second = startDaemon(brain.env, log)
     t.teardown(() => void (second.exitCode === null && second.kill('SIGKILL')))
     const healthFile = join(home, 'ingest', 'health.json')
+    await until(async () => (await inboxFiles(inbox)).length === 0, 'the inbox to empty', log)
+    // Every job is submitted once the inbox is empty; counts read after that moment are final.
+    const emptiedAt = Date.now()
     await until(async () => {
-      if ((await inboxFiles(inbox)).length > 0) return false
-      const health = JSON.parse(await readFile(healthFile, 'utf8').catch(() => '{}')) as { pid?: number; ingest_capture_jobs?: { waiting: number; active: number } }
-      return health.pid === second.pid && health.ingest_capture_jobs?.waiting === 0 && health.ingest_capture_jobs.active === 0
-    }, 'the inbox to empty and its jobs to finish', log)
+      const health = JSON.parse(await readFile(healthFile, 'utf8').catch(() => '{}')) as { pid?: number; ingest_capture_jobs?: { waiting: number; active: number; checked_at: string } | null }
+      const jobs = health.ingest_capture_jobs
+      return health.pid === second.pid && jobs != null && Date.parse(jobs.checked_at) > emptiedAt && jobs.waiting === 0 && jobs.active === 0
+    }, 'the jobs to finish', log)
     process.kill(second.pid!, 'SIGTERM')
     await exited(second)
 

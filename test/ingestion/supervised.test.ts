@@ -35,9 +35,11 @@ t.test('brain ingest supervisor keeps the daemon running and reports its exits',
   await until(async () => (await events()).filter((e) => e.event === 'worker_started').length === 2, 'the daemon to be restarted')
   await writeFile(join(home, 'inbox', 'second.md'), '# Second\n\nafter the restart\n')
   await until(async () => (await readdir(join(home, 'inbox'))).every((n) => n.startsWith('.')), 'the second file to be archived')
+  const archivedAt = Date.now()
   await until(async () => {
-    const health = JSON.parse(await readFile(join(home, 'ingest', 'health.json'), 'utf8').catch(() => '{}')) as { ingest_capture_jobs?: { waiting: number; active: number } }
-    return health.ingest_capture_jobs?.waiting === 0 && health.ingest_capture_jobs.active === 0
+    const health = JSON.parse(await readFile(join(home, 'ingest', 'health.json'), 'utf8').catch(() => '{}')) as { ingest_capture_jobs?: { waiting: number; active: number; checked_at: string } | null }
+    const jobs = health.ingest_capture_jobs
+    return jobs != null && Date.parse(jobs.checked_at) > archivedAt && jobs.waiting === 0 && jobs.active === 0
   }, 'the restarted daemon to finish both jobs')
   child.kill('SIGTERM')
   await new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())))

@@ -33,8 +33,15 @@ export class IngestDaemonCommand extends BrainCommand {
       received = signal
       controller.abort()
     }
-    process.once('SIGTERM', onSignal)
-    process.once('SIGINT', onSignal)
+    // Inside the resident service the caller's interrupt is the context's signal; a process of
+    // its own (under the supervisor, say) stops on SIGTERM or SIGINT.
+    const outer = this.context.signal
+    const onOuter = (): void => controller.abort()
+    if (outer) outer.addEventListener('abort', onOuter, { once: true })
+    else {
+      process.once('SIGTERM', onSignal)
+      process.once('SIGINT', onSignal)
+    }
     try {
       await this.withBrain(async ({ db, config }) => {
         const logger = stderrLogger('brain ingest')
@@ -47,13 +54,15 @@ export class IngestDaemonCommand extends BrainCommand {
           watchDir,
           inboxDir: this.noInbox ? null : join(config.home, 'inbox'),
           pluginDirs,
-          runWorker: this.worker ?? !db.capabilities.multiProcess,
+          // The resident service already runs the embedded engine's worker; a second one is not needed.
+          runWorker: this.worker ?? (!db.capabilities.multiProcess && !this.context.host?.workerOn(db)),
           healthFile: join(config.home, 'ingest', 'health.json'),
           signal: controller.signal,
           onReady: (sources) => logger.info(`daemon started (pid ${process.pid}; sources: ${sources.join(', ') || 'none'})`),
         })
       }, { noRetryConnect: this.noRetryConnect })
     } finally {
+      outer?.removeEventListener('abort', onOuter)
       process.off('SIGTERM', onSignal)
       process.off('SIGINT', onSignal)
     }
@@ -89,7 +98,8 @@ export class IngestSupervisorCommand extends BrainCommand {
     if (this.worker !== undefined) args.push(this.worker ? '--worker' : '--no-worker')
     const end = await runSupervisor({
       config,
-      env: this.context.env,
+      // A supervised daemon is a process of its own, never a command relayed to the resident service.
+      env: { ...this.context.env, BRAIN_NO_SERVICE: '1' },
       stdout: this.context.stdout,
       eventsFile: this.eventsFile ?? join(config.home, 'ingest', 'supervisor-events.jsonl'),
       healthIntervalMs: parseDurationMs('--health-interval', this.healthInterval, 30_000) || 30_000,

@@ -47,6 +47,17 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
+/** Thrown when an already-open database (the resident service's) stops answering. */
+class DatabaseSilent extends Error {}
+
+async function connectionOrThrow(db: Database, engine: string): Promise<DoctorCheck> {
+  try {
+    return await checkConnection(db, engine)
+  } catch (err) {
+    throw new DatabaseSilent(`${engine} at ${db.location} does not answer: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
+
 function notChecked(reason: string): DoctorCheck[] {
   return DATABASE_CHECKS.map((name) => check(name, 'warn', `not checked: ${reason}`))
 }
@@ -62,7 +73,7 @@ async function databaseChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
   try {
     return await withTimeout(
       options.withBrain(async (db) => [
-        await guarded('database', () => checkConnection(db, engine)),
+        await connectionOrThrow(db, engine),
         await guarded('schema_version', () => checkSchema(db)),
         await guarded('pgvector', () => checkPgvector(db)),
         await guarded('embeddings', () => checkEmbeddings(db, options.config)),
@@ -72,7 +83,8 @@ async function databaseChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
       options.timeoutMs ?? 30_000,
     )
   } catch (err) {
-    return [check('database', 'fail', `${engine}: ${describeFailure(err)}`), ...notChecked('the database is unreachable')]
+    const message = err instanceof DatabaseSilent ? err.message : `${engine}: ${describeFailure(err)}`
+    return [check('database', 'fail', message), ...notChecked('the database is unreachable')]
   }
 }
 

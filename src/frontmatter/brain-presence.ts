@@ -1,16 +1,36 @@
 import { existsSync } from 'node:fs'
 import type { Config } from '../config/index.js'
+import { configFilePath } from '../config/file-config.js'
+import type { SqlExecutor } from '../db/types.js'
 import { ConfigError } from '../errors/index.js'
 
-/** A brain exists when a server URL is configured or the embedded data directory has been created. */
+/**
+ * Whether a brain may exist here, judged from files alone: a server URL, the config file
+ * `brain init` writes, or an embedded data directory. False means opening would create one.
+ */
 export function brainIsConfigured(config: Config): boolean {
-  return (config.engine.kind === 'postgres' && config.engine.url !== null) || existsSync(config.engine.dataDir)
+  return (config.engine.kind === 'postgres' && config.engine.url !== null) || existsSync(configFilePath(config.home)) || existsSync(config.engine.dataDir)
+}
+
+/**
+ * Whether a brain is really there. An embedded data directory nobody initialized may be one
+ * the resident service created when it started; it counts once it holds a page or a source.
+ */
+export async function brainIsInUse(config: Config, db: SqlExecutor): Promise<boolean> {
+  if ((config.engine.kind === 'postgres' && config.engine.url !== null) || existsSync(configFilePath(config.home))) return true
+  const { rows } = await db.query<{ used: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pages) OR EXISTS (SELECT 1 FROM sources WHERE local_path IS NOT NULL) AS used`,
+  )
+  return rows[0]?.used === true
+}
+
+export function noBrainError(config: Config, command: string): ConfigError {
+  return new ConfigError('no_brain_configured', `No brain is configured in ${config.home}, so \`${command}\` has nothing to read.`, {
+    hint: 'Initialize one with `brain init` (or `brain init --url <postgres-url>`), then add sources with `brain sources add`.',
+  })
 }
 
 /** Commands that read sources refuse to create an empty brain as a side effect. */
 export function requireConfiguredBrain(config: Config, command: string): void {
-  if (brainIsConfigured(config)) return
-  throw new ConfigError('no_brain_configured', `No brain is configured in ${config.home}, so \`${command}\` has no sources to read.`, {
-    hint: 'Initialize one with `brain init` (or `brain init --url <postgres-url>`), then add sources with `brain sources add`.',
-  })
+  if (!brainIsConfigured(config)) throw noBrainError(config, command)
 }

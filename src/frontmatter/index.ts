@@ -6,6 +6,6 @@ export { scanPath, scanFile, resolveTarget, expectationFor, pickedBySync, type S
 export { assertFixAllowed } from './guard.js'
 export { auditSources, nonZeroCounts, type AuditReport, type SourceAudit, type AuditIssue } from './audit.js'
 export { installHook, uninstallHook, hookScript, HOOK_MARKER, type HookAction, type HookResult } from './hook.js'
-export { brainIsConfigured, requireConfiguredBrain } from './brain-presence.js'
+export { brainIsConfigured, brainIsInUse, noBrainError, requireConfiguredBrain } from './brain-presence.js'
 export { changedRegion, type LineChange } from './diff.js'
 export { runValidate, type ValidateReport, type ValidateRequest, type FileResult, type ReportedError } from './run-validate.js'

@@ -81,6 +81,11 @@ t.test('an unreachable database fails the database check; the rest say they were
   t.equal(report.status, 'fail')
   t.match(report.checks.find((c) => c.name === 'database'), { status: 'fail', message: /Could not connect.*ECONNREFUSED/ })
   t.same(report.checks.filter((c) => /not checked/.test(c.message)).map((c) => c.name), ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources'])
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED', syscall: 'connect' })
+  const openButGone = { location: 'postgres://x', capabilities: {}, query: async () => Promise.reject(refused) } as unknown as Database
+  const silent = await runDoctor({ config: config(), version: VERSION, brainConfigured: true, withBrain: (fn) => fn(openButGone) })
+  t.match(silent.checks.find((c) => c.name === 'database'), { status: 'fail', message: /at postgres:\/\/x does not answer: connect ECONNREFUSED/ }, 'an open pool whose server went away')
+  t.same(silent.checks.filter((c) => c.status === 'fail').map((c) => c.name), ['database'])
   const hanging = await runDoctor({ config: config(), version: VERSION, brainConfigured: true, withBrain: () => new Promise(() => undefined), timeoutMs: 50 })
   t.match(hanging.checks.find((c) => c.name === 'database'), { status: 'fail', message: /no answer from the database within/ })
   const none = await runDoctor({ config: config(), version: VERSION, brainConfigured: false, withBrain: () => Promise.reject(new Error('must not open')) })

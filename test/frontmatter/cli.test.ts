@@ -163,7 +163,8 @@ t.test('--fix outside every source is refused by the path guard; nothing is writ
   t.teardown(() => noBrain.cleanup())
   const unconfigured = await noBrain.run(['frontmatter', 'validate', outside, '--fix', '--json'])
   t.match(unconfigured.json(), { error: { code: 'fix_outside_sources' } }, 'without a brain there is no source to fix in')
-  t.notOk(existsSync(join(noBrain.env.BRAIN_HOME!, 'db')), 'validate does not create a brain')
+  // The resident service opens its home's brain when it starts; in-process nothing is created.
+  if (noBrain.env.BRAIN_NO_SERVICE === '1') t.notOk(existsSync(join(noBrain.env.BRAIN_HOME!, 'db')), 'validate does not create a brain')
 })
 
 t.test('audit: per-source rollup by code, read-only; no brain says to initialize one', async (t) => {
@@ -174,7 +175,11 @@ t.test('audit: per-source rollup by code, read-only; no brain says to initialize
     t.equal(res.code, 1)
     t.match(res.json(), { error: { class: 'ConfigError', code: 'no_brain_configured', hint: /brain init/ } }, command.join(' '))
   }
-  t.notOk(existsSync(join(empty.env.BRAIN_HOME!, 'db')), 'no brain was created as a side effect')
+  if (empty.env.BRAIN_NO_SERVICE === '1') t.notOk(existsSync(join(empty.env.BRAIN_HOME!, 'db')), 'no brain was created as a side effect')
+  // An embedded brain created as a side effect (here by `brain list`), never initialized and
+  // holding nothing, is no brain either.
+  t.equal((await empty.run(['list', '--json'])).code, 0)
+  t.match((await empty.run(['frontmatter', 'audit', '--json'])).json(), { error: { code: 'no_brain_configured' } })
 
   const brain = await cliBrain('postgres')
   t.teardown(() => brain.cleanup())

@@ -37,7 +37,7 @@ export class ApplyMigrationsCommand extends BrainCommand {
 
   protected async run(): Promise<number> {
     const upgrade = await import('../../upgrade/index.js')
-    const { brainIsConfigured } = await import('../../frontmatter/index.js')
+    const { brainIsConfigured, brainIsInUse } = await import('../../frontmatter/index.js')
     const config = await this.loadConfig()
     const plan = upgrade.describePlan(upgrade.pendingOrchestrators(config.home))
     if (plan.length === 0) {
@@ -46,9 +46,8 @@ export class ApplyMigrationsCommand extends BrainCommand {
     }
     const proceed = await this.confirm(plan)
     if (proceed !== 'proceed') return proceed === 'declined' ? 1 : 0
-    const withBrain = brainIsConfigured(config)
-      ? <T>(fn: (db: Database) => Promise<T>) => this.withBrain(({ db }) => fn(db))
-      : null
+    const inUse = brainIsConfigured(config) && (await this.withBrain(({ db }) => brainIsInUse(config, db)))
+    const withBrain = inUse ? <T>(fn: (db: Database) => Promise<T>) => this.withBrain(({ db }) => fn(db)) : null
     const result = await upgrade.applyMigrations({ home: config.home, config, withBrain })
     this.print(result, () => describeResult(result))
     return result.status === 'failed' ? 1 : 0

@@ -90,13 +90,16 @@ abstract class SourcesCommand extends BrainCommand {
 
   protected async visitSources(name: string, fn: (sources: SourceRecord[], roots: PageRoot[]) => Promise<number>): Promise<number> {
     const config = await this.loadConfig()
-    const { requireConfiguredBrain, loadPageRoots } = await import('../../frontmatter/index.js')
+    const { requireConfiguredBrain, brainIsInUse, noBrainError, loadPageRoots } = await import('../../frontmatter/index.js')
     requireConfiguredBrain(config, name)
     const { listSources, requireSource } = await import('../../sources/source-repository.js')
-    const { sources, roots } = await this.withBrain(async ({ db }) => ({
-      sources: this.source ? [await requireSource(db, this.source)] : await listSources(db),
-      roots: await loadPageRoots(db),
-    }))
+    const { sources, roots } = await this.withBrain(async ({ db }) => {
+      if (!(await brainIsInUse(config, db))) throw noBrainError(config, name)
+      return {
+        sources: this.source ? [await requireSource(db, this.source)] : await listSources(db),
+        roots: await loadPageRoots(db),
+      }
+    })
     return fn(sources, roots)
   }
 }

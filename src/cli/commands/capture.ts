@@ -44,15 +44,15 @@ export class CaptureCommand extends BrainCommand {
     if (raw.trim() === '') throw new UsageError('capture_empty', 'The content is empty.', { hint: 'Capture some text.' })
     const { runJob } = await import('../job-runner.js')
     const data = { content: raw, slug: this.slug, type: this.type, source: this.source, captured_at: new Date().toISOString(), noEmbed: this.noEmbed }
+    // A mutating verb: the capture job writes the page and its result is the receipt.
     const receipt = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'capture', data, 'capturing'))) as CaptureReceipt
-    const result = receipt
     if (this.quiet && !this.json) {
-      this.context.stdout.write(`${result.slug}\n`)
+      this.context.stdout.write(`${receipt.slug}\n`)
       return 0
     }
     this.print(receipt, () => {
-      const where = result.write_through.written ? result.write_through.path : `not written (${result.write_through.reason})`
-      return [`slug:    ${result.slug}`, `status:  ${result.status}`, `hash:    ${result.contentHash}`, `path:    ${where}`, `title:   ${receipt.title}`].join('\n')
+      const where = receipt.write_through.written ? receipt.write_through.path : `not written (${receipt.write_through.reason})`
+      return [`slug:    ${receipt.slug}`, `status:  ${receipt.status}`, `hash:    ${receipt.contentHash}`, `path:    ${where}`, `title:   ${receipt.title}`].join('\n')
     })
     return 0
   }

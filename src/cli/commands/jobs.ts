@@ -56,7 +56,7 @@ abstract class QueueCommand extends BrainCommand {
 export class JobsSubmitCommand extends QueueCommand {
   static override paths = [['jobs', 'submit']]
   static override usage = Command.Usage({
-    description: 'Submit a job (sync, embed, extract, ingest_capture, autopilot-cycle, shell, import)',
+    description: 'Submit a job (sync, embed, extract, ingest_capture, autopilot-cycle, shell, import, capture)',
     details: 'With --wait, waits for the result: on the embedded engine the job runs in this process; on the server engine a live worker runs it (or this process, when no worker is alive).',
     examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"cmd":"echo hi"}' --wait`]],
   })

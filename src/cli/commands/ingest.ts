@@ -16,7 +16,7 @@ export class IngestDaemonCommand extends BrainCommand {
   noRetryConnect = Option.Boolean('--no-retry-connect', false, { description: 'Fail at once when the database is unreachable' })
 
   protected async run(): Promise<number> {
-    const { join, resolve } = await import('node:path')
+    const { join } = await import('node:path')
     const { readConfigValue } = await import('../../config/index.js')
     const { stderrLogger } = await import('../../util/logger.js')
     const { runIngestDaemon } = await import('../../ingestion/run-daemon.js')
@@ -24,7 +24,7 @@ export class IngestDaemonCommand extends BrainCommand {
     const config = await this.loadConfig()
     const installed = await discoverPluginDirs(join(config.home, 'plugins'))
     if (installed.length > 0) await linkBrainPackage(join(config.home, 'plugins'))
-    const pluginDirs = [...installed, ...this.plugin.map((p) => resolve(p))]
+    const pluginDirs = [...installed, ...this.plugin.map((p) => this.resolvePath(p))]
     // An incompatible plugin stops the daemon before it opens the brain.
     for (const dir of pluginDirs) checkApiVersion(await readPluginManifest(dir))
     const controller = new AbortController()
@@ -45,7 +45,7 @@ export class IngestDaemonCommand extends BrainCommand {
     try {
       await this.withBrain(async ({ db, config }) => {
         const logger = stderrLogger('brain ingest')
-        const watchDir = this.noWatch ? null : this.dir ? resolve(this.dir) : await readConfigValue(db, 'sync.repo_path').catch(() => null)
+        const watchDir = this.noWatch ? null : this.dir ? this.resolvePath(this.dir) : await readConfigValue(db, 'sync.repo_path').catch(() => null)
         if (!this.noWatch && !watchDir) logger.warn('no brain directory to watch (set sync.repo_path or pass --dir); the watcher is off')
         await runIngestDaemon({
           db,
@@ -86,15 +86,15 @@ export class IngestSupervisorCommand extends BrainCommand {
   healthInterval = Option.String('--health-interval', { description: 'Database check interval (default 30s)' })
 
   protected async run(): Promise<number> {
-    const { join, resolve } = await import('node:path')
+    const { join } = await import('node:path')
     const { runSupervisor } = await import('../../../supervisor/run.js')
     const { parseDurationMs } = await import('../../config/index.js')
     const config = await this.loadConfig()
     const args = ['ingest', 'daemon']
-    if (this.dir) args.push('--dir', resolve(this.dir))
+    if (this.dir) args.push('--dir', this.resolvePath(this.dir))
     if (this.noWatch) args.push('--no-watch')
     if (this.noInbox) args.push('--no-inbox')
-    for (const p of this.plugin) args.push('--plugin', resolve(p))
+    for (const p of this.plugin) args.push('--plugin', this.resolvePath(p))
     if (this.worker !== undefined) args.push(this.worker ? '--worker' : '--no-worker')
     const end = await runSupervisor({
       config,

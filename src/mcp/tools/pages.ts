@@ -19,6 +19,7 @@ async function writeContext(ctx: OperationContext, noEmbed: boolean) {
     dryRun: ctx.dryRun,
     allowedSlugPrefixes: ctx.remote ? ctx.remoteSlugPrefixes : null,
     embedder: noEmbed ? null : embeddingProviderFor(config.embedding),
+    maxFences: config.import.maxFencesPerPage,
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { SqlExecutor } from '../db/types.js'
 import { UsageError } from '../errors/index.js'
-import { definitionsByNames, definitionSnippet, findDefinitionRows, LOCATION_COLUMNS, toDefinition, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
+import { BODY, definitionsByNames, definitionSnippet, findDefinitionRows, LOCATION_COLUMNS, toDefinition, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
 import { lastSegment } from './edges.js'
 import { requireSymbol, resolveLimit, splitSymbol, type CodeCommand } from './query-args.js'
 
@@ -117,7 +117,8 @@ function toNode(row: Located, depth: number, path: string[], edgeType: string, v
     symbolType: row.symbol_type,
     startLine: row.start_line,
     endLine: row.end_line,
-    snippet: definitionSnippet(row),
+    // Filled in for the final results only (fillSnippets): the walk itself never reads chunk text.
+    snippet: '',
     chunkId: Number(row.chunk_id),
     symbolName: row.symbol_name,
     symbolNameQualified: row.symbol_name_qualified,
@@ -161,7 +162,7 @@ async function callerLevel(db: SqlExecutor, frontier: readonly FrontierItem[]): 
             UNION ALL
             SELECT f.i, s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol', s.to_symbol_qualified
               FROM f JOIN code_edges_symbol s ON s.to_symbol_name = f.name)
-     SELECT hits.i, hits.edge_type, hits.via, hits.target, hits.from_symbol, ${LOCATION_COLUMNS.replace(
+     SELECT hits.i, hits.edge_type, hits.via, hits.target, hits.from_symbol, ${LOCATION_COLUMNS.replace(BODY, "''::text AS body").replace(
        'c.symbol_type, c.symbol_name, c.symbol_name_qualified, c.start_line, c.end_line',
        `coalesce(cs.symbol_type, c.symbol_type) AS symbol_type, coalesce(cs.name, c.symbol_name) AS symbol_name,
         coalesce(cs.qualified, c.symbol_name_qualified) AS symbol_name_qualified,
@@ -204,7 +205,7 @@ export async function getCallersOf(db: SqlExecutor, query: CodeGraphQuery): Prom
     }
     frontier = next
   }
-  return { symbol, direction: 'callers', depth, definitions, ambiguous: definitions.length > 1, truncated, results: ordered(results) }
+  return { symbol, direction: 'callers', depth, definitions, ambiguous: definitions.length > 1, truncated, results: await fillSnippets(db, ordered(results)) }
 }
 
 interface EdgeOutRow {
@@ -220,14 +221,18 @@ async function calleeEdges(db: SqlExecutor, frontier: readonly FrontierItem[]): 
   const payload = frontier.map((f, i) => ({ i, chunk: f.chunkId, qual: f.qualified }))
   const { rows } = await db.query<EdgeOutRow>(
     `WITH f AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(i int, chunk bigint, qual text)),
+          -- A definition larger than the budget spans several chunks of its page.
+          fc AS (
+            SELECT f.i, f.qual, c2.id AS chunk FROM f JOIN content_chunks c1 ON c1.id = f.chunk
+            JOIN content_chunks c2 ON c2.page_id = c1.page_id AND (f.qual IS NOT NULL OR c2.id = f.chunk)),
           e AS (
-            SELECT f.i, e.edge_type, 'chunk' AS via, e.to_chunk_id AS to_chunk, e.to_symbol AS target, e.from_symbol, f.qual
-              FROM f JOIN code_edges_chunk e ON e.from_chunk_id = f.chunk
+            SELECT fc.i, e.edge_type, 'chunk' AS via, e.to_chunk_id AS to_chunk, e.to_symbol AS target, e.from_symbol, fc.qual
+              FROM fc JOIN code_edges_chunk e ON e.from_chunk_id = fc.chunk
             UNION ALL
-            SELECT f.i, s.edge_type, 'symbol', NULL::bigint, s.to_symbol_qualified, s.from_symbol, f.qual
-              FROM f JOIN code_edges_symbol s ON s.from_chunk_id = f.chunk)
+            SELECT fc.i, s.edge_type, 'symbol', NULL::bigint, s.to_symbol_qualified, s.from_symbol, fc.qual
+              FROM fc JOIN code_edges_symbol s ON s.from_chunk_id = fc.chunk)
      SELECT i, edge_type, via, to_chunk, target FROM e
-     WHERE qual IS NULL OR from_symbol = qual OR starts_with(from_symbol, qual || '.')
+     WHERE (qual IS NULL AND from_symbol IS NULL) OR from_symbol = qual OR starts_with(from_symbol, qual || '.')
      ORDER BY i, target, to_chunk`,
     [JSON.stringify(payload)],
   )
@@ -247,13 +252,35 @@ function definitionsFor(edge: EdgeOutRow, byName: Map<string, Located[]>): Locat
   return all.filter((r) => targetMatches(target, frontierOf(r, [])))
 }
 
-/** Nearest first; within a depth, callees defined in the brain before by-name leaves, then by file and line. */
+/** Snippets of the final results, read in one query. */
+async function fillSnippets(db: SqlExecutor, nodes: CodeGraphNode[]): Promise<CodeGraphNode[]> {
+  const ids = [...new Set(nodes.flatMap((n) => (n.chunkId === null ? [] : [n.chunkId])))]
+  if (ids.length === 0) return nodes
+  const { rows } = await db.query<{ id: number; body: string; chunk_start: number | null }>(
+    `SELECT c.id, ${BODY}, c.start_line AS chunk_start FROM content_chunks c WHERE c.id = ANY($1::bigint[])`,
+    [ids.map(String)],
+  )
+  const byId = new Map(rows.map((r) => [Number(r.id), r]))
+  return nodes.map((n) => {
+    const chunk = n.chunkId === null ? undefined : byId.get(n.chunkId)
+    if (chunk === undefined) return n
+    return { ...n, snippet: definitionSnippet({ body: chunk.body, chunk_start: chunk.chunk_start, start_line: n.startLine, end_line: n.endLine }) }
+  })
+}
+
+/** How sure a result is: resolved or unique (0), one of several definitions (1), known by name only (2). */
+function tier(node: CodeGraphNode): number {
+  if (node.file === null) return 2
+  return node.candidates > 1 ? 1 : 0
+}
+
+/** Nearest first; within a depth, the surest results first, then by file and line. */
 function ordered(results: CodeGraphNode[]): CodeGraphNode[] {
   return results
     .map((node, index) => ({ node, index }))
     .sort((a, b) =>
       a.node.depth - b.node.depth ||
-      Number(a.node.file === null) - Number(b.node.file === null) ||
+      tier(a.node) - tier(b.node) ||
       (a.node.file ?? '').localeCompare(b.node.file ?? '') ||
       (a.node.startLine ?? 0) - (b.node.startLine ?? 0) ||
       a.index - b.index)
@@ -312,5 +339,5 @@ export async function getCalleesOf(db: SqlExecutor, query: CodeGraphQuery): Prom
     }
     frontier = next
   }
-  return { symbol, direction: 'callees', depth, definitions, ambiguous: definitions.length > 1, truncated, results: ordered(results) }
+  return { symbol, direction: 'callees', depth, definitions, ambiguous: definitions.length > 1, truncated, results: await fillSnippets(db, ordered(results)) }
 }

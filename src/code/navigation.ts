@@ -59,6 +59,9 @@ export interface LocationRow {
 
 export type DefinitionRow = LocationRow & { symbol_name: string; symbol_name_qualified: string }
 
+/** The chunk text without its header line. */
+export const BODY = `substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1) AS body`
+
 /** Columns shared by every code lookup, over `c` (content_chunks) and `p` (pages). */
 export const LOCATION_COLUMNS = `c.id AS chunk_id, p.slug, p.source_id, coalesce(p.frontmatter->>'path', p.slug) AS file, c.language,
   c.symbol_type, c.symbol_name, c.symbol_name_qualified, c.start_line, c.end_line,
@@ -69,7 +72,7 @@ export const LOCATION_COLUMNS = `c.id AS chunk_id, p.slug, p.source_id, coalesce
  * imported before that index existed, its chunks' own symbol metadata. `$2` is the list of
  * definition types; `match(alias)` filters by name.
  */
-function definitionsSql(match: (name: string, qualified: string, topLevel: string) => string): string {
+function definitionsSql(match: (name: string, qualified: string, topLevel: string) => string, withBody = true): string {
   return `WITH defs AS (
       SELECT s.chunk_id, s.page_id, s.name, s.qualified, s.symbol_type, s.start_line, s.end_line
       FROM code_symbols s
@@ -82,7 +85,7 @@ function definitionsSql(match: (name: string, qualified: string, topLevel: strin
         AND NOT EXISTS (SELECT 1 FROM code_symbols s2 WHERE s2.page_id = c.page_id))
     SELECT d.chunk_id, p.slug, p.source_id, coalesce(p.frontmatter->>'path', p.slug) AS file, c.language,
       d.symbol_type, d.name AS symbol_name, d.qualified AS symbol_name_qualified, d.start_line, d.end_line,
-      substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1) AS body, c.start_line AS chunk_start
+      ${withBody ? BODY : "''::text AS body"}, c.start_line AS chunk_start
     FROM defs d JOIN content_chunks c ON c.id = d.chunk_id JOIN pages p ON p.id = d.page_id
     WHERE p.page_kind = 'code'`
 }
@@ -109,11 +112,11 @@ export async function findDefinitionRows(db: SqlExecutor, symbol: string, langua
   return rows
 }
 
-/** Every definition with one of these names (bare last segments). */
+/** Every definition with one of these names (bare last segments); `body` is left empty. */
 export async function definitionsByNames(db: SqlExecutor, names: readonly string[]): Promise<DefinitionRow[]> {
   if (names.length === 0) return []
   const { rows } = await db.query<DefinitionRow>(
-    `${definitionsSql((n) => `${n} = ANY($1::text[])`)}
+    `${definitionsSql((n) => `${n} = ANY($1::text[])`, false)}
      ORDER BY array_position($2::text[], d.symbol_type), p.slug, d.start_line`,
     [[...names], [...DEFINITION_TYPES]],
   )

@@ -104,7 +104,8 @@ export function extractCallSites(root: Node, language: CodeLanguage): CallSite[]
     for (;;) {
       if (descending) {
         const type = cursor.nodeType
-        if (cursor.nodeIsNamed) visit(cursor.currentNode, type, rules, language, out)
+        // Materialising a Node is the expensive part of a walk: only for call and import nodes.
+        if (interesting(rules, type) && cursor.nodeIsNamed) visit(cursor.currentNode, type, rules, language, out)
         if (cursor.gotoFirstChild()) continue
       }
       if (cursor.gotoNextSibling()) {
@@ -118,6 +119,10 @@ export function extractCallSites(root: Node, language: CodeLanguage): CallSite[]
     cursor.delete()
   }
   return out
+}
+
+function interesting(rules: CallRules, type: string): boolean {
+  return rules.calls.has(type) || rules.memberCalls.has(type) || rules.constructs.has(type) || rules.imports.has(type)
 }
 
 function visit(node: Node, type: string, rules: CallRules, language: CodeLanguage, out: CallSite[]): void {

@@ -30,6 +30,7 @@ export interface PageSymbol extends SymbolDraft {
 const INDEXED = new Set([
   'function', 'method', 'class', 'interface', 'type', 'enum', 'struct', 'trait', 'module', 'contract', 'export statement', 'impl', 'extension',
 ])
+const CALLABLE_LEAVES = new Set(['function', 'method', 'variable', 'test'])
 const NOT_CODE = new Set<CodeLanguage>(['css', 'html', 'json', 'yaml', 'toml'])
 const MAX_DEPTH = 48
 
@@ -60,6 +61,9 @@ function visit(rules: LanguageRules, nodes: readonly Node[], scope: Scope, depth
         endLine: lastLine(node) + 1,
       })
     }
+    // Definitions inside function bodies (closures, local helpers) are not indexed; skipping
+    // function bodies also skips most of the tree.
+    if (CALLABLE_LEAVES.has(sym.type)) continue
     visit(rules, match.body === node ? node.namedChildren : match.body.namedChildren, innerScope(sym, scope), depth + 1, out)
   }
 }

@@ -29,6 +29,8 @@ interface Lists {
   grades: Map<string, number>
   bound: number
   keyword: Array<SearchResult & { coverage: number }>
+  /** Chunks sharing two of the query's words (any one when none do). */
+  keywordTwo: Array<SearchResult & { coverage: number }>
   vector: SearchResult[]
 }
 
@@ -50,6 +52,12 @@ async function collect(dataset: Dataset, engine: 'pglite' | 'postgres', embedder
         keyword: (await withSearchTransaction(db, (tx) => keywordRows(tx, planSearch({ limit: DEPTH }, context.settings), { query: q.text, match: 'any', perPage: true, withCoverage: true })))
           .map((r) => ({ ...mapRows([r], q.text, planSearch({ limit: DEPTH }, context.settings), context)[0]!, coverage: r.coverage ?? 1 }))
           .map(rename),
+        keywordTwo: await (async () => {
+          const plan = planSearch({ limit: DEPTH }, context.settings)
+          const two = await withSearchTransaction(db, (tx) => keywordRows(tx, plan, { query: q.text, match: 'two', perPage: true, withCoverage: true }))
+          const rows = two.length > 0 ? two : await withSearchTransaction(db, (tx) => keywordRows(tx, plan, { query: q.text, match: 'any', perPage: true, withCoverage: true }))
+          return rows.map((r) => ({ ...mapRows([r], q.text, plan, context)[0]!, coverage: r.coverage ?? 1 })).map(rename)
+        })(),
         vector: (await vectorSearch(context, q.text, { limit: DEPTH })).results.map(rename),
       })
     }
@@ -106,12 +114,12 @@ async function main(): Promise<void> {
     vector: mean(lists.map((l) => ndcgOf(l.vector, l.grades))),
   }))
   for (const s of singles) process.stdout.write(`${s.name}: keyword ${s.keyword.toFixed(3)} vector ${s.vector.toFixed(3)}\n`)
-  const rows = settingsGrid().map((settings) => {
+  const rows = settingsGrid().flatMap((base) => [false, true].map((two) => ({ ...base, two }))).map(({ two, ...settings }) => {
     const bySet = perSet.map(({ lists }, i) => {
-      const hybrid = mean(lists.map((l) => ndcgOf(fuseHybrid(l.keyword, l.vector, { ...settings, keywordBound: l.bound }).map((f) => f.item), l.grades)))
+      const hybrid = mean(lists.map((l) => ndcgOf(fuseHybrid(two ? l.keywordTwo : l.keyword, l.vector, { ...settings, keywordBound: l.bound }).map((f) => f.item), l.grades)))
       return { hybrid, margin: hybrid - Math.max(singles[i]!.keyword, singles[i]!.vector) }
     })
-    return { settings, bySet, worst: Math.min(...bySet.map((b) => b.margin)), average: mean(bySet.map((b) => b.hybrid)) }
+    return { settings: { ...settings, keywordList: two ? 'two' : 'any' }, bySet, worst: Math.min(...bySet.map((b) => b.margin)), average: mean(bySet.map((b) => b.hybrid)) }
   })
   rows.sort((a, b) => b.worst - a.worst || b.average - a.average)
   for (const row of rows.slice(0, 25)) {

@@ -22,10 +22,20 @@ export interface PreparedQuery {
   terms: ScoredTerm[]
   /** The tsquery a candidate must match; null when nothing can. */
   filter: string | null
+  /**
+   * For `any` queries whose words' posting lists together exceed UNION_BUDGET chunks: the
+   * candidates to rank first (chunks holding two of the words, or any word rarer than RARE_DF).
+   */
+  narrowFilter: string | null
   averageLength: number
 }
 
 export type CandidateMatch = 'all' | 'any' | 'two'
+
+/** Above this many postings (summed over the query's words) an `any` query ranks a narrower set first. */
+export const UNION_BUDGET = 2000
+/** Words in fewer chunks than this stay single-word candidates in the narrower set. */
+export const RARE_DF = 200
 
 interface PrepareRow {
   lexemes: string[] | null
@@ -84,16 +94,28 @@ export async function prepareQuery(tx: SqlExecutor, query: string, match: Candid
   const prefixes = row?.prefixes ?? []
   const documentCount = Number(row?.chunk_count ?? 0)
   const averageLength = documentCount > 0 ? Math.max(1, Number(row?.total_length ?? 0) / documentCount) : 1
+  const lexemeDf = lexemes.map((_, i) => Number(row?.lexeme_df?.[i] ?? 0))
+  const prefixDf = prefixes.map((_, i) => Number(row?.prefix_df?.[i] ?? 0))
   const terms: ScoredTerm[] = [
-    ...lexemes.map((l, i) => ({ tsquery: quoteLexeme(l), idf: bm25Idf(Number(row?.lexeme_df?.[i] ?? 0), documentCount) })),
-    ...prefixes.map((p, i) => ({ tsquery: `${quoteLexeme(p)}:*`, idf: bm25Idf(Number(row?.prefix_df?.[i] ?? 0), documentCount) })),
+    ...lexemes.map((l, i) => ({ tsquery: quoteLexeme(l), idf: bm25Idf(lexemeDf[i]!, documentCount) })),
+    ...prefixes.map((p, i) => ({ tsquery: `${quoteLexeme(p)}:*`, idf: bm25Idf(prefixDf[i]!, documentCount) })),
   ]
   const required = (row?.phrases ?? []).map((q) => `(${q})`)
+  const excluded = (row?.excluded ?? []).map((q) => `!(${q})`)
   // Phrase words are scored like the other words, but the phrase itself is what a chunk must match.
-  const optional = required.length > 0 && parsed.words.length + parsed.prefixes.length === 0 ? '' : lexemeTsquery(lexemes, match, prefixes)
-  const positive = [optional === '' ? null : `(${optional})`, ...required].filter((part) => part !== null)
-  const filter = positive.length === 0 ? null : [...positive, ...(row?.excluded ?? []).map((q) => `!(${q})`)].join(' & ')
-  return { lexemes, terms, filter, averageLength }
+  const phraseOnly = required.length > 0 && parsed.words.length + parsed.prefixes.length === 0
+  const compose = (optional: string): string | null => {
+    const positive = [optional === '' || phraseOnly ? null : `(${optional})`, ...required].filter((part) => part !== null)
+    return positive.length === 0 ? null : [...positive, ...excluded].join(' & ')
+  }
+  const filter = compose(lexemeTsquery(lexemes, match, prefixes))
+  const postings = [...lexemeDf, ...prefixDf].reduce((a, b) => a + b, 0)
+  let narrowFilter: string | null = null
+  if (match === 'any' && !phraseOnly && terms.length >= 2 && postings > UNION_BUDGET) {
+    const rare = [...lexemes.filter((_, i) => lexemeDf[i]! < RARE_DF).map(quoteLexeme), ...prefixes.filter((_, i) => prefixDf[i]! < RARE_DF).map((p) => `${quoteLexeme(p)}:*`)]
+    narrowFilter = compose([lexemeTsquery(lexemes, 'two', prefixes), ...rare].join(' | '))
+  }
+  return { lexemes, terms, filter, narrowFilter, averageLength }
 }
 
 /**
@@ -112,4 +134,9 @@ export function bm25ScoreSql(termCount: number, termsParam: number, idfParam: nu
     return `($${idfParam}::float8[])[${i + 1}] * (1 - ${saturation} / (${tf} + ${saturation}))`
   })
   return `(${(BM25_K1 + 1).toString()}::float8 * (${parts.join(' + ')}))`
+}
+
+/** The highest BM25 score the query can reach: every term present, frequency saturated. */
+export function keywordBound(prepared: Pick<PreparedQuery, 'terms'>): number {
+  return prepared.terms.reduce((sum, t) => sum + t.idf * (BM25_K1 + 1), 0)
 }

@@ -66,3 +66,95 @@ export function reciprocalRankFusion<T>(lists: readonly RankedList<T>[], keyOf: 
     .sort((a, b) => b.score - a.score || a.best - b.best || a.bestList - b.bestList || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map(({ key, item, score, ranks }) => ({ key, item, score: maxScore > 0 ? score / maxScore : 0, ranks }))
 }
+
+/** How hybrid search combines its keyword (BM25) and vector lists. */
+export interface FusionSettings {
+  /** `rrf`: weighted reciprocal rank fusion; `convex`: weighted sum of normalised scores. */
+  method: 'rrf' | 'convex'
+  /** Candidates read from each list. */
+  depth: number
+  /** Weight of the keyword list (the vector list weighs 1 in rrf, 1 − keywordWeight in convex). */
+  keywordWeight: number
+  /** rrf only: the rank constant. */
+  k: number
+  /**
+   * convex only: keyword scores divided by the list's best (`max`), mapped onto [0, 1]
+   * (`minmax`), or divided by the best score the query could reach (`bound`, see `keywordBound`).
+   */
+  norm?: Normalisation
+  /** convex only: the same for vector scores (default: as `norm`); `raw` keeps cosine similarity. */
+  vectorNorm?: Normalisation
+  /** The query's highest possible keyword score, for `bound`. */
+  keywordBound?: number
+  /**
+   * A keyword candidate's vote is multiplied by coverage^exponent, coverage being the share of
+   * the query's lexemes its chunk holds (0: off).
+   */
+  coverageExponent?: number
+}
+
+export type Normalisation = 'max' | 'minmax' | 'bound' | 'raw'
+
+interface Scored {
+  score: number
+  slug: string
+  source_id: string
+  /** Keyword candidates: share of the query's lexemes in the chunk. */
+  coverage?: number
+}
+
+const coverageWeight = (item: Scored, exponent: number): number => (exponent > 0 ? (item.coverage ?? 1) ** exponent : 1)
+
+const pageKeyOf = (r: Scored): string => `${r.source_id}\u0000${r.slug}`
+
+function normalised<T extends Scored>(items: readonly T[], norm: Normalisation, bound: number): Map<string, number> {
+  const scores = items.map((r) => Number(r.score))
+  if (norm === 'raw') return new Map(items.map((r, i) => [pageKeyOf(r), scores[i]!]))
+  if (norm === 'bound') return new Map(items.map((r, i) => [pageKeyOf(r), bound > 0 ? scores[i]! / bound : 0]))
+  const max = Math.max(...scores)
+  const min = norm === 'minmax' ? Math.min(...scores) : 0
+  const span = max - min
+  return new Map(items.map((r, i) => [pageKeyOf(r), span > 0 ? (scores[i]! - min) / span : 1]))
+}
+
+/**
+ * Convex combination: score(d) = w · kw(d) + (1 − w) · vec(d), each list's scores normalised so
+ * that its best is 1, a page absent from a list getting 0 there. Ties fall to the better single
+ * rank, then the keyword list, then the key.
+ */
+function convexFusion<T extends Scored>(keyword: readonly T[], vector: readonly T[], w: number, settings: FusionSettings): FusedItem<T>[] {
+  const kwRaw = normalised(keyword, settings.norm ?? 'max', settings.keywordBound ?? 0)
+  const kw = new Map(keyword.map((item) => [pageKeyOf(item), (kwRaw.get(pageKeyOf(item)) ?? 0) * coverageWeight(item, settings.coverageExponent ?? 0)]))
+  const vec = normalised(vector, settings.vectorNorm ?? settings.norm ?? 'max', 1)
+  const fused = new Map<string, FusedItem<T> & { best: number; bestList: number }>()
+  ;[keyword, vector].forEach((list, listIndex) => {
+    list.forEach((item, index) => {
+      const key = pageKeyOf(item)
+      const entry = fused.get(key)
+      const name = listIndex === 0 ? 'keyword' : 'vector'
+      if (!entry) {
+        const score = w * (kw.get(key) ?? 0) + (1 - w) * (vec.get(key) ?? 0)
+        fused.set(key, { key, item, score, ranks: { [name]: index + 1 }, best: index + 1, bestList: listIndex })
+        return
+      }
+      entry.ranks[name] = index + 1
+      if (index + 1 < entry.best) Object.assign(entry, { best: index + 1, bestList: listIndex, item })
+    })
+  })
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || a.best - b.best || a.bestList - b.bestList || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ key, item, score, ranks }) => ({ key, item, score, ranks }))
+}
+
+/** The hybrid fusion of a keyword and a vector list, both best first, one entry per page. */
+export function fuseHybrid<T extends Scored>(keyword: readonly T[], vector: readonly T[], settings: FusionSettings): FusedItem<T>[] {
+  const kw = keyword.slice(0, settings.depth)
+  const vec = vector.slice(0, settings.depth)
+  if (settings.method === 'convex') return convexFusion(kw, vec, settings.keywordWeight, settings)
+  const exponent = settings.coverageExponent ?? 0
+  return reciprocalRankFusion(
+    [{ name: 'keyword', weight: settings.keywordWeight, items: kw, itemWeight: (item) => coverageWeight(item, exponent) }, { name: 'vector', items: vec }],
+    pageKeyOf,
+    settings.k,
+  )
+}

@@ -1,5 +1,5 @@
 import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'
-import { reciprocalRankFusion } from './fusion.js'
+import { fuseHybrid } from './fusion.js'
 import { keywordRows } from './keyword.js'
 import type { SearchPlan } from './options.js'
 import { withSearchTransaction } from './transaction.js'
@@ -15,18 +15,23 @@ export function hybridCandidates(plan: Pick<SearchPlan, 'offset' | 'limit'>): nu
   return Math.max(HYBRID_CANDIDATE_MIN, HYBRID_CANDIDATE_FACTOR * (plan.offset + plan.limit))
 }
 
-const pageKey = (r: SearchResult): string => `${r.source_id}\u0000${r.slug}`
+/**
+ * How the two lists are fused, chosen on the tuning halves of every set in bench/retrieval (see
+ * bench/retrieval/tune-fusion.ts and src/search/README.md): a convex combination, keyword
+ * scores mapped onto [0, 1] within their list and weighted 0.75, cosine similarity (times the
+ * source factor) as it is, weighted 0.25. A page only one list holds gets nothing from the other.
+ */
+export const HYBRID_FUSION = { method: 'convex', keywordWeight: 0.75, norm: 'minmax', vectorNorm: 'raw', k: 0 } as const
 
 /**
- * Keyword (any term) and vector candidates, each already ranked with the source factor, fused by
- * reciprocal rank fusion (see fusion.ts). A keyword candidate's vote is weighted by the square of
- * its coverage, the share of the query's lexemes it contains: a question matched on one
- * incidental word of five (the usual case for a paraphrase) counts 1/25, while a page matching
- * every word counts fully. On bench/retrieval this lifts hybrid nDCG@10 from 0.66 (plain RRF)
- * to 0.76 without costing exact-term queries anything. The query is embedded while the keyword
- * side runs, outside any transaction, so a slow provider never holds a database connection.
- * Without vectors of the active model, or when the query cannot be embedded, the response says
- * it ran keyword-only (`keyword_only` and `notice`) and carries keyword scores.
+ * Keyword (BM25, any word) and vector candidates, each already ranked with the source factor,
+ * fused by HYBRID_FUSION. The keyword side carries three quarters of the weight: its scores
+ * spread the candidates far apart, while cosine similarities of a small local model sit in a
+ * narrow band, so the vector side mostly reorders pages the words already found and lifts pages
+ * that share no word with the question. The query is embedded while the keyword side runs,
+ * outside any transaction, so a slow provider never holds a database connection. Without
+ * vectors of the active model, or when the query cannot be embedded, the response says it ran
+ * keyword-only (`keyword_only` and `notice`) and carries keyword scores.
  */
 export async function hybridSearch(context: SearchContext, query: string, plan: SearchPlan): Promise<SearchResponse> {
   const embedder = resolveEmbedder(context)
@@ -44,21 +49,17 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
       results: mapRows(rows, query, plan, context),
     }
   }
-  const legPlan: SearchPlan = { ...plan, offset: 0, limit: hybridCandidates(plan) }
+  const depth = hybridCandidates(plan)
+  const legPlan: SearchPlan = { ...plan, offset: 0, limit: depth }
   const embedding = embedQuery(embedder, query, context.signal)
-  const keywordRowsFound = await withSearchTransaction(context.db, async (tx) => {
-    const two = await keywordRows(tx, legPlan, { query, match: 'two', perPage: true, withCoverage: true })
-    // Nothing shares two words with the query: single-word matches, weighted down by coverage, are all there is.
-    return two.length > 0 ? two : keywordRows(tx, legPlan, { query, match: 'any', perPage: true, withCoverage: true })
-  })
-  const coverage = new Map(keywordRowsFound.map((row) => [Number(row.chunk_id), row.coverage ?? 1]))
+  const keywordRowsFound = await withSearchTransaction(context.db, (tx) => keywordRows(tx, legPlan, { query, match: 'any', perPage: true }))
   const keywordSide = mapRows(keywordRowsFound, query, plan, context)
   const { literal, error } = await embedding
   if (literal === null) {
     return {
       ...response,
       ran: ['keyword'],
-      match: 'two',
+      match: 'any',
       keyword_only: 'embedding_failed',
       notice: `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`,
       results: window(keywordSide),
@@ -70,17 +71,11 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
     plan,
     context,
   )
-  const fused = reciprocalRankFusion(
-    [
-      { name: 'keyword', items: keywordSide, itemWeight: (r) => (coverage.get(r.chunk_id) ?? 1) ** 2 },
-      { name: 'vector', items: vectorSide },
-    ],
-    pageKey,
-  )
+  const fused = fuseHybrid(keywordSide, vectorSide, { ...HYBRID_FUSION, depth })
   return {
     ...response,
     ran: ['keyword', 'vector'],
-    match: 'two',
+    match: 'any',
     model: embedder.model,
     results: window(fused.map((f) => ({ ...f.item, score: f.score }))),
   }

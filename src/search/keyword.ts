@@ -35,10 +35,16 @@ const COVERAGE_SQL = `(SELECT count(*) FROM unnest($14::text[]) AS l(lexeme)
 export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest): Promise<ResultRow[]> {
   const prepared = await prepareQuery(tx, request.query, request.match)
   if (prepared.filter === null) return []
-  return rankedRows(tx, plan, request, prepared)
+  if (prepared.narrowFilter !== null) {
+    // Common words: rank the chunks holding two of them (or a rare one) first; the union of every
+    // posting list is only ranked when those cannot fill the window.
+    const narrow = await rankedRows(tx, plan, request, prepared, prepared.narrowFilter)
+    if (narrow.length >= plan.limit) return narrow
+  }
+  return rankedRows(tx, plan, request, prepared, prepared.filter)
 }
 
-async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery): Promise<ResultRow[]> {
+async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery, filter: string): Promise<ResultRow[]> {
   const window = plan.offset + plan.limit
   const score = bm25ScoreSql(prepared.terms.length, 11, 12, 13)
   const ranked = `SELECT c.id AS chunk_id, c.page_id, p.slug, c.chunk_index,
@@ -58,7 +64,7 @@ async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordReq
      LIMIT $9 OFFSET $10`,
     [
       ...planParams(plan),
-      prepared.filter,
+      filter,
       request.perPage ? KEYWORD_INNER_FACTOR * window : window,
       plan.limit,
       plan.offset,

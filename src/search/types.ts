@@ -67,8 +67,8 @@ export interface SearchResponse {
   keyword_only: KeywordOnlyReason | null
   notice: string | null
   /**
-   * Keyword matching: `all` terms (web-search syntax); `any` term (keyword search after `all`
-   * found nothing, hybrid without vectors); `two` or more terms (the keyword side of hybrid).
+   * Keyword candidates: `any` query word (keyword and hybrid search, ranked by BM25); `all` and
+   * `two` are kept for chunk-level callers that ask for them.
    */
   match: 'all' | 'any' | 'two' | null
   /** Embedding model whose vectors were compared, when the vector side ran. */

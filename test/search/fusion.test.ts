@@ -1,5 +1,6 @@
 import t from 'tap'
 import { reciprocalRankFusion, RRF_K } from '../../src/search/index.js'
+import { fuseHybrid } from '../../src/search/fusion.js'
 
 const fuse = (lists: Array<{ name: string; items: string[]; weight?: number }>) => reciprocalRankFusion(lists, (s) => s)
 
@@ -51,4 +52,22 @@ t.test('the fused item is the one from the list that ranks it best', async (t) =
   ]
   const fused = reciprocalRankFusion(lists, (i) => i.id)
   t.same(fused.map((f) => [f.key, f.item.from]), [['a', 'keyword'], ['b', 'vector']])
+})
+
+t.test('hybrid convex fusion: keyword scores on [0, 1], cosine as it is, one entry per page', async (t) => {
+  const page = (slug: string, score: number): { slug: string; source_id: string; score: number } => ({ slug, source_id: 'default', score })
+  const keyword = [page('both', 9), page('words', 5), page('weak', 1)]
+  const vector = [page('meaning', 0.9), page('both', 0.8)]
+  const fused = fuseHybrid(keyword, vector, { method: 'convex', depth: 30, keywordWeight: 0.75, norm: 'minmax', vectorNorm: 'raw', k: 0 })
+  const score = new Map(fused.map((f) => [f.item.slug, f.score]))
+  t.same(fused.map((f) => f.item.slug), ['both', 'words', 'meaning', 'weak'])
+  t.ok(Math.abs(score.get('both')! - (0.75 + 0.25 * 0.8)) < 1e-12)
+  t.ok(Math.abs(score.get('words')! - 0.75 * 0.5) < 1e-12, 'min-max within the keyword list')
+  t.ok(Math.abs(score.get('meaning')! - 0.25 * 0.9) < 1e-12, 'absent from the keyword list: vector part only')
+  t.equal(score.get('weak'), 0, 'the weakest keyword candidate gets 0 from its list')
+  const shallow = fuseHybrid(keyword, vector, { method: 'convex', depth: 1, keywordWeight: 0.75, norm: 'minmax', vectorNorm: 'raw', k: 0 })
+  t.same(shallow.map((f) => f.item.slug), ['both', 'meaning'], 'depth cuts each list')
+  const rrf = fuseHybrid(keyword, vector, { method: 'rrf', depth: 30, keywordWeight: 1, k: 60 })
+  t.equal(rrf[0]!.item.slug, 'both')
+  t.equal(rrf[0]!.score, (1 / 61 + 1 / 62) / (2 / 61))
 })

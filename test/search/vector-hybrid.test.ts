@@ -111,7 +111,9 @@ engineTest(t, 'hybrid search', async (t, { db }) => {
     t.equal(slugs(exact)[0], 'notes/keyword-only', 'found through the keyword side')
 
     const both = await query(ctx, 'car maintenance')
-    t.equal(both.results[0]!.score, 1, 'first in both lists scores 1')
+    const top = both.results[0]!
+    const vectorTop = (await vectorSearch(ctx, 'car maintenance')).results.find((r) => r.slug === top.slug)!
+    t.ok(Math.abs(top.score - (0.75 + 0.25 * vectorTop.score)) < 1e-9, 'first keyword hit: 0.75 + 0.25 × its vector score')
     t.equal(slugs(both)[0], 'originals/car-essay')
     t.ok(both.results.every((r, i, all) => i === 0 || all[i - 1]!.score >= r.score), 'ordered by fused score')
     t.notOk(slugs(both).some((s) => s.startsWith('test/')), 'hard excludes')

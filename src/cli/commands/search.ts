@@ -53,7 +53,7 @@ export class SearchCommand extends SearchLikeCommand {
   static override usage = Command.Usage({
     description: 'Keyword search: full text over chunks, one result per page',
     details:
-      'Every word must match (web-search syntax: "exact phrase", -excluded, or); when that finds nothing, two of the words, then any one. Ranked by full-text rank times the source boost of the page\'s slug prefix; one result per page.\n\nPages under test/, archive/, attachments/, .raw/ and BRAIN_SEARCH_EXCLUDE (comma-separated slug prefixes) are never returned. BRAIN_SOURCE_BOOST overrides the boosts as comma-separated prefix:factor entries, e.g. "projects/:1.3,scratch/:0.2"; factor 0 ranks a prefix last, a negative factor is an error. --detail high turns the boost off.',
+      'Pages holding any of the words, ranked by BM25 (more and rarer words first, shorter chunks before longer ones) times the source boost of the page\'s slug prefix; one result per page. Web-search syntax: "exact phrase" must match, -word and -"phrase" must not, word* matches a prefix.\n\nPages under test/, archive/, attachments/, .raw/ and BRAIN_SEARCH_EXCLUDE (comma-separated slug prefixes) are never returned. BRAIN_SOURCE_BOOST overrides the boosts as comma-separated prefix:factor entries, e.g. "projects/:1.3,scratch/:0.2"; factor 0 ranks a prefix last, a negative factor is an error. --detail high turns the boost off.',
     examples: [
       ['Find notes', '$0 search postgres vacuum'],
       ['Only TypeScript functions', '$0 search --lang ts --symbol-kind function "open database"'],
@@ -73,7 +73,7 @@ export class QueryCommand extends SearchLikeCommand {
   static override usage = Command.Usage({
     description: 'Hybrid search: keyword and vector results fused by reciprocal rank fusion',
     details:
-      'The question is embedded with the configured provider and matched against chunk embeddings of that model, and its words are matched as in `brain search` (any word). When no chunk has an embedding of the active model, or the question cannot be embedded, it runs keyword-only and says so.',
+      'The question is embedded with the configured provider and matched against chunk embeddings of that model, and its words are matched as in `brain search` (any word); the two lists are fused, three quarters keyword score, one quarter vector similarity. When no chunk has an embedding of the active model, or the question cannot be embedded, it runs keyword-only and says so.',
     examples: [['Ask a question', '$0 query "how did we decide on the storage engine?"']],
   })
 

@@ -114,17 +114,24 @@ async function chunk(input: ImportInput, page: PreparedPage, slug: string, optio
 
 /** Runs the write transaction, turning a page of an unknown source into a clear error. */
 async function writePage<T>(db: Database, sourceId: string, write: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-  try {
-    return await db.transaction(write)
-  } catch (err) {
-    if (isSqlStateError(err) && err.code === FOREIGN_KEY_VIOLATION && err.constraint === 'pages_source_id_fkey') {
-      throw new NotFoundError('source_not_found', `No source "${sourceId}".`, { hint: 'List sources with `brain sources list`, or add one with `brain sources add`.', cause: err })
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(write)
+    } catch (err) {
+      if (isSqlStateError(err) && err.code === FOREIGN_KEY_VIOLATION && err.constraint === 'pages_source_id_fkey') {
+        throw new NotFoundError('source_not_found', `No source "${sourceId}".`, { hint: 'List sources with `brain sources list`, or add one with `brain sources add`.', cause: err })
+      }
+      // Concurrent writers share the keyword statistics rows, so one of two crossing page writes
+      // can be chosen as a deadlock victim; the transaction rolled back whole and is safe to rerun.
+      if (isSqlStateError(err) && RETRYABLE.has(err.code) && attempt < MAX_WRITE_ATTEMPTS) continue
+      throw err
     }
-    throw err
   }
 }
 
 const FOREIGN_KEY_VIOLATION = '23503'
+const RETRYABLE = new Set(['40P01', '40001'])
+const MAX_WRITE_ATTEMPTS = 4
 
 /**
  * The one import path for every writer (put, capture, sync, import, ingest). Identical content

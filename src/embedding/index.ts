@@ -12,6 +12,7 @@ import type { EmbeddingProvider, EmbeddingSettings } from './types.js'
 export { EMBEDDING_DIMENSIONS, EMBEDDING_INPUT_TOKEN_CAP, EMBEDDING_USD_PER_1K_TOKENS } from './constants.js'
 export { estimateEmbeddingCostUsd } from './cost.js'
 export { LOCAL_MODEL_ID } from './local-model.js'
+export { configureLocalEmbeddings, disposeLocalEmbeddings, type LocalRuntimeOptions } from './local-runtime.js'
 export type { EmbeddingProvider, EmbeddingProviderName, EmbeddingSettings, EmbedOptions } from './types.js'
 export { parseVectorLiteral, toVectorLiteral } from './vector-literal.js'
 

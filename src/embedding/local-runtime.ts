@@ -14,11 +14,11 @@ export interface LocalRuntimeOptions {
 }
 
 /**
- * Worker threads beyond two buy little on the machines this runs on and each holds a model copy;
- * one core stays free for the main thread (parsing, writing, a concurrent search).
+ * At most two workers, each holding a model copy (about 100 MB). A concurrent search does not
+ * queue behind them: queries embed in-process, and the OS shares the cores.
  */
 export function defaultMaxWorkers(): number {
-  return Math.max(1, Math.min(2, availableParallelism() - 1 || 1, availableParallelism()))
+  return Math.max(1, Math.min(2, availableParallelism()))
 }
 
 const defaults = (): LocalRuntimeOptions => ({

@@ -58,7 +58,8 @@ export class EmbedWorkerPool {
     const promise = new Promise<Float32Array>((resolve, reject) => {
       task = { texts, urgent, resolve, reject, cancelled: false }
     })
-    if (urgent) this.queue.unshift(task)
+    if (this.disposed) task.reject(new Error('The embedding worker pool was disposed.'))
+    else if (urgent) this.queue.unshift(task)
     else this.queue.push(task)
     this.pump()
     return {

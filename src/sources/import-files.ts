@@ -1,9 +1,9 @@
 import type { Database } from '../db/types.js'
-import { embedAndStore, pendingChunksOfPages } from '../embed/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { codeSlugForPath, importPage, markdownSlugForPath, type ImportStatus } from '../pages/index.js'
 import type { WalkedFile } from './walk.js'
+import { EmbedFollower } from './embed-follower.js'
 import { readTextFile } from './read-text.js'
 
 export interface FileFailure {
@@ -55,8 +55,9 @@ export function slugForFile(file: Pick<WalkedFile, 'relativePath' | 'kind'>): st
 
 /**
  * Imports files through the one page pipeline. A file that fails is recorded with its error
- * and the rest continue. Embedding runs after all pages are written, in large batches, so a
- * slow or failing provider never holds up or loses the text.
+ * and the rest continue. Embedding follows the writes (each page's chunks once the page is
+ * committed), overlapping the model with reading and parsing; a slow or failing provider never
+ * holds up or loses the text.
  */
 export async function importFiles(db: Database, files: readonly WalkedFile[], options: ImportFilesOptions): Promise<ImportFilesResult> {
   const result: ImportFilesResult = { files: files.length, created: 0, updated: 0, skipped: 0, failed: [], chunks: 0, embedded: 0, embedError: null, touchedSlugs: [], pageIds: [] }
@@ -65,6 +66,7 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     updated: (r) => r.updated++,
     skipped: (r) => r.skipped++,
   }
+  const follower = options.embedder ? embedFollower(db, options.embedder, options) : undefined
   for (const [index, file] of files.entries()) {
     options.signal?.throwIfAborted()
     options.onProgress?.({ phase: 'import', done: index, total: files.length, path: file.relativePath })
@@ -81,6 +83,7 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
       if (imported.status !== 'skipped') {
         result.touchedSlugs.push(imported.slug)
         result.pageIds.push(imported.pageId)
+        follower?.add(imported.pageId)
       }
     } catch (err) {
       const envelope = serializeError(err)
@@ -88,23 +91,18 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     }
   }
   options.onProgress?.({ phase: 'import', done: files.length, total: files.length })
-  if (options.embedder && result.pageIds.length > 0) await embedPages(db, options.embedder, result, options)
+  if (follower !== undefined) {
+    const embedded = await follower.finish()
+    result.embedded = embedded.embedded
+    result.embedError = embedded.error
+  }
   return result
 }
 
-async function embedPages(db: Database, embedder: EmbeddingProvider, result: ImportFilesResult, options: ImportFilesOptions): Promise<void> {
-  const pending = await pendingChunksOfPages(db, result.pageIds)
-  const batchSize = options.embedBatchSize ?? 64
-  for (let start = 0; start < pending.length; start += batchSize) {
-    options.signal?.throwIfAborted()
-    options.onProgress?.({ phase: 'embed', done: start, total: pending.length })
-    const batch = await embedAndStore(db, embedder, pending.slice(start, start + batchSize), options.signal)
-    result.embedded += batch.embedded
-    if (batch.error) {
-      // The provider is failing; the rest stays stale for `brain embed --stale`.
-      result.embedError = batch.error
-      break
-    }
-  }
-  options.onProgress?.({ phase: 'embed', done: pending.length, total: pending.length })
+function embedFollower(db: Database, embedder: EmbeddingProvider, options: ImportFilesOptions): EmbedFollower {
+  return new EmbedFollower(db, embedder, {
+    batchSize: options.embedBatchSize ?? 64,
+    signal: options.signal,
+    onProgress: (done, total) => options.onProgress?.({ phase: 'embed', done, total }),
+  })
 }

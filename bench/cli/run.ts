@@ -78,7 +78,8 @@ function measure(mode: Mode, env: Record<string, string>, slug: string, calls: n
     const samples: number[] = []
     for (let i = 1; i <= calls; i++) samples.push(call(modeEnv, command.args(i)))
     rows.push({ mode, command: command.name, coldMs, warm: { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), max: Math.max(...samples) } })
-    process.stderr.write(`  ${mode} ${command.name}: cold ${coldMs.toFixed(0)} ms, warm p50 ${rows.at(-1)!.warm.p50.toFixed(0)} ms\n`)
+    const warm = rows.at(-1)!.warm
+    process.stderr.write(`  ${mode} ${command.name}: cold ${coldMs.toFixed(0)} ms, warm p50 ${warm.p50.toFixed(0)} / p95 ${warm.p95.toFixed(0)} ms\n`)
   }
   stopService(env)
   return rows

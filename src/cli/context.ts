@@ -10,8 +10,8 @@ import type { Database } from '../db/types.js'
 export interface BrainHost {
   /** The shared, already-open database of this engine; commands must not close it. */
   database(engine: EngineConfig, onRetry?: (attempt: number, delayMs: number) => void): Promise<Database>
-  /** The worker this host runs on that database, if any. */
-  workerOn(db: Database): { pid: number; id: string; concurrency: number } | null
+  /** The worker this host runs on that database, if any (once it has started). */
+  workerOn(db: Database): Promise<{ pid: number; id: string; concurrency: number } | null>
 }
 
 /**

@@ -67,6 +67,8 @@ export async function executeClaimed(deps: ExecutionDeps, claimed: ClaimedJob, h
       onProgress: (p) => {
         hooks.onProgress?.(p)
         progress.write(p)
+        // Without NOTIFY, a caller in this process waiting for a worker's job hears it here.
+        deps.signals.deliverLocally({ e: 'progress', id: claimed.id, p })
       },
     })
     hooks.onStart?.(running)

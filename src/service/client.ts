@@ -25,7 +25,8 @@ export interface ForwardOptions {
   interrupt?: AbortSignal
 }
 
-function tryConnect(path: string): Promise<Socket | null> {
+/** A connection to the service socket, or null when nothing listens there. */
+export function tryConnect(path: string): Promise<Socket | null> {
   return new Promise((resolve) => {
     const socket = connect(path)
     socket.once('connect', () => {

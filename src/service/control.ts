@@ -1,16 +1,8 @@
-import { connect, type Socket } from 'node:net'
-import { connectOrStart, request, waitForExit } from './client.js'
+import type { Socket } from 'node:net'
+import { connectOrStart, request, tryConnect, waitForExit } from './client.js'
 import { currentIdentity } from './identity.js'
 import type { ServicePaths } from './paths.js'
 import { Frame, type Reply, type ServiceStatus } from './protocol.js'
-
-function tryConnect(path: string): Promise<Socket | null> {
-  return new Promise((resolve) => {
-    const socket = connect(path)
-    socket.once('connect', () => resolve(socket))
-    socket.once('error', () => resolve(null))
-  })
-}
 
 async function ask(socket: Socket, kind: 'status' | 'stop'): Promise<Reply | null> {
   let reply: Reply | null = null

@@ -7,6 +7,7 @@ import type { Worker } from '../../workers/worker.js'
 interface OpenBrain {
   db: Database
   worker: Worker | null
+  workerStarting: Promise<void> | null
 }
 
 /** One key per brain: the data directory of an embedded brain, the URL of a server one. */
@@ -22,6 +23,7 @@ function engineKey(engine: EngineConfig): string {
 export class ServiceHost implements BrainHost {
   private readonly brains = new Map<string, Promise<OpenBrain>>()
   private readonly settled: OpenBrain[] = []
+  private closed = false
 
   constructor(
     private readonly config: Config,
@@ -30,6 +32,7 @@ export class ServiceHost implements BrainHost {
   ) {}
 
   async database(engine: EngineConfig, onRetry?: (attempt: number, delayMs: number) => void): Promise<Database> {
+    if (this.closed) throw new Error('the brain service is stopping')
     const key = engineKey(engine)
     let opening = this.brains.get(key)
     if (!opening) {
@@ -42,11 +45,10 @@ export class ServiceHost implements BrainHost {
     return (await opening).db
   }
 
-  workerOn(db: Database): { pid: number; id: string; concurrency: number } | null {
-    for (const brain of this.settled) {
-      if (brain.db === db && brain.worker) return { pid: process.pid, id: brain.worker.id, concurrency: this.workerConcurrency }
-    }
-    return null
+  async workerOn(db: Database): Promise<{ pid: number; id: string; concurrency: number } | null> {
+    const brain = this.settled.find((b) => b.db === db)
+    await brain?.workerStarting
+    return brain?.worker ? { pid: process.pid, id: brain.worker.id, concurrency: this.workerConcurrency } : null
   }
 
   /** Jobs the service's workers are running now. */
@@ -62,11 +64,13 @@ export class ServiceHost implements BrainHost {
 
   /** Stops the workers (their jobs go back to the queue) and closes every brain. */
   async close(): Promise<void> {
+    this.closed = true
     const brains = await Promise.allSettled([...this.brains.values()])
     this.brains.clear()
     this.settled.length = 0
     for (const result of brains) {
       if (result.status !== 'fulfilled') continue
+      await result.value.workerStarting
       await result.value.worker?.stop().catch((err: unknown) => this.logger.warn(`worker stop: ${String(err)}`))
       await result.value.db.close().catch((err: unknown) => this.logger.warn(`close: ${String(err)}`))
     }
@@ -75,16 +79,25 @@ export class ServiceHost implements BrainHost {
   private async open(engine: EngineConfig, onRetry?: (attempt: number, delayMs: number) => void): Promise<OpenBrain> {
     const { openDatabase } = await import('../db/open.js')
     const db = await openDatabase(engine, { onRetry })
-    let worker: Worker | null = null
-    try {
-      if (!db.capabilities.multiProcess) worker = await this.startWorker(db)
-    } catch (err) {
+    if (this.closed) {
+      // The service began stopping while this brain opened: it must not stay open behind it.
       await db.close()
-      throw err
+      throw new Error('the brain service is stopping')
     }
-    this.logger.info(`opened ${db.location}${worker ? `, worker ${worker.id}` : ''}`)
-    const brain = { db, worker }
+    this.logger.info(`opened ${db.location}`)
+    const brain: OpenBrain = { db, worker: null, workerStarting: null }
     this.settled.push(brain)
+    // The first command need not wait for the worker (pg-boss start-up): until it runs, a
+    // command waiting for its job runs the job itself, as on an engine without a worker.
+    if (!db.capabilities.multiProcess) {
+      brain.workerStarting = this.startWorker(db).then(
+        (worker) => {
+          brain.worker = worker
+          this.logger.info(`worker ${worker.id} runs on ${db.location}`)
+        },
+        (err: unknown) => this.logger.error(`worker on ${db.location} did not start: ${err instanceof Error ? err.message : String(err)}`),
+      )
+    }
     return brain
   }
 

@@ -11,6 +11,9 @@ import { servicePaths, type ServicePaths } from './paths.js'
 import { Frame, FrameDecoder, encodeJson, type Hello, type Identity, type Reply, type ServiceStatus } from './protocol.js'
 import { Session } from './session.js'
 
+/** How long a new service waits for its first client even with a shorter idle timeout. */
+const START_GRACE_MS = 10_000
+
 export interface ServiceState {
   pid: number
   version: string
@@ -156,9 +159,11 @@ export class BrainService {
   private watchIdle(): void {
     const timeout = this.config.service.idleTimeoutMs
     if (timeout <= 0) return
+    const started = Date.now()
     this.idleTimer = setInterval(() => {
       if (this.busy) this.idleSince = Date.now()
-      else if (Date.now() - this.idleSince >= timeout) void this.stop(`idle for ${timeout} ms`)
+      // A service just started waits at least a while for the client that started it.
+      else if (Date.now() - this.idleSince >= timeout && Date.now() - started >= Math.max(timeout, START_GRACE_MS)) void this.stop(`idle for ${timeout} ms`)
     }, Math.max(100, Math.min(5000, Math.floor(timeout / 4))))
     this.idleTimer.unref()
   }

@@ -191,7 +191,7 @@ export class JobsWorkCommand extends BrainCommand {
     let received: NodeJS.Signals | null = null
     const reason = await this.withBrain(async ({ db, config }) => {
       const logger = streamLogger(this.context.stderr, 'brain worker')
-      const serviceWorker = this.context.host?.workerOn(db)
+      const serviceWorker = await this.context.host?.workerOn(db)
       if (serviceWorker) return this.attach(serviceWorker, db.location)
       const worker = new Worker({ db, config, logger, concurrency, maxRssMb, autopilotCron: cron === 'off' ? null : cron })
       const onSignal = (signal: NodeJS.Signals): void => {

@@ -31,9 +31,17 @@ export interface CliBrain {
   cleanup(): Promise<void>
 }
 
+/**
+ * A test's `brain` runs in-process unless its env asks for the service (`BRAIN_NO_SERVICE=0`), so
+ * no test starts a resident service it does not know it has to stop.
+ */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', BRAIN_NO_SERVICE: '1', ...env }
+}
+
 export function runBrain(args: string[], env: Record<string, string>, input?: string, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BRAIN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'], cwd })
+    const child = spawn(process.execPath, [BRAIN_BIN, ...args], { env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'], cwd })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -102,9 +110,9 @@ export async function cliBrain(engine: EngineName, options: { mode?: CliMode } =
   const mode = options.mode ?? defaultCliMode()
   const home = mkdtempSync(join(tmpdir(), 'brain-cli-'))
   const env: Record<string, string> = { BRAIN_HOME: home, BRAIN_EMBEDDING_PROVIDER: 'local' }
-  if (mode === 'in-process') env.BRAIN_NO_SERVICE = '1'
+  env.BRAIN_NO_SERVICE = mode === 'in-process' ? '1' : '0'
   // A service a failed test leaves behind still goes away by itself.
-  else env.BRAIN_SERVICE_IDLE_TIMEOUT = '10min'
+  if (mode === 'service') env.BRAIN_SERVICE_IDLE_TIMEOUT = '10min'
   let drop = async (): Promise<void> => undefined
   if (engine === 'postgres') {
     const created = await createPgDatabase({ migrated: true })
@@ -129,7 +137,7 @@ export async function cliBrain(engine: EngineName, options: { mode?: CliMode } =
  * attached `jobs work`), with piped stdio. The caller stops it by pid.
  */
 export function spawnBrain(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [BRAIN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+  return spawn(process.execPath, [BRAIN_BIN, ...args], { env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] })
 }
 
 /** Starts `count` long-lived clients of one brain at once. */

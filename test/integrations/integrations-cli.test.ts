@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsS
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { BRAIN_BIN, runBrain, type CliResult } from '../helpers/cli.js'
+import { BRAIN_BIN, runBrain, stopService, type CliResult } from '../helpers/cli.js'
 import { makeRepo } from '../sync/helpers.js'
 
 interface Envelope {
@@ -27,7 +27,7 @@ function brainShimPath(): string {
 function setup(extraEnv: Record<string, string> = {}) {
   const home = mkdtempSync(join(tmpdir(), 'brain-int-'))
   // An unreachable server engine: the integrations commands must never connect.
-  const env: Record<string, string> = { BRAIN_HOME: home, BRAIN_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', ...extraEnv }
+  const env: Record<string, string> = { BRAIN_HOME: home, BRAIN_NO_SERVICE: '1', BRAIN_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', ...extraEnv }
   return {
     home,
     env,
@@ -150,7 +150,9 @@ t.test('doctor fails on a broken recipe, a duplicate id or an unreadable heartbe
 
 t.test('the git post-commit recipe, installed in a real repository, syncs after a commit and beats', async (t) => {
   const brain = setup({ PATH: brainShimPath() })
-  const env = { BRAIN_HOME: brain.home, PATH: brain.env.PATH!, BRAIN_EMBEDDING_PROVIDER: 'local' }
+  // As for a user: the hook's `brain sync` and the later commands all reach the brain's service.
+  const env = { BRAIN_HOME: brain.home, PATH: brain.env.PATH!, BRAIN_EMBEDDING_PROVIDER: 'local', BRAIN_NO_SERVICE: '0', BRAIN_SERVICE_IDLE_TIMEOUT: '10min' }
+  t.teardown(() => stopService(brain.home))
   const recipe = readFileSync(join(import.meta.dirname, '..', '..', '..', 'recipes', 'git-post-commit-sync.md'), 'utf8')
   const script = /```sh\n([\s\S]*?)```/.exec(recipe)![1]!.replace('SOURCE="notes"', 'SOURCE="journal"')
   const repo = makeRepo({ 'first.md': '# First\n' })

@@ -40,7 +40,7 @@ export async function vectorSearch(context: SearchContext, queryText: string, op
   return vectorSearchResponse(context, query, planSearch(options, context.settings))
 }
 
-/** Hybrid search: the keyword and vector lists fused by reciprocal rank fusion. */
+/** Hybrid search: the keyword and vector lists fused into one ranking (see fusion.ts). */
 export async function query(context: SearchContext, questionText: string, options: SearchOptions = {}): Promise<SearchResponse> {
   if (options.nearSymbol !== undefined) return searchNearSymbol(context, options, (inner) => query(context, questionText, inner))
   const question = requireQuery(questionText, 'query')

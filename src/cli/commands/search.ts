@@ -71,7 +71,7 @@ export class SearchCommand extends SearchLikeCommand {
 export class QueryCommand extends SearchLikeCommand {
   static override paths = [['query']]
   static override usage = Command.Usage({
-    description: 'Hybrid search: keyword and vector results fused by reciprocal rank fusion',
+    description: 'Hybrid search: keyword (BM25) and vector results fused into one ranking',
     details:
       'The question is embedded with the configured provider and matched against chunk embeddings of that model, and its words are matched as in `brain search` (any word); the two lists are fused, three quarters keyword score, one quarter vector similarity. When no chunk has an embedding of the active model, or the question cannot be embedded, it runs keyword-only and says so.',
     examples: [['Ask a question', '$0 query "how did we decide on the storage engine?"']],

@@ -32,7 +32,7 @@ export const searchTool = defineTool({
 export const queryTool = defineTool({
   name: 'query',
   description:
-    'Hybrid search for a natural-language question: keyword and embedding (semantic) results fused by reciprocal rank. Use it when wording may differ from the notes; use search for exact terms. Falls back to keyword-only (and says so in notice) when no embeddings exist.',
+    'Hybrid search for a natural-language question: keyword (BM25) and embedding (semantic) results fused into one ranking. Use it when wording may differ from the notes; use search for exact terms. Falls back to keyword-only (and says so in notice) when no embeddings exist.',
   input: searchInput,
   mutating: false,
   async run(ctx, args) {

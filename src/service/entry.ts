@@ -23,6 +23,12 @@ function columnsOf(stream: NodeJS.WriteStream): number | null {
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2)
+  // The commonest probe of an install answers from the VERSION file, without the CLI framework.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    const { currentIdentity } = await import('./identity.js')
+    process.stdout.write(`${currentIdentity().version}\n`)
+    return 0
+  }
   const env = processEnv()
   if (runsInProcess(argv, env)) {
     const { runCli, processContext } = await import('../cli/main.js')

@@ -1,20 +1,12 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { LockError } from '../errors/index.js'
+import { processAlive } from '../util/process-alive.js'
 
 interface LockOwner {
   pid: number
   command: string
   started_at: string
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 function readOwner(path: string): LockOwner | null {
@@ -45,7 +37,7 @@ export function acquireFileLock(path: string, description: string): FileLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
       const owner = readOwner(path)
-      if (owner && owner.pid !== process.pid && isAlive(owner.pid)) {
+      if (owner && owner.pid !== process.pid && processAlive(owner.pid)) {
         throw new LockError('brain_locked', `The embedded brain at ${description} is in use by process ${owner.pid} (${owner.command}).`, {
           hint: 'Wait for that process to finish or stop it. For several processes at once, use the server engine: brain init --url <postgres-url>.',
         })

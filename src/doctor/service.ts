@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/index.js'
 import { check, type DoctorCheck } from './types.js'
+import { processAlive } from '../util/process-alive.js'
 
 interface ServiceState {
   pid: number
@@ -30,18 +31,9 @@ function readJson<T extends { pid: number }>(path: string): T | 'invalid' | null
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 function serviceCheck(config: Config, state: ServiceState, version: string): DoctorCheck {
   const socket = state.socket ?? join(config.home, 'brain.sock')
-  if (state.pid !== process.pid && !isAlive(state.pid)) {
+  if (state.pid !== process.pid && !processAlive(state.pid)) {
     return check('service', 'warn', `service.json names process ${state.pid}, which is not running (a stale file; the next command starts a new service)`)
   }
   if (!existsSync(socket)) return check('service', 'warn', `the resident service (pid ${state.pid}) is running but its socket ${socket} is missing`)
@@ -58,7 +50,7 @@ function lockCheck(config: Config): DoctorCheck {
   if (owner === null) return check('service', 'ok', 'no resident service; the embedded brain is not locked')
   if (owner === 'invalid') return check('service', 'warn', `the lock file ${lockPath} is unreadable (it is replaced on the next open)`)
   if (owner.pid === process.pid) return check('service', 'ok', 'the embedded brain is open in this process')
-  if (!isAlive(owner.pid)) return check('service', 'warn', `stale lock ${lockPath}: process ${owner.pid} is gone (the next open takes it over)`)
+  if (!processAlive(owner.pid)) return check('service', 'warn', `stale lock ${lockPath}: process ${owner.pid} is gone (the next open takes it over)`)
   return check('service', 'warn', `the embedded brain is held by process ${owner.pid}${owner.command ? ` (${owner.command})` : ''}; other commands wait for it or fail`)
 }
 

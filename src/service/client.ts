@@ -6,6 +6,7 @@ import { packageRoot } from '../util/package-root.js'
 import { currentIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
 import { Frame, FrameDecoder, encodeFrame, encodeJson, type Hello, type Identity, type Reply, type TerminalFacts } from './protocol.js'
+import { processAlive } from '../util/process-alive.js'
 
 const START_TIMEOUT_MS = 30_000
 const STOP_TIMEOUT_MS = 15_000
@@ -38,15 +39,6 @@ export function tryConnect(path: string): Promise<Socket | null> {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 /** Starts the service in the background, its output going to the log, never to this terminal. */
 export function spawnService(paths: ServicePaths, env: Record<string, string>): { exited: () => boolean; pid: number } {
@@ -103,7 +95,7 @@ function lockHolder(path: string): number | null {
 /** Waits until the service `pid` has let go of the home's service lock (or died), or gives up. */
 export async function waitForRelease(paths: ServicePaths, pid: number, timeoutMs = STOP_TIMEOUT_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
-  while (lockHolder(paths.lock) === pid && isAlive(pid)) {
+  while (lockHolder(paths.lock) === pid && processAlive(pid)) {
     if (Date.now() > deadline) return false
     await sleep(25)
   }
@@ -113,7 +105,7 @@ export async function waitForRelease(paths: ServicePaths, pid: number, timeoutMs
 /** Waits until a process has exited, or gives up. */
 export async function waitForExit(pid: number, timeoutMs = STOP_TIMEOUT_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
-  while (isAlive(pid)) {
+  while (processAlive(pid)) {
     if (Date.now() > deadline) return false
     await sleep(25)
   }

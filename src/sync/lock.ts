@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { SqlExecutor } from '../db/types.js'
 import { LockError } from '../errors/index.js'
+import { processAlive } from '../util/process-alive.js'
 
 export interface SyncLock {
   readonly sourceId: string
@@ -28,15 +29,6 @@ interface LockRow {
 
 export const SYNC_LOCK_STALE_MS = 120_000
 const HEARTBEAT_MS = 20_000
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 async function tryInsert(db: SqlExecutor, sourceId: string, token: string, holder: string, staleAfterMs: number): Promise<boolean> {
   const { rows } = await db.query<{ token: string }>(

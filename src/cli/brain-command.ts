@@ -93,6 +93,21 @@ export abstract class BrainCommand extends Command<BrainContext> {
     return { signal: controller.signal, dispose: () => process.off('SIGINT', onInterrupt) }
   }
 
+  /** Asks on stderr and reads one answer line from stdin; end of input counts as no answer. */
+  protected async askLine(question: string): Promise<string> {
+    const { createInterface } = await import('node:readline')
+    return new Promise((resolve) => {
+      const rl = createInterface({ input: this.context.stdin, terminal: false })
+      let answer: string | null = null
+      rl.once('line', (line) => {
+        answer = line
+        rl.close()
+      })
+      rl.once('close', () => resolve(answer ?? ''))
+      this.context.stderr.write(question)
+    })
+  }
+
   protected async readStdin(): Promise<string> {
     const chunks: Buffer[] = []
     for await (const chunk of this.context.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))

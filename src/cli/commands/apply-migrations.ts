@@ -69,23 +69,9 @@ export class ApplyMigrationsCommand extends BrainCommand {
       })
     }
     this.context.stderr.write(`${describePlanText(plan)}\n`)
-    const answer = await this.ask('Run them? [y/N] ')
+    const answer = await this.askLine('Run them? [y/N] ')
     if (isYes(answer)) return 'proceed'
     this.context.stderr.write('brain: nothing was run.\n')
     return 'declined'
-  }
-
-  private async ask(question: string): Promise<string> {
-    const { createInterface } = await import('node:readline')
-    return new Promise((resolve) => {
-      const rl = createInterface({ input: this.context.stdin, terminal: false })
-      let answer: string | null = null
-      rl.once('line', (line) => {
-        answer = line
-        rl.close()
-      })
-      rl.once('close', () => resolve(answer ?? ''))
-      this.context.stderr.write(question)
-    })
   }
 }

@@ -108,24 +108,9 @@ export class SyncCommand extends BrainCommand {
     const outcome = await runGate(
       preview,
       { yes: this.yes, dryRun: this.dryRun, json: this.jsonMode, interactive: isTerminal(this.context.stdout) && stdin.isTTY === true },
-      { show: (text) => this.context.stderr.write(`${text}\n`), prompt: (question) => this.ask(question) },
+      { show: (text) => this.context.stderr.write(`${text}\n`), prompt: (question) => this.askLine(question) },
     )
     if (outcome === 'preview_only') this.print({ status: 'preview', preview }, () => formatPreview(preview))
     return outcome
-  }
-
-  /** One answer line from stdin; end of input counts as "no". */
-  private async ask(question: string): Promise<string> {
-    const { createInterface } = await import('node:readline')
-    return new Promise((resolve) => {
-      const rl = createInterface({ input: this.context.stdin, terminal: false })
-      let answer: string | null = null
-      rl.once('line', (line) => {
-        answer = line
-        rl.close()
-      })
-      rl.once('close', () => resolve(answer ?? ''))
-      this.context.stderr.write(question)
-    })
   }
 }

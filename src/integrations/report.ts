@@ -2,6 +2,7 @@ import { parseDurationMs } from '../config/index.js'
 import { latestHeartbeat, readHeartbeats, type Heartbeat } from './heartbeat.js'
 import type { Recipe, RecipeCatalog } from './recipes.js'
 import { checkRequirement, type RequirementContext, type RequirementResult } from './requirements.js'
+import { overallStatus, type CheckStatus, type DoctorCheck, type DoctorReport } from '../doctor/types.js'
 
 /** Without `heartbeat_max_age` in the recipe, a heartbeat older than a day is stale. */
 export const DEFAULT_HEARTBEAT_MAX_AGE_MS = 24 * 3_600_000
@@ -77,18 +78,7 @@ export function integrationStats(recipe: Recipe, home: string): IntegrationStats
   }
 }
 
-export type CheckStatus = 'ok' | 'warn' | 'fail'
-
-export interface DoctorCheck {
-  name: string
-  status: CheckStatus
-  message: string
-}
-
-export interface DoctorReport {
-  status: CheckStatus
-  checks: DoctorCheck[]
-}
+export type { CheckStatus, DoctorCheck, DoctorReport }
 
 /** Recipe files that do not parse fail; an integration that is not set up or not beating only warns. */
 export function integrationsDoctor(catalog: RecipeCatalog, ctx: RequirementContext, now: Date = new Date()): DoctorReport {
@@ -110,6 +100,5 @@ export function integrationsDoctor(catalog: RecipeCatalog, ctx: RequirementConte
     }
     checks.push(check)
   }
-  const overall: CheckStatus = checks.some((c) => c.status === 'fail') ? 'fail' : checks.some((c) => c.status === 'warn') ? 'warn' : 'ok'
-  return { status: overall, checks }
+  return { status: overallStatus(checks), checks }
 }

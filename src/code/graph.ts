@@ -6,7 +6,7 @@
  */
 import type { SqlExecutor } from '../db/types.js'
 import { UsageError } from '../errors/index.js'
-import { BODY, definitionsByNames, definitionSnippet, findDefinitionRows, LOCATION_COLUMNS, toDefinition, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
+import { BODY, definitionsByNames, definitionSnippet, findDefinitionRows, LOCATION_COLUMNS, toDefinition, toLocation, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
 import { lastSegment } from './edges.js'
 import { requireSymbol, resolveLimit, splitSymbol, type CodeCommand } from './query-args.js'
 
@@ -110,15 +110,8 @@ export function targetMatches(target: string, item: Pick<FrontierItem, 'qualifie
 
 function toNode(row: Located, depth: number, path: string[], edgeType: string, via: 'chunk' | 'symbol', candidates: number): CodeGraphNode {
   return {
-    slug: row.slug,
-    sourceId: row.source_id,
-    file: row.file,
-    language: row.language,
-    symbolType: row.symbol_type,
-    startLine: row.start_line,
-    endLine: row.end_line,
-    // Filled in for the final results only (fillSnippets): the walk itself never reads chunk text.
-    snippet: '',
+    // The snippet is filled in for the final results only (fillSnippets): the walk never reads chunk text.
+    ...toLocation(row, ''),
     chunkId: Number(row.chunk_id),
     symbolName: row.symbol_name,
     symbolNameQualified: row.symbol_name_qualified,

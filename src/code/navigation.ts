@@ -131,7 +131,7 @@ export function definitionSnippet(row: Pick<LocationRow, 'body' | 'start_line' |
   return row.body.split('\n').slice(first, last).join('\n').slice(0, SNIPPET_CHARS)
 }
 
-function toLocation(row: LocationRow, snippet: string): CodeLocation {
+export function toLocation(row: LocationRow, snippet: string): CodeLocation {
   return {
     slug: row.slug,
     sourceId: row.source_id,

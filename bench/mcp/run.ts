@@ -3,11 +3,12 @@
  * engine, with the 10,000-page search corpus: many concurrent clients, every request through
  * the whole pipeline (rate buckets, body cap, bearer lookup, dispatch, audit row).
  *
- *   node dist/bench/mcp/run.js [--pages N] [--requests N] [--clients N] [--default-limits] [--json]
+ *   node dist/bench/mcp/run.js [--pages N] [--requests N] [--clients N] [--default-limits] [--keep-db] [--json]
  *
  * Without --default-limits the rate buckets are raised so the figures measure the server, not
  * the limiter; with it, 429s are expected (all clients share one address and one token) and
- * counted separately. Every request must leave exactly one audit row.
+ * counted separately. Every request must leave exactly one audit row. --keep-db keeps the loaded
+ * database (named by page count) for the next run instead of loading the corpus again.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, openSync, rmSync } from 'node:fs'
@@ -36,13 +37,17 @@ interface Sample {
   toolError: boolean
 }
 
-async function loadDatabase(admin: string, pages: number): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `brain_bench_mcp_${process.pid}`
-  const adminDb = await openPostgres({ url: admin, ...engineDefaults })
-  await adminDb.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-  await adminDb.exec(`CREATE DATABASE ${name}`)
-  await adminDb.close()
+async function loadDatabase(admin: string, pages: number, keep: boolean): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = keep ? `brain_bench_mcp_kept_${pages}` : `brain_bench_mcp_${process.pid}`
   const url = admin.replace(/\/[^/]*$/, `/${name}`)
+  const adminDb = await openPostgres({ url: admin, ...engineDefaults })
+  const kept = keep && (await adminDb.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rows.length > 0
+  if (!kept) {
+    await adminDb.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await adminDb.exec(`CREATE DATABASE ${name}`)
+  }
+  await adminDb.close()
+  if (kept) return { url, drop: async () => {} }
   const db = await openDatabase({ kind: 'postgres', dataDir: '', url, ...engineDefaults })
   await db.exec('DROP INDEX IF EXISTS content_chunks_embedding_hnsw_idx')
   await writeScaleCorpus(db, createEmbeddingProvider({ provider: 'local' }), { ...DEFAULT_SCALE, pages, onProgress: (done) => process.stderr.write(`\r  loaded ${done}/${pages} pages`) })
@@ -53,6 +58,7 @@ async function loadDatabase(admin: string, pages: number): Promise<{ url: string
   return {
     url,
     drop: async () => {
+      if (keep) return
       const again = await openPostgres({ url: admin, ...engineDefaults })
       await again.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await again.close()
@@ -64,7 +70,9 @@ async function startServer(url: string, home: string, defaultLimits: boolean): P
   const port = await freePort()
   const log = openSync(join(home, 'serve.log'), 'a')
   const limits = defaultLimits ? {} : { BRAIN_HTTP_IP_BURST: '1000000', BRAIN_HTTP_TOKEN_BURST: '1000000' }
-  const child = spawn(process.execPath, [join(packageRoot(), 'bin', 'brain.js'), 'serve', '--http', '--port', String(port)], {
+  // BRAIN_BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof") profiles the server under the same load.
+  const nodeArgs = (process.env.BRAIN_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '')
+  const child = spawn(process.execPath, [...nodeArgs, join(packageRoot(), 'bin', 'brain.js'), 'serve', '--http', '--port', String(port)], {
     env: { PATH: process.env.PATH ?? '', BRAIN_HOME: home, BRAIN_DATABASE_URL: url, BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...limits },
     stdio: ['ignore', log, log],
   })
@@ -109,10 +117,10 @@ async function main(): Promise<void> {
   let cluster: PgCluster | undefined
   const admin = process.env.BRAIN_BENCH_PG_URL ?? (cluster = await startPgCluster()).adminUrl
   const home = mkdtempSync(join(tmpdir(), 'brain-bench-mcp-'))
-  const { url, drop } = await loadDatabase(admin, pages)
+  const { url, drop } = await loadDatabase(admin, pages, process.argv.includes('--keep-db'))
   try {
     const db = await openDatabase({ kind: 'postgres', dataDir: '', url, ...engineDefaults })
-    const { token } = await createToken(db, 'bench', ['read'])
+    const { token } = await createToken(db, `bench-${process.pid}`, ['read'])
     const server = await startServer(url, home, defaultLimits)
     try {
       const queries = scaleQueries(100)

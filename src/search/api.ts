@@ -3,6 +3,7 @@ import { hybridSearch } from './hybrid.js'
 import { keywordRows, type KeywordMatch } from './keyword.js'
 import { searchNearSymbol } from './near-symbol.js'
 import { planSearch } from './options.js'
+import { keywordPageRows } from './result-cache.js'
 import { withSearchTransaction } from './transaction.js'
 import type { SearchOptions, SearchResponse, SearchResult } from './types.js'
 import { vectorSearchResponse } from './vector-search.js'
@@ -15,7 +16,7 @@ export async function search(context: SearchContext, queryText: string, options:
   if (options.nearSymbol !== undefined) return searchNearSymbol(context, options, (inner) => search(context, queryText, inner))
   const query = requireQuery(queryText, 'search')
   const plan = planSearch(options, context.settings)
-  const rows = await withSearchTransaction(context.db, (tx) => keywordRows(tx, plan, { query, match: 'any', perPage: true }))
+  const rows = await keywordPageRows(context.db, plan, query)
   return { ...baseResponse(query, 'keyword', plan), ran: ['keyword'], match: 'any', results: mapRows(rows, query, plan, context) }
 }
 

@@ -1,7 +1,7 @@
 import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'
 import { fuseHybrid } from './fusion.js'
-import { keywordRows } from './keyword.js'
 import type { SearchPlan } from './options.js'
+import { keywordPageRows } from './result-cache.js'
 import { withSearchTransaction } from './transaction.js'
 import type { SearchResponse, SearchResult } from './types.js'
 import { embedQuery } from './vector-search.js'
@@ -39,7 +39,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   const window = (results: SearchResult[]): SearchResult[] => results.slice(plan.offset, plan.offset + plan.limit)
   const present = await hasEmbeddings(context.db, embedder.model)
   if (!present) {
-    const rows = await withSearchTransaction(context.db, (tx) => keywordRows(tx, plan, { query, match: 'any', perPage: true }))
+    const rows = await keywordPageRows(context.db, plan, query)
     return {
       ...response,
       ran: ['keyword'],
@@ -52,7 +52,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   const depth = hybridCandidates(plan)
   const legPlan: SearchPlan = { ...plan, offset: 0, limit: depth }
   const embedding = embedQuery(embedder, query, context.signal)
-  const keywordRowsFound = await withSearchTransaction(context.db, (tx) => keywordRows(tx, legPlan, { query, match: 'any', perPage: true }))
+  const keywordRowsFound = await keywordPageRows(context.db, legPlan, query)
   const keywordSide = mapRows(keywordRowsFound, query, plan, context)
   const { literal, error } = await embedding
   if (literal === null) {

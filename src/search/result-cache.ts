@@ -1,0 +1,60 @@
+import type { Database } from '../db/types.js'
+import { keywordRows } from './keyword.js'
+import type { SearchPlan } from './options.js'
+import type { ResultRow } from './sql.js'
+import { withSearchTransaction } from './transaction.js'
+
+/**
+ * Keyword result lists kept per open database, each tagged with the search generation
+ * (migrations/0200_search_generation.sql) it was computed at. Any committed change to pages or
+ * chunks moves the generation, so a kept list is served only while the database would still
+ * answer it; one row read replaces the ranking statements. Agents repeat searches (every turn,
+ * every client on a shared server), which is what this pays for.
+ */
+export const RESULT_CACHE_ENTRIES = 256
+
+interface Entry {
+  generation: string
+  rows: ResultRow[]
+}
+
+const caches = new WeakMap<Database, Map<string, Entry>>()
+
+function cacheFor(db: Database): Map<string, Entry> {
+  let cache = caches.get(db)
+  if (!cache) caches.set(db, (cache = new Map()))
+  return cache
+}
+
+function cacheKey(query: string, plan: SearchPlan): string {
+  return JSON.stringify([query, plan.limit, plan.offset, plan.boosts, plan.excludes, plan.language, plan.symbolKind, plan.sourceId])
+}
+
+async function currentGeneration(db: Database): Promise<string> {
+  const { rows } = await db.query<{ generation: string }>('SELECT generation::text AS generation FROM search_generation WHERE id = 1')
+  return rows[0]?.generation ?? '0'
+}
+
+/**
+ * Keyword search, one row per page, ranked by BM25: from the cache when nothing changed since
+ * the same question was answered. The generation is read before the ranking runs, so a kept
+ * list is never older than its tag (a write that commits in between makes it newer, which the
+ * next reader, seeing the new generation, does not use).
+ */
+export async function keywordPageRows(db: Database, plan: SearchPlan, query: string): Promise<ResultRow[]> {
+  const cache = cacheFor(db)
+  const key = cacheKey(query, plan)
+  const generation = await currentGeneration(db)
+  const kept = cache.get(key)
+  if (kept && kept.generation === generation) {
+    // Map order is the LRU order: re-inserting marks the entry as the most recently used.
+    cache.delete(key)
+    cache.set(key, kept)
+    return kept.rows
+  }
+  const rows = await withSearchTransaction(db, (tx) => keywordRows(tx, plan, { query, match: 'any', perPage: true }))
+  cache.delete(key)
+  cache.set(key, { generation, rows })
+  while (cache.size > RESULT_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string)
+  return rows
+}

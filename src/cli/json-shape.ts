@@ -5,8 +5,17 @@
  */
 const USER_OWNED = new Set(['frontmatter', 'metadata', 'data', 'counts'])
 
+/** Field names repeat in every result; converting each once keeps big answers cheap. */
+const snakeNames = new Map<string, string>()
+const SNAKE_NAMES_KEPT = 10_000
+
 function snake(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+  let name = snakeNames.get(key)
+  if (name === undefined) {
+    name = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+    if (snakeNames.size < SNAKE_NAMES_KEPT) snakeNames.set(key, name)
+  }
+  return name
 }
 
 export function toSnakeCaseKeys(value: unknown): unknown {
@@ -15,4 +24,40 @@ export function toSnakeCaseKeys(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value as Record<string, unknown>).map(([key, inner]) => [snake(key), USER_OWNED.has(key) ? inner : toSnakeCaseKeys(inner)]),
   )
+}
+
+/**
+ * What `JSON.parse(JSON.stringify(toSnakeCaseKeys(value)))` would give, in one pass: snake_case
+ * keys (user-owned maps as they are), dates as ISO strings (anything with toJSON through it),
+ * bigints as numbers, non-finite numbers as null, and undefined or functions dropped from objects
+ * and null in arrays.
+ */
+export function toSnakeCaseJson(value: unknown): unknown {
+  return plainJson(value, true)
+}
+
+function plainJson(value: unknown, rename: boolean): unknown {
+  if (value === null) return null
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value
+    case 'number':
+      return Number.isFinite(value) ? value : null
+    case 'bigint':
+      return Number(value)
+    case 'object':
+      break
+    default:
+      return undefined
+  }
+  const withToJson = value as { toJSON?: () => unknown }
+  if (typeof withToJson.toJSON === 'function') return plainJson(withToJson.toJSON(), rename)
+  if (Array.isArray(value)) return value.map((item) => plainJson(item, rename) ?? null)
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    const inner = plainJson((value as Record<string, unknown>)[key], rename && !USER_OWNED.has(key))
+    if (inner !== undefined) out[rename ? snake(key) : key] = inner
+  }
+  return out
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { toSnakeCaseKeys } from '../cli/json-shape.js'
+import { toSnakeCaseJson } from '../cli/json-shape.js'
 import { BrainError, UsageError, serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { findTool } from './catalogue.js'
 import type { OperationContext } from './context.js'
@@ -23,12 +23,8 @@ export class ScopeError extends BrainError {
   override readonly errorClass = 'AuthError'
 }
 
-function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? Number(value) : value
-}
-
 function success(value: Record<string, unknown>): ToolResult {
-  const structured = JSON.parse(JSON.stringify(toSnakeCaseKeys(value), jsonReplacer)) as Record<string, unknown>
+  const structured = toSnakeCaseJson(value) as Record<string, unknown>
   return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured }
 }
 

@@ -80,6 +80,8 @@ engineTest(t, 'the search generation moves once per committed write transaction'
     throw new Error('abort')
   }).catch(() => undefined)
   t.equal(await generation(db), before + 3, 'a rolled-back write does not move it')
+  const { rows } = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM search_generation_pending')
+  t.equal(rows[0]!.n, '0', 'no transaction marker outlives its transaction')
 })
 
 engineTest(t, 'hybrid search reuses the kept keyword side and still sees writes', async (t, { db: raw }) => {

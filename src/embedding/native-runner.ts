@@ -1,6 +1,7 @@
 import { LOCAL_MODEL_NATIVE_DIMENSIONS } from './local-model.js'
 import { buildUseLiteOnnx, USE_LITE_ONNX_INPUTS, USE_LITE_ONNX_OUTPUT } from './use-lite-onnx.js'
-import { encodeModelTokens, USE_LITE_MAX_TOKENS, type TokenEncoderLike } from './use-lite-runner.js'
+import { UseLiteTokenizer } from './use-lite-tokenizer.js'
+import { encodeModelTokens, USE_LITE_MAX_TOKENS } from './use-lite-runner.js'
 import { readUseLiteWeights } from './use-lite-weights.js'
 
 /** USE Lite on onnxruntime's native CPU kernels: the same weights, rebuilt as an ONNX graph. */
@@ -14,6 +15,8 @@ export interface NativeRunner {
 export interface NativeRunnerOptions {
   /** Threads inside one model call. */
   intraOpThreads: number
+  /** Module providing the runtime (tests name one that does not exist). */
+  runtimeModule?: string
 }
 
 interface OrtTensor {
@@ -33,26 +36,16 @@ interface OrtModule {
   }
 }
 
-/** The tokenizer of @energetic-ai/embeddings, so that token ids match the TF.js path exactly. */
-async function loadTokenizer(vocabulary: Array<[string, number]>): Promise<TokenEncoderLike> {
-  const { EmbeddingsModel } = await import('@energetic-ai/embeddings')
-  type ModelData = ConstructorParameters<typeof EmbeddingsModel>[0]
-  // The constructor only builds the tokenizer from the vocabulary; the graph model is never used.
-  return new EmbeddingsModel({ vocabulary, model: undefined } as unknown as ModelData).tokenizer
-}
-
 export async function createNativeRunner(options: NativeRunnerOptions): Promise<NativeRunner> {
-  const ort = (await import('onnxruntime-node')) as unknown as OrtModule
+  const ort = (await import(options.runtimeModule ?? 'onnxruntime-node')) as OrtModule
   const weights = await readUseLiteWeights()
-  const [session, tokenizer] = await Promise.all([
-    ort.InferenceSession.create(buildUseLiteOnnx(weights), {
-      intraOpNumThreads: Math.max(1, Math.floor(options.intraOpThreads)),
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-    }),
-    loadTokenizer(weights.vocabulary),
-  ])
+  const session = await ort.InferenceSession.create(buildUseLiteOnnx(weights), {
+    intraOpNumThreads: Math.max(1, Math.floor(options.intraOpThreads)),
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  })
+  const tokenizer = new UseLiteTokenizer(weights.vocabulary)
   return {
     tokenize: (text) => encodeModelTokens(tokenizer, text),
     embedTokens: (tokenLists) => runSession(ort, session, tokenLists),

@@ -44,6 +44,8 @@ export async function createNativeRunner(options: NativeRunnerOptions): Promise<
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    // Errors only: the runtime's optimiser notes would otherwise reach the CLI's stderr.
+    logSeverityLevel: 3,
   })
   const tokenizer = new UseLiteTokenizer(weights.vocabulary)
   return {

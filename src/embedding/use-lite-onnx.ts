@@ -8,8 +8,9 @@ import type { UseLiteWeights } from './use-lite-weights.js'
  * - the sparse input becomes a padded [batch, time] id matrix; positions holding a token form
  *   the mask (the padding itself never influences a real position: attention adds -1e9 to the
  *   scores of padded keys, everything else works per position);
- * - token embeddings [8002, 256] plus a sinusoidal timing signal ([sin, cos] of position × 128
- *   inverse timescales) at width 256;
+ * - token embeddings [8002, 256] plus (embeddings plus a sinusoidal timing signal): the graph adds
+ *   the scattered embeddings to the scattered sum of embeddings and timing signal, so each
+ *   embedding counts twice; the signal is [sin, cos] of position × 128 inverse timescales;
  * - two pre-norm transformer layers: layer norm (epsilon 1e-6) → 4-head self-attention (fused
  *   qkv 1×1 convolution, queries scaled by 1/√head width) → output transform, plus the residual
  *   (layer 0 projects its 256-wide input to 512 with a dense layer); then layer norm → FFN

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -13,8 +12,6 @@ export interface UseLiteWeights {
   get(name: string): UseLiteWeight
   /** The token vocabulary shipped next to the weights: [piece, score] pairs. */
   vocabulary: Array<[string, number]>
-  /** SHA-256 over model.json and the shards: identifies exactly which weights were read. */
-  sha256: string
 }
 
 interface WeightsManifestGroup {
@@ -35,11 +32,9 @@ export function useLiteModelDirectory(): string {
 export async function readUseLiteWeights(directory = useLiteModelDirectory()): Promise<UseLiteWeights> {
   const manifestText = await readFile(join(directory, 'model.json'), 'utf8')
   const manifest = JSON.parse(manifestText) as { weightsManifest: WeightsManifestGroup[] }
-  const hash = createHash('sha256').update(manifestText)
   const weights = new Map<string, UseLiteWeight>()
   for (const group of manifest.weightsManifest) {
     const shards = await Promise.all(group.paths.map((path) => readFile(join(directory, path))))
-    for (const shard of shards) hash.update(shard)
     const bytes = Buffer.concat(shards)
     let offset = 0
     for (const weight of group.weights) {
@@ -63,6 +58,5 @@ export async function readUseLiteWeights(directory = useLiteModelDirectory()): P
       return weight
     },
     vocabulary,
-    sha256: hash.digest('hex'),
   }
 }

@@ -14,29 +14,43 @@ export interface NativeBackendOptions {
 }
 
 /**
- * Admits at most `limit` bulk model calls at a time, in arrival order. An urgent call (a search
- * query's one or two inputs) never queues behind an import's batches: it runs at once, so at
- * most limit + 1 calls share the cores.
+ * Admits at most `limit` bulk model calls at a time, in arrival order. Urgent calls (a search
+ * query, a page's few chunks) go ahead of queued bulk calls and may use one extra slot, so a
+ * query never waits behind an import's batches while at most limit + 1 calls share the cores.
  */
 class CallGate {
   private running = 0
-  private readonly waiting: Array<() => void> = []
+  private readonly waiting: Array<{ urgent: boolean; admit: () => void }> = []
 
   constructor(private readonly limit: number) {}
 
   async run<T>(call: () => Promise<T>, urgent: boolean): Promise<T> {
-    if (!urgent) {
-      if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve))
-      this.running++
-    }
+    if (this.fits(urgent)) this.running++
+    // A waiter's slot is taken for it when it is admitted, so no later arrival can slip in between.
+    else await new Promise<void>((admit) => this.enqueue({ urgent, admit }))
     try {
       return await call()
     } finally {
-      if (!urgent) {
-        this.running--
-        this.waiting.shift()?.()
-      }
+      this.running--
+      this.admitNext()
     }
+  }
+
+  private enqueue(waiter: { urgent: boolean; admit: () => void }): void {
+    const firstBulk = this.waiting.findIndex((w) => !w.urgent)
+    if (waiter.urgent && firstBulk >= 0) this.waiting.splice(firstBulk, 0, waiter)
+    else this.waiting.push(waiter)
+  }
+
+  private fits(urgent: boolean): boolean {
+    return this.running < this.limit + (urgent ? 1 : 0)
+  }
+
+  private admitNext(): void {
+    const next = this.waiting.findIndex((w) => this.fits(w.urgent))
+    if (next < 0) return
+    this.running++
+    this.waiting.splice(next, 1)[0]!.admit()
   }
 }
 

@@ -4,6 +4,8 @@ import { EmbeddingsModel } from '@energetic-ai/embeddings'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
 import { stockBackend } from '../../src/embedding/local-backends.js'
 import { configureLocalEmbeddings, disposeLocalEmbeddings, localBackend } from '../../src/embedding/local-runtime.js'
+import { nativeBackend } from '../../src/embedding/native-backend.js'
+import type { NativeRunner } from '../../src/embedding/native-runner.js'
 import { UseLiteTokenizer } from '../../src/embedding/use-lite-tokenizer.js'
 import { readUseLiteWeights } from '../../src/embedding/use-lite-weights.js'
 import { cosine, FIXED_INPUTS, sentence } from './fixed-inputs.js'
@@ -118,3 +120,31 @@ for (const [label, runtimeModule, cause] of [
     await disposeLocalEmbeddings()
   })
 }
+
+t.test('model calls in flight stay bounded: bulk at the limit, urgent calls one above it', async (t) => {
+  let inFlight = 0
+  let most = 0
+  const order: string[] = []
+  const runner: NativeRunner = {
+    tokenize: (text) => [text.length],
+    async embedTokens(lists) {
+      inFlight++
+      most = Math.max(most, inFlight)
+      order.push(lists.length === 1 && lists[0]![0] === 5 ? 'query' : 'bulk')
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      inFlight--
+      return new Float32Array(lists.length * 512)
+    },
+    release: async () => {},
+  }
+  const backend = nativeBackend(runner, { concurrency: 2 })
+  const bulk = backend.embed(Array.from({ length: 40 }, (_, i) => `bulk input ${i}`), 2)
+  const pages = Array.from({ length: 12 }, (_, i) => backend.embed([`page ${i} a`, `page ${i} b`], 4))
+  await new Promise((resolve) => setTimeout(resolve, 1))
+  const query = backend.embed(['query'], 4)
+  const results = await Promise.all([bulk, ...pages, query])
+  t.equal(most, 3, 'never more than concurrency + 1 calls at once')
+  t.ok(order.indexOf('query') < order.lastIndexOf('bulk'), 'the query went ahead of queued bulk batches')
+  t.equal(results[0]!.length, 40)
+  t.ok(results.every((vectors) => vectors.every((v) => v.length === 512)))
+})

@@ -40,19 +40,20 @@ const defaults = (): LocalRuntimeOptions => ({
 
 /**
  * Two model calls at a time with one thread each keep both cores busy with the least
- * synchronisation; bounded so that a query (which runs at once, beside them) stays responsive.
+ * synchronisation (two threads inside one call cost half as much CPU again, per bench/embed);
+ * bounded so that a query, which may take one slot more, stays responsive.
  */
 export function defaultNativeThreading(): Pick<LocalRuntimeOptions, 'nativeThreads' | 'nativeConcurrency'> {
   return { nativeThreads: 1, nativeConcurrency: defaultMaxWorkers() }
 }
 
-let options: LocalRuntimeOptions = defaults()
 interface ActiveRuntime {
   backend: Promise<LocalBackend>
   pool?: EmbedWorkerPool
   native?: Promise<NativeBackend | undefined>
 }
 
+let options: LocalRuntimeOptions = defaults()
 let active: ActiveRuntime | undefined
 
 /**

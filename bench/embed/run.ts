@@ -1,15 +1,15 @@
 /**
  * bench/embed: throughput of the local model on 2,000 realistic chunks (the retrieval corpus and
- * generated notes, chunked by the import pipeline) on today's in-process path ('stock') and on
- * the worker-thread path ('fast', 1 and 2 workers, several batch sizes), all in one run; plus
- * single-query latency, cold (a fresh process) and warm, and the largest cosine distance between
- * the two paths' vectors.
+ * generated notes, chunked by the import pipeline) on the in-process TF.js path ('stock'), the
+ * wasm worker-thread path ('fast', 1 and 2 workers, several batch sizes) and the onnxruntime path
+ * ('native', several thread/call/batch settings), all in one run; plus single-query latency, cold
+ * (a fresh process) and warm, and the largest cosine distance of each path's vectors from stock.
  *
- *   node dist/bench/embed/run.js [--chunks N] [--json]
+ *   node dist/bench/embed/run.js [--chunks N] [--paths stock,fast,native] [--json]
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
@@ -19,14 +19,54 @@ import { writeMarkdownCorpus } from '../import/corpus.js'
 import { openBenchDatabase } from '../lib/engines.js'
 import { buildCorpus } from '../retrieval/corpus.js'
 
+type LocalPath = 'stock' | 'fast' | 'native'
+
+/** How one timed run is set up: worker threads for 'fast'; threads per call × calls in flight for 'native'. */
+interface Setup {
+  path: LocalPath
+  workers?: number
+  threads?: number
+  calls?: number
+  batch: number
+}
+
 interface Row {
   path: string
-  workers: number | null
+  setup: string
   batch: number
   chunks: number
   seconds: number
   chunksPerSecond: number
   cpuSeconds: number
+  cpuMsPerChunk: number
+  maxCosineDistanceFromStock: number | null
+}
+
+const SETUPS: Setup[] = [
+  { path: 'stock', batch: 32 },
+  { path: 'fast', workers: 1, batch: 4 },
+  { path: 'fast', workers: 2, batch: 4 },
+  { path: 'fast', workers: 2, batch: 16 },
+  { path: 'native', threads: 1, calls: 2, batch: 1 },
+  { path: 'native', threads: 1, calls: 2, batch: 4 },
+  { path: 'native', threads: 1, calls: 2, batch: 8 },
+  { path: 'native', threads: 1, calls: 2, batch: 32 },
+  { path: 'native', threads: 2, calls: 1, batch: 8 },
+]
+
+function describe(setup: Setup): string {
+  if (setup.path === 'fast') return `${setup.workers} worker${setup.workers === 1 ? '' : 's'}`
+  if (setup.path === 'native') return `${setup.threads} thread × ${setup.calls} call${setup.calls === 1 ? '' : 's'}`
+  return 'main thread'
+}
+
+function configure(setup: Pick<Setup, 'path' | 'workers' | 'threads' | 'calls'>): void {
+  configureLocalEmbeddings({
+    mode: setup.path,
+    ...(setup.workers === undefined ? {} : { maxWorkers: setup.workers }),
+    ...(setup.threads === undefined ? {} : { nativeThreads: setup.threads }),
+    ...(setup.calls === undefined ? {} : { nativeConcurrency: setup.calls }),
+  })
 }
 
 const QUERY = 'how do we rotate the TLS certificates on the staging cluster'
@@ -54,19 +94,32 @@ async function realisticChunks(count: number): Promise<string[]> {
   }
 }
 
-async function timeRun(path: 'stock' | 'fast', workers: number | null, batch: number, chunks: string[]): Promise<{ row: Row; vectors: number[][] }> {
+async function timeRun(setup: Setup, chunks: string[], reference: number[][] | undefined): Promise<{ row: Row; vectors: number[][] }> {
   await disposeLocalEmbeddings()
-  configureLocalEmbeddings({ mode: path, maxWorkers: workers ?? 1 })
-  const provider = createEmbeddingProvider({ provider: 'local', batchSize: batch })
+  configure(setup)
+  const provider = createEmbeddingProvider({ provider: 'local', batchSize: setup.batch })
   // Start every worker before timing: the model load is the cold-query figure, not throughput.
-  await provider.embed(Array.from({ length: (workers ?? 1) * 2 }, (_, i) => `warm-up ${i}`))
+  await provider.embed(Array.from({ length: (setup.workers ?? 1) * 2 + 1 }, (_, i) => `warm-up ${i}`))
   const cpu = process.cpuUsage()
   const started = performance.now()
   const vectors = await provider.embed(chunks)
   const seconds = (performance.now() - started) / 1000
   const used = process.cpuUsage(cpu)
+  const cpuSeconds = (used.user + used.system) / 1e6
+  let distance: number | null = null
+  if (reference !== undefined) distance = Math.max(0, ...chunks.map((_, i) => cosineDistance(reference[i]!, vectors[i]!)))
   return {
-    row: { path, workers, batch, chunks: chunks.length, seconds, chunksPerSecond: chunks.length / seconds, cpuSeconds: (used.user + used.system) / 1e6 },
+    row: {
+      path: setup.path,
+      setup: describe(setup),
+      batch: setup.batch,
+      chunks: chunks.length,
+      seconds,
+      chunksPerSecond: chunks.length / seconds,
+      cpuSeconds,
+      cpuMsPerChunk: (cpuSeconds * 1000) / chunks.length,
+      maxCosineDistanceFromStock: distance,
+    },
     vectors,
   }
 }
@@ -83,9 +136,9 @@ function cosineDistance(a: number[], b: number[]): number {
   return 1 - dot / Math.sqrt(na * nb)
 }
 
-async function warmQueryMs(path: 'stock' | 'fast'): Promise<number> {
+async function warmQueryMs(path: LocalPath): Promise<number> {
   await disposeLocalEmbeddings()
-  configureLocalEmbeddings({ mode: path })
+  configure({ path })
   const provider = createEmbeddingProvider({ provider: 'local' })
   await provider.embed([QUERY])
   const times: number[] = []
@@ -98,56 +151,63 @@ async function warmQueryMs(path: 'stock' | 'fast'): Promise<number> {
 }
 
 /** `--cold <path>`: one query in this fresh process; prints the milliseconds from first call to vector. */
-async function coldQuery(path: 'stock' | 'fast'): Promise<void> {
-  configureLocalEmbeddings({ mode: path })
+async function coldQuery(path: LocalPath): Promise<void> {
+  configure({ path })
   const started = performance.now()
   await createEmbeddingProvider({ provider: 'local' }).embed([QUERY])
   process.stdout.write(`${(performance.now() - started).toFixed(0)}\n`)
   await disposeLocalEmbeddings()
 }
 
-function coldQueryMs(path: 'stock' | 'fast'): number {
+function coldQueryMs(path: LocalPath): number {
   const script = fileURLToPath(import.meta.url)
   const runs = [0, 1, 2].map(() => Number(execFileSync(process.execPath, [script, '--cold', path], { encoding: 'utf8' }).trim()))
   return runs.sort((a, b) => a - b)[1]!
 }
 
+function parsePath(value: string | undefined): LocalPath {
+  return value === 'stock' || value === 'fast' ? value : 'native'
+}
+
+function uptimeLoad(): string {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')
+}
+
 async function main(): Promise<void> {
   const coldAt = process.argv.indexOf('--cold')
-  if (coldAt >= 0) return coldQuery(process.argv[coldAt + 1] === 'stock' ? 'stock' : 'fast')
+  if (coldAt >= 0) return coldQuery(parsePath(process.argv[coldAt + 1]))
   const count = argValue('--chunks', 2_000)
+  const pathsAt = process.argv.indexOf('--paths')
+  const paths = new Set((pathsAt >= 0 ? process.argv[pathsAt + 1]! : 'stock,fast,native').split(',').map(parsePath))
   const chunks = await realisticChunks(count)
   const chars = chunks.map((c) => c.length).sort((a, b) => a - b)
-  console.error(`${chunks.length} chunks, median ${chars[chars.length >> 1]} chars, p90 ${chars[Math.floor(chars.length * 0.9)]} chars`)
+  console.error(`${chunks.length} chunks, median ${chars[chars.length >> 1]} chars, p90 ${chars[Math.floor(chars.length * 0.9)]} chars; load ${uptimeLoad()}`)
   const rows: Row[] = []
-  const stock = await timeRun('stock', null, 32, chunks)
-  rows.push(stock.row)
-  console.error(JSON.stringify(stock.row))
-  let maxDistance = 0
-  for (const [workers, batch] of [[1, 4], [2, 1], [2, 4], [2, 16]] as const) {
-    const fast = await timeRun('fast', workers, batch, chunks)
-    rows.push(fast.row)
-    console.error(JSON.stringify(fast.row))
-    for (let i = 0; i < chunks.length; i++) maxDistance = Math.max(maxDistance, cosineDistance(stock.vectors[i]!, fast.vectors[i]!))
+  let reference: number[][] | undefined
+  for (const setup of SETUPS.filter((s) => paths.has(s.path))) {
+    const run = await timeRun(setup, chunks, reference)
+    if (setup.path === 'stock') reference = run.vectors
+    rows.push(run.row)
+    console.error(`${JSON.stringify(run.row)} load ${uptimeLoad()}`)
   }
-  const latency = {
-    warmStockMs: await warmQueryMs('stock'),
-    warmFastMs: await warmQueryMs('fast'),
-    coldStockMs: coldQueryMs('stock'),
-    coldFastMs: coldQueryMs('fast'),
-  }
+  const latency: Record<string, { warmMs: number; coldMs: number }> = {}
+  for (const path of paths) latency[path] = { warmMs: await warmQueryMs(path), coldMs: coldQueryMs(path) }
   await disposeLocalEmbeddings()
-  const report = { chunks: chunks.length, rows, maxCosineDistance: maxDistance, latency }
+  const report = { chunks: chunks.length, load: uptimeLoad(), rows, latency }
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(report, null, 2))
     return
   }
-  console.log('| path | workers | batch | chunks | seconds | chunks/s | CPU s |')
-  console.log('|---|---|---|---|---|---|---|')
-  for (const r of rows) console.log(`| ${r.path} | ${r.workers ?? 'main thread'} | ${r.batch} | ${r.chunks} | ${r.seconds.toFixed(1)} | ${r.chunksPerSecond.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} |`)
-  console.log(`\nlargest cosine distance stock vs fast: ${maxDistance.toExponential(2)}`)
-  console.log(`single query, warm (median of 21): stock ${latency.warmStockMs.toFixed(1)} ms, fast ${latency.warmFastMs.toFixed(1)} ms`)
-  console.log(`single query, cold (fresh process, model load included, median of 3): stock ${latency.coldStockMs} ms, fast ${latency.coldFastMs} ms`)
+  console.log('| path | setup | batch | chunks | wall s | chunks/s (wall) | CPU s | CPU ms / chunk | max cos distance from stock |')
+  console.log('|---|---|---|---|---|---|---|---|---|')
+  for (const r of rows) {
+    const distance = r.maxCosineDistanceFromStock === null ? '—' : r.maxCosineDistanceFromStock.toExponential(1)
+    console.log(`| ${r.path} | ${r.setup} | ${r.batch} | ${r.chunks} | ${r.seconds.toFixed(1)} | ${r.chunksPerSecond.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.cpuMsPerChunk.toFixed(1)} | ${distance} |`)
+  }
+  for (const [path, l] of Object.entries(latency)) console.log(`single query ${path}: warm ${l.warmMs.toFixed(1)} ms (median of 21), cold ${l.coldMs} ms (fresh process, median of 3)`)
+  console.log(`load average at the end: ${uptimeLoad()}`)
 }
 
 await main()

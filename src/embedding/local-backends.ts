@@ -7,7 +7,7 @@ import type { EmbedWorkerPool } from './worker-pool.js'
 
 /** Runs USE Lite on prepared (non-empty, capped) inputs; native 512-wide vectors in input order. */
 export interface LocalBackend {
-  readonly kind: 'fast' | 'stock'
+  readonly kind: 'native' | 'fast' | 'stock'
   embed(inputs: string[], batchSize: number, signal?: AbortSignal): Promise<Float32Array[]>
 }
 
@@ -101,7 +101,7 @@ export function planLengthSortedBatches(lengths: readonly number[], batchSize: n
 }
 
 /** Settles with `work`, or rejects with embedding_aborted as soon as the signal fires. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return work
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(abortedError(signal))
@@ -111,7 +111,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
   })
 }
 
-function batchFailed(cause: unknown): ProviderError {
+export function batchFailed(cause: unknown): ProviderError {
   return new ProviderError('embedding_local_failed', 'The local embedding model failed on a batch of inputs.', {
     hint: 'Retry with `brain embed --stale`; if it persists, report the input that fails.',
     cause,

@@ -1,8 +1,8 @@
 import { throwIfAborted } from './abort.js'
 import { EMBEDDING_INPUT_TOKEN_CAP } from './constants.js'
 import { LOCAL_MODEL_ID } from './local-model.js'
-import { stockBackend } from './local-backends.js'
-import { localBackend } from './local-runtime.js'
+import { stockBackend, type LocalBackend } from './local-backends.js'
+import { localBackend, nativeRequested } from './local-runtime.js'
 import { resolveLocalBatchSize } from './settings.js'
 import type { EmbeddingProvider, EmbeddingSettings, EmbedOptions } from './types.js'
 import { assertUsableVector, nonEmptyInput, padToDimensions } from './vectors.js'
@@ -14,9 +14,9 @@ import { assertUsableVector, nonEmptyInput, padToDimensions } from './vectors.js
 const LOCAL_MAX_INPUT_CHARS = EMBEDDING_INPUT_TOKEN_CAP * 4
 
 /**
- * A search query (one or two inputs) is embedded in-process: a warm call takes a few tens of
- * milliseconds, it never waits behind an import's batches in the workers, and a one-off CLI query
- * does not pay for starting worker threads.
+ * A search query (one or two inputs) is embedded in-process: on the native backend it runs at once
+ * beside any bulk batches; otherwise it takes the stock path, so that it never waits behind an
+ * import's batches in the workers.
  */
 const IN_PROCESS_MAX_INPUTS = 2
 
@@ -32,7 +32,7 @@ export function createLocalProvider(settings: EmbeddingSettings): EmbeddingProvi
     async embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
       throwIfAborted(options.signal)
       if (texts.length === 0) return []
-      const backend = texts.length <= IN_PROCESS_MAX_INPUTS ? stockBackend : await localBackend()
+      const backend = await queryOrBulkBackend(texts.length)
       const native = await backend.embed(texts.map(prepareInput), batchSize, options.signal)
       return native.map((vector, index) => {
         const padded = padToDimensions(vector)
@@ -41,6 +41,14 @@ export function createLocalProvider(settings: EmbeddingSettings): EmbeddingProvi
       })
     },
   }
+}
+
+/** Queries go to the native backend when it runs (in-process already); never to the worker threads. */
+async function queryOrBulkBackend(inputCount: number): Promise<LocalBackend> {
+  if (inputCount > IN_PROCESS_MAX_INPUTS) return localBackend()
+  if (!nativeRequested()) return stockBackend
+  const backend = await localBackend()
+  return backend.kind === 'native' ? backend : stockBackend
 }
 
 function prepareInput(text: string): string {

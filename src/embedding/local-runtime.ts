@@ -1,10 +1,20 @@
 import { availableParallelism } from 'node:os'
 import { fastBackend, stockBackend, type LocalBackend } from './local-backends.js'
+import { nativeBackend, type NativeBackend } from './native-backend.js'
 import { EmbedWorkerPool } from './worker-pool.js'
 
 export interface LocalRuntimeOptions {
-  /** 'stock' skips the worker threads and runs the model in-process as @energetic-ai/embeddings does. */
-  mode: 'fast' | 'stock'
+  /**
+   * 'native' runs the model on onnxruntime-node (falling back to 'fast' if it cannot start);
+   * 'fast' on TF.js wasm worker threads; 'stock' in-process as @energetic-ai/embeddings does.
+   */
+  mode: 'native' | 'fast' | 'stock'
+  /** Native path: threads inside one model call. */
+  nativeThreads: number
+  /** Native path: bulk model calls in flight at once. */
+  nativeConcurrency: number
+  /** Native path: the runtime module (tests name one that cannot load). */
+  nativeRuntimeModule?: string
   /** Most embedding worker threads. */
   maxWorkers: number
   /** Worker script (tests use one that fails to start). */
@@ -22,13 +32,29 @@ export function defaultMaxWorkers(): number {
 }
 
 const defaults = (): LocalRuntimeOptions => ({
-  mode: 'fast',
+  mode: 'native',
+  ...defaultNativeThreading(),
   maxWorkers: defaultMaxWorkers(),
   onWarning: (message) => process.emitWarning(message, { code: 'BRAIN_EMBEDDING_FALLBACK' }),
 })
 
+/**
+ * Two model calls at a time with one thread each keep both cores busy with the least
+ * synchronisation (two threads inside one call cost half as much CPU again, per bench/embed);
+ * bounded so that a query, which may take one slot more, stays responsive.
+ */
+export function defaultNativeThreading(): Pick<LocalRuntimeOptions, 'nativeThreads' | 'nativeConcurrency'> {
+  return { nativeThreads: 1, nativeConcurrency: defaultMaxWorkers() }
+}
+
+interface ActiveRuntime {
+  backend: Promise<LocalBackend>
+  pool?: EmbedWorkerPool
+  native?: Promise<NativeBackend | undefined>
+}
+
 let options: LocalRuntimeOptions = defaults()
-let active: { backend: Promise<LocalBackend>; pool: EmbedWorkerPool | undefined } | undefined
+let active: ActiveRuntime | undefined
 
 /**
  * Sets how the process-wide local runtime starts; takes effect at the next start (after
@@ -38,20 +64,44 @@ export function configureLocalEmbeddings(overrides: Partial<LocalRuntimeOptions>
   options = { ...defaults(), ...overrides }
 }
 
+/** True when the process-wide runtime tries the native backend first. */
+export function nativeRequested(): boolean {
+  return options.mode === 'native'
+}
+
 /**
- * The process-wide local backend: worker threads on the wasm backend, started on first use and
- * kept (a resident process pays the model load once). If they cannot start, the in-process
- * stock path takes over for the rest of the process, with a warning instead of a failure.
+ * The process-wide local backend, started on first use and kept (a resident process pays the
+ * model load once): onnxruntime-node in-process, else worker threads on the wasm backend, else
+ * the in-process stock path. Each step down is decided once per process, with a warning instead
+ * of a failure.
  */
 export function localBackend(): Promise<LocalBackend> {
   if (active !== undefined) return active.backend
-  if (options.mode === 'stock') {
-    active = { backend: Promise.resolve(stockBackend), pool: undefined }
-    return active.backend
+  const settings = options
+  const runtime: ActiveRuntime = { backend: Promise.resolve(stockBackend) }
+  active = runtime
+  if (settings.mode === 'fast') runtime.backend = startWorkers(settings, runtime)
+  if (settings.mode === 'native') {
+    runtime.native = startNative(settings).catch((err: unknown) => {
+      settings.onWarning(`The native local embedder could not start (${err instanceof Error ? err.message : String(err)}); embedding on the slower wasm path.`)
+      return undefined
+    })
+    runtime.backend = runtime.native.then((started) => started ?? startWorkers(settings, runtime))
   }
-  const pool = new EmbedWorkerPool({ maxWorkers: options.maxWorkers, workerUrl: options.workerUrl })
-  const warn = options.onWarning
-  const backend = pool.start().then(
+  return runtime.backend
+}
+
+async function startNative(settings: LocalRuntimeOptions): Promise<NativeBackend> {
+  const { createNativeRunner } = await import('./native-runner.js')
+  const runner = await createNativeRunner({ intraOpThreads: settings.nativeThreads, runtimeModule: settings.nativeRuntimeModule })
+  return nativeBackend(runner, { concurrency: settings.nativeConcurrency })
+}
+
+function startWorkers(settings: LocalRuntimeOptions, runtime: ActiveRuntime): Promise<LocalBackend> {
+  const pool = new EmbedWorkerPool({ maxWorkers: settings.maxWorkers, workerUrl: settings.workerUrl })
+  const warn = settings.onWarning
+  runtime.pool = pool
+  return pool.start().then(
     () => fastBackend(pool),
     async (err: unknown) => {
       await pool.dispose()
@@ -59,13 +109,14 @@ export function localBackend(): Promise<LocalBackend> {
       return stockBackend
     },
   )
-  active = { backend, pool }
-  return backend
 }
 
-/** Terminates the embedding worker threads; the next embed starts them again. */
+/** Terminates the embedding worker threads and releases the native session; the next embed starts again. */
 export async function disposeLocalEmbeddings(): Promise<void> {
   const current = active
   active = undefined
+  // Awaiting the native start first: when it failed, its fallback has created the pool by then.
+  const native = await current?.native
+  await native?.release()
   if (current?.pool !== undefined) await current.pool.dispose()
 }

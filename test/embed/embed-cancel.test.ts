@@ -12,33 +12,36 @@ t.teardown(async () => {
 const paragraph = (page: number, section: number): string =>
   `Paragraph about topic ${section} of page ${page}: the worker claims a job, runs the handler and reports back. `.repeat(12)
 
-engineTest(t, 'the job signal stops a local embed mid-run; what is left stays stale for the next run', async (t, { db }) => {
-  configureLocalEmbeddings({ mode: 'fast', maxWorkers: 2 })
-  for (let i = 0; i < 16; i++) {
-    const body = Array.from({ length: 4 }, (_, s) => `## Section ${s}\n\n${paragraph(i, s)}`).join('\n\n')
-    await importPage(db, { slug: `notes/cancel-${i}`, kind: 'markdown', content: `# Page ${i}\n\n${body}` })
-  }
-  const total = await countStaleChunks(db)
-  t.ok(total >= 32, `${total} chunks to embed`)
-  const provider = createEmbeddingProvider({ provider: 'local' })
-  const controller = new AbortController()
-  let progressed = 0
-  const started = Date.now()
-  const run = embedStale(db, provider, {
-    signal: controller.signal,
-    batchSize: 8,
-    onProgress: (p) => {
-      progressed = p.done
-      // Cancel once the run is under way, as a job timeout or shutdown would.
-      if (p.done >= 8) controller.abort(new Error('job cancelled'))
-    },
+for (const mode of ['fast', 'native'] as const) {
+  engineTest(t, `the job signal stops a local embed mid-run (${mode}); what is left stays stale for the next run`, async (t, { db }) => {
+    await disposeLocalEmbeddings()
+    configureLocalEmbeddings({ mode, maxWorkers: 2 })
+    for (let i = 0; i < 16; i++) {
+      const body = Array.from({ length: 4 }, (_, s) => `## Section ${s}\n\n${paragraph(i, s)}`).join('\n\n')
+      await importPage(db, { slug: `notes/cancel-${i}`, kind: 'markdown', content: `# Page ${i}\n\n${body}` })
+    }
+    const total = await countStaleChunks(db)
+    t.ok(total >= 32, `${total} chunks to embed`)
+    const provider = createEmbeddingProvider({ provider: 'local' })
+    const controller = new AbortController()
+    let progressed = 0
+    const started = Date.now()
+    const run = embedStale(db, provider, {
+      signal: controller.signal,
+      batchSize: 8,
+      onProgress: (p) => {
+        progressed = p.done
+        // Cancel once the run is under way, as a job timeout or shutdown would.
+        if (p.done >= 8) controller.abort(new Error('job cancelled'))
+      },
+    })
+    await t.rejects(run, /job cancelled/)
+    t.ok(Date.now() - started < 60_000, 'the run stopped')
+    const left = await countStaleChunks(db)
+    t.ok(progressed >= 8, `progress reported ${progressed} chunks before the cancel`)
+    t.ok(left > 0 && left < total, `${total - left} chunks embedded, ${left} left stale`)
+    const rest = await embedStale(db, provider)
+    t.equal(rest.embedded, left, 'the next run embeds exactly what was left')
+    t.equal(await countStaleChunks(db), 0)
   })
-  await t.rejects(run, /job cancelled/)
-  t.ok(Date.now() - started < 60_000, 'the run stopped')
-  const left = await countStaleChunks(db)
-  t.ok(progressed >= 8, `progress reported ${progressed} chunks before the cancel`)
-  t.ok(left > 0 && left < total, `${total - left} chunks embedded, ${left} left stale`)
-  const rest = await embedStale(db, provider)
-  t.equal(rest.embedded, left, 'the next run embeds exactly what was left')
-  t.equal(await countStaleChunks(db), 0)
-})
+}

@@ -8,8 +8,9 @@
  * max(keyword, vector) + 0.03, or when a paraphrase query of the project's corpus shares a word
  * with its target.
  *
- *   node dist/bench/retrieval/run.js [pglite] [postgres] [--beir DIR]... [--only NAME] [--embed-cache FILE] [--json]
+ *   node dist/bench/retrieval/run.js [pglite] [postgres] [--beir DIR]... [--only NAME] [--embed-cache FILE] [--per-query FILE] [--json]
  */
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Database } from '../../src/db/types.js'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
@@ -43,6 +44,8 @@ export interface DatasetReport {
   queries: number
   scores: Record<Half, Record<Mode, Scores>>
   failures: string[]
+  /** Each query's top 10 (document ids) per mode, for --per-query. */
+  rankings: Array<{ id: string; text: string; half: DatasetQuery['half']; ranked: Record<Mode, string[]>; ndcg10: Record<Mode, number> }>
 }
 
 async function loadDocs(db: Database, dataset: Dataset, embedder: CachingEmbedder): Promise<number> {
@@ -111,13 +114,17 @@ export async function runDataset(engine: BenchEngine, dataset: Dataset, embedder
     const idOfSlug = new Map(dataset.docs.map((d) => [d.slug, d.id]))
     const reference = await buildBm25Index(db, dataset.docs)
     const perQuery: Array<{ half: DatasetQuery['half']; byMode: Record<Mode, Scores> }> = []
+    const rankings: DatasetReport['rankings'] = []
     for (const q of dataset.queries) {
       const byMode = {} as Record<Mode, Scores>
+      const rankedByMode = {} as Record<Mode, string[]>
       for (const mode of MODES) {
         const ranked = mode === 'bm25' ? await reference.rank(q.text, 10) : (await rankedSlugs(context, mode, q.text)).map((s) => idOfSlug.get(s) ?? s)
         byMode[mode] = scoresOf(ranked, q)
+        rankedByMode[mode] = ranked
       }
       perQuery.push({ half: q.half, byMode })
+      rankings.push({ id: q.id, text: q.text, half: q.half, ranked: rankedByMode, ndcg10: Object.fromEntries(MODES.map((m) => [m, byMode[m].ndcg10])) as Record<Mode, number> })
     }
     const scores = {} as DatasetReport['scores']
     for (const half of HALVES) {
@@ -126,7 +133,7 @@ export async function runDataset(engine: BenchEngine, dataset: Dataset, embedder
     }
     const failures = failuresOf(scores.all)
     if (dataset.name === 'brain') failures.push(...(await paraphraseViolations(db, dataset)).map((v) => `paraphrase check: ${v}`))
-    return { engine, dataset: dataset.name, docs: dataset.docs.length, chunks, queries: dataset.queries.length, scores, failures }
+    return { engine, dataset: dataset.name, docs: dataset.docs.length, chunks, queries: dataset.queries.length, scores, failures, rankings }
   } finally {
     await close()
   }
@@ -167,7 +174,10 @@ async function main(): Promise<void> {
     embedder.save()
     stopBenchCluster()
   }
-  process.stdout.write(args.includes('--json') ? `${JSON.stringify(reports, null, 2)}\n` : `${table(reports)}\n`)
+  const perQueryAt = args.indexOf('--per-query')
+  if (perQueryAt >= 0 && args[perQueryAt + 1]) writeFileSync(args[perQueryAt + 1]!, JSON.stringify(reports.map((r) => ({ engine: r.engine, dataset: r.dataset, rankings: r.rankings }))))
+  const summary = reports.map(({ rankings: _rankings, ...rest }) => rest)
+  process.stdout.write(args.includes('--json') ? `${JSON.stringify(summary, null, 2)}\n` : `${table(reports)}\n`)
   for (const r of reports) for (const failure of r.failures) process.stderr.write(`${r.engine} ${r.dataset}: ${failure}\n`)
   process.exit(reports.some((r) => r.failures.length > 0) ? 1 : 0)
 }

@@ -29,6 +29,7 @@ export function lexemeTsquery(lexemes: readonly string[], match: 'any' | 'two' |
 /**
  * A keyword query in web-search syntax: plain words (any may match), `word*` prefixes,
  * `"quoted phrases"` (each must match), `-word` / `-"phrase"` exclusions (none may match).
+ * A token starting with two dashes (`--no-color`) is words, not an exclusion.
  * `or` between words is accepted and changes nothing, since any word may match already.
  */
 export interface ParsedQuery {
@@ -52,7 +53,8 @@ export function parseQuery(query: string): ParsedQuery {
       continue
     }
     const token = bare ?? ''
-    if (token.startsWith('-') && token.length > 1) {
+    // `-word` excludes; `--flag` is a command-line option people search for, so it stays words.
+    if (token.startsWith('-') && !token.startsWith('--') && token.length > 1) {
       if ((token.match(WORD) ?? []).length > 0) parsed.excluded.push(token.slice(1))
       continue
     }

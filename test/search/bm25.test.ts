@@ -16,6 +16,7 @@ t.test('queries split into words, prefixes, phrases and exclusions', async (t) =
     excluded: ['python', 'read path'],
   })
   t.same(parseQuery('"" - !!! *'), { words: [], prefixes: [], phrases: [], excluded: [] }, 'operators without words are dropped')
+  t.same(parseQuery('treat --no-foo as false'), { words: ['treat', '--no-foo', 'as', 'false'], prefixes: [], phrases: [], excluded: [] }, 'a --flag is words, not an exclusion')
   t.same(parseQuery('"unclosed phrase'), { words: [], prefixes: [], phrases: ['unclosed phrase'], excluded: [] }, 'an unclosed quote runs to the end')
 })
 
@@ -43,6 +44,7 @@ const rules: PageSpec[] = [
   { slug: 'notes/phrase', content: `compaction merges sorted runs into one ${filler(5)}` },
   { slug: 'notes/scattered', content: `runs are sorted before compaction merges them ${filler(5)}` },
   { slug: 'notes/python', content: `compaction in python code ${filler(5)}` },
+  { slug: 'notes/flag', content: `pass --no-color to print plain text ${filler(5)}` },
 ]
 
 engineTest(t, 'BM25 ranking rules', async (t, { db }) => {
@@ -86,6 +88,7 @@ engineTest(t, 'BM25 ranking rules', async (t, { db }) => {
     t.ok((await order('zeppel*')).includes('notes/short'))
     t.same(await order('zzqx*'), [], 'a prefix nothing starts with')
     t.same(await order('-compaction'), [], 'exclusions alone match nothing')
+    t.equal((await order('--no-color'))[0], 'notes/flag', 'a --flag is searched for, not excluded')
   })
 })
 

@@ -145,16 +145,37 @@ interface CallerRow extends Located {
  * sits in (its lines and type), falling back to its chunk for top-level code.
  */
 async function callerLevel(db: SqlExecutor, frontier: readonly FrontierItem[]): Promise<CallerRow[]> {
-  const payload = frontier.map((f, i) => ({ i, chunk: f.chunkId, name: f.name, qual: f.qualified }))
+  // Items alike for `targetMatches` (copies of one definition in several files of the same name)
+  // have the same by-name callers, and the first of them claims every one before the visited set
+  // turns the rest away: only the first looks them up, so a level stays linear in its edges.
+  const byNameKeys = new Set<string>()
+  const byChunk = { i: [] as number[], chunk: [] as string[], qual: [] as Array<string | null> }
+  const byName = { i: [] as number[], name: [] as string[] }
+  frontier.forEach((f, i) => {
+    if (f.chunkId !== null) {
+      byChunk.i.push(i)
+      byChunk.chunk.push(String(f.chunkId))
+      byChunk.qual.push(f.qualified)
+    }
+    const key = JSON.stringify([f.name, f.qualified, f.fileStem, f.dirName, f.anyReceiver === true])
+    if (f.name !== null && !byNameKeys.has(key)) {
+      byName.i.push(i)
+      byName.name.push(f.name)
+    }
+    byNameKeys.add(key)
+  })
+  // Arrays, not a JSON record set: the planner sees how many items there are and reads both edge
+  // tables through their indexes instead of hashing them whole.
   const { rows } = await db.query<CallerRow>(
-    `WITH f AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(i int, chunk bigint, name text, qual text)),
-          hits AS (
+    `WITH hits AS (
             SELECT f.i, e.from_chunk_id, e.from_symbol, e.edge_type, 'chunk' AS via, NULL::text AS target
-              FROM f JOIN code_edges_chunk e ON e.to_chunk_id = f.chunk
+              FROM unnest($1::int[], $2::bigint[], $3::text[]) AS f(i, chunk, qual)
+              JOIN code_edges_chunk e ON e.to_chunk_id = f.chunk
               WHERE e.to_symbol IS NULL OR f.qual IS NULL OR e.to_symbol = f.qual
             UNION ALL
             SELECT f.i, s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol', s.to_symbol_qualified
-              FROM f JOIN code_edges_symbol s ON s.to_symbol_name = f.name)
+              FROM unnest($4::int[], $5::text[]) AS f(i, name)
+              JOIN code_edges_symbol s ON s.to_symbol_name = f.name)
      SELECT hits.i, hits.edge_type, hits.via, hits.target, hits.from_symbol, ${LOCATION_COLUMNS.replace(BODY, "''::text AS body").replace(
        'c.symbol_type, c.symbol_name, c.symbol_name_qualified, c.start_line, c.end_line',
        `coalesce(cs.symbol_type, c.symbol_type) AS symbol_type, coalesce(cs.name, c.symbol_name) AS symbol_name,
@@ -164,7 +185,7 @@ async function callerLevel(db: SqlExecutor, frontier: readonly FrontierItem[]): 
      FROM hits JOIN content_chunks c ON c.id = hits.from_chunk_id JOIN pages p ON p.id = c.page_id
      LEFT JOIN LATERAL (SELECT * FROM code_symbols cs WHERE cs.chunk_id = hits.from_chunk_id AND cs.qualified = hits.from_symbol LIMIT 1) cs ON true
      ORDER BY i, slug, start_line`,
-    [JSON.stringify(payload)],
+    [byChunk.i, byChunk.chunk, byChunk.qual, byName.i, byName.name],
   )
   return rows
 }
@@ -298,14 +319,15 @@ export async function getCalleesOf(db: SqlExecutor, query: CodeGraphQuery): Prom
   const results: CodeGraphNode[] = []
   let frontier = start.filter((f) => f.chunkId !== null)
   let truncated = false
-  const add = (node: CodeGraphNode, key: string): boolean => {
+  // The node is built only once it is known to be new: a level may offer thousands of targets.
+  const add = (key: string, node: () => CodeGraphNode): boolean => {
     if (visited.has(key)) return false
     if (results.length >= limit) {
       truncated = true
       return false
     }
     visited.add(key)
-    results.push(node)
+    results.push(node())
     return true
   }
   for (let level = 1; level <= depth && frontier.length > 0 && !truncated; level++) {
@@ -318,16 +340,19 @@ export async function getCalleesOf(db: SqlExecutor, query: CodeGraphQuery): Prom
     // A call resolved on its own page is stored as a chunk edge and by name; the chunk edge wins.
     const resolved = new Set(edges.filter((e) => e.via === 'chunk').map((e) => `${e.i}\u0000${e.target}`))
     for (const edge of edges) {
+      if (truncated) break
       if (edge.via === 'symbol' && resolved.has(`${edge.i}\u0000${edge.target}`)) continue
       const from = frontier[edge.i]!
       const targets = edge.target === null ? [] : definitionsFor(edge, byName)
       if (targets.length === 0 && edge.target !== null) {
-        add(unresolvedNode(edge.target, level, [...from.path, edge.target], edge.edge_type), `s${edge.target}`)
+        add(`s${edge.target}`, () => unresolvedNode(edge.target!, level, [...from.path, edge.target!], edge.edge_type))
         continue
       }
       for (const row of targets) {
-        const path = [...from.path, label(row)]
-        if (add(toNode(row, level, path, edge.edge_type, edge.via, targets.length), `c${row.chunk_id}\u0000${row.symbol_name_qualified ?? ''}`)) next.push(frontierOf(row, path))
+        const path = (): string[] => [...from.path, label(row)]
+        if (add(`c${row.chunk_id}\u0000${row.symbol_name_qualified ?? ''}`, () => toNode(row, level, path(), edge.edge_type, edge.via, targets.length))) {
+          next.push(frontierOf(row, results[results.length - 1]!.path))
+        }
       }
     }
     frontier = next

@@ -8,6 +8,7 @@ import type { SqlExecutor } from '../db/types.js'
 import { UsageError } from '../errors/index.js'
 import { BODY, definitionsByNames, definitionSnippet, findDefinitionRows, LOCATION_COLUMNS, toDefinition, toLocation, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
 import { lastSegment } from './edges.js'
+import { callerKey, callerLevel, type FrontierItem } from './caller-level.js'
 import { requireSymbol, resolveLimit, splitSymbol, type CodeCommand } from './query-args.js'
 
 export const DEFAULT_GRAPH_DEPTH = 1
@@ -56,19 +57,6 @@ export interface CodeGraphResponse {
 }
 
 type Located = LocationRow
-
-/** A node the walk expands next. */
-interface FrontierItem {
-  chunkId: number | null
-  name: string | null
-  qualified: string | null
-  /** File stem and folder of the definition: `open` and `db` for src/db/open.ts. */
-  fileStem: string | null
-  dirName: string | null
-  /** A symbol with no definition in the brain: a call on any receiver may mean it. */
-  anyReceiver?: boolean
-  path: string[]
-}
 
 function resolveDepth(command: CodeCommand, depth: number | undefined): number {
   if (depth === undefined) return DEFAULT_GRAPH_DEPTH
@@ -132,87 +120,27 @@ async function roots(db: SqlExecutor, symbol: string): Promise<{ definitions: Co
   return { definitions, frontier: [{ chunkId: null, name, qualified: symbol, fileStem: null, dirName: null, anyReceiver: qualifier === null, path: [symbol] }] }
 }
 
-interface CallerRow extends Located {
-  i: number
-  edge_type: string
-  via: 'chunk' | 'symbol'
-  target: string | null
-  from_symbol: string | null
-}
-
-/**
- * Callers of every frontier item in one query. A caller is located by the definition the call
- * sits in (its lines and type), falling back to its chunk for top-level code.
- */
-async function callerLevel(db: SqlExecutor, frontier: readonly FrontierItem[]): Promise<CallerRow[]> {
-  // Items alike for `targetMatches` (copies of one definition in several files of the same name)
-  // have the same by-name callers, and the first of them claims every one before the visited set
-  // turns the rest away: only the first looks them up, so a level stays linear in its edges.
-  const byNameKeys = new Set<string>()
-  const byChunk = { i: [] as number[], chunk: [] as string[], qual: [] as Array<string | null> }
-  const byName = { i: [] as number[], name: [] as string[] }
-  frontier.forEach((f, i) => {
-    if (f.chunkId !== null) {
-      byChunk.i.push(i)
-      byChunk.chunk.push(String(f.chunkId))
-      byChunk.qual.push(f.qualified)
-    }
-    const key = JSON.stringify([f.name, f.qualified, f.fileStem, f.dirName, f.anyReceiver === true])
-    if (f.name !== null && !byNameKeys.has(key)) {
-      byName.i.push(i)
-      byName.name.push(f.name)
-    }
-    byNameKeys.add(key)
-  })
-  // Arrays, not a JSON record set: the planner sees how many items there are and reads both edge
-  // tables through their indexes instead of hashing them whole.
-  const { rows } = await db.query<CallerRow>(
-    `WITH hits AS (
-            SELECT f.i, e.from_chunk_id, e.from_symbol, e.edge_type, 'chunk' AS via, NULL::text AS target
-              FROM unnest($1::int[], $2::bigint[], $3::text[]) AS f(i, chunk, qual)
-              JOIN code_edges_chunk e ON e.to_chunk_id = f.chunk
-              WHERE e.to_symbol IS NULL OR f.qual IS NULL OR e.to_symbol = f.qual
-            UNION ALL
-            SELECT f.i, s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol', s.to_symbol_qualified
-              FROM unnest($4::int[], $5::text[]) AS f(i, name)
-              JOIN code_edges_symbol s ON s.to_symbol_name = f.name)
-     SELECT hits.i, hits.edge_type, hits.via, hits.target, hits.from_symbol, ${LOCATION_COLUMNS.replace(BODY, "''::text AS body").replace(
-       'c.symbol_type, c.symbol_name, c.symbol_name_qualified, c.start_line, c.end_line',
-       `coalesce(cs.symbol_type, c.symbol_type) AS symbol_type, coalesce(cs.name, c.symbol_name) AS symbol_name,
-        coalesce(cs.qualified, c.symbol_name_qualified) AS symbol_name_qualified,
-        coalesce(cs.start_line, c.start_line) AS start_line, coalesce(cs.end_line, c.end_line) AS end_line`,
-     )}
-     FROM hits JOIN content_chunks c ON c.id = hits.from_chunk_id JOIN pages p ON p.id = c.page_id
-     LEFT JOIN LATERAL (SELECT * FROM code_symbols cs WHERE cs.chunk_id = hits.from_chunk_id AND cs.qualified = hits.from_symbol LIMIT 1) cs ON true
-     ORDER BY i, slug, start_line`,
-    [byChunk.i, byChunk.chunk, byChunk.qual, byName.i, byName.name],
-  )
-  return rows
-}
-
 /** Chunks that call the symbol, transitively up to `depth` hops. */
 export async function getCallersOf(db: SqlExecutor, query: CodeGraphQuery): Promise<CodeGraphResponse> {
   const symbol = requireSymbol('code_callers', query.symbol)
   const depth = resolveDepth('code_callers', query.depth)
   const limit = resolveLimit('code_callers', query.limit, DEFAULT_GRAPH_LIMIT)
   const { definitions, frontier: start } = await roots(db, symbol)
-  const visited = new Set<string>(start.map((f) => `${f.chunkId}\u0000${f.qualified ?? ''}`))
+  const visited = new Set<string>(start.map((f) => callerKey(f.chunkId, f.qualified)))
   const results: CodeGraphNode[] = []
   let frontier = start
   let truncated = false
   for (let level = 1; level <= depth && frontier.length > 0 && !truncated; level++) {
     const next: FrontierItem[] = []
-    for (const row of await callerLevel(db, frontier)) {
-      const from = frontier[row.i]!
-      if (row.via === 'symbol' && !targetMatches(row.target!, from)) continue
-      const key = `${row.chunk_id}\u0000${row.from_symbol ?? ''}`
-      if (visited.has(key)) continue
+    // One row past what the limit leaves tells the walk it was cut short.
+    const rows = await callerLevel(db, frontier, visited, limit - results.length + 1)
+    for (const row of rows) {
       if (results.length >= limit) {
         truncated = true
         break
       }
-      visited.add(key)
-      const path = [label(row), ...from.path]
+      visited.add(callerKey(row.chunk_id, row.from_symbol))
+      const path = [label(row), ...frontier[row.i]!.path]
       results.push(toNode(row, level, path, row.edge_type, row.via, 1))
       // Top-level code is nobody's callee: the walk goes on from definitions only.
       if (row.from_symbol !== null) next.push(frontierOf(row, path))

@@ -160,9 +160,9 @@ interface EdgeOutRow {
 
 /** Edges leaving each frontier definition (calls inside a class count for the class). */
 async function calleeEdges(db: SqlExecutor, frontier: readonly FrontierItem[]): Promise<EdgeOutRow[]> {
-  const payload = frontier.map((f, i) => ({ i, chunk: f.chunkId, qual: f.qualified }))
+  // Arrays rather than a JSON record set, so the planner knows the frontier's size.
   const { rows } = await db.query<EdgeOutRow>(
-    `WITH f AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(i int, chunk bigint, qual text)),
+    `WITH f AS (SELECT * FROM unnest($1::int[], $2::bigint[], $3::text[]) AS f(i, chunk, qual)),
           -- A definition larger than the budget spans several chunks of its page.
           fc AS (
             SELECT f.i, f.qual, c2.id AS chunk FROM f JOIN content_chunks c1 ON c1.id = f.chunk
@@ -176,7 +176,7 @@ async function calleeEdges(db: SqlExecutor, frontier: readonly FrontierItem[]): 
      SELECT i, edge_type, via, to_chunk, target FROM e
      WHERE (qual IS NULL AND from_symbol IS NULL) OR from_symbol = qual OR starts_with(from_symbol, qual || '.')
      ORDER BY i, target, to_chunk`,
-    [JSON.stringify(payload)],
+    [frontier.map((_, i) => i), frontier.map((f) => String(f.chunkId)), frontier.map((f) => f.qualified)],
   )
   return rows
 }

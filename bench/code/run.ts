@@ -144,10 +144,13 @@ function percentiles(samples: number[]): string {
 
 async function latency(db: Database): Promise<Record<string, string>> {
   const symbols = [...new Set(QUESTIONS.map((q) => q.symbol))]
+  const cut = new Set<string>()
   const ops: Record<string, (symbol: string) => Promise<unknown>> = {
     'code-def': (symbol) => codeDef(db, { symbol }),
     'code-refs': (symbol) => codeRefs(db, { symbol }),
-    'code-callers --depth 3': (symbol) => codeCallers(db, { symbol, depth: 3 }),
+    'code-callers --depth 3': async (symbol) => {
+      if ((await codeCallers(db, { symbol, depth: 3 })).truncated) cut.add(symbol)
+    },
   }
   const out: Record<string, string> = {}
   for (const [name, op] of Object.entries(ops)) {
@@ -162,6 +165,7 @@ async function latency(db: Database): Promise<Record<string, string>> {
     }
     out[name] = percentiles(samples)
   }
+  out.cut = `${cut.size} of ${symbols.length}`
   return out
 }
 
@@ -200,6 +204,7 @@ async function main(): Promise<void> {
   console.log('\n| engine | chunks | code-def ms p50 / p95 / max | code-refs ms p50 / p95 / max | code-callers --depth 3 ms p50 / p95 / max |')
   console.log('|---|---|---|---|---|')
   for (const l of latencies) console.log(`| ${l.engine} | ${l.chunks} | ${l.ms['code-def']} | ${l.ms['code-refs']} | ${l.ms['code-callers --depth 3']} |`)
+  for (const l of latencies) console.log(`${l.engine}: the 50-result limit cut code-callers --depth 3 short for ${l.ms.cut} symbols`)
 }
 
 await main()

@@ -6,7 +6,7 @@
  */
 import type { SqlExecutor } from '../db/types.js'
 import { UsageError } from '../errors/index.js'
-import { BODY, definitionsByNames, definitionSnippet, findDefinitionRows, LOCATION_COLUMNS, toDefinition, toLocation, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
+import { BODY, definitionsByNames, definitionSnippet, findDefinitionRows, toDefinition, toLocation, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
 import { lastSegment } from './edges.js'
 import { callerKey, callerLevel, type FrontierItem } from './caller-level.js'
 import { requireSymbol, resolveLimit, splitSymbol, type CodeCommand } from './query-args.js'
@@ -86,6 +86,8 @@ function frontierOf(row: Located, path: string[]): FrontierItem {
  * Whether a by-name edge `target` can mean this definition. A bare call always can. A call on
  * a receiver can when the receiver is the definition's class, an instance variable (lower-case,
  * type unknown) for a method, or the file or package for a top-level function.
+ * The callers walk applies the same rule in SQL (`RECEIVER_MATCHES` in caller-level.ts): the
+ * two must agree.
  */
 export function targetMatches(target: string, item: Pick<FrontierItem, 'qualified' | 'name' | 'fileStem' | 'dirName' | 'anyReceiver'>): boolean {
   const { qualifier } = splitSymbol(target)

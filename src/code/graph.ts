@@ -6,8 +6,9 @@
  */
 import type { SqlExecutor } from '../db/types.js'
 import { UsageError } from '../errors/index.js'
-import { BODY, definitionsByNames, definitionSnippet, findDefinitionRows, LOCATION_COLUMNS, toDefinition, toLocation, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
+import { BODY, definitionsByNames, definitionSnippet, findDefinitionRows, toDefinition, toLocation, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
 import { lastSegment } from './edges.js'
+import { callerKey, callerLevel, type FrontierItem } from './caller-level.js'
 import { requireSymbol, resolveLimit, splitSymbol, type CodeCommand } from './query-args.js'
 
 export const DEFAULT_GRAPH_DEPTH = 1
@@ -57,19 +58,6 @@ export interface CodeGraphResponse {
 
 type Located = LocationRow
 
-/** A node the walk expands next. */
-interface FrontierItem {
-  chunkId: number | null
-  name: string | null
-  qualified: string | null
-  /** File stem and folder of the definition: `open` and `db` for src/db/open.ts. */
-  fileStem: string | null
-  dirName: string | null
-  /** A symbol with no definition in the brain: a call on any receiver may mean it. */
-  anyReceiver?: boolean
-  path: string[]
-}
-
 function resolveDepth(command: CodeCommand, depth: number | undefined): number {
   if (depth === undefined) return DEFAULT_GRAPH_DEPTH
   if (!Number.isInteger(depth) || depth < 1 || depth > MAX_GRAPH_DEPTH) {
@@ -98,6 +86,8 @@ function frontierOf(row: Located, path: string[]): FrontierItem {
  * Whether a by-name edge `target` can mean this definition. A bare call always can. A call on
  * a receiver can when the receiver is the definition's class, an instance variable (lower-case,
  * type unknown) for a method, or the file or package for a top-level function.
+ * The callers walk applies the same rule in SQL (`RECEIVER_MATCHES` in caller-level.ts): the
+ * two must agree.
  */
 export function targetMatches(target: string, item: Pick<FrontierItem, 'qualified' | 'name' | 'fileStem' | 'dirName' | 'anyReceiver'>): boolean {
   const { qualifier } = splitSymbol(target)
@@ -132,66 +122,27 @@ async function roots(db: SqlExecutor, symbol: string): Promise<{ definitions: Co
   return { definitions, frontier: [{ chunkId: null, name, qualified: symbol, fileStem: null, dirName: null, anyReceiver: qualifier === null, path: [symbol] }] }
 }
 
-interface CallerRow extends Located {
-  i: number
-  edge_type: string
-  via: 'chunk' | 'symbol'
-  target: string | null
-  from_symbol: string | null
-}
-
-/**
- * Callers of every frontier item in one query. A caller is located by the definition the call
- * sits in (its lines and type), falling back to its chunk for top-level code.
- */
-async function callerLevel(db: SqlExecutor, frontier: readonly FrontierItem[]): Promise<CallerRow[]> {
-  const payload = frontier.map((f, i) => ({ i, chunk: f.chunkId, name: f.name, qual: f.qualified }))
-  const { rows } = await db.query<CallerRow>(
-    `WITH f AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(i int, chunk bigint, name text, qual text)),
-          hits AS (
-            SELECT f.i, e.from_chunk_id, e.from_symbol, e.edge_type, 'chunk' AS via, NULL::text AS target
-              FROM f JOIN code_edges_chunk e ON e.to_chunk_id = f.chunk
-              WHERE e.to_symbol IS NULL OR f.qual IS NULL OR e.to_symbol = f.qual
-            UNION ALL
-            SELECT f.i, s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol', s.to_symbol_qualified
-              FROM f JOIN code_edges_symbol s ON s.to_symbol_name = f.name)
-     SELECT hits.i, hits.edge_type, hits.via, hits.target, hits.from_symbol, ${LOCATION_COLUMNS.replace(BODY, "''::text AS body").replace(
-       'c.symbol_type, c.symbol_name, c.symbol_name_qualified, c.start_line, c.end_line',
-       `coalesce(cs.symbol_type, c.symbol_type) AS symbol_type, coalesce(cs.name, c.symbol_name) AS symbol_name,
-        coalesce(cs.qualified, c.symbol_name_qualified) AS symbol_name_qualified,
-        coalesce(cs.start_line, c.start_line) AS start_line, coalesce(cs.end_line, c.end_line) AS end_line`,
-     )}
-     FROM hits JOIN content_chunks c ON c.id = hits.from_chunk_id JOIN pages p ON p.id = c.page_id
-     LEFT JOIN LATERAL (SELECT * FROM code_symbols cs WHERE cs.chunk_id = hits.from_chunk_id AND cs.qualified = hits.from_symbol LIMIT 1) cs ON true
-     ORDER BY i, slug, start_line`,
-    [JSON.stringify(payload)],
-  )
-  return rows
-}
-
 /** Chunks that call the symbol, transitively up to `depth` hops. */
 export async function getCallersOf(db: SqlExecutor, query: CodeGraphQuery): Promise<CodeGraphResponse> {
   const symbol = requireSymbol('code_callers', query.symbol)
   const depth = resolveDepth('code_callers', query.depth)
   const limit = resolveLimit('code_callers', query.limit, DEFAULT_GRAPH_LIMIT)
   const { definitions, frontier: start } = await roots(db, symbol)
-  const visited = new Set<string>(start.map((f) => `${f.chunkId}\u0000${f.qualified ?? ''}`))
+  const visited = new Set<string>(start.map((f) => callerKey(f.chunkId, f.qualified)))
   const results: CodeGraphNode[] = []
   let frontier = start
   let truncated = false
   for (let level = 1; level <= depth && frontier.length > 0 && !truncated; level++) {
     const next: FrontierItem[] = []
-    for (const row of await callerLevel(db, frontier)) {
-      const from = frontier[row.i]!
-      if (row.via === 'symbol' && !targetMatches(row.target!, from)) continue
-      const key = `${row.chunk_id}\u0000${row.from_symbol ?? ''}`
-      if (visited.has(key)) continue
+    // One row past what the limit leaves tells the walk it was cut short.
+    const rows = await callerLevel(db, frontier, visited, limit - results.length + 1)
+    for (const row of rows) {
       if (results.length >= limit) {
         truncated = true
         break
       }
-      visited.add(key)
-      const path = [label(row), ...from.path]
+      visited.add(callerKey(row.chunk_id, row.from_symbol))
+      const path = [label(row), ...frontier[row.i]!.path]
       results.push(toNode(row, level, path, row.edge_type, row.via, 1))
       // Top-level code is nobody's callee: the walk goes on from definitions only.
       if (row.from_symbol !== null) next.push(frontierOf(row, path))
@@ -211,9 +162,9 @@ interface EdgeOutRow {
 
 /** Edges leaving each frontier definition (calls inside a class count for the class). */
 async function calleeEdges(db: SqlExecutor, frontier: readonly FrontierItem[]): Promise<EdgeOutRow[]> {
-  const payload = frontier.map((f, i) => ({ i, chunk: f.chunkId, qual: f.qualified }))
+  // Arrays rather than a JSON record set, so the planner knows the frontier's size.
   const { rows } = await db.query<EdgeOutRow>(
-    `WITH f AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(i int, chunk bigint, qual text)),
+    `WITH f AS (SELECT * FROM unnest($1::int[], $2::bigint[], $3::text[]) AS f(i, chunk, qual)),
           -- A definition larger than the budget spans several chunks of its page.
           fc AS (
             SELECT f.i, f.qual, c2.id AS chunk FROM f JOIN content_chunks c1 ON c1.id = f.chunk
@@ -227,7 +178,7 @@ async function calleeEdges(db: SqlExecutor, frontier: readonly FrontierItem[]): 
      SELECT i, edge_type, via, to_chunk, target FROM e
      WHERE (qual IS NULL AND from_symbol IS NULL) OR from_symbol = qual OR starts_with(from_symbol, qual || '.')
      ORDER BY i, target, to_chunk`,
-    [JSON.stringify(payload)],
+    [frontier.map((_, i) => i), frontier.map((f) => String(f.chunkId)), frontier.map((f) => f.qualified)],
   )
   return rows
 }
@@ -298,14 +249,15 @@ export async function getCalleesOf(db: SqlExecutor, query: CodeGraphQuery): Prom
   const results: CodeGraphNode[] = []
   let frontier = start.filter((f) => f.chunkId !== null)
   let truncated = false
-  const add = (node: CodeGraphNode, key: string): boolean => {
+  // The node is built only once it is known to be new: a level may offer thousands of targets.
+  const add = (key: string, node: () => CodeGraphNode): boolean => {
     if (visited.has(key)) return false
     if (results.length >= limit) {
       truncated = true
       return false
     }
     visited.add(key)
-    results.push(node)
+    results.push(node())
     return true
   }
   for (let level = 1; level <= depth && frontier.length > 0 && !truncated; level++) {
@@ -318,16 +270,19 @@ export async function getCalleesOf(db: SqlExecutor, query: CodeGraphQuery): Prom
     // A call resolved on its own page is stored as a chunk edge and by name; the chunk edge wins.
     const resolved = new Set(edges.filter((e) => e.via === 'chunk').map((e) => `${e.i}\u0000${e.target}`))
     for (const edge of edges) {
+      if (truncated) break
       if (edge.via === 'symbol' && resolved.has(`${edge.i}\u0000${edge.target}`)) continue
       const from = frontier[edge.i]!
       const targets = edge.target === null ? [] : definitionsFor(edge, byName)
       if (targets.length === 0 && edge.target !== null) {
-        add(unresolvedNode(edge.target, level, [...from.path, edge.target], edge.edge_type), `s${edge.target}`)
+        add(`s${edge.target}`, () => unresolvedNode(edge.target!, level, [...from.path, edge.target!], edge.edge_type))
         continue
       }
       for (const row of targets) {
-        const path = [...from.path, label(row)]
-        if (add(toNode(row, level, path, edge.edge_type, edge.via, targets.length), `c${row.chunk_id}\u0000${row.symbol_name_qualified ?? ''}`)) next.push(frontierOf(row, path))
+        const path = (): string[] => [...from.path, label(row)]
+        if (add(`c${row.chunk_id}\u0000${row.symbol_name_qualified ?? ''}`, () => toNode(row, level, path(), edge.edge_type, edge.via, targets.length))) {
+          next.push(frontierOf(row, results[results.length - 1]!.path))
+        }
       }
     }
     frontier = next

@@ -68,20 +68,27 @@ export const LOCATION_COLUMNS = `c.id AS chunk_id, p.slug, p.source_id, coalesce
   substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1) AS body, c.start_line AS chunk_start`
 
 /**
+ * A chunk's qualified name (its symbol name when it has none) equals `value`, spelled so that
+ * the indexes on both columns answer it.
+ */
+const chunkQualifiedIs = (value: string): string =>
+  `(c.symbol_name_qualified = ${value} OR (c.symbol_name_qualified IS NULL AND c.symbol_name = ${value}))`
+
+/**
  * Definitions as one relation `defs`: the page's definition index (code_symbols), or, for a page
  * imported before that index existed, its chunks' own symbol metadata. `$2` is the list of
  * definition types; `match(alias)` filters by name.
  */
-function definitionsSql(match: (name: string, qualified: string, topLevel: string) => string, withBody = true): string {
+function definitionsSql(match: (name: string, qualifiedIs: (value: string) => string, topLevel: string) => string, withBody = true): string {
   return `WITH defs AS (
       SELECT s.chunk_id, s.page_id, s.name, s.qualified, s.symbol_type, s.start_line, s.end_line
       FROM code_symbols s
-      WHERE s.symbol_type = ANY($2::text[]) AND ${match('s.name', 's.qualified', 's.qualified = s.name')}
+      WHERE s.symbol_type = ANY($2::text[]) AND ${match('s.name', (v) => `s.qualified = ${v}`, 's.qualified = s.name')}
       UNION ALL
       SELECT c.id, c.page_id, c.symbol_name, coalesce(c.symbol_name_qualified, c.symbol_name), c.symbol_type, c.start_line, c.end_line
       FROM content_chunks c
       WHERE c.symbol_type = ANY($2::text[]) AND c.symbol_name IS NOT NULL
-        AND ${match('c.symbol_name', 'coalesce(c.symbol_name_qualified, c.symbol_name)', 'c.parent_symbol_path IS NULL')}
+        AND ${match('c.symbol_name', chunkQualifiedIs, 'c.parent_symbol_path IS NULL')}
         AND NOT EXISTS (SELECT 1 FROM code_symbols s2 WHERE s2.page_id = c.page_id))
     SELECT d.chunk_id, p.slug, p.source_id, coalesce(p.frontmatter->>'path', p.slug) AS file, c.language,
       d.symbol_type, d.name AS symbol_name, d.qualified AS symbol_name_qualified, d.start_line, d.end_line,
@@ -99,8 +106,8 @@ const STEM = `regexp_replace(p.slug, '^.*/|\\.[^./]*$', '', 'g')`
  */
 export async function findDefinitionRows(db: SqlExecutor, symbol: string, language: string | null, limit: number): Promise<DefinitionRow[]> {
   const { qualifier, name } = splitSymbol(symbol)
-  const match = (n: string, q: string, top: string): string =>
-    `(CASE WHEN $4::text IS NULL THEN ${n} = $1 ELSE ${q} = $1 OR (${n} = $5 AND ${top}) END)`
+  const match = (n: string, qualifiedIs: (value: string) => string, top: string): string =>
+    `(CASE WHEN $4::text IS NULL THEN ${n} = $1 ELSE ${qualifiedIs('$1')} OR (${n} = $5 AND ${top}) END)`
   const { rows } = await db.query<DefinitionRow>(
     `${definitionsSql(match)}
        AND ($3::text IS NULL OR c.language = $3)
@@ -169,19 +176,29 @@ export function snippetAround(body: string, needle: string): string {
   return body.slice(start, start + SNIPPET_CHARS)
 }
 
-/** Every code chunk whose text contains the symbol (case-insensitive), by slug then line. */
+/**
+ * Every code chunk whose text contains the symbol (case-insensitive), by slug then line. Every
+ * chunk of a code page is a `code` chunk; saying so, and matching the body expression as written,
+ * lets the trigram index of migration 0190 answer (a symbol under three characters has no
+ * trigram and is scanned).
+ */
 export async function codeRefs(db: SqlExecutor, query: CodeDefQuery): Promise<CodeReference[]> {
   const raw = typeof query.symbol === 'string' ? query.symbol.trim() : ''
   requireSymbol('code_refs', raw)
   const limit = resolveLimit('code_refs', query.limit)
+  // The matches are ranked on their sort keys alone; only the ones returned are read in full.
   const { rows } = await db.query<LocationRow>(
-    `SELECT ${LOCATION_COLUMNS}
-     FROM content_chunks c JOIN pages p ON p.id = c.page_id
-     WHERE p.page_kind = 'code' AND c.chunk_text ILIKE $1
-       AND substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1) ILIKE $1
-       AND ($2::text IS NULL OR c.language = $2)
-     ORDER BY p.slug, c.start_line, c.chunk_index
-     LIMIT $3`,
+    `WITH hits AS (
+       SELECT c.id, p.slug, c.start_line, c.chunk_index
+       FROM content_chunks c JOIN pages p ON p.id = c.page_id
+       WHERE p.page_kind = 'code' AND c.chunk_source = 'code'
+         AND substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1) ILIKE $1
+         AND ($2::text IS NULL OR c.language = $2)
+       ORDER BY p.slug, c.start_line, c.chunk_index
+       LIMIT $3)
+     SELECT ${LOCATION_COLUMNS}
+     FROM hits JOIN content_chunks c ON c.id = hits.id JOIN pages p ON p.id = c.page_id
+     ORDER BY hits.slug, hits.start_line, hits.chunk_index`,
     [`%${likeLiteral(raw)}%`, canonicalLanguage(query.language), limit],
   )
   return rows.map((row) => ({ ...toLocation(row, snippetAround(row.body, raw)), symbolName: row.symbol_name }))

@@ -1,0 +1,142 @@
+/**
+ * One level of the callers walk as one query that returns only what the walk keeps: the edges
+ * into the frontier, filtered by receiver (`targetMatches`), less the visited callers, each
+ * caller once (at the first frontier item that reaches it), in walk order, up to what the limit
+ * leaves. Only those rows are located (file, lines, symbol), so a level that fans out to
+ * thousands of edges ships a handful of rows.
+ */
+import type { SqlExecutor } from '../db/types.js'
+import { BODY, LOCATION_COLUMNS, type LocationRow } from './navigation.js'
+import { splitSymbol } from './query-args.js'
+
+/** A node the walk expands next. */
+export interface FrontierItem {
+  chunkId: number | null
+  name: string | null
+  qualified: string | null
+  /** File stem and folder of the definition: `open` and `db` for src/db/open.ts. */
+  fileStem: string | null
+  dirName: string | null
+  /** A symbol with no definition in the brain: a call on any receiver may mean it. */
+  anyReceiver?: boolean
+  path: string[]
+}
+
+export interface CallerRow extends LocationRow {
+  /** Index of the frontier item reached. */
+  i: number
+  edge_type: string
+  via: 'chunk' | 'symbol'
+  target: string | null
+  from_symbol: string | null
+}
+
+/** `${chunkId}\0${fromSymbol ?? ''}`: a caller, as the visited set knows it. */
+export function callerKey(chunkId: number | null, fromSymbol: string | null): string {
+  return `${chunkId}\u0000${fromSymbol ?? ''}`
+}
+
+interface LevelParams {
+  chunk: { i: number[]; chunk: string[]; qual: Array<string | null> }
+  name: { i: number[]; name: string[]; qual: Array<string | null>; owner: Array<string | null>; stem: Array<string | null>; dir: Array<string | null>; any: boolean[] }
+}
+
+/**
+ * Items alike for `targetMatches` (copies of one definition in files of the same name) have the
+ * same by-name callers, and the first of them claims every one: only the first looks them up.
+ */
+function levelParams(frontier: readonly FrontierItem[]): LevelParams {
+  const seen = new Set<string>()
+  const p: LevelParams = {
+    chunk: { i: [], chunk: [], qual: [] },
+    name: { i: [], name: [], qual: [], owner: [], stem: [], dir: [], any: [] },
+  }
+  frontier.forEach((f, i) => {
+    if (f.chunkId !== null) {
+      p.chunk.i.push(i)
+      p.chunk.chunk.push(String(f.chunkId))
+      p.chunk.qual.push(f.qualified)
+    }
+    const key = JSON.stringify([f.name, f.qualified, f.fileStem, f.dirName, f.anyReceiver === true])
+    if (f.name === null || seen.has(key)) return
+    seen.add(key)
+    p.name.i.push(i)
+    p.name.name.push(f.name)
+    p.name.qual.push(f.qualified)
+    p.name.owner.push(f.qualified === null ? null : splitSymbol(f.qualified).qualifier)
+    p.name.stem.push(f.fileStem)
+    p.name.dir.push(f.dirName)
+    p.name.any.push(f.anyReceiver === true)
+  })
+  return p
+}
+
+/** The located columns, with the calling definition's own lines and type where it has one. */
+const CALLER_COLUMNS = LOCATION_COLUMNS.replace(BODY, "''::text AS body").replace(
+  'c.symbol_type, c.symbol_name, c.symbol_name_qualified, c.start_line, c.end_line',
+  `coalesce(cs.symbol_type, c.symbol_type) AS symbol_type, coalesce(cs.name, c.symbol_name) AS symbol_name,
+   coalesce(cs.qualified, c.symbol_name_qualified) AS symbol_name_qualified,
+   coalesce(cs.start_line, c.start_line) AS start_line, coalesce(cs.end_line, c.end_line) AS end_line`,
+)
+
+/**
+ * The by-name receiver rule of `targetMatches` in SQL, over `s.to_symbol_qualified` and the
+ * frontier item `f`: `q` is the target's qualifier (text before its last dot), null for a bare name.
+ */
+const RECEIVER_MATCHES = `(t.q IS NULL OR f.any_receiver OR s.to_symbol_qualified = f.qual
+  OR CASE WHEN f.owner IS NOT NULL THEN t.q = f.owner OR t.q ~ '^[a-z_]' ELSE t.q = f.stem OR t.q = f.dir END)`
+
+/**
+ * Up to `take` new callers of the frontier, in walk order (frontier item, then file, then line).
+ * A chunk edge counts when it names no target or the item's own definition; a caller reached
+ * both ways keeps its chunk edge.
+ */
+export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierItem[], visited: ReadonlySet<string>, take: number): Promise<CallerRow[]> {
+  const p = levelParams(frontier)
+  const seen = { chunk: [] as string[], symbol: [] as string[] }
+  for (const key of visited) {
+    const [chunk, symbol] = key.split('\u0000') as [string, string]
+    if (chunk === 'null') continue
+    seen.chunk.push(chunk)
+    seen.symbol.push(symbol)
+  }
+  // Arrays, not a JSON record set: the planner sees how many items there are and reads both
+  // edge tables through their indexes.
+  const { rows } = await db.query<CallerRow>(
+    `WITH hits AS (
+       SELECT f.i, e.from_chunk_id, e.from_symbol, e.edge_type, 'chunk' AS via, NULL::text AS target
+         FROM unnest($1::int[], $2::bigint[], $3::text[]) AS f(i, chunk, qual)
+         JOIN code_edges_chunk e ON e.to_chunk_id = f.chunk
+         WHERE e.to_symbol IS NULL OR f.qual IS NULL OR e.to_symbol = f.qual
+       UNION ALL
+       SELECT f.i, s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol', s.to_symbol_qualified
+         FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[])
+              AS f(i, name, qual, owner, stem, dir, any_receiver)
+         JOIN code_edges_symbol s ON s.to_symbol_name = f.name
+         CROSS JOIN LATERAL (SELECT substring(s.to_symbol_qualified from '^(.+)\\.[^.]+$') AS q) t
+         WHERE ${RECEIVER_MATCHES}),
+     fresh AS (
+       SELECT DISTINCT ON (h.from_chunk_id, coalesce(h.from_symbol, '')) h.*
+       FROM hits h
+       WHERE NOT EXISTS (SELECT 1 FROM unnest($11::bigint[], $12::text[]) AS v(chunk, symbol)
+                         WHERE v.chunk = h.from_chunk_id AND v.symbol = coalesce(h.from_symbol, ''))
+       ORDER BY h.from_chunk_id, coalesce(h.from_symbol, ''), h.i, h.via, h.edge_type),
+     ranked AS (
+       SELECT fresh.*, p.slug AS rank_slug, coalesce(cs.start_line, c.start_line) AS rank_line, cs.id AS symbol_id
+       FROM fresh JOIN content_chunks c ON c.id = fresh.from_chunk_id JOIN pages p ON p.id = c.page_id
+       LEFT JOIN LATERAL (SELECT cs.id, cs.start_line FROM code_symbols cs
+                          WHERE cs.chunk_id = fresh.from_chunk_id AND cs.qualified = fresh.from_symbol LIMIT 1) cs ON true
+       ORDER BY fresh.i, p.slug, coalesce(cs.start_line, c.start_line)
+       LIMIT $13)
+     SELECT r.i, r.edge_type, r.via, r.target, r.from_symbol, ${CALLER_COLUMNS}
+     FROM ranked r JOIN content_chunks c ON c.id = r.from_chunk_id JOIN pages p ON p.id = c.page_id
+     LEFT JOIN code_symbols cs ON cs.id = r.symbol_id
+     ORDER BY r.i, r.rank_slug, r.rank_line`,
+    [
+      p.chunk.i, p.chunk.chunk, p.chunk.qual,
+      p.name.i, p.name.name, p.name.qual, p.name.owner, p.name.stem, p.name.dir, p.name.any,
+      seen.chunk, seen.symbol, take,
+    ],
+  )
+  return rows
+}

@@ -1,9 +1,10 @@
 /**
  * bench/code: answer quality and latency of code navigation on this project's own source tree.
  *
- *   node dist/bench/code/run.js [pglite] [postgres] [--chunks N]
+ *   node dist/bench/code/run.js [pglite] [postgres] [--chunks N] [--tree labelled|working]
  *
- * 1. Imports src/, workers/ and supervisor/ as code and asks the labelled questions of
+ * 1. Imports src/, workers/ and supervisor/ of the commit the questions were labelled on
+ *    (LABELLED_COMMIT, read with git archive; --tree working takes today's files) as code and asks the labelled questions of
  *    questions.ts: recall@5 per kind for code-def, code-callers (depth 1; depth 3 for "affected"),
  *    code-callees, and `query` with and without nearSymbol.
  * 2. Copies the imported pages (chunks, definitions, edges) under copyN/ prefixes with bulk SQL
@@ -11,6 +12,7 @@
  *    code-callers --depth 3 in-process: p50 / p95 / max over every question's symbol, 5 rounds
  *    after a first round whose p95 is shown in brackets (first call of each symbol: cold cache).
  */
+import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,9 +54,24 @@ async function toolAnswer(db: Database, q: Question): Promise<Array<string | nul
   }
 }
 
-function sourceTree(): string {
+/**
+ * The tree the questions were labelled on: callers and callees move as the code changes, so the
+ * answers are only right for this commit. Pass --tree working to ask them of today's tree.
+ */
+export const LABELLED_COMMIT = '31e88385f161d57dde0e6691f8ba2d15b14c6ba6'
+const DIRS = ['src', 'workers', 'supervisor']
+
+function sourceTree(tree: 'labelled' | 'working'): string {
   const root = mkdtempSync(join(tmpdir(), 'brain-bench-code-'))
-  for (const dir of ['src', 'workers', 'supervisor']) {
+  if (tree === 'labelled') {
+    const archive = spawnSync('git', ['-C', packageRoot(), 'archive', '--format=tar', LABELLED_COMMIT, ...DIRS], { maxBuffer: 1 << 30 })
+    if (archive.status === 0) {
+      const untar = spawnSync('tar', ['-x', '-C', root], { input: archive.stdout })
+      if (untar.status === 0) return root
+    }
+    process.stderr.write(`bench/code: cannot read commit ${LABELLED_COMMIT.slice(0, 7)} from git; asking today's tree instead (recall may drop where the code moved)\n`)
+  }
+  for (const dir of DIRS) {
     const from = join(packageRoot(), dir)
     if (existsSync(from)) cpSync(from, join(root, dir), { recursive: true })
   }
@@ -177,7 +194,8 @@ async function main(): Promise<void> {
   const engines = enginesFromArgs(args)
   const chunksAt = args.indexOf('--chunks')
   const target = chunksAt >= 0 ? Number(args[chunksAt + 1]) : 50_000
-  const tree = sourceTree()
+  const treeAt = args.indexOf('--tree')
+  const tree = sourceTree(treeAt >= 0 && args[treeAt + 1] === 'working' ? 'working' : 'labelled')
   const quality_: QualityRow[] = []
   const latencies: Array<{ engine: BenchEngine; chunks: number; ms: Record<string, string> }> = []
   try {

@@ -47,11 +47,12 @@ const SETUPS: Setup[] = [
   { path: 'fast', workers: 1, batch: 4 },
   { path: 'fast', workers: 2, batch: 4 },
   { path: 'fast', workers: 2, batch: 16 },
-  { path: 'native', threads: 1, calls: 2, batch: 1 },
   { path: 'native', threads: 1, calls: 2, batch: 4 },
   { path: 'native', threads: 1, calls: 2, batch: 8 },
-  { path: 'native', threads: 1, calls: 2, batch: 32 },
+  { path: 'native', threads: 2, calls: 1, batch: 1 },
+  { path: 'native', threads: 2, calls: 1, batch: 4 },
   { path: 'native', threads: 2, calls: 1, batch: 8 },
+  { path: 'native', threads: 2, calls: 1, batch: 32 },
 ]
 
 function describe(setup: Setup): string {

@@ -32,6 +32,8 @@ function flag(name: string, fallback: number): number {
 }
 
 interface Sample {
+  /** Position in the request sequence. */
+  index: number
   ms: number
   status: number
   toolError: boolean
@@ -102,7 +104,7 @@ async function drive(base: string, token: string, queries: readonly string[], to
       const text = await res.text()
       const ms = performance.now() - t0
       const toolError = res.status === 200 && (JSON.parse(text) as { result?: { isError?: boolean } }).result?.isError === true
-      samples.push({ ms, status: res.status, toolError })
+      samples.push({ index: i, ms, status: res.status, toolError })
     }
   }
   await Promise.all(Array.from({ length: clients }, client))
@@ -142,13 +144,16 @@ async function main(): Promise<void> {
         p50: Number(percentile(okMs, 0.5).toFixed(1)), p95: Number(percentile(okMs, 0.95).toFixed(1)), max: Number(Math.max(...okMs).toFixed(1)),
         ok: ok.length, rateLimited: limited, errors, auditRows: rows, missingAuditRows: total - rows,
         targetP95Met: percentile(okMs, 0.95) <= TARGET_P95_MS,
+        // After each question has been asked once: what a server that has been running sees.
+        p95AfterFirstPass: Number(percentile(ok.filter((s) => s.index >= queries.length).map((s) => s.ms), 0.95).toFixed(1)),
       }
       await db.close()
       if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(result) + '\n')
       else {
         process.stdout.write('| pages | requests | clients | questions | limits | req/s | p50 ms | p95 ms | max ms | ok | 429 | errors | audit rows |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n')
         process.stdout.write(`| ${pages} | ${total} | ${clients} | ${distinct ? 'all distinct' : '100, repeated'} | ${defaultLimits ? 'default' : 'raised'} | ${result.requestsPerSecond} | ${result.p50} | ${result.p95} | ${result.max} | ${result.ok} | ${limited} | ${errors} | ${rows}/${total} |\n`)
-        process.stdout.write(`target p95 <= ${TARGET_P95_MS} ms: ${result.targetP95Met ? 'met' : 'NOT met'}\n`)
+        process.stdout.write(`target p95 <= ${TARGET_P95_MS} ms: ${result.targetP95Met ? 'met' : 'NOT met'}`)
+        process.stdout.write(distinct ? '\n' : ` (p95 after every question was asked once: ${result.p95AfterFirstPass} ms)\n`)
       }
       if (errors > 0 || rows !== total) process.exitCode = 1
     } finally {

@@ -18,6 +18,7 @@ import { importPage, markdownSlugForPath } from '../../src/pages/index.js'
 import { writeMarkdownCorpus } from '../import/corpus.js'
 import { openBenchDatabase } from '../lib/engines.js'
 import { buildCorpus } from '../retrieval/corpus.js'
+import { cosine } from '../../test/embedding/fixed-inputs.js'
 
 type LocalPath = 'stock' | 'fast' | 'native'
 
@@ -126,15 +127,7 @@ async function timeRun(setup: Setup, chunks: string[], reference: number[][] | u
 }
 
 function cosineDistance(a: number[], b: number[]): number {
-  let dot = 0
-  let na = 0
-  let nb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    na += a[i]! * a[i]!
-    nb += b[i]! * b[i]!
-  }
-  return 1 - dot / Math.sqrt(na * nb)
+  return 1 - cosine(a, b)
 }
 
 async function warmQueryMs(path: LocalPath): Promise<number> {

@@ -114,12 +114,18 @@ async function time(queries: readonly string[], fn: (q: string) => Promise<unkno
 
 function cliWallTimes(env: Record<string, string>, queries: readonly string[]): Latency {
   const bin = join(packageRoot(), 'bin', 'brain.js')
+  const childEnv = { PATH: process.env.PATH ?? '', ...env }
   const samples: number[] = []
-  for (const q of queries) {
-    const started = performance.now()
-    const run = spawnSync(process.execPath, [bin, 'search', q, '--json'], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' })
-    samples.push(performance.now() - started)
-    if (run.status !== 0) throw new Error(`brain search failed: ${run.stderr}`)
+  try {
+    for (const q of queries) {
+      const started = performance.now()
+      const run = spawnSync(process.execPath, [bin, 'search', q, '--json'], { env: childEnv, encoding: 'utf8' })
+      samples.push(performance.now() - started)
+      if (run.status !== 0) throw new Error(`brain search failed: ${run.stderr}`)
+    }
+  } finally {
+    // The first call started a resident service for this brain; it must not outlive the brain.
+    spawnSync(process.execPath, [bin, 'service', 'stop'], { env: childEnv, encoding: 'utf8' })
   }
   return latency(samples)
 }

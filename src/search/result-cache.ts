@@ -12,17 +12,47 @@ import { withSearchTransaction } from './transaction.js'
  * every client on a shared server), which is what this pays for.
  */
 export const RESULT_CACHE_ENTRIES = 256
+/** Rows kept over all entries: a page of 100 results carries up to 100 chunk texts. */
+export const RESULT_CACHE_ROWS = 5_000
 
 interface Entry {
   generation: string
   rows: ResultRow[]
 }
 
-const caches = new WeakMap<Database, Map<string, Entry>>()
+/** Map order is the LRU order: re-inserting an entry marks it as the most recently used. */
+export class KeptResults {
+  private readonly entries = new Map<string, Entry>()
+  private rows = 0
 
-function cacheFor(db: Database): Map<string, Entry> {
+  get(key: string, generation: string): ResultRow[] | undefined {
+    const kept = this.entries.get(key)
+    if (!kept || kept.generation !== generation) return undefined
+    this.entries.delete(key)
+    this.entries.set(key, kept)
+    return kept.rows
+  }
+
+  set(key: string, entry: Entry): void {
+    this.remove(key)
+    this.entries.set(key, entry)
+    this.rows += entry.rows.length
+    while (this.entries.size > RESULT_CACHE_ENTRIES || this.rows > RESULT_CACHE_ROWS) this.remove(this.entries.keys().next().value as string)
+  }
+
+  private remove(key: string): void {
+    const old = this.entries.get(key)
+    if (!old) return
+    this.entries.delete(key)
+    this.rows -= old.rows.length
+  }
+}
+
+const caches = new WeakMap<Database, KeptResults>()
+
+function cacheFor(db: Database): KeptResults {
   let cache = caches.get(db)
-  if (!cache) caches.set(db, (cache = new Map()))
+  if (!cache) caches.set(db, (cache = new KeptResults()))
   return cache
 }
 
@@ -45,16 +75,9 @@ export async function keywordPageRows(db: Database, plan: SearchPlan, query: str
   const cache = cacheFor(db)
   const key = cacheKey(query, plan)
   const generation = await currentGeneration(db)
-  const kept = cache.get(key)
-  if (kept && kept.generation === generation) {
-    // Map order is the LRU order: re-inserting marks the entry as the most recently used.
-    cache.delete(key)
-    cache.set(key, kept)
-    return kept.rows
-  }
+  const kept = cache.get(key, generation)
+  if (kept) return kept
   const rows = await withSearchTransaction(db, (tx) => keywordRows(tx, plan, { query, match: 'any', perPage: true }))
-  cache.delete(key)
   cache.set(key, { generation, rows })
-  while (cache.size > RESULT_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string)
   return rows
 }

@@ -112,3 +112,23 @@ t.test('a write through another connection invalidates kept results [postgres]',
   await importAll(writer, [{ slug: 'notes/brass', content: '# Brass\n\nBrass lamps and brass bells.' }], null)
   t.same(slugs(await search(ctx, 'brass lamps')).sort(), ['notes/brass', 'notes/lamps'], 'the other connection\'s page is found')
 })
+
+t.test('kept results are bounded by entries and by rows, least recently used first', async (t) => {
+  const { KeptResults, RESULT_CACHE_ENTRIES, RESULT_CACHE_ROWS } = await import('../../src/search/result-cache.js')
+  const rows = (n: number) => Array.from({ length: n }, () => ({}) as never)
+  const kept = new KeptResults()
+  for (let i = 0; i <= RESULT_CACHE_ENTRIES; i++) kept.set(`q${i}`, { generation: '1', rows: rows(1) })
+  t.equal(kept.get('q0', '1'), undefined, 'the oldest entry left when the entry bound was passed')
+  t.ok(kept.get('q1', '1'), 'the next one is still there')
+  t.equal(kept.get('q1', '2'), undefined, 'an entry of another generation is not served')
+
+  const big = new KeptResults()
+  const perEntry = 100
+  const fit = Math.floor(RESULT_CACHE_ROWS / perEntry)
+  for (let i = 0; i < fit; i++) big.set(`q${i}`, { generation: '1', rows: rows(perEntry) })
+  t.ok(big.get('q0', '1'), 'entries up to the row bound all stay')
+  big.set('one-more', { generation: '1', rows: rows(perEntry) })
+  t.equal(big.get('q1', '1'), undefined, 'passing the row bound drops the least recently used (q0 was just read)')
+  t.ok(big.get('q0', '1'))
+  t.ok(big.get('one-more', '1'))
+})

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../db/types.js'
 import { bm25ScoreSql, prepareQuery, type PreparedQuery } from './bm25.js'
 import type { SearchPlan } from './options.js'
-import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
+import { filterSql, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
 
 /** The keyword stage reads this many chunks per page it returns, then keeps each page's best. */
 export const KEYWORD_INNER_FACTOR = 3
@@ -47,11 +47,14 @@ export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: Ke
 async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery, filter: string): Promise<ResultRow[]> {
   const window = plan.offset + plan.limit
   const score = bm25ScoreSql(prepared.terms.length, 11, 12, 13)
-  const ranked = `SELECT c.id AS chunk_id, c.page_id, p.slug, c.chunk_index,
-        ${score} * ${sourceFactorSql(plan.boosts.length)} AS score
-      FROM content_chunks c JOIN pages p ON p.id = c.page_id
-      WHERE c.search_vector @@ $7::tsquery AND ${FILTER_SQL}
-      ORDER BY score DESC, p.slug, c.chunk_index
+  // search_chunks carries every column ranking and filtering read (slug and source included),
+  // so the candidates are scored without touching content_chunks or pages; only the returned
+  // rows are read in full below.
+  const ranked = `SELECT c.chunk_id, c.page_id, c.slug, c.chunk_index,
+        ${score} * ${sourceFactorSql(plan.boosts.length, 'c')} AS score
+      FROM search_chunks c
+      WHERE c.search_vector @@ $7::tsquery AND ${filterSql('c')}
+      ORDER BY score DESC, c.slug, c.chunk_index
       LIMIT $8`
   const picked = request.perPage
     ? `SELECT DISTINCT ON (page_id) chunk_id, score FROM ranked ORDER BY page_id, score DESC, chunk_index`

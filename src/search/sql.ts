@@ -28,20 +28,29 @@ export function likePrefixPattern(prefix: string): string {
  * Factor of the longest boost prefix of the page's slug; 1.0 when none matches. The boosts
  * arrive longest prefix first, so the first WHEN that matches is the longest. A CASE over array
  * elements costs a few comparisons per row, where a subquery over unnest() sorted per row was
- * the most expensive part of a keyword search over a common word.
+ * the most expensive part of a keyword search over a common word. `slugOwner` is the alias of
+ * the row carrying the slug: `p` (pages), or `c` where search_chunks carries it.
  */
-export function sourceFactorSql(boostCount: number): string {
+export function sourceFactorSql(boostCount: number, slugOwner: 'p' | 'c' = 'p'): string {
   // Still names $1 and $2 so that every statement binds the same parameter types.
   if (boostCount === 0) return '(CASE WHEN $1::text[] IS NULL AND $2::float8[] IS NULL THEN 1.0 ELSE 1.0 END)::float8'
-  const whens = Array.from({ length: boostCount }, (_, i) => `WHEN starts_with(p.slug, ($1::text[])[${i + 1}]) THEN ($2::float8[])[${i + 1}]`)
+  const whens = Array.from({ length: boostCount }, (_, i) => `WHEN starts_with(${slugOwner}.slug, ($1::text[])[${i + 1}]) THEN ($2::float8[])[${i + 1}]`)
   return `(CASE ${whens.join(' ')} ELSE 1.0::float8 END)`
 }
 
-/** Hard excludes (LIKE patterns in $3) and the language, symbol-kind and source filters. */
-export const FILTER_SQL = `NOT (p.slug LIKE ANY ($3::text[]))
+/**
+ * Hard excludes (LIKE patterns in $3) and the language, symbol-kind and source filters, over
+ * chunk `c` and the row `pageColumns` naming the one that carries slug and source_id.
+ */
+export function filterSql(pageColumns: 'p' | 'c'): string {
+  return `NOT (${pageColumns}.slug LIKE ANY ($3::text[]))
   AND ($4::text IS NULL OR c.language = $4::text)
   AND ($5::text IS NULL OR c.symbol_type = $5::text)
-  AND ($6::text IS NULL OR p.source_id = $6::text)`
+  AND ($6::text IS NULL OR ${pageColumns}.source_id = $6::text)`
+}
+
+/** The filters over content_chunks `c` joined to pages `p`. */
+export const FILTER_SQL = filterSql('p')
 
 /** Columns a result row carries besides its score. */
 export const RESULT_COLUMNS_SQL = `p.slug, p.source_id, p.title, p.type, p.page_kind, p.updated_at,

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient, PoolConfig } from 'pg'
 import { DatabaseError } from '../errors/index.js'
 import { withConnectRetry } from './connect-retry.js'
-import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
+import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryOptions, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
 
 export interface PgOpenOptions {
   url: string
@@ -41,10 +41,18 @@ export function validatePostgresUrl(url: string): URL {
   return parsed
 }
 
+/** A stable name per statement text: pg parses a named statement once per connection. */
+function statementName(text: string): string {
+  let hash = 2166136261
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619)
+  return `brain_${(hash >>> 0).toString(36)}_${text.length.toString(36)}`
+}
+
 function executor(target: Pick<Pool | PoolClient, 'query'>): SqlExecutor {
   return {
-    async query<R extends object>(text: string, params: readonly SqlParam[] = []): Promise<QueryResult<R>> {
-      const result = await target.query<R>(text, params as unknown[])
+    async query<R extends object>(text: string, params: readonly SqlParam[] = [], options: QueryOptions = {}): Promise<QueryResult<R>> {
+      const values = params as unknown[]
+      const result = options.prepared ? await target.query<R>({ name: statementName(text), text, values }) : await target.query<R>(text, values)
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length }
     },
     async exec(sql: string): Promise<void> {

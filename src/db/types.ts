@@ -9,8 +9,17 @@ export interface QueryResult<R> {
 
 export type SqlParam = string | number | boolean | null | Date | readonly string[] | readonly number[] | object
 
+export interface QueryOptions {
+  /**
+   * The statement runs often with different parameters: the server engine keeps it parsed and
+   * planned per connection (a named prepared statement), so repeats skip parsing and, once
+   * PostgreSQL's plan cache settles on a generic plan, planning. The embedded engine ignores it.
+   */
+  prepared?: boolean
+}
+
 export interface SqlExecutor {
-  query<R extends object = Record<string, unknown>>(text: string, params?: readonly SqlParam[]): Promise<QueryResult<R>>
+  query<R extends object = Record<string, unknown>>(text: string, params?: readonly SqlParam[], options?: QueryOptions): Promise<QueryResult<R>>
   /** Runs parameterless, possibly multi-statement SQL. */
   exec(sql: string): Promise<void>
 }

@@ -80,6 +80,7 @@ async function insertRows(db: SqlExecutor, rows: readonly AuditRow[]): Promise<v
       rows.map((r) => r.errorCode),
       rows.map((r) => Math.round(r.durationMs)),
     ],
+    { prepared: true },
   )
 }
 

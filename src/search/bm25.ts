@@ -88,7 +88,7 @@ export async function prepareQuery(tx: SqlExecutor, query: string, match: Candid
     parsed.prefixes,
     parsed.phrases,
     parsed.excluded,
-  ])
+  ], { prepared: true })
   const row = rows[0]
   const lexemes = row?.lexemes ?? []
   const prefixes = row?.prefixes ?? []

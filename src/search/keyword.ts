@@ -76,6 +76,7 @@ async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordReq
       prepared.averageLength,
       ...(request.withCoverage ? [prepared.lexemes] : []),
     ],
+    { prepared: true },
   )
   return rows
 }

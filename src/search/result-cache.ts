@@ -61,7 +61,7 @@ function cacheKey(query: string, plan: SearchPlan): string {
 }
 
 async function currentGeneration(db: Database): Promise<string> {
-  const { rows } = await db.query<{ generation: string }>('SELECT generation::text AS generation FROM search_generation WHERE id = 1')
+  const { rows } = await db.query<{ generation: string }>('SELECT generation::text AS generation FROM search_generation WHERE id = 1', [], { prepared: true })
   return rows[0]?.generation ?? '0'
 }
 

@@ -119,17 +119,22 @@ export async function verifyBearer(db: SqlExecutor, authorization: string | unde
   if (authorization === undefined || authorization === null || authorization.trim() === '') return { ok: false, reason: 'missing' }
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)
   if (!match) return { ok: false, reason: 'not_bearer' }
+  // One statement: the lookup, and the touch of last_used_at when it is due (the condition is on
+  // the updated row itself, so concurrent requests of one token write it once).
   const { rows } = await db.query<{ id: number; name: string; scopes: string[]; revoked_at: Date | null }>(
-    'SELECT id, name, scopes, revoked_at FROM access_tokens WHERE token_hash = $1',
+    `WITH found AS (SELECT id, name, scopes, revoked_at FROM access_tokens WHERE token_hash = $1),
+     touched AS (
+       UPDATE access_tokens a SET last_used_at = now() FROM found
+       WHERE a.id = found.id AND found.revoked_at IS NULL
+         AND (a.last_used_at IS NULL OR a.last_used_at < now() - interval '60 seconds')
+       RETURNING a.id)
+     SELECT id, name, scopes, revoked_at FROM found`,
     [hashToken(match[1]!)],
+    { prepared: true },
   )
   const row = rows[0]
   if (!row) return { ok: false, reason: 'unknown' }
   if (row.revoked_at !== null) return { ok: false, reason: 'revoked' }
-  await db.query(
-    "UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')",
-    [row.id],
-  )
   return { ok: true, token: { tokenId: Number(row.id), name: row.name, scopes: row.scopes as TokenScope[] } }
 }
 

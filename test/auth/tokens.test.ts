@@ -33,7 +33,10 @@ t.test('create, verify, list and revoke [postgres]', async (t) => {
   await t.rejects(createToken(db, '42', ['read']), { code: 'invalid_token_name' })
   const revoked = await revokeToken(db, String(info.id))
   t.ok(revoked.revokedAt)
+  await db.query("UPDATE access_tokens SET last_used_at = now() - interval '120 seconds'")
+  const before = (await listTokens(db))[0]!.lastUsedAt!
   t.same(await verifyBearer(db, `Bearer ${token}`), { ok: false, reason: 'revoked' })
+  t.equal((await listTokens(db))[0]!.lastUsedAt!.getTime(), before.getTime(), 'a revoked token is not marked as used')
   await t.rejects(revokeToken(db, 'nobody'), { code: 'token_not_found' })
 })
 

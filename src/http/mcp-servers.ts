@@ -99,10 +99,10 @@ export class McpServerPool {
    * connection for it: on a busy server that machinery cost more than the search it carried.
    */
   private async answerToolCall(token: VerifiedToken, call: PlainToolCall): Promise<McpAnswer> {
-    const { dispatchTool } = await import('../mcp/dispatch.js')
+    const { dispatchTool, toolResultJson } = await import('../mcp/dispatch.js')
     const authInfo: AuthInfo = { token: String(token.tokenId), clientId: token.name, scopes: token.scopes }
     const outcome = await dispatchTool(this.contextFor(authInfo), call.name, call.arguments)
-    const text = JSON.stringify({ result: outcome.result, jsonrpc: '2.0', id: call.id })
+    const text = `{"result":${toolResultJson(outcome.result)},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
     return { status: 200, contentType: 'application/json', text, toolError: outcome.errorCode }
   }
 

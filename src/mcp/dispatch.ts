@@ -23,14 +23,35 @@ export class ScopeError extends BrainError {
   override readonly errorClass = 'AuthError'
 }
 
+/** Results whose text is exactly their structuredContent serialised, as made below. */
+const textIsStructured = new WeakSet<ToolResult>()
+
+/**
+ * The text half is structuredContent as compact JSON: an agent pays for every token it reads,
+ * and the HTTP route can reuse the text as the structured half's serialisation.
+ */
+function resultOf(structured: Record<string, unknown>, isError: boolean): ToolResult {
+  const result: ToolResult = { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, ...(isError ? { isError: true } : {}) }
+  textIsStructured.add(result)
+  return result
+}
+
 function success(value: Record<string, unknown>): ToolResult {
-  const structured = toSnakeCaseJson(value) as Record<string, unknown>
-  return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured }
+  return resultOf(toSnakeCaseJson(value) as Record<string, unknown>, false)
 }
 
 export function errorResult(envelope: ErrorEnvelope): ToolResult {
-  const body = { error: envelope }
-  return { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }], structuredContent: body, isError: true }
+  return resultOf({ error: envelope }, true)
+}
+
+/**
+ * A result's JSON. For results made here the structured half is spliced in from the text
+ * instead of being serialised a second time; search results are most of a busy server's output.
+ */
+export function toolResultJson(result: ToolResult): string {
+  const text = result.content[0]?.text
+  if (!textIsStructured.has(result) || result.content.length !== 1 || text === undefined) return JSON.stringify(result)
+  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${result.isError === true ? ',"isError":true' : ''}}`
 }
 
 function describeIssues(error: z.ZodError): string {

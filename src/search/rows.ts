@@ -9,6 +9,23 @@ export interface RowContext {
   now: Date
 }
 
+/**
+ * The last snippet made from each row object, with what it was made for: kept result rows are
+ * the same objects on every repeat of a search, and collapsing a chunk's whitespace again for
+ * each of them was a visible share of answering one.
+ */
+const snippets = new WeakMap<ResultRow, { terms: readonly string[]; chars: number; snippet: string }>()
+
+function snippetOf(row: ResultRow, context: RowContext): string {
+  const kept = snippets.get(row)
+  if (kept && kept.chars === context.snippetChars && kept.terms.length === context.terms.length && kept.terms.every((term, i) => term === context.terms[i])) {
+    return kept.snippet
+  }
+  const snippet = makeSnippet(row.chunk_text, context.terms, context.snippetChars)
+  snippets.set(row, { terms: context.terms, chars: context.snippetChars, snippet })
+  return snippet
+}
+
 export function toSearchResult(row: ResultRow, context: RowContext): SearchResult {
   const updatedAt = row.updated_at instanceof Date ? row.updated_at : new Date(row.updated_at)
   return {
@@ -18,7 +35,7 @@ export function toSearchResult(row: ResultRow, context: RowContext): SearchResul
     type: row.type,
     page_kind: row.page_kind,
     score: Number(row.score),
-    snippet: makeSnippet(row.chunk_text, context.terms, context.snippetChars),
+    snippet: snippetOf(row, context),
     chunk_id: Number(row.chunk_id),
     chunk_index: row.chunk_index,
     chunk_source: row.chunk_source,

@@ -15,9 +15,18 @@ if [ "${BRAIN_TEST_SKIP_BUILD:-}" != "1" ]; then
   npx tsc -p tsconfig.json
 fi
 
+# Everything the tests create under the temporary directory (brain homes, repositories, the
+# cluster) lives in one folder of this run, removed at the end, so runs leave nothing behind.
+# Traversable, because the cluster runs as the postgres user when the tests run as root.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/brain-test-run.XXXXXX")
+chmod 755 "$run_tmp"
+export TMPDIR="$run_tmp"
 eval "$(node dist/test/helpers/cluster-cli.js start)"
-stop_cluster() { node dist/test/helpers/cluster-cli.js stop "$BRAIN_TEST_PG_DIR" >/dev/null 2>&1 || true; }
-trap stop_cluster EXIT
+finish() {
+  node dist/test/helpers/cluster-cli.js stop "$BRAIN_TEST_PG_DIR" >/dev/null 2>&1 || true
+  rm -rf "$run_tmp"
+}
+trap finish EXIT
 echo "[test] PostgreSQL test cluster at ${BRAIN_TEST_PG_URL} (template ${BRAIN_TEST_PG_TEMPLATE})" >&2
 
 files=("$@")

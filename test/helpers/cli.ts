@@ -36,7 +36,9 @@ export interface CliBrain {
  * no test starts a resident service it does not know it has to stop.
  */
 export function childEnv(env: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', BRAIN_NO_SERVICE: '1', ...env }
+  // TMPDIR too, so what a child makes under the temp dir lands in the test run's own folder.
+  const tmp: Record<string, string> = process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }
+  return { PATH: process.env.PATH ?? '', BRAIN_NO_SERVICE: '1', ...tmp, ...env }
 }
 
 export function runBrain(args: string[], env: Record<string, string>, input?: string, cwd?: string): Promise<CliResult> {

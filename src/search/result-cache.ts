@@ -1,4 +1,5 @@
 import type { Database } from '../db/types.js'
+import { GenerationReader } from './generation-reader.js'
 import { keywordRows } from './keyword.js'
 import type { SearchPlan } from './options.js'
 import type { ResultRow } from './sql.js'
@@ -48,21 +49,21 @@ export class KeptResults {
   }
 }
 
-const caches = new WeakMap<Database, KeptResults>()
+interface PerDatabase {
+  kept: KeptResults
+  generation: GenerationReader
+}
 
-function cacheFor(db: Database): KeptResults {
+const caches = new WeakMap<Database, PerDatabase>()
+
+function cacheFor(db: Database): PerDatabase {
   let cache = caches.get(db)
-  if (!cache) caches.set(db, (cache = new KeptResults()))
+  if (!cache) caches.set(db, (cache = { kept: new KeptResults(), generation: new GenerationReader(db) }))
   return cache
 }
 
 function cacheKey(query: string, plan: SearchPlan): string {
   return JSON.stringify([query, plan.limit, plan.offset, plan.boosts, plan.excludes, plan.language, plan.symbolKind, plan.sourceId])
-}
-
-async function currentGeneration(db: Database): Promise<string> {
-  const { rows } = await db.query<{ generation: string }>('SELECT generation::text AS generation FROM search_generation WHERE id = 1', [], { prepared: true })
-  return rows[0]?.generation ?? '0'
 }
 
 /**
@@ -74,10 +75,10 @@ async function currentGeneration(db: Database): Promise<string> {
 export async function keywordPageRows(db: Database, plan: SearchPlan, query: string): Promise<ResultRow[]> {
   const cache = cacheFor(db)
   const key = cacheKey(query, plan)
-  const generation = await currentGeneration(db)
-  const kept = cache.get(key, generation)
+  const generation = await cache.generation.read()
+  const kept = cache.kept.get(key, generation)
   if (kept) return kept
   const rows = await withSearchTransaction(db, (tx) => keywordRows(tx, plan, { query, match: 'any', perPage: true }))
-  cache.set(key, { generation, rows })
+  cache.kept.set(key, { generation, rows })
   return rows
 }

@@ -2,31 +2,34 @@
  * code-refs: every code chunk whose body (the text after its header line) contains the symbol,
  * case-insensitive, by slug then line (then chunk id, so ties have one order).
  *
- * Three plans give the same rows in the same order; which one runs only changes the cost:
+ * Two plans give the same rows in the same order; which one runs only changes the cost:
  *
- * 1. **Probe.** The trigram index (migration 0190) yields up to `probeRows + 1` matches in the
- *    table's physical order. Fewer than that means every match was seen: the first `limit` of
- *    them are the answer, in one statement (a rare symbol costs what it always did).
- * 2. **Walk.** A common symbol is answered by walking code chunks in answer order (pages by
- *    slug through their index, each page's chunks by line) and testing each one, stopping at
- *    the `limit`-th match: its cost is the number of chunks before that match, not the number
- *    of matches. The walk is capped; a walk that reaches the cap without filling the limit
- *    gives way to plan 3.
- * 3. **Trigram.** Every match is rechecked, ranked on slug and line, and the first `limit`
- *    are read in full. Its cost grows with the number of matches.
+ * - **Trigram.** The trigram index (migration 0190) finds the candidates; every match is
+ *   rechecked, ranked on slug and line, and the first `limit` are read in full. Its cost grows
+ *   with the number of matches: fine for a rare symbol, tens of milliseconds for one found in
+ *   thousands of chunks.
+ * - **Walk.** Code chunks in answer order (pages by slug through their index, each page's chunks
+ *   by line), each tested, stopping at the `limit`-th match: its cost is the number of chunks
+ *   before that match, not the number of matches. The walk is capped; one that reaches its cap
+ *   without filling the limit gives way to the trigram plan.
  *
- * The probe also says how common the symbol is: it read `found` matches in the first
- * `scannedBlocks` of the table's `blocks`, so there are about found × blocks / scannedBlocks,
- * and (matches spread evenly) the walk meets the `limit`-th after about limit × chunks / matches
- * chunks. A walk step costs about what a recheck does, so the walk runs when that is fewer
- * than the matches, capped at a few times the expectation and never more than the matches.
+ * The choice needs the number of matches, estimated before either runs. The keyword-search
+ * statistics (migration 0170) count the chunks holding each lexeme exactly, so a symbol that is
+ * a word (`UsageError`, `search`) costs one index lookup to estimate: the fewest chunks among its
+ * lexemes. A symbol with no lexeme (`(`, `%_`) is estimated by a probe: up to `probeRows + 1`
+ * matches read through the trigram index in physical order; fewer means it saw every match and
+ * already holds the answer, more gives the density of matches in the blocks it read.
+ *
+ * With M matches among N chunks spread evenly, the walk meets the `limit`-th after about
+ * limit × N / M chunks, and a walk step costs about what a recheck does: the walk runs when that
+ * is fewer than M, capped at four times the expectation and never more than M.
  */
 import type { SqlExecutor } from '../db/types.js'
 import { LOCATION_COLUMNS, snippetAround, toLocation, type CodeDefQuery, type CodeReference, type LocationRow } from './navigation.js'
 import { canonicalLanguage, requireSymbol, resolveLimit } from './query-args.js'
 
 /** Matches the probe reads before it calls a symbol common (at least the limit). */
-export const REFS_PROBE_ROWS = 100
+export const REFS_PROBE_ROWS = 50
 /** The walk's cap, as a multiple of the chunks it is expected to read. */
 const WALK_CAP_FACTOR = 4
 /** Chunks per heap block when the table has no statistics yet. */
@@ -37,7 +40,39 @@ export interface RefsOptions {
   probeRows?: number
 }
 
-/** The match test of plans 1 and 3: the form the trigram index answers. */
+/** How many chunks match, estimated; null when the symbol has no lexeme to count. */
+export interface MatchEstimate {
+  matches: number
+  chunks: number
+}
+
+/**
+ * The fewest chunks holding any one lexeme of the symbol (none when a lexeme is unknown), from
+ * the keyword statistics; null when the symbol has no lexeme (punctuation, stop words).
+ */
+export async function lexemeEstimate(db: SqlExecutor, symbol: string): Promise<MatchEstimate | null> {
+  const { rows } = await db.query<{ lexemes: number; matches: number; chunks: number | null }>(
+    `SELECT coalesce(cardinality(l.lexemes), 0) AS lexemes,
+       (SELECT CASE WHEN count(*) = cardinality(l.lexemes) THEN min(s.chunk_count) ELSE 0 END
+        FROM search_lexeme_stats s WHERE s.lexeme = ANY (l.lexemes))::float8 AS matches,
+       (SELECT chunk_count FROM search_corpus_stats WHERE id = 1)::float8 AS chunks
+     FROM (SELECT tsvector_to_array(to_tsvector('english', $1)) AS lexemes) l`,
+    [symbol],
+  )
+  const row = rows[0]
+  if (row === undefined || Number(row.lexemes) === 0) return null
+  return { matches: Number(row.matches), chunks: Number(row.chunks ?? 0) }
+}
+
+/** The walk's cap in chunks, or null when rechecking every match is expected to cost less. */
+export function walkCapFor({ matches, chunks }: MatchEstimate, limit: number): number | null {
+  if (matches <= 0) return null
+  const expected = (limit * chunks) / matches
+  if (expected >= matches) return null
+  return Math.max(limit, Math.ceil(Math.min(matches, WALK_CAP_FACTOR * expected)))
+}
+
+/** The match test of the probe and the trigram plan: the form the trigram index answers. */
 const BODY_ILIKE = `substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1) ILIKE $1`
 const CODE_CHUNKS = `p.page_kind = 'code' AND c.chunk_source = 'code' AND ($2::text IS NULL OR c.language = $2)`
 const ANSWER_ORDER = 'slug, start_line, chunk_index, id'
@@ -63,7 +98,7 @@ export interface RefsProbe {
   walkCap: number | null
 }
 
-/** Plan 1: up to `probeRows + 1` matches in physical order, the first `limit` of them located. */
+/** The probe: up to `probeRows + 1` matches in physical order, the first `limit` of them located. */
 export async function probeRefs(db: SqlExecutor, symbol: string, language: string | null, limit: number, probeRows: number): Promise<RefsProbe> {
   const { rows } = await db.query<ProbeRow>(
     `WITH probe AS (
@@ -84,21 +119,18 @@ export async function probeRefs(db: SqlExecutor, symbol: string, language: strin
   )
   const first = rows[0]
   const complete = first === undefined || Number(first.found) <= probeRows
-  return { rows, complete, walkCap: complete ? null : walkCap(first!, limit) }
+  return { rows, complete, walkCap: complete ? null : walkCapFor(probeEstimate(first!), limit) }
 }
 
-/** The walk's cap in chunks from the probe's statistics, or null when the walk should not run. */
-export function walkCap(probe: Pick<ProbeRow, 'found' | 'scanned_blocks' | 'blocks' | 'rows_per_block'>, limit: number): number | null {
+/** The probe's estimate: `found` matches in the first `scanned_blocks` of `blocks`. */
+export function probeEstimate(probe: Pick<ProbeRow, 'found' | 'scanned_blocks' | 'blocks' | 'rows_per_block'>): MatchEstimate {
   const blocks = Math.max(Number(probe.blocks), Number(probe.scanned_blocks), 1)
-  const matches = (Number(probe.found) * blocks) / Math.max(Number(probe.scanned_blocks), 1)
-  const chunks = blocks * (probe.rows_per_block === null ? DEFAULT_ROWS_PER_BLOCK : Number(probe.rows_per_block))
-  const expected = (limit * chunks) / matches
-  if (expected >= matches) return null
-  return Math.max(limit, Math.ceil(Math.min(matches, WALK_CAP_FACTOR * expected)))
+  const rowsPerBlock = probe.rows_per_block === null ? DEFAULT_ROWS_PER_BLOCK : Number(probe.rows_per_block)
+  return { matches: (Number(probe.found) * blocks) / Math.max(Number(probe.scanned_blocks), 1), chunks: blocks * rowsPerBlock }
 }
 
 /**
- * Plan 2: code chunks in answer order, each tested, up to `cap` chunks; the first `limit`
+ * The walk: code chunks in answer order, each tested, up to `cap` chunks; the first `limit`
  * matches, or null when the cap came first (the answer may lie further on).
  * `strpos(lower(…), lower(…))` is the same test as ILIKE on a literal (ILIKE lowers both sides
  * and matches), spelled so the planner cannot swap the ordered walk for the trigram index.
@@ -121,7 +153,7 @@ export async function walkRefs(db: SqlExecutor, symbol: string, language: string
   return rows.length === limit ? rows : null
 }
 
-/** Plan 3: every match rechecked and ranked on its sort keys; only the first `limit` read in full. */
+/** The trigram plan: every match rechecked and ranked on its sort keys; only the first `limit` read in full. */
 export async function trigramRefs(db: SqlExecutor, symbol: string, language: string | null, limit: number): Promise<LocationRow[]> {
   const { rows } = await db.query<LocationRow>(
     `WITH hits AS (
@@ -144,9 +176,17 @@ export async function codeRefs(db: SqlExecutor, query: CodeDefQuery, options: Re
   requireSymbol('code_refs', raw)
   const limit = resolveLimit('code_refs', query.limit)
   const language = canonicalLanguage(query.language)
-  const probe = await probeRefs(db, raw, language, limit, Math.max(options.probeRows ?? REFS_PROBE_ROWS, limit))
-  let rows = probe.complete ? probe.rows : null
-  if (rows === null && probe.walkCap !== null) rows = await walkRefs(db, raw, language, limit, probe.walkCap)
+  let rows: LocationRow[] | null = null
+  let cap: number | null
+  const estimate = await lexemeEstimate(db, raw)
+  if (estimate === null) {
+    const probe = await probeRefs(db, raw, language, limit, Math.max(options.probeRows ?? REFS_PROBE_ROWS, limit))
+    if (probe.complete) rows = probe.rows
+    cap = probe.walkCap
+  } else {
+    cap = walkCapFor(estimate, limit)
+  }
+  if (rows === null && cap !== null) rows = await walkRefs(db, raw, language, limit, cap)
   rows ??= await trigramRefs(db, raw, language, limit)
   return rows.map((row) => ({ ...toLocation(row, snippetAround(row.body, raw)), symbolName: row.symbol_name }))
 }

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { codeRefs } from '../../src/code/index.js'
-import { probeRefs, trigramRefs, walkCap, walkRefs } from '../../src/code/refs.js'
+import { lexemeEstimate, probeEstimate, probeRefs, trigramRefs, walkCapFor, walkRefs } from '../../src/code/refs.js'
 import type { Database } from '../../src/db/types.js'
 import { importPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
@@ -55,7 +55,7 @@ async function scan(db: Database, needle: string, language: string | null = null
 const keys = (rows: ReadonlyArray<{ slug: string; start_line?: number | null; startLine?: number | null }>): string[] =>
   rows.map((r) => `${r.slug}:${r.startLine ?? r.start_line}`)
 
-const NEEDLES = ['commonNeedle', 'COMMONNEEDLE', 'atBound', 'pastBound', 'rareNeedle', 'handler1', 'he', 'n', '50%_off', '%_', '_o', 'été', 'café', 'no such needle']
+const NEEDLES = ['commonNeedle', '(', '):', 'COMMONNEEDLE', 'atBound', 'pastBound', 'rareNeedle', 'handler1', 'he', 'n', '50%_off', '%_', '_o', 'été', 'café', 'no such needle']
 
 engineTest(t, 'code-refs answers like a scan whichever plan runs', async (t, { db }) => {
   await importFiles(db)
@@ -109,15 +109,28 @@ engineTest(t, 'the ordered walk stops at the limit and gives up at its cap', asy
   t.same(keys((await walkRefs(db, 'ÉTÉ', null, 2, 10_000))!), (await scan(db, 'ÉTÉ')).slice(0, 2))
 })
 
+engineTest(t, 'the keyword statistics estimate how common a needle is', async (t, { db }) => {
+  await importFiles(db)
+  const common = await lexemeEstimate(db, 'commonNeedle')
+  t.ok(common !== null && common.matches >= (await scan(db, 'commonNeedle')).length - 1, 'about as many chunks as hold it')
+  t.ok(common !== null && common.chunks >= common.matches)
+  t.ok(walkCapFor(common!, 3) !== null, 'a needle in every chunk is walked for at a small limit')
+  t.equal(walkCapFor(common!, 1000), null, 'and rechecked when the limit is past every match')
+  t.same(await lexemeEstimate(db, 'rareNeedle'), { matches: 2, chunks: common!.chunks }, 'two chunks')
+  t.equal((await lexemeEstimate(db, 'nowhereNeedle'))?.matches, 0, 'a lexeme no chunk holds: none')
+  t.equal((await lexemeEstimate(db, 'rareNeedle commonNeedle'))?.matches, 2, 'several lexemes: the rarest')
+  t.equal(await lexemeEstimate(db, '%_'), null, 'no lexeme: no estimate (the probe decides)')
+})
+
 t.test('the walk runs only when the limit-th match is expected before the matches run out', async (t) => {
   // 101 matches in the first 10 of 1,000 blocks: about 10,100 matches among 8,000 chunks.
-  t.equal(walkCap({ found: 101, scanned_blocks: 10, blocks: 1000, rows_per_block: 8 }, 20), 64, 'four times the expected 16 chunks')
+  t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 10, blocks: 1000, rows_per_block: 8 }), 20), 64, 'four times the expected 16 chunks')
   // 101 matches in all 1,000 blocks: 101 matches, the 20th expected after ~1,584 chunks.
-  t.equal(walkCap({ found: 101, scanned_blocks: 1000, blocks: 1000, rows_per_block: 8 }, 20), null)
-  t.equal(walkCap({ found: 101, scanned_blocks: 500, blocks: 1000, rows_per_block: null }, 20), null, 'no statistics: 8 chunks a block')
+  t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 1000, blocks: 1000, rows_per_block: 8 }), 20), null)
+  t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 500, blocks: 1000, rows_per_block: null }), 20), null, 'no statistics: 8 chunks a block')
   // 1,010 matches, the 20th expected after ~158 chunks: four times that.
-  t.equal(walkCap({ found: 101, scanned_blocks: 100, blocks: 1000, rows_per_block: 8 }, 20), 634)
+  t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 100, blocks: 1000, rows_per_block: 8 }), 20), 634)
   // 505 matches, the 20th expected after ~317 chunks: capped at the 505 a recheck would cost.
-  t.equal(walkCap({ found: 101, scanned_blocks: 200, blocks: 1000, rows_per_block: 8 }, 20), 505)
-  t.equal(walkCap({ found: 101, scanned_blocks: 1, blocks: 1, rows_per_block: 8 }, 20), 20, 'never under the limit')
+  t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 200, blocks: 1000, rows_per_block: 8 }), 20), 505)
+  t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 1, blocks: 1, rows_per_block: 8 }), 20), 20, 'never under the limit')
 })

@@ -21,8 +21,8 @@
  * already holds the answer, more gives the density of matches in the blocks it read.
  *
  * With M matches among N chunks spread evenly, the walk meets the `limit`-th after about
- * limit × N / M chunks, and a walk step costs about what a recheck does: the walk runs when that
- * is fewer than M, capped at four times the expectation and never more than M.
+ * limit × N / M chunks, and a walk step costs about half a recheck: the walk runs when half
+ * that is under M, capped at four times the expectation and at 2M.
  */
 import type { SqlExecutor } from '../db/types.js'
 import { LOCATION_COLUMNS, snippetAround, toLocation, type CodeDefQuery, type CodeReference, type LocationRow } from './navigation.js'
@@ -32,6 +32,11 @@ import { canonicalLanguage, requireSymbol, resolveLimit } from './query-args.js'
 export const REFS_PROBE_ROWS = 50
 /** The walk's cap, as a multiple of the chunks it is expected to read. */
 const WALK_CAP_FACTOR = 4
+/**
+ * What a walk step costs against a recheck of a match: a chunk the walk passes over is tested
+ * on its whole text first, without cutting the header off (measured at about half the cost).
+ */
+const WALK_STEP_COST = 0.5
 /** Chunks per heap block when the table has no statistics yet. */
 const DEFAULT_ROWS_PER_BLOCK = 8
 
@@ -68,8 +73,8 @@ export async function lexemeEstimate(db: SqlExecutor, symbol: string): Promise<M
 export function walkCapFor({ matches, chunks }: MatchEstimate, limit: number): number | null {
   if (matches <= 0) return null
   const expected = (limit * chunks) / matches
-  if (expected >= matches) return null
-  return Math.max(limit, Math.ceil(Math.min(matches, WALK_CAP_FACTOR * expected)))
+  if (expected * WALK_STEP_COST >= matches) return null
+  return Math.max(limit, Math.ceil(Math.min(matches / WALK_STEP_COST, WALK_CAP_FACTOR * expected)))
 }
 
 /** The match test of the probe and the trigram plan: the form the trigram index answers. */
@@ -132,14 +137,18 @@ export function probeEstimate(probe: Pick<ProbeRow, 'found' | 'scanned_blocks' |
 /**
  * The walk: code chunks in answer order, each tested, up to `cap` chunks; the first `limit`
  * matches, or null when the cap came first (the answer may lie further on).
- * `strpos(lower(…), lower(…))` is the same test as ILIKE on a literal (ILIKE lowers both sides
- * and matches), spelled so the planner cannot swap the ordered walk for the trigram index.
+ * `strpos(lower(…), lower(…))` is the test ILIKE makes on a literal (ILIKE lowers both sides and
+ * matches), spelled so the planner cannot swap the ordered walk for the trigram index. The whole
+ * text is tested first: lowering is per character, so a body that matches is inside a text that
+ * matches, and most chunks walked past are settled without cutting their header off.
  */
 export async function walkRefs(db: SqlExecutor, symbol: string, language: string | null, limit: number, cap: number): Promise<LocationRow[] | null> {
   const { rows } = await db.query<LocationRow>(
     `WITH walk AS (
        SELECT c.id, p.slug, c.start_line, c.chunk_index,
-              strpos(lower(substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1)), lower($1)) > 0 AS hit
+              CASE WHEN strpos(lower(c.chunk_text), lower($1)) > 0
+                   THEN strpos(lower(substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1)), lower($1)) > 0
+                   ELSE false END AS hit
        FROM pages p JOIN content_chunks c ON c.page_id = p.id
        WHERE ${CODE_CHUNKS}
        ORDER BY p.slug, c.start_line, c.chunk_index, c.id

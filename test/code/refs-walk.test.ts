@@ -130,7 +130,8 @@ t.test('the walk runs only when the limit-th match is expected before the matche
   t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 500, blocks: 1000, rows_per_block: null }), 20), null, 'no statistics: 8 chunks a block')
   // 1,010 matches, the 20th expected after ~158 chunks: four times that.
   t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 100, blocks: 1000, rows_per_block: 8 }), 20), 634)
-  // 505 matches, the 20th expected after ~317 chunks: capped at the 505 a recheck would cost.
-  t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 200, blocks: 1000, rows_per_block: 8 }), 20), 505)
+  // 505 matches, the 20th expected after ~317 chunks: capped at twice the matches (a walk step
+  // costs half a recheck).
+  t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 200, blocks: 1000, rows_per_block: 8 }), 20), 1010)
   t.equal(walkCapFor(probeEstimate({ found: 101, scanned_blocks: 1, blocks: 1, rows_per_block: 8 }), 20), 20, 'never under the limit')
 })

@@ -8,10 +8,10 @@
  *   rechecked, ranked on slug and line, and the first `limit` are read in full. Its cost grows
  *   with the number of matches: fine for a rare symbol, tens of milliseconds for one found in
  *   thousands of chunks.
- * - **Walk.** Code chunks in answer order (pages by slug through their index, each page's chunks
- *   by line), each tested, stopping at the `limit`-th match: its cost is the number of chunks
- *   before that match, not the number of matches. The walk is capped; one that reaches its cap
- *   without filling the limit gives way to the trigram plan.
+ * - **Walk.** Code chunks in answer order (code pages by slug through their own index,
+ *   migration 0210; each page's chunks by line), each tested, stopping at the `limit`-th match:
+ *   its cost is the number of chunks before that match, not the number of matches. The walk is
+ *   capped; one that reaches its cap without filling the limit gives way to the trigram plan.
  *
  * The choice needs the number of matches, estimated before either runs. The keyword-search
  * statistics (migration 0170) count the chunks holding each lexeme exactly, so a symbol that is

@@ -6,7 +6,7 @@
  * thousands of edges ships a handful of rows.
  */
 import type { SqlExecutor } from '../db/types.js'
-import { BODY, LOCATION_COLUMNS, type LocationRow } from './navigation.js'
+import { LOCATION_COLUMNS, type LocationRow } from './navigation.js'
 import { splitSymbol } from './query-args.js'
 
 /** A node the walk expands next. */
@@ -71,8 +71,12 @@ function levelParams(frontier: readonly FrontierItem[]): LevelParams {
   return p
 }
 
-/** The located columns, with the calling definition's own lines and type where it has one. */
-const CALLER_COLUMNS = LOCATION_COLUMNS.replace(BODY, "''::text AS body").replace(
+/**
+ * The located columns, with the calling definition's own lines and type where it has one. The
+ * body comes along for the snippet: these rows are the results, so reading it here spares a
+ * statement afterwards.
+ */
+const CALLER_COLUMNS = LOCATION_COLUMNS.replace(
   'c.symbol_type, c.symbol_name, c.symbol_name_qualified, c.start_line, c.end_line',
   `coalesce(cs.symbol_type, c.symbol_type) AS symbol_type, coalesce(cs.name, c.symbol_name) AS symbol_name,
    coalesce(cs.qualified, c.symbol_name_qualified) AS symbol_name_qualified,

@@ -100,7 +100,8 @@ export function targetMatches(target: string, item: Pick<FrontierItem, 'qualifie
 
 function toNode(row: Located, depth: number, path: string[], edgeType: string, via: 'chunk' | 'symbol', candidates: number): CodeGraphNode {
   return {
-    // The snippet is filled in for the final results only (fillSnippets): the walk never reads chunk text.
+    // Callees fill the snippet in for the final results only (fillSnippets): their walk never
+    // reads chunk text. A callers level reads it for the rows it returns, which are results.
     ...toLocation(row, ''),
     chunkId: Number(row.chunk_id),
     symbolName: row.symbol_name,
@@ -143,13 +144,13 @@ export async function getCallersOf(db: SqlExecutor, query: CodeGraphQuery): Prom
       }
       visited.add(callerKey(row.chunk_id, row.from_symbol))
       const path = [label(row), ...frontier[row.i]!.path]
-      results.push(toNode(row, level, path, row.edge_type, row.via, 1))
+      results.push({ ...toNode(row, level, path, row.edge_type, row.via, 1), snippet: definitionSnippet(row) })
       // Top-level code is nobody's callee: the walk goes on from definitions only.
       if (row.from_symbol !== null) next.push(frontierOf(row, path))
     }
     frontier = next
   }
-  return { symbol, direction: 'callers', depth, definitions, ambiguous: definitions.length > 1, truncated, results: await fillSnippets(db, ordered(results)) }
+  return { symbol, direction: 'callers', depth, definitions, ambiguous: definitions.length > 1, truncated, results: ordered(results) }
 }
 
 interface EdgeOutRow {

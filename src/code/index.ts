@@ -1,7 +1,8 @@
 /**
  * Code intelligence: definitions, references and the call graph over code pages.
  */
-export { codeDef, codeRefs, DEFINITION_TYPES, SNIPPET_CHARS, type CodeDefQuery, type CodeDefinition, type CodeLocation, type CodeReference } from './navigation.js'
+export { codeDef, DEFINITION_TYPES, SNIPPET_CHARS, type CodeDefQuery, type CodeDefinition, type CodeLocation, type CodeReference } from './navigation.js'
+export { codeRefs, REFS_PROBE_ROWS, type RefsOptions } from './refs.js'
 export {
   getCallersOf, getCalleesOf, DEFAULT_GRAPH_DEPTH, MAX_GRAPH_DEPTH, DEFAULT_GRAPH_LIMIT,
   type CodeGraphQuery, type CodeGraphNode, type CodeGraphResponse,

@@ -1,5 +1,5 @@
 /**
- * code-def and code-refs: where a symbol is defined, and every code chunk that mentions it.
+ * code-def: where a symbol is defined (code-refs, in refs.ts, shares the location columns).
  */
 import type { SqlExecutor } from '../db/types.js'
 import { canonicalLanguage, requireSymbol, resolveLimit, splitSymbol } from './query-args.js'
@@ -162,11 +162,6 @@ export async function codeDef(db: SqlExecutor, query: CodeDefQuery): Promise<Cod
   return rows.map(toDefinition)
 }
 
-/** Escapes LIKE wildcards so the symbol is matched literally. */
-function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
-}
-
 /** Up to SNIPPET_CHARS of the body, starting at the line of the first match. */
 export function snippetAround(body: string, needle: string): string {
   const at = body.toLowerCase().indexOf(needle.toLowerCase())
@@ -174,32 +169,4 @@ export function snippetAround(body: string, needle: string): string {
   const lineStart = body.lastIndexOf('\n', at) + 1
   const start = at - lineStart > SNIPPET_CHARS / 2 ? at - SNIPPET_CHARS / 4 : lineStart
   return body.slice(start, start + SNIPPET_CHARS)
-}
-
-/**
- * Every code chunk whose text contains the symbol (case-insensitive), by slug then line. Every
- * chunk of a code page is a `code` chunk; saying so, and matching the body expression as written,
- * lets the trigram index of migration 0190 answer (a symbol under three characters has no
- * trigram and is scanned).
- */
-export async function codeRefs(db: SqlExecutor, query: CodeDefQuery): Promise<CodeReference[]> {
-  const raw = typeof query.symbol === 'string' ? query.symbol.trim() : ''
-  requireSymbol('code_refs', raw)
-  const limit = resolveLimit('code_refs', query.limit)
-  // The matches are ranked on their sort keys alone; only the ones returned are read in full.
-  const { rows } = await db.query<LocationRow>(
-    `WITH hits AS (
-       SELECT c.id, p.slug, c.start_line, c.chunk_index
-       FROM content_chunks c JOIN pages p ON p.id = c.page_id
-       WHERE p.page_kind = 'code' AND c.chunk_source = 'code'
-         AND substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1) ILIKE $1
-         AND ($2::text IS NULL OR c.language = $2)
-       ORDER BY p.slug, c.start_line, c.chunk_index
-       LIMIT $3)
-     SELECT ${LOCATION_COLUMNS}
-     FROM hits JOIN content_chunks c ON c.id = hits.id JOIN pages p ON p.id = c.page_id
-     ORDER BY hits.slug, hits.start_line, hits.chunk_index`,
-    [`%${likeLiteral(raw)}%`, canonicalLanguage(query.language), limit],
-  )
-  return rows.map((row) => ({ ...toLocation(row, snippetAround(row.body, raw)), symbolName: row.symbol_name }))
 }

@@ -30,12 +30,12 @@ engineTest(t, 'code-refs answers every needle length the same as a scan of the c
   t.ok((await expectedRefs(db, 'q.')).length > 0, 'the short needles do match something')
 })
 
-/** Runs `fn` with db.query recording the SQL and parameters it is given. */
+/** Runs `fn` with db.query recording the last SQL and parameters it is given (the statement that answers). */
 async function capture(db: Database, fn: (db: SqlExecutor) => Promise<unknown>): Promise<{ sql: string; params: readonly SqlParam[] }> {
   let seen: { sql: string; params: readonly SqlParam[] } | undefined
   const spy: SqlExecutor = {
     query: (sql, params) => {
-      seen ??= { sql, params: params ?? [] }
+      seen = { sql, params: params ?? [] }
       return db.query(sql, params)
     },
     exec: (sql) => db.exec(sql),

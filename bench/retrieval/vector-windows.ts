@@ -3,24 +3,23 @@
  * sentence windows, each window is embedded with the local model, and a page's vector score is
  * the best cosine over the units a variant keeps (whole chunks, windows, or both). The vector
  * list of each variant is fused with the real keyword list (`search`, 30 pages) exactly as hybrid
- * search fuses (HYBRID_FUSION), and nDCG@10 is reported per half. PGLite only; no engine-specific
+ * search fused before its per-chunk fusion (PAGE_FUSION), and nDCG@10 is reported per half. PGLite only; no engine-specific
  * SQL is involved (the vectors are read back and scored here).
  *
  *   node dist/bench/retrieval/vector-windows.js [--embed-cache FILE] [--only NAME] [--diff SETTING] [--all-chunk-rows]
  *
- * For each variant it prints the shipped fusion, the best page-level setting, the best re-ranking
+ * For each variant it prints the page-level fusion hybrid search used before (PAGE_FUSION), the best page-level setting, the best re-ranking
  * of keyword's top k, and the best chunk-level fusion, each chosen on the tuning halves (the
  * smallest margin over max(keyword, vector) across sets); `--diff SETTING` lists the queries a
- * setting moves against the shipped fusion, `--all-chunk-rows` every chunk-level setting.
+ * setting moves against that page-level fusion, `--all-chunk-rows` every chunk-level setting.
  */
 import { join } from 'node:path'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
 import { importPage } from '../../src/pages/index.js'
-import { fuseHybrid } from '../../src/search/fusion.js'
+import { fuseHybrid, type FusionSettings } from '../../src/search/fusion.js'
 import { keywordRows } from '../../src/search/keyword.js'
 import { planSearch } from '../../src/search/options.js'
 import { withSearchTransaction } from '../../src/search/transaction.js'
-import { HYBRID_FUSION, hybridCandidates } from '../../src/search/hybrid.js'
 import { search, type SearchContext } from '../../src/search/index.js'
 import { resolveSourceBoosts, sourceFactor } from '../../src/search/source-boost.js'
 import { estimateTokens } from '../../src/chunking/index.js'
@@ -199,6 +198,10 @@ async function runSet(dataset: Dataset, embedder: CachingEmbedder, variants: rea
   }
 }
 
+/** The page-level fusion hybrid search shipped before the per-chunk one, and its list depth. */
+const PAGE_FUSION: Omit<FusionSettings, 'depth'> = { method: 'convex', keywordWeight: 0.75, norm: 'minmax', vectorNorm: 'raw', k: 0 }
+const PAGE_DEPTH = 30
+
 const ndcg = (list: ReadonlyArray<{ slug: string }>, grades: Map<string, number>): number => gradedNdcgAtK(list.slice(0, 10).map((r) => r.slug), grades, 10)
 
 interface Grid {
@@ -241,7 +244,7 @@ function chunkFusion(kw: Collected['chunkKeyword'][number], cos: Collected['chun
 }
 
 function grid(): Grid[] {
-  const out: Grid[] = [{ name: 'shipped', fuse: (kw, vec) => fuseHybrid(kw, vec, { ...HYBRID_FUSION, depth: 30 }).map((f) => f.item) }]
+  const out: Grid[] = [{ name: 'page-level w0.75 (before)', fuse: (kw, vec) => fuseHybrid(kw, vec, { ...PAGE_FUSION, depth: PAGE_DEPTH }).map((f) => f.item) }]
   for (let w = 0.2; w < 0.96; w += 0.05) {
     const keywordWeight = Number(w.toFixed(2))
     for (const depth of [30, 50, 100]) {
@@ -258,7 +261,7 @@ function grid(): Grid[] {
     for (let w = 0.5; w < 0.96; w += 0.05) {
       for (const vectorNorm of ['raw', 'minmax'] as const) {
         const keywordWeight = Number(w.toFixed(2))
-        out.push({ name: `convex w${keywordWeight} ${vectorNorm} d${depth}`, fuse: (kw, vec) => fuseHybrid(kw, vec, { ...HYBRID_FUSION, keywordWeight, vectorNorm, depth }).map((f) => f.item) })
+        out.push({ name: `convex w${keywordWeight} ${vectorNorm} d${depth}`, fuse: (kw, vec) => fuseHybrid(kw, vec, { ...PAGE_FUSION, keywordWeight, vectorNorm, depth }).map((f) => f.item) })
       }
     }
   }
@@ -281,7 +284,7 @@ function report(sets: readonly Collected[], variants: readonly Variant[], option
       const tuneWorst = Math.min(...perSet.map((p) => p[0].hyb - Math.max(p[0].kw, p[0].vec)))
       return { g, perSet, tuneWorst }
     })
-    const shipped = rows[0]!
+    const before = rows[0]!
     const best = [...rows].sort((a, b) => b.tuneWorst - a.tuneWorst)[0]!
     const bestChunk = rows.filter((r) => r.g.name.startsWith('chunk-level')).sort((a, b) => b.tuneWorst - a.tuneWorst)[0]!
     const bestRerank = rows.filter((r) => r.g.name.startsWith('rerank')).sort((a, b) => b.tuneWorst - a.tuneWorst)[0]!
@@ -297,13 +300,13 @@ function report(sets: readonly Collected[], variants: readonly Variant[], option
         set.keyword.forEach((l, i) => {
           const a = ndcg(grid()[0]!.fuse(l, vec[i]!), set.grades[i]!)
           const b = ndcg(diff.chunkFuse ? diff.chunkFuse(set.chunkKeyword[i]!, set.chunkCosine[i]!) : diff.fuse(l, vec[i]!), set.grades[i]!)
-          if (Math.abs(a - b) > 1e-9) process.stdout.write(`  diff ${set.set} ${set.halves[i] === 0 ? 'tune' : 'held'} #${i} kw ${fmt(ndcg(l, set.grades[i]!))} vec ${fmt(ndcg(vec[i]!, set.grades[i]!))} shipped ${fmt(a)} -> ${fmt(b)}\n`)
+          if (Math.abs(a - b) > 1e-9) process.stdout.write(`  diff ${set.set} ${set.halves[i] === 0 ? 'tune' : 'held'} #${i} kw ${fmt(ndcg(l, set.grades[i]!))} vec ${fmt(ndcg(vec[i]!, set.grades[i]!))} page-level ${fmt(a)} -> ${fmt(b)}\n`)
         })
       }
     }
     const chunkRows = rows.filter((r) => r.g.name.startsWith('chunk-level'))
     const chunkLevel = variant === variants[0] ? [bestChunk, ...(options.allChunkRows ? chunkRows : [])] : []
-    for (const row of [shipped, best, bestRerank, ...chunkLevel]) {
+    for (const row of [before, best, bestRerank, ...chunkLevel]) {
       process.stdout.write(
         `${variant.name.padEnd(30)} ${row.g.name.padEnd(26)} tune-worst ${fmt(row.tuneWorst)} | ` +
           row.perSet
@@ -322,7 +325,7 @@ const titled = (t: string, s: string, title: string): string => (s === 'fenced_c
 const fusedWindow = (c: number, w: number): number => (c + 0.5 * Math.max(c, w)) / 1.5
 const QUESTION_WORDS = /^(how (do i|to|can i|is|are|does)|what (is|are|does|error|happens)?|which|why|when|where)\s+/i
 const VARIANTS: Variant[] = [
-  { name: 'chunks (as shipped)', budget: 0, overlap: false, title: false, keep: (u) => u.kind === 'chunk' },
+  { name: 'chunks (as stored)', budget: 0, overlap: false, title: false, keep: (u) => u.kind === 'chunk' },
   { name: 'prose chunks only', budget: 0, overlap: false, title: false, keep: (u) => u.kind === 'chunk' && u.source !== 'fenced_code' },
   { name: 'chunks centred', budget: 0, overlap: false, title: false, keep: (u) => u.kind === 'chunk', centred: true },
   { name: 'fence chunks without header', budget: 0, overlap: false, title: false, keep: (u) => u.kind === 'chunk', chunkText: headerless },

@@ -30,6 +30,8 @@ import { cachingEmbedder, type CachingEmbedder } from './embed-cache.js'
 import { gradedNdcgAtK, mean, recallAtK } from './metrics.js'
 
 interface Unit {
+  /** Index of the chunk the unit belongs to (a chunk is its own). */
+  chunk: number
   slug: string
   kind: 'chunk' | 'window'
   source: string
@@ -121,6 +123,8 @@ interface Collected {
   /** Per query: keyword-ranked chunks (not one per page), and every chunk's cosine. */
   chunkKeyword: Array<Array<{ id: number; slug: string; score: number }>>
   chunkCosine: Array<Array<{ id: number; slug: string; score: number }>>
+  /** Per variant, per query: every chunk's vector evidence (its own cosine and its windows'). */
+  variantChunkCosine: Map<string, Collected['chunkCosine']>
 }
 
 const LIST_DEPTH = 100
@@ -137,9 +141,9 @@ async function runSet(dataset: Dataset, embedder: CachingEmbedder, variants: rea
     const { rows } = await db.query<{ id: number; slug: string; chunk_text: string; chunk_source: string; embedding: string }>(
       `SELECT c.id, p.slug, c.chunk_text, c.chunk_source, c.embedding::text AS embedding FROM content_chunks c JOIN pages p ON p.id = c.page_id ORDER BY p.slug, c.chunk_index`,
     )
-    const chunkUnits: Unit[] = rows.map((r) => ({ slug: r.slug, kind: 'chunk', source: r.chunk_source, text: r.chunk_text, vector: unit(JSON.parse(r.embedding) as number[]) }))
+    const chunkUnits: Unit[] = rows.map((r, chunk) => ({ chunk, slug: r.slug, kind: 'chunk', source: r.chunk_source, text: r.chunk_text, vector: unit(JSON.parse(r.embedding) as number[]) }))
     const queries = await Promise.all(dataset.queries.map(async (q) => ({ q, vector: (await embedAll(embedder, [q.text]))[0]! })))
-    const out: Collected = { set: dataset.name, halves: [], grades: [], keyword: [], vector: new Map(), units: new Map(), chunkKeyword: [], chunkCosine: [] }
+    const out: Collected = { set: dataset.name, halves: [], grades: [], keyword: [], vector: new Map(), units: new Map(), chunkKeyword: [], chunkCosine: [], variantChunkCosine: new Map() }
     const plan = planSearch({ limit: LIST_DEPTH }, context.settings)
     for (const { q } of queries) {
       out.halves.push(q.half === 'tune' ? 0 : 1)
@@ -170,6 +174,7 @@ async function runSet(dataset: Dataset, embedder: CachingEmbedder, variants: rea
       const shift = (v: Float32Array): Float32Array => (centre ? unit([...v].map((x, i) => x - centre[i]!)) : v)
       const scored = units.map((u) => ({ ...u, vector: shift(u.vector) }))
       const lists: Collected['keyword'] = []
+      const perChunk: Collected['chunkCosine'] = []
       const ownQuery = variant.queryText
       const queryVectors = ownQuery ? await embedAll(embedder, queries.map(({ q }) => ownQuery(q.text))) : queries.map((q) => q.vector)
       for (const raw of queryVectors) {
@@ -183,6 +188,14 @@ async function runSet(dataset: Dataset, embedder: CachingEmbedder, variants: rea
           best.set(u.slug, entry)
         }
         const combine = variant.combine ?? ((c: number, w: number) => Math.max(c, w))
+        const ofChunk = rows.map(() => ({ chunk: -1, window: -1 }))
+        for (const u of scored) {
+          const cos = dot(vector, u.vector)
+          const entry = ofChunk[u.chunk]!
+          if (u.kind === 'chunk') entry.chunk = Math.max(entry.chunk, cos)
+          else entry.window = Math.max(entry.window, cos)
+        }
+        perChunk.push(rows.map((r, i) => ({ id: Number(r.id), slug: idOf.get(r.slug) ?? r.slug, score: combine(ofChunk[i]!.chunk, ofChunk[i]!.window) * sourceFactor(r.slug, boosts) })))
         lists.push(
           [...best]
             .map(([slug, e]) => ({ slug, source_id: 'default', score: combine(e.chunk, e.window) * sourceFactor(slug, boosts) }))
@@ -191,6 +204,7 @@ async function runSet(dataset: Dataset, embedder: CachingEmbedder, variants: rea
         )
       }
       out.vector.set(variant.name, lists)
+      out.variantChunkCosine.set(variant.name, perChunk)
     }
     return out
   } finally {
@@ -277,7 +291,8 @@ function report(sets: readonly Collected[], variants: readonly Variant[], option
         const vec = s.vector.get(variant.name)!
         const kwN = s.keyword.map((l, i) => ndcg(l, s.grades[i]!))
         const vecN = vec.map((l, i) => ndcg(l, s.grades[i]!))
-        const hybN = s.keyword.map((l, i) => ndcg(g.chunkFuse ? g.chunkFuse(s.chunkKeyword[i]!, s.chunkCosine[i]!) : g.fuse(l, vec[i]!), s.grades[i]!))
+        const cosines = s.variantChunkCosine.get(variant.name)!
+        const hybN = s.keyword.map((l, i) => ndcg(g.chunkFuse ? g.chunkFuse(s.chunkKeyword[i]!, cosines[i]!) : g.fuse(l, vec[i]!), s.grades[i]!))
         const halves = [0, 1, 2] as const
         return halves.map((h) => ({ kw: byHalf(kwN, s.halves, h), vec: byHalf(vecN, s.halves, h), hyb: byHalf(hybN, s.halves, h) }))
       })
@@ -305,7 +320,7 @@ function report(sets: readonly Collected[], variants: readonly Variant[], option
       }
     }
     const chunkRows = rows.filter((r) => r.g.name.startsWith('chunk-level'))
-    const chunkLevel = variant === variants[0] ? [bestChunk, ...(options.allChunkRows ? chunkRows : [])] : []
+    const chunkLevel = [bestChunk, ...(options.allChunkRows ? chunkRows : [])]
     for (const row of [before, best, bestRerank, ...chunkLevel]) {
       process.stdout.write(
         `${variant.name.padEnd(30)} ${row.g.name.padEnd(26)} tune-worst ${fmt(row.tuneWorst)} | ` +

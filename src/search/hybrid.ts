@@ -29,10 +29,10 @@ export const HYBRID_KEYWORD_WEIGHT = 0.3
  * its own cosine similarity, then each page stands for its best chunk. Cosine similarities of a
  * small local model sit in a narrow band, so a chunk holding the query's words still moves up
  * by up to the keyword weight, and a chunk that shares no word with the question can still rise
- * on meaning alone. The query is embedded while the keyword side runs,
- * outside any transaction, so a slow provider never holds a database connection. Without
- * vectors of the active model, or when the query cannot be embedded, the response says it ran
- * keyword-only (`keyword_only` and `notice`) and carries keyword scores.
+ * on meaning alone. The query is embedded while the keyword side runs, outside any
+ * transaction, so a slow provider never holds a database connection. Without vectors of the
+ * active model, or when the query cannot be embedded, the response says it ran keyword-only
+ * (`keyword_only` and `notice`) and carries the keyword search's results.
  */
 export async function hybridSearch(context: SearchContext, query: string, plan: SearchPlan): Promise<SearchResponse> {
   const embedder = resolveEmbedder(context)

@@ -1,8 +1,9 @@
 /**
- * Chooses the hybrid fusion by measurement: on the tuning half of every labelled set (never the
- * held-out half), reads the keyword (BM25) and vector candidate lists once per query, then scores
- * every fusion setting offline and prints the best by the smallest margin of hybrid over
- * max(keyword, vector) across sets.
+ * Measures page-level fusions: on the tuning half of every labelled set (never the held-out
+ * half), reads the keyword (BM25) and vector candidate lists once per query, then scores every
+ * fusion setting offline and prints the best by the smallest margin of hybrid over
+ * max(keyword, vector) across sets. Hybrid search now fuses per chunk (src/search/chunk-fusion.ts),
+ * chosen with bench/retrieval/vector-windows.ts, which measures both kinds side by side.
  *
  *   node dist/bench/retrieval/tune-fusion.js [pglite|postgres] [--beir DIR]... [--embed-cache FILE] [--lists FILE]
  *

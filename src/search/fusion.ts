@@ -146,7 +146,10 @@ function convexFusion<T extends Scored>(keyword: readonly T[], vector: readonly 
     .map(({ key, item, score, ranks }) => ({ key, item, score, ranks }))
 }
 
-/** The hybrid fusion of a keyword and a vector list, both best first, one entry per page. */
+/**
+ * A page-level fusion of a keyword and a vector list, both best first, one entry per page; the
+ * benchmarks compare it with the per-chunk fusion hybrid search uses (chunk-fusion.ts).
+ */
 export function fuseHybrid<T extends Scored>(keyword: readonly T[], vector: readonly T[], settings: FusionSettings): FusedItem<T>[] {
   const kw = keyword.slice(0, settings.depth)
   const vec = vector.slice(0, settings.depth)

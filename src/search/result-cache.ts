@@ -62,8 +62,8 @@ function cacheFor(db: Database): PerDatabase {
   return cache
 }
 
-function cacheKey(query: string, plan: SearchPlan): string {
-  return JSON.stringify([query, plan.limit, plan.offset, plan.boosts, plan.excludes, plan.language, plan.symbolKind, plan.sourceId])
+function cacheKey(query: string, plan: SearchPlan, perPage: boolean): string {
+  return JSON.stringify([query, perPage, plan.limit, plan.offset, plan.boosts, plan.excludes, plan.language, plan.symbolKind, plan.sourceId])
 }
 
 /**
@@ -72,13 +72,22 @@ function cacheKey(query: string, plan: SearchPlan): string {
  * list is never older than its tag (a write that commits in between makes it newer, which the
  * next reader, seeing the new generation, does not use).
  */
-export async function keywordPageRows(db: Database, plan: SearchPlan, query: string): Promise<ResultRow[]> {
+export function keywordPageRows(db: Database, plan: SearchPlan, query: string): Promise<ResultRow[]> {
+  return keptKeywordRows(db, plan, query, true)
+}
+
+/** The same for hybrid search's keyword side: every matching chunk, not one per page. */
+export function keywordChunkRows(db: Database, plan: SearchPlan, query: string): Promise<ResultRow[]> {
+  return keptKeywordRows(db, plan, query, false)
+}
+
+async function keptKeywordRows(db: Database, plan: SearchPlan, query: string, perPage: boolean): Promise<ResultRow[]> {
   const cache = cacheFor(db)
-  const key = cacheKey(query, plan)
+  const key = cacheKey(query, plan, perPage)
   const generation = await cache.generation.read()
   const kept = cache.kept.get(key, generation)
   if (kept) return kept
-  const rows = await withSearchTransaction(db, (tx) => keywordRows(tx, plan, { query, match: 'any', perPage: true }))
+  const rows = await withSearchTransaction(db, (tx) => keywordRows(tx, plan, { query, match: 'any', perPage }))
   cache.kept.set(key, { generation, rows })
   return rows
 }

@@ -42,6 +42,33 @@ export async function vectorRows(tx: SqlExecutor, plan: SearchPlan, vectorLitera
   return rows
 }
 
+/**
+ * Hybrid search's vector side, per chunk: the `plan.limit` nearest chunks (the pure
+ * nearest-neighbour pass the HNSW index serves) together with the given keyword candidates, each
+ * scored by its exact cosine similarity times its page's source factor. A candidate without a
+ * vector of `model` is left out (it has no vector evidence).
+ */
+export async function vectorChunkRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: string, model: string, alsoChunkIds: readonly number[]): Promise<ResultRow[]> {
+  const { rows } = await tx.query<ResultRow>(
+    `WITH nearest AS (
+       SELECT c.id AS chunk_id
+       FROM content_chunks c JOIN pages p ON p.id = c.page_id
+       WHERE c.embedding IS NOT NULL AND c.model = $8::text AND ${FILTER_SQL}
+       ORDER BY c.embedding <=> $7::vector
+       LIMIT $9
+     ),
+     wanted AS (
+       SELECT chunk_id FROM nearest UNION SELECT unnest($10::bigint[]) AS chunk_id
+     )
+     SELECT (1 - (c.embedding <=> $7::vector)) * ${sourceFactorSql(plan.boosts.length)} AS score, ${RESULT_COLUMNS_SQL}
+     FROM wanted w JOIN content_chunks c ON c.id = w.chunk_id JOIN pages p ON p.id = c.page_id
+     WHERE c.embedding IS NOT NULL AND c.model = $8::text
+     ORDER BY score DESC, p.slug, c.chunk_index`,
+    [...planParams(plan), vectorLiteral, model, plan.limit, alsoChunkIds.map(Number)],
+  )
+  return rows
+}
+
 /** Whether any chunk carries a vector of `model`; answered from a partial index. */
 export async function hasEmbeddings(tx: SqlExecutor, model: string): Promise<boolean> {
   const { rows } = await tx.query<{ present: boolean }>(

@@ -22,8 +22,8 @@ t.test('inner limits grow with offset', async (t) => {
   t.equal(vectorInnerLimit({ offset: 0, limit: 5 }), 50)
   t.equal(vectorInnerLimit({ offset: 0, limit: 20 }), 100)
   t.equal(vectorInnerLimit({ offset: 40, limit: 20 }), 300)
-  t.equal(hybridCandidates({ offset: 0, limit: 10 }), 30)
-  t.equal(hybridCandidates({ offset: 30, limit: 10 }), 80)
+  t.equal(hybridCandidates({ offset: 0, limit: 10 }), 50)
+  t.equal(hybridCandidates({ offset: 30, limit: 10 }), 200)
 })
 
 engineTest(t, 'vector search', async (t, { db }) => {
@@ -113,7 +113,7 @@ engineTest(t, 'hybrid search', async (t, { db }) => {
     const both = await query(ctx, 'car maintenance')
     const top = both.results[0]!
     const vectorTop = (await vectorSearch(ctx, 'car maintenance')).results.find((r) => r.slug === top.slug)!
-    t.ok(Math.abs(top.score - (0.75 + 0.25 * vectorTop.score)) < 1e-9, 'first keyword hit: 0.75 + 0.25 × its vector score')
+    t.ok(Math.abs(top.score - (0.3 + 0.7 * vectorTop.score)) < 1e-9, 'first keyword hit: 0.3 + 0.7 × the cosine of the same chunk')
     t.equal(slugs(both)[0], 'originals/car-essay')
     t.ok(both.results.every((r, i, all) => i === 0 || all[i - 1]!.score >= r.score), 'ordered by fused score')
     t.notOk(slugs(both).some((s) => s.startsWith('test/')), 'hard excludes')

@@ -29,15 +29,17 @@ export async function withSearchTransaction<T>(db: Database, fn: (tx: SqlExecuto
   const timeoutMs = options.timeoutMs ?? SEARCH_STATEMENT_TIMEOUT_MS
   try {
     return await db.transaction(async (tx) => {
-      // The keyword statements are prepared (QueryOptions.prepared) and their plan does not
-      // depend on the query's words (a bitmap scan of the full-text index either way), so they
-      // take the generic plan from their first run instead of planning five times per connection.
+      // Keyword transactions run only the keyword statements, which are prepared
+      // (QueryOptions.prepared) and whose plan does not depend on the query's words (a bitmap
+      // scan of the full-text index either way): they take the generic plan from their first run
+      // instead of planning five times per connection. Never for vector statements: the setting
+      // reaches unnamed statements too, and a generic nearest-neighbour plan cannot use HNSW.
       if (options.efSearch === undefined) {
         await tx.query(`SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_generic_plan', true)`, [String(timeoutMs)])
       } else {
         const ef = Math.max(40, Math.min(MAX_EF_SEARCH, Math.ceil(options.efSearch)))
         await tx.query(
-          `SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_generic_plan', true), set_config('hnsw.ef_search', $2, true),
+          `SELECT set_config('statement_timeout', $1, true), set_config('hnsw.ef_search', $2, true),
              CASE WHEN (SELECT string_to_array(extversion, '.')::int[] >= '{0,8}' FROM pg_extension WHERE extname = 'vector')
                   THEN set_config('hnsw.iterative_scan', 'relaxed_order', true) END`,
           [String(timeoutMs), String(ef)],

@@ -1,5 +1,6 @@
 export type { Database, SqlExecutor, QueryResult, Capabilities, CapabilityName, SqlParam } from './types.js'
 export { openDatabase, type OpenOptions } from './open.js'
 export { migrate, loadMigrations, type Migration, type MigrateResult } from './migrate.js'
+export { refreshPlannerStatistics } from './statistics.js'
 export { validatePostgresUrl, redactUrl } from './pg-driver.js'
 export { isTransientConnectError, withConnectRetry } from './connect-retry.js'

@@ -33,6 +33,8 @@ export interface Capabilities {
   httpServer: boolean
   /** LISTEN/NOTIFY reaches other processes. */
   notifications: boolean
+  /** The engine keeps planner statistics itself (autovacuum's analyze). */
+  autoAnalyze: boolean
 }
 
 export type CapabilityName = keyof Capabilities

@@ -1,3 +1,4 @@
+import { refreshPlannerStatistics } from '../db/statistics.js'
 import type { Database } from '../db/types.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, type ErrorEnvelope } from '../errors/index.js'
@@ -96,6 +97,7 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     result.embedded = embedded.embedded
     result.embedError = embedded.error
   }
+  if (result.created + result.updated > 0) await refreshPlannerStatistics(db)
   return result
 }
 

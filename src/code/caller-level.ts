@@ -108,12 +108,12 @@ export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierIt
   // edge tables through their indexes.
   const { rows } = await db.query<CallerRow>(
     `WITH hits AS (
-       SELECT f.i, e.from_chunk_id, e.from_symbol, e.edge_type, 'chunk' AS via, NULL::text AS target
+       SELECT f.i, e.from_chunk_id, e.from_symbol, e.edge_type, 'chunk' AS via, NULL::text AS target, e.from_slug, e.from_line
          FROM unnest($1::int[], $2::bigint[], $3::text[]) AS f(i, chunk, qual)
          JOIN code_edges_chunk e ON e.to_chunk_id = f.chunk
          WHERE e.to_symbol IS NULL OR f.qual IS NULL OR e.to_symbol = f.qual
        UNION ALL
-       SELECT f.i, s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol', s.to_symbol_qualified
+       SELECT f.i, s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol', s.to_symbol_qualified, s.from_slug, s.from_line
          FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[])
               AS f(i, name, qual, owner, stem, dir, any_receiver)
          JOIN code_edges_symbol s ON s.to_symbol_name = f.name
@@ -126,16 +126,12 @@ export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierIt
                          WHERE v.chunk = h.from_chunk_id AND v.symbol = coalesce(h.from_symbol, ''))
        ORDER BY h.from_chunk_id, coalesce(h.from_symbol, ''), h.i, h.via, h.edge_type),
      ranked AS (
-       SELECT fresh.*, p.slug AS rank_slug, coalesce(cs.start_line, c.start_line) AS rank_line, cs.id AS symbol_id
-       FROM fresh JOIN content_chunks c ON c.id = fresh.from_chunk_id JOIN pages p ON p.id = c.page_id
-       LEFT JOIN LATERAL (SELECT cs.id, cs.start_line FROM code_symbols cs
-                          WHERE cs.chunk_id = fresh.from_chunk_id AND cs.qualified = fresh.from_symbol LIMIT 1) cs ON true
-       ORDER BY fresh.i, p.slug, coalesce(cs.start_line, c.start_line)
-       LIMIT $13)
+       SELECT * FROM fresh ORDER BY i, from_slug, from_line, from_chunk_id, from_symbol LIMIT $13)
      SELECT r.i, r.edge_type, r.via, r.target, r.from_symbol, ${CALLER_COLUMNS}
      FROM ranked r JOIN content_chunks c ON c.id = r.from_chunk_id JOIN pages p ON p.id = c.page_id
-     LEFT JOIN code_symbols cs ON cs.id = r.symbol_id
-     ORDER BY r.i, r.rank_slug, r.rank_line`,
+     LEFT JOIN LATERAL (SELECT cs.* FROM code_symbols cs WHERE cs.chunk_id = r.from_chunk_id AND cs.qualified = r.from_symbol
+                        ORDER BY cs.start_line LIMIT 1) cs ON true
+     ORDER BY r.i, r.from_slug, r.from_line, r.from_chunk_id, r.from_symbol`,
     [
       p.chunk.i, p.chunk.chunk, p.chunk.qual,
       p.name.i, p.name.name, p.name.qual, p.name.owner, p.name.stem, p.name.dir, p.name.any,

@@ -137,20 +137,21 @@ export async function replacePageCodeGraph(tx: SqlExecutor, pageId: number, sour
   const edges = graph.edges.map((e) => ({ f: e.fromIndex, fs: e.fromSymbol, t: e.toIndex, q: e.target, n: e.name, k: e.edgeType }))
   const symbols = graph.symbols.map((s) => ({ i: s.chunkIndex, n: s.name, q: s.qualified, t: s.symbolType, a: s.startLine, b: s.endLine }))
   await tx.query(
-    `WITH chunks AS (SELECT id, chunk_index FROM content_chunks WHERE page_id = $1),
+    `WITH chunks AS (SELECT id, chunk_index, start_line FROM content_chunks WHERE page_id = $1),
+          sym AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(i int, n text, q text, t text, a int, b int)),
           syms AS (INSERT INTO code_symbols (page_id, chunk_id, name, qualified, symbol_type, start_line, end_line)
-                   SELECT $1, c.id, x.n, x.q, x.t, x.a, x.b
-                   FROM jsonb_to_recordset($3::jsonb) AS x(i int, n text, q text, t text, a int, b int)
-                   JOIN chunks c ON c.chunk_index = x.i),
+                   SELECT $1, c.id, sym.n, sym.q, sym.t, sym.a, sym.b FROM sym JOIN chunks c ON c.chunk_index = sym.i),
           x AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(f int, fs text, t int, q text, n text, k text)),
+          -- The caller's place, as the callers walk sorts it (migration 0240 says why).
           resolved AS (
-            SELECT fc.id AS from_id, tc.id AS to_id, x.fs, x.q, x.n, x.k
+            SELECT fc.id AS from_id, tc.id AS to_id, x.fs, x.q, x.n, x.k, (SELECT slug FROM pages WHERE id = $1) AS slug,
+              coalesce((SELECT min(sym.a) FROM sym WHERE sym.i = x.f AND sym.q = x.fs), fc.start_line) AS line
             FROM x JOIN chunks fc ON fc.chunk_index = x.f
             LEFT JOIN chunks tc ON x.t IS NOT NULL AND tc.chunk_index = x.t),
-          c AS (INSERT INTO code_edges_chunk (from_chunk_id, to_chunk_id, to_symbol, edge_type, source_id, from_symbol)
-                SELECT from_id, to_id, q, k, $4, fs FROM resolved WHERE to_id IS NOT NULL ON CONFLICT DO NOTHING)
-     INSERT INTO code_edges_symbol (from_chunk_id, to_symbol_qualified, to_symbol_name, edge_type, source_id, from_symbol)
-     SELECT from_id, q, n, k, $4, fs FROM resolved ON CONFLICT DO NOTHING`,
+          c AS (INSERT INTO code_edges_chunk (from_chunk_id, to_chunk_id, to_symbol, edge_type, source_id, from_symbol, from_slug, from_line)
+                SELECT from_id, to_id, q, k, $4, fs, slug, line FROM resolved WHERE to_id IS NOT NULL ON CONFLICT DO NOTHING)
+     INSERT INTO code_edges_symbol (from_chunk_id, to_symbol_qualified, to_symbol_name, edge_type, source_id, from_symbol, from_slug, from_line)
+     SELECT from_id, q, n, k, $4, fs, slug, line FROM resolved ON CONFLICT DO NOTHING`,
     [pageId, JSON.stringify(edges), JSON.stringify(symbols), sourceId],
   )
 }

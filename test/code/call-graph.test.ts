@@ -119,3 +119,59 @@ engineTest(t, 'engine edge operations: add, read by chunk, delete', async (t, { 
   const err = await addCodeEdges(db, [{ fromChunkId: chunk!.id, edgeType: 'calls', sourceId: 'default' }]).then(() => null, (e: unknown) => e)
   t.ok(isBrainError(err) && err.code === 'code_edge_requires_target')
 })
+
+/** Every edge whose caller's place differs from its page's slug and its definition's (else chunk's) first line. */
+async function misplacedEdges(db: Parameters<typeof importRepo>[0]): Promise<Array<Record<string, unknown>>> {
+  const { rows } = await db.query(
+    `WITH e AS (SELECT from_chunk_id, from_symbol, from_slug, from_line FROM code_edges_symbol
+                UNION ALL SELECT from_chunk_id, from_symbol, from_slug, from_line FROM code_edges_chunk)
+     SELECT e.*, p.slug, coalesce((SELECT min(cs.start_line) FROM code_symbols cs
+                                   WHERE cs.chunk_id = e.from_chunk_id AND cs.qualified = e.from_symbol), c.start_line) AS line
+     FROM e JOIN content_chunks c ON c.id = e.from_chunk_id JOIN pages p ON p.id = c.page_id
+     WHERE e.from_slug IS DISTINCT FROM p.slug
+        OR e.from_line IS DISTINCT FROM coalesce((SELECT min(cs.start_line) FROM code_symbols cs
+                                                  WHERE cs.chunk_id = e.from_chunk_id AND cs.qualified = e.from_symbol), c.start_line)`,
+  )
+  return rows
+}
+
+engineTest(t, 'every edge carries its caller\'s file and line through import, added edges and page moves', async (t, { db }) => {
+  await importRepo(db)
+  const { rows } = await db.query<{ n: number; lines: number }>(
+    `SELECT count(*)::int AS n, count(DISTINCT from_line)::int AS lines FROM code_edges_symbol WHERE from_slug IS NOT NULL`,
+  )
+  t.ok(rows[0]!.n > 10 && rows[0]!.lines > 3, `${rows[0]!.n} edges on ${rows[0]!.lines} lines`)
+  t.same(await misplacedEdges(db), [], 'after import')
+
+  const page = await findPage(db, 'default', 'src/main.c')
+  const [chunk] = await listChunks(db, page!.id)
+  await addCodeEdges(db, [
+    { fromChunkId: chunk!.id, toSymbolQualified: 'lib.open', edgeType: 'calls', sourceId: 'default', fromSymbol: 'tick' },
+    { fromChunkId: chunk!.id, toChunkId: chunk!.id, edgeType: 'calls', sourceId: 'default' },
+  ])
+  t.same(await misplacedEdges(db), [], 'edges added through the engine operation')
+
+  await db.query(`UPDATE pages SET slug = 'lib/main.c' WHERE slug = 'src/main.c'`)
+  t.same(await misplacedEdges(db), [], 'after the page moved')
+  const callers = await codeCallers(db, { symbol: 'tock' })
+  t.same(callers.results.map((r) => r.slug), ['lib/main.c'], 'the walk reads the new place')
+
+  await importPage(db, { slug: 'src/queue.ts', kind: 'code', path: 'src/queue.ts', content: `\n\n${REPO['src/queue.ts']!}` })
+  t.same(await misplacedEdges(db), [], 'after a re-import moved every line down')
+})
+
+engineTest(t, 'callers come back in file and line order when the limit cuts them', async (t, { db }) => {
+  const caller = (i: number): string => `export function caller${i}(): void {\n  sharedTarget()\n}\n`
+  for (const file of ['src/b.ts', 'src/a.ts', 'src/c.ts']) {
+    const body = [3, 1, 2].map(caller).join('\n') + '\n'.repeat(file === 'src/a.ts' ? 0 : 2)
+    await importPage(db, { slug: file, kind: 'code', path: file, content: body })
+  }
+  await importPage(db, { slug: 'src/target.ts', kind: 'code', path: 'src/target.ts', content: 'export function sharedTarget(): void {}\n' })
+  const all = await codeCallers(db, { symbol: 'sharedTarget' })
+  t.equal(all.results.length, 9)
+  const firstFour = await codeCallers(db, { symbol: 'sharedTarget', limit: 4 })
+  t.ok(firstFour.truncated)
+  t.same(firstFour.results.map((r) => `${r.slug}:${r.startLine}`), all.results.slice(0, 4).map((r) => `${r.slug}:${r.startLine}`))
+  t.same(firstFour.results.map((r) => r.slug), ['src/a.ts', 'src/a.ts', 'src/a.ts', 'src/b.ts'], 'the first files by slug')
+  t.same(firstFour.results.map((r) => r.symbolNameQualified), ['caller3', 'caller1', 'caller2', 'caller3'], 'by line within a file')
+})

@@ -56,3 +56,9 @@ UPDATE code_edges_chunk e SET from_slug = p.slug,
                         WHERE cs.chunk_id = e.from_chunk_id AND cs.qualified = e.from_symbol), c.start_line)
 FROM content_chunks c JOIN pages p ON p.id = c.page_id
 WHERE c.id = e.from_chunk_id AND e.from_slug IS NULL;
+
+-- A level reads each name's callers in that order and stops at its limit; the index replaces the
+-- one on the name alone, which it also serves.
+CREATE INDEX IF NOT EXISTS code_edges_symbol_caller_order_idx
+  ON code_edges_symbol (to_symbol_name, from_slug, from_line, from_chunk_id, from_symbol, edge_type, to_symbol_qualified);
+DROP INDEX IF EXISTS code_edges_symbol_name_idx;

@@ -97,36 +97,48 @@ const RECEIVER_MATCHES = `(t.q IS NULL OR f.any_receiver OR s.to_symbol_qualifie
  */
 export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierItem[], visited: ReadonlySet<string>, take: number): Promise<CallerRow[]> {
   const p = levelParams(frontier)
-  const seen = { chunk: [] as string[], symbol: [] as string[] }
+  // Visited callers as `chunk<US>symbol` keys: a test on the row itself, where a join with the
+  // set cost a scan of it per candidate.
+  const seen: string[] = []
   for (const key of visited) {
     const [chunk, symbol] = key.split('\u0000') as [string, string]
-    if (chunk === 'null') continue
-    seen.chunk.push(chunk)
-    seen.symbol.push(symbol)
+    if (chunk !== 'null') seen.push(`${chunk}\u001f${symbol}`)
   }
-  // Arrays, not a JSON record set: the planner sees how many items there are and reads both
-  // edge tables through their indexes.
+  // Arrays, not a JSON record set: the planner sees how many items there are. Each item's
+  // callers are read in answer order through an index and cut at `take`, which is exact: an item
+  // contributes only while the items before it hold fewer than `take` callers between them, and
+  // then its first `take` callers, less those they claimed, are enough.
   const { rows } = await db.query<CallerRow>(
     `WITH hits AS (
-       SELECT f.i, e.from_chunk_id, e.from_symbol, e.edge_type, 'chunk' AS via, NULL::text AS target, e.from_slug, e.from_line
+       SELECT f.i, e.*
          FROM unnest($1::int[], $2::bigint[], $3::text[]) AS f(i, chunk, qual)
-         JOIN code_edges_chunk e ON e.to_chunk_id = f.chunk
-         WHERE e.to_symbol IS NULL OR f.qual IS NULL OR e.to_symbol = f.qual
+         CROSS JOIN LATERAL (
+           SELECT DISTINCT ON (e.from_slug, e.from_line, e.from_chunk_id, e.from_symbol)
+                  e.from_chunk_id, e.from_symbol, e.edge_type, 'chunk' AS via, NULL::text AS target, e.from_slug, e.from_line
+           FROM code_edges_chunk e
+           WHERE e.to_chunk_id = f.chunk AND (e.to_symbol IS NULL OR f.qual IS NULL OR e.to_symbol = f.qual)
+             AND e.from_chunk_id::text || chr(31) || coalesce(e.from_symbol, '') <> ALL ($11::text[])
+           ORDER BY e.from_slug, e.from_line, e.from_chunk_id, e.from_symbol, e.edge_type
+           LIMIT $12) e
        UNION ALL
-       SELECT f.i, s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol', s.to_symbol_qualified, s.from_slug, s.from_line
+       SELECT f.i, s.*
          FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[])
               AS f(i, name, qual, owner, stem, dir, any_receiver)
-         JOIN code_edges_symbol s ON s.to_symbol_name = f.name
-         CROSS JOIN LATERAL (SELECT substring(s.to_symbol_qualified from '^(.+)\\.[^.]+$') AS q) t
-         WHERE ${RECEIVER_MATCHES}),
+         CROSS JOIN LATERAL (
+           SELECT DISTINCT ON (s.from_slug, s.from_line, s.from_chunk_id, s.from_symbol)
+                  s.from_chunk_id, s.from_symbol, s.edge_type, 'symbol' AS via, s.to_symbol_qualified AS target, s.from_slug, s.from_line
+           FROM code_edges_symbol s
+           CROSS JOIN LATERAL (SELECT substring(s.to_symbol_qualified from '^(.+)\\.[^.]+$') AS q) t
+           WHERE s.to_symbol_name = f.name AND ${RECEIVER_MATCHES}
+             AND s.from_chunk_id::text || chr(31) || coalesce(s.from_symbol, '') <> ALL ($11::text[])
+           ORDER BY s.from_slug, s.from_line, s.from_chunk_id, s.from_symbol, s.edge_type, s.to_symbol_qualified
+           LIMIT $12) s),
      fresh AS (
        SELECT DISTINCT ON (h.from_chunk_id, coalesce(h.from_symbol, '')) h.*
        FROM hits h
-       WHERE NOT EXISTS (SELECT 1 FROM unnest($11::bigint[], $12::text[]) AS v(chunk, symbol)
-                         WHERE v.chunk = h.from_chunk_id AND v.symbol = coalesce(h.from_symbol, ''))
        ORDER BY h.from_chunk_id, coalesce(h.from_symbol, ''), h.i, h.via, h.edge_type),
      ranked AS (
-       SELECT * FROM fresh ORDER BY i, from_slug, from_line, from_chunk_id, from_symbol LIMIT $13)
+       SELECT * FROM fresh ORDER BY i, from_slug, from_line, from_chunk_id, from_symbol LIMIT $12)
      SELECT r.i, r.edge_type, r.via, r.target, r.from_symbol, ${CALLER_COLUMNS}
      FROM ranked r JOIN content_chunks c ON c.id = r.from_chunk_id JOIN pages p ON p.id = c.page_id
      LEFT JOIN LATERAL (SELECT cs.* FROM code_symbols cs WHERE cs.chunk_id = r.from_chunk_id AND cs.qualified = r.from_symbol
@@ -135,7 +147,7 @@ export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierIt
     [
       p.chunk.i, p.chunk.chunk, p.chunk.qual,
       p.name.i, p.name.name, p.name.qual, p.name.owner, p.name.stem, p.name.dir, p.name.any,
-      seen.chunk, seen.symbol, take,
+      seen, take,
     ],
   )
   return rows

@@ -175,3 +175,27 @@ engineTest(t, 'callers come back in file and line order when the limit cuts them
   t.same(firstFour.results.map((r) => r.slug), ['src/a.ts', 'src/a.ts', 'src/a.ts', 'src/b.ts'], 'the first files by slug')
   t.same(firstFour.results.map((r) => r.symbolNameQualified), ['caller3', 'caller1', 'caller2', 'caller3'], 'by line within a file')
 })
+
+engineTest(t, 'a limit cuts overlapping frontier items to a subset of the whole answer', async (t, { db }) => {
+  // Two definitions of `helper` (ambiguous): bare calls reach both, qualified calls one.
+  await importPage(db, { slug: 'src/x/alpha.ts', kind: 'code', path: 'src/x/alpha.ts', content: 'export function helper(): number {\n  return 1\n}\n' })
+  await importPage(db, { slug: 'src/y/beta.ts', kind: 'code', path: 'src/y/beta.ts', content: 'export function helper(): number {\n  return 2\n}\n' })
+  const callers = (file: string, n: number, call: string): string =>
+    Array.from({ length: n }, (_, i) => `export function ${file}Caller${i}(): number {\n  return ${call}()\n}\n`).join('\n')
+  await importPage(db, { slug: 'src/m/bare.ts', kind: 'code', path: 'src/m/bare.ts', content: callers('bare', 4, 'helper') })
+  await importPage(db, { slug: 'src/m/viaalpha.ts', kind: 'code', path: 'src/m/viaalpha.ts', content: callers('alpha', 3, 'alpha.helper') })
+  await importPage(db, { slug: 'src/m/viabeta.ts', kind: 'code', path: 'src/m/viabeta.ts', content: callers('beta', 3, 'beta.helper') })
+  const all = await codeCallers(db, { symbol: 'helper' })
+  t.ok(all.ambiguous)
+  const key = (r: { slug: string | null; symbolNameQualified: string | null }): string => `${r.slug}#${r.symbolNameQualified}`
+  const whole = all.results.map(key)
+  t.equal(new Set(whole).size, 10, 'four bare callers once each, three through each receiver')
+  for (let limit = 1; limit <= 10; limit++) {
+    const cut = await codeCallers(db, { symbol: 'helper', limit })
+    const got = cut.results.map(key)
+    t.equal(got.length, limit, `limit ${limit}: as many as asked`)
+    t.equal(new Set(got).size, got.length, `limit ${limit}: no caller twice`)
+    t.ok(got.every((k) => whole.includes(k)), `limit ${limit}: only callers of the whole answer`)
+    t.equal(cut.truncated, limit < 10)
+  }
+})

@@ -141,8 +141,9 @@ export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierIt
        SELECT * FROM fresh ORDER BY i, from_slug, from_line, from_chunk_id, from_symbol LIMIT $12)
      SELECT r.i, r.edge_type, r.via, r.target, r.from_symbol, ${CALLER_COLUMNS}
      FROM ranked r JOIN content_chunks c ON c.id = r.from_chunk_id JOIN pages p ON p.id = c.page_id
-     LEFT JOIN LATERAL (SELECT cs.* FROM code_symbols cs WHERE cs.chunk_id = r.from_chunk_id AND cs.qualified = r.from_symbol
-                        ORDER BY cs.start_line LIMIT 1) cs ON true
+     LEFT JOIN LATERAL (SELECT cs.* FROM code_symbols cs
+                        WHERE cs.chunk_id = r.from_chunk_id AND cs.qualified = r.from_symbol AND cs.start_line = r.from_line
+                        LIMIT 1) cs ON true
      ORDER BY r.i, r.from_slug, r.from_line, r.from_chunk_id, r.from_symbol`,
     [
       p.chunk.i, p.chunk.chunk, p.chunk.qual,

@@ -60,5 +60,5 @@ WHERE c.id = e.from_chunk_id AND e.from_slug IS NULL;
 -- A level reads each name's callers in that order and stops at its limit; the index replaces the
 -- one on the name alone, which it also serves.
 CREATE INDEX IF NOT EXISTS code_edges_symbol_caller_order_idx
-  ON code_edges_symbol (to_symbol_name, from_slug, from_line, from_chunk_id, from_symbol, edge_type, to_symbol_qualified);
+  ON code_edges_symbol (to_symbol_name, from_slug, from_line, from_chunk_id, from_symbol, edge_type);
 DROP INDEX IF EXISTS code_edges_symbol_name_idx;

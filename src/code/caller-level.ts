@@ -131,7 +131,7 @@ export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierIt
            CROSS JOIN LATERAL (SELECT substring(s.to_symbol_qualified from '^(.+)\\.[^.]+$') AS q) t
            WHERE s.to_symbol_name = f.name AND ${RECEIVER_MATCHES}
              AND s.from_chunk_id::text || chr(31) || coalesce(s.from_symbol, '') <> ALL ($11::text[])
-           ORDER BY s.from_slug, s.from_line, s.from_chunk_id, s.from_symbol, s.edge_type, s.to_symbol_qualified
+           ORDER BY s.from_slug, s.from_line, s.from_chunk_id, s.from_symbol, s.edge_type
            LIMIT $12) s),
      fresh AS (
        SELECT DISTINCT ON (h.from_chunk_id, coalesce(h.from_symbol, '')) h.*

@@ -2,8 +2,22 @@
  * code-refs: every code chunk whose body (the text after its header line) contains the symbol,
  * case-insensitive, by slug then line (then chunk id, so ties have one order).
  *
- * Two plans give the same rows in the same order; which one runs only changes the cost:
+ * Three plans give the same rows in the same order; which one runs only changes the cost.
  *
+ * - **Words** (an identifier: `[A-Za-z0-9_]`, at least 3 characters, the bench's every symbol).
+ *   Its lowered form `s` holds word characters only, so it can only occur inside one maximal run
+ *   of `[0-9a-z_]` of the lowered body: a body matches exactly when one of its words contains `s`.
+ *   Migration 0250 keeps each code chunk's distinct words, computed by the database's lower()
+ *   (the one ILIKE applies), in a narrow row beside the answer's sort keys. One statement:
+ *   walk those rows in answer order testing `strpos(words, s)`, at most √(limit × rows) of them,
+ *   and stop at the `limit`-th match; if the walk comes short, expand `s` through the vocabulary
+ *   (a trigram index over every word seen) and read the rows holding any of those words through
+ *   GIN, ranked on their sort keys. A symbol in M of N chunks is met by the walk after about
+ *   limit × N / M rows, so it fills the limit within the cap when M ≳ √(limit × N), and otherwise
+ *   the index reads fewer than that many matches: either way about √(limit × N) rows (1,000 at
+ *   50,000 chunks; on PGLite a walk row costs about 0.5 µs, an index match with its sort about
+ *   1 µs). Dense needles (`const`, `page`) end in the walk within a few dozen rows.
+ *   Beyond 200 vocabulary words (a short common fragment) the plan gives way to the two below.
  * - **Trigram.** The trigram index (migration 0190) finds the candidates; every match is
  *   rechecked, ranked on slug and line, and the first `limit` are read in full. Its cost grows
  *   with the number of matches: fine for a rare symbol, tens of milliseconds for one found in
@@ -13,12 +27,13 @@
  *   its cost is the number of chunks before that match, not the number of matches. The walk is
  *   capped; one that reaches its cap without filling the limit gives way to the trigram plan.
  *
- * The choice needs the number of matches, estimated before either runs. The keyword-search
+ * Symbols the word plan cannot answer (punctuation, under three characters, non-ASCII) choose
+ * between the last two on the number of matches, estimated before either runs. The keyword-search
  * statistics (migration 0170) count the chunks holding each lexeme exactly, so a symbol that is
- * a word (`UsageError`, `search`) costs one index lookup to estimate: the fewest chunks among its
- * lexemes. A symbol with no lexeme (`(`, `%_`) is estimated by a probe: up to `probeRows + 1`
- * matches read through the trigram index in physical order; fewer means it saw every match and
- * already holds the answer, more gives the density of matches in the blocks it read.
+ * a word costs one index lookup to estimate: the fewest chunks among its lexemes. A symbol with no
+ * lexeme (`(`, `%_`) is estimated by a probe: up to `probeRows + 1` matches read through the
+ * trigram index in physical order; fewer means it saw every match and already holds the answer,
+ * more gives the density of matches in the blocks it read.
  *
  * With M matches among N chunks spread evenly, the walk meets the `limit`-th after about
  * limit × N / M chunks, and a walk step costs about half a recheck: the walk runs when half

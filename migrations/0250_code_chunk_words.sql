@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS code_chunk_words (
 -- Every word some code chunk held, to expand a symbol into the words that contain it. Words are
 -- added as chunks are written and never removed: a word no chunk holds any more only widens the
 -- expansion by one entry that matches no row, so the answers stay exact while writers never
--- contend over counts.
+-- contend over counts. New words are inserted in sorted order, so that concurrent writers adding
+-- the same words wait on them in the same order.
 CREATE TABLE IF NOT EXISTS code_words (word text PRIMARY KEY);
 
 -- The vocabulary words containing `s` (lowered, word characters only), at most `cap` + 1 of them
@@ -50,7 +51,7 @@ BEGIN
     ON CONFLICT (chunk_id) DO NOTHING
     RETURNING words)
   INSERT INTO code_words (word)
-  SELECT DISTINCT unnest(string_to_array(words, ' ')) FROM added
+  SELECT DISTINCT w FROM added, unnest(string_to_array(words, ' ')) w ORDER BY w
   ON CONFLICT (word) DO NOTHING;
   RETURN NULL;
 END
@@ -74,7 +75,7 @@ BEGIN
       chunk_index = EXCLUDED.chunk_index, language = EXCLUDED.language, words = EXCLUDED.words
     RETURNING k.words)
   INSERT INTO code_words (word)
-  SELECT DISTINCT unnest(string_to_array(words, ' ')) FROM changed
+  SELECT DISTINCT w FROM changed, unnest(string_to_array(words, ' ')) w ORDER BY w
   ON CONFLICT (word) DO NOTHING;
   RETURN NULL;
 END
@@ -94,7 +95,7 @@ BEGIN
       ON CONFLICT (chunk_id) DO NOTHING
       RETURNING words)
     INSERT INTO code_words (word)
-    SELECT DISTINCT unnest(string_to_array(words, ' ')) FROM added
+    SELECT DISTINCT w FROM added, unnest(string_to_array(words, ' ')) w ORDER BY w
     ON CONFLICT (word) DO NOTHING;
   ELSE
     UPDATE code_chunk_words k SET slug = NEW.slug

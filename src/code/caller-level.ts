@@ -31,9 +31,12 @@ export interface CallerRow extends LocationRow {
   from_symbol: string | null
 }
 
-/** `${chunkId}\0${fromSymbol ?? ''}`: a caller, as the visited set knows it. */
+/**
+ * `${chunkId}<US>${fromSymbol ?? ''}`: a caller, as the visited set knows it and as the level
+ * query spells it from an edge row (chr(31), which no name holds).
+ */
 export function callerKey(chunkId: number | null, fromSymbol: string | null): string {
-  return `${chunkId}\u0000${fromSymbol ?? ''}`
+  return `${chunkId}\u001f${fromSymbol ?? ''}`
 }
 
 interface LevelParams {
@@ -97,17 +100,11 @@ const RECEIVER_MATCHES = `(t.q IS NULL OR f.any_receiver OR s.to_symbol_qualifie
  */
 export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierItem[], visited: ReadonlySet<string>, take: number): Promise<CallerRow[]> {
   const p = levelParams(frontier)
-  // Visited callers as `chunk<US>symbol` keys: a test on the row itself, where a join with the
-  // set cost a scan of it per candidate.
-  const seen: string[] = []
-  for (const key of visited) {
-    const [chunk, symbol] = key.split('\u0000') as [string, string]
-    if (chunk !== 'null') seen.push(`${chunk}\u001f${symbol}`)
-  }
-  // Arrays, not a JSON record set: the planner sees how many items there are. Each item's
-  // callers are read in answer order through an index and cut at `take`, which is exact: an item
+  // Arrays, not a JSON record set: the planner sees how many items there are. Each item's callers
+  // are read in answer order through an index and cut at `take`, which is exact: an item
   // contributes only while the items before it hold fewer than `take` callers between them, and
-  // then its first `take` callers, less those they claimed, are enough.
+  // then its first `take` callers, less those they claimed, are enough. Visited callers are
+  // tested on each row by their key; a join with the set cost a scan of it per candidate.
   const { rows } = await db.query<CallerRow>(
     `WITH hits AS (
        SELECT f.i, e.*
@@ -148,7 +145,7 @@ export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierIt
     [
       p.chunk.i, p.chunk.chunk, p.chunk.qual,
       p.name.i, p.name.name, p.name.qual, p.name.owner, p.name.stem, p.name.dir, p.name.any,
-      seen, take,
+      [...visited], take,
     ],
   )
   return rows

@@ -1,9 +1,10 @@
 import t from 'tap'
 import { codeRefs } from '../../src/code/index.js'
 import { trigramRefs } from '../../src/code/refs.js'
-import type { Database, SqlExecutor, SqlParam } from '../../src/db/types.js'
+import type { Database } from '../../src/db/types.js'
 import { importPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
+import { captureLastQuery } from '../helpers/query-spy.js'
 import { importRepo } from './fixture.js'
 
 /** Every code chunk whose body (text after the header line) contains the needle, by slug then line. */
@@ -31,28 +32,13 @@ engineTest(t, 'code-refs answers every needle length the same as a scan of the c
   t.ok((await expectedRefs(db, 'q.')).length > 0, 'the short needles do match something')
 })
 
-/** Runs `fn` with db.query recording the last SQL and parameters it is given (the statement that answers). */
-async function capture(db: Database, fn: (db: SqlExecutor) => Promise<unknown>): Promise<{ sql: string; params: readonly SqlParam[] }> {
-  let seen: { sql: string; params: readonly SqlParam[] } | undefined
-  const spy: SqlExecutor = {
-    query: (sql, params) => {
-      seen = { sql, params: params ?? [] }
-      return db.query(sql, params)
-    },
-    exec: (sql) => db.exec(sql),
-  }
-  await fn(spy)
-  if (seen === undefined) throw new Error('no query was run')
-  return seen
-}
-
 engineTest(t, 'the code-refs query can be answered from the trigram index of code chunk bodies', async (t, { db }) => {
   const index = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'content_chunks_code_body_trgm_idx'`)
   t.equal(index.rows.length, 1, 'the migration created the index')
   await importRepo(db)
   // An identifier like this one is answered by the word plan; the trigram plan is the one that
   // answers other symbols (punctuation, non-ASCII).
-  const { sql, params } = await capture(db, (spy) => trigramRefs(spy, 'enqueue', null, 20))
+  const { sql, params } = await captureLastQuery(db, (spy) => trigramRefs(spy, 'enqueue', null, 20))
   // A tiny table is cheaper to scan or to reach through its page: forbid both, so the only way
   // left to content_chunks other than a (penalised) scan is a bitmap on the trigram index.
   const plan = await db.transaction(async (tx) => {

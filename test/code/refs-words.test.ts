@@ -1,9 +1,10 @@
 import t from 'tap'
 import { codeRefs } from '../../src/code/index.js'
 import { wordRefs, type WordPlanOptions } from '../../src/code/refs.js'
-import type { Database, SqlExecutor, SqlParam } from '../../src/db/types.js'
+import type { Database, SqlExecutor } from '../../src/db/types.js'
 import { deletePage, importPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
+import { captureLastQuery } from '../helpers/query-spy.js'
 
 const FILES = 26
 
@@ -168,21 +169,6 @@ engineTest(t, 'the word rows follow every write of a chunk or its page', async (
   t.same(await words(db, 'countPage', 1000), await scan(db, 'countPage'))
 })
 
-/** Runs `fn` with db.query recording the last SQL and parameters it is given (the statement that answers). */
-async function capture(db: Database, fn: (db: SqlExecutor) => Promise<unknown>): Promise<{ sql: string; params: readonly SqlParam[] }> {
-  let seen: { sql: string; params: readonly SqlParam[] } | undefined
-  const spy: SqlExecutor = {
-    query: (sql, params) => {
-      seen = { sql, params: params ?? [] }
-      return db.query(sql, params)
-    },
-    exec: (sql) => db.exec(sql),
-  }
-  await fn(spy)
-  if (seen === undefined) throw new Error('no query was run')
-  return seen
-}
-
 engineTest(t, 'an identifier is answered by the word plan alone, through its indexes', async (t, { db }) => {
   await importFiles(db)
   const statements: string[] = []
@@ -194,7 +180,7 @@ engineTest(t, 'an identifier is answered by the word plan alone, through its ind
   await codeRefs(spy, { symbol: 'a(' })
   t.notMatch(statements.join('\n'), /code_chunk_words/, 'punctuation keeps the other plans')
 
-  const { sql, params } = await capture(db, (s) => wordRefs(s, 'rareNeedle', null, 20, { walkCap: 0 }))
+  const { sql, params } = await captureLastQuery(db, (s) => wordRefs(s, 'rareNeedle', null, 20, { walkCap: 0 }))
   // A tiny table is cheaper to scan: forbid that, so what remains shows the indexes can answer.
   const plan = await db.transaction(async (tx) => {
     await tx.exec('SET LOCAL enable_seqscan = off')

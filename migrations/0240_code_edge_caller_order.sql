@@ -10,11 +10,15 @@ ALTER TABLE code_edges_chunk ADD COLUMN IF NOT EXISTS from_line integer;
 
 -- The import writes both columns itself; any other writer (the engine's addCodeEdges, a bulk
 -- copy) gets them looked up here. The WHEN clause spares the import the function call.
+-- The caller's line: its definition's first line, else its chunk's; the trigger and the backfill
+-- below share it (the import computes the same from its own payload).
+CREATE OR REPLACE FUNCTION code_edge_caller_line(chunk_id bigint, symbol text, chunk_start integer) RETURNS integer AS $$
+  SELECT coalesce((SELECT min(cs.start_line) FROM code_symbols cs WHERE cs.chunk_id = $1 AND cs.qualified = $2), $3)
+$$ LANGUAGE sql STABLE;
+
 CREATE OR REPLACE FUNCTION code_edge_caller_order() RETURNS trigger AS $$
 BEGIN
-  SELECT p.slug,
-    coalesce((SELECT min(cs.start_line) FROM code_symbols cs
-              WHERE cs.chunk_id = NEW.from_chunk_id AND cs.qualified = NEW.from_symbol), c.start_line)
+  SELECT p.slug, code_edge_caller_line(NEW.from_chunk_id, NEW.from_symbol, c.start_line)
   INTO NEW.from_slug, NEW.from_line
   FROM content_chunks c JOIN pages p ON p.id = c.page_id
   WHERE c.id = NEW.from_chunk_id;
@@ -47,13 +51,11 @@ CREATE TRIGGER code_edges_page_moved_trigger AFTER UPDATE OF slug ON pages
 
 -- Existing edges (idempotent: only rows not filled yet).
 UPDATE code_edges_symbol s SET from_slug = p.slug,
-  from_line = coalesce((SELECT min(cs.start_line) FROM code_symbols cs
-                        WHERE cs.chunk_id = s.from_chunk_id AND cs.qualified = s.from_symbol), c.start_line)
+  from_line = code_edge_caller_line(s.from_chunk_id, s.from_symbol, c.start_line)
 FROM content_chunks c JOIN pages p ON p.id = c.page_id
 WHERE c.id = s.from_chunk_id AND s.from_slug IS NULL;
 UPDATE code_edges_chunk e SET from_slug = p.slug,
-  from_line = coalesce((SELECT min(cs.start_line) FROM code_symbols cs
-                        WHERE cs.chunk_id = e.from_chunk_id AND cs.qualified = e.from_symbol), c.start_line)
+  from_line = code_edge_caller_line(e.from_chunk_id, e.from_symbol, c.start_line)
 FROM content_chunks c JOIN pages p ON p.id = c.page_id
 WHERE c.id = e.from_chunk_id AND e.from_slug IS NULL;
 

@@ -1,14 +1,4 @@
-import matter from 'gray-matter'
-
-function refuseCode(): never {
-  throw new Error('executable front matter is refused')
-}
-
-/** YAML only: gray-matter would otherwise evaluate `---js` blocks, and brain never runs page content. */
-const MATTER_OPTIONS = {
-  language: 'yaml',
-  engines: { js: refuseCode, javascript: refuseCode, coffee: refuseCode, coffeescript: refuseCode },
-} as const
+import { parseYamlBlock } from '../util/frontmatter-doc.js'
 
 export type YamlOutcome =
   | { ok: true; data: unknown }
@@ -19,16 +9,14 @@ interface YamlErrorShape {
   mark?: { line?: unknown }
 }
 
-/** Parses the lines between the delimiters; never mutates what gray-matter returns (it caches). */
+/** Parses the lines between the delimiters with the bounded, YAML-only front-matter reader. */
 export function parseYaml(yamlLines: readonly string[]): YamlOutcome {
   try {
-    const result = matter(`---\n${yamlLines.join('\n')}\n---\n`, MATTER_OPTIONS)
-    return { ok: true, data: result.data }
+    return { ok: true, data: parseYamlBlock(yamlLines.join('\n')) }
   } catch (err) {
     const shape = (err ?? {}) as YamlErrorShape
     const markLine = typeof shape.mark?.line === 'number' ? shape.mark.line : null
     const reason = typeof shape.reason === 'string' ? shape.reason : err instanceof Error ? err.message : String(err)
-    // The parser sees a leading newline (the rest of the opening line), so its line 1 is YAML line 0.
-    return { ok: false, reason, line: markLine === null ? null : Math.max(0, Math.min(markLine - 1, yamlLines.length - 1)) }
+    return { ok: false, reason, line: markLine === null ? null : Math.max(0, Math.min(markLine, yamlLines.length - 1)) }
   }
 }

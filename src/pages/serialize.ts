@@ -1,4 +1,4 @@
-import matter from 'gray-matter'
+import { stringifyFrontmatter } from '../util/frontmatter-doc.js'
 import type { Page } from './types.js'
 
 /**
@@ -11,6 +11,5 @@ export function serializePage(page: Pick<Page, 'title' | 'type' | 'tags' | 'fron
   if (page.tags.length > 0) data.tags = page.tags
   else delete data.tags
   const body = page.timeline ? `${page.compiledTruth}\n\n## Timeline\n\n${page.timeline}\n` : `${page.compiledTruth}\n`
-  // Passing options keeps gray-matter from caching (and later mutating) this call's result.
-  return matter.stringify(body, data, { language: 'yaml' })
+  return stringifyFrontmatter(body, data)
 }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net'
 import { PassThrough, Writable } from 'node:stream'
 import type { BrainContext, BrainHost } from '../cli/context.js'
+import { BrainError } from '../errors/index.js'
 import { Frame, encodeFrame, encodeJson, type FrameType, type Hello, type TerminalFacts } from './protocol.js'
 
 type RunHello = Extract<Hello, { kind: 'run' }>
@@ -52,25 +53,37 @@ export interface SessionDeps {
 export class Session {
   private readonly controller = new AbortController()
   private readonly stdin = new PassThrough()
+  /** The client said its input is complete; only then may a command act on what it read. */
+  private stdinComplete = false
   private finished = false
 
   constructor(private readonly socket: Socket, private readonly hello: RunHello, private readonly deps: SessionDeps) {
     Object.assign(this.stdin, { isTTY: hello.terminal.stdinIsTTY })
+    // A cut-off input fails its readers (see abort); a command that never reads stdin must not
+    // turn that into an uncaught error of the whole service.
+    this.stdin.on('error', () => undefined)
     socket.once('close', () => this.abort('the client went away'))
   }
 
   /** A frame after the hello: stdin bytes, end of stdin, or Ctrl-C. */
   onFrame(type: number, payload: Buffer): void {
     if (type === Frame.stdin) this.stdin.write(payload)
-    else if (type === Frame.stdinEnd) this.stdin.end()
+    else if (type === Frame.stdinEnd) {
+      this.stdinComplete = true
+      this.stdin.end()
+    }
     else if (type === Frame.interrupt) this.abort('interrupted')
   }
 
   abort(reason: string): void {
     if (this.finished || this.controller.signal.aborted) return
     this.controller.abort(new Error(reason))
-    // A command reading stdin must see its end, or it would wait forever.
-    this.stdin.end()
+    // A command reading stdin must not wait forever, nor take a cut-off input for the whole of
+    // it: input that never saw its end marker fails the read, so nothing half-sent is stored.
+    if (this.stdinComplete) return
+    this.stdin.destroy(new BrainError('input_interrupted', `The input was cut off before its end (${reason}); nothing was written.`, {
+      hint: 'Send the whole input again.',
+    }))
   }
 
   async run(): Promise<number> {

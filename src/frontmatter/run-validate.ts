@@ -1,4 +1,4 @@
-import { copyFile, stat, writeFile } from 'node:fs/promises'
+import { copyFile, realpath, stat, writeFile } from 'node:fs/promises'
 import type { ErrorEnvelope } from '../errors/index.js'
 import { emptyCounts, lintFindings, lintRuleFor, type LintFinding, type ParseValidationCode, type ParseValidationError } from './codes.js'
 import { changedRegion, type LineChange } from './diff.js'
@@ -77,7 +77,8 @@ async function resultFor(file: ScannedFile, request: ValidateRequest): Promise<F
  * says what would change). `fix` refuses, before touching anything, a path outside the sources.
  */
 export async function runValidate(request: ValidateRequest): Promise<ValidateReport> {
-  if (request.fix) for (const target of request.targets) assertFixAllowed(target.path, request.roots)
+  // The real path decides: a folder inside a source that links elsewhere must not let --fix out.
+  if (request.fix) for (const target of request.targets) assertFixAllowed(await realpath(target.path).catch(() => target.path), request.roots)
   const counts = emptyCounts()
   const results: FileResult[] = []
   const skipped: string[] = []

@@ -7,7 +7,7 @@ import { findPage } from './page-repository.js'
 import { serializePage } from './serialize.js'
 import { normalizeSlug } from './slug.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
-import { writePageFile, type WriteThroughResult } from './write-through.js'
+import { checkWriteThrough, writePageFile, type WriteThroughResult } from './write-through.js'
 
 export interface PutPageContext {
   db: Database
@@ -61,6 +61,9 @@ export async function putPage(ctx: PutPageContext, input: PutPageInput): Promise
   if (untrusted && allowlist) assertSlugAllowed(slug, allowlist)
   const ingestedVia = ctx.remote ? 'mcp:put_page' : 'put_page'
   const ingestedAt = new Date()
+  const writesThrough = !ctx.dryRun && !(untrusted && !allowlist)
+  // Refused before the page is stored: a command never fails after it has written.
+  if (writesThrough) await checkWriteThrough(ctx.repoPath, sourceId, slug)
   const result = await importPage(
     ctx.db,
     {

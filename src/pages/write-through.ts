@@ -1,5 +1,6 @@
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises'
-import { dirname, join, relative, resolve } from 'node:path'
+import { rename, stat, unlink, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { containedDirectory, lexicallyWithin, outsideRoot } from '../util/contained-path.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
 
 export type WriteThroughResult =
@@ -10,8 +11,8 @@ export type WriteThroughResult =
 export function writeThroughPath(brainDir: string, sourceId: string, slug: string): string {
   const base = sourceId === DEFAULT_SOURCE_ID ? brainDir : join(brainDir, '.sources', sourceId)
   const target = resolve(base, `${slug}.md`)
-  // normalizeSlug already rejects `..`; this guards the invariant at the point of writing.
-  if (relative(resolve(base), target).startsWith('..')) throw new Error(`slug ${slug} escapes ${base}`)
+  // normalizeSlug already rejects `..` segments; this guards the invariant at the point of writing.
+  if (!lexicallyWithin(brainDir, target)) throw outsideRoot(brainDir, target)
   return target
 }
 
@@ -23,18 +24,28 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * Checks, before anything is stored, that a page's write-through file would land inside the
+ * repository: throws `path_outside_root` when a folder on the way links out of it.
+ */
+export async function checkWriteThrough(brainDir: string | null, sourceId: string, slug: string): Promise<void> {
+  if (!brainDir || !(await isDirectory(brainDir))) return
+  await containedDirectory(brainDir, dirname(writeThroughPath(brainDir, sourceId, slug)), { create: false })
+}
+
 /** Writes atomically (temp file + rename), so a crash never leaves half a page on disk. */
 export async function writePageFile(brainDir: string | null, sourceId: string, slug: string, markdown: string): Promise<WriteThroughResult> {
   if (!brainDir) return { written: false, path: null, reason: 'repo_path_unset' }
   if (!(await isDirectory(brainDir))) return { written: false, path: null, reason: 'repo_path_missing' }
   const path = writeThroughPath(brainDir, sourceId, slug)
+  const tmp = `${path}.${process.pid}.tmp`
   try {
-    await mkdir(dirname(path), { recursive: true })
-    const tmp = `${path}.${process.pid}.tmp`
+    await containedDirectory(brainDir, dirname(path), { create: true })
     await writeFile(tmp, markdown, 'utf8')
     await rename(tmp, path)
     return { written: true, path }
   } catch (err) {
+    await unlink(tmp).catch(() => undefined)
     return { written: false, path, reason: 'write_failed', error: err instanceof Error ? err.message : String(err) }
   }
 }

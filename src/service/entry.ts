@@ -12,7 +12,10 @@ const LOCAL_FLAGS = new Set(['--version', '-v', '--help', '-h'])
 /** Commands that never need the brain open, or manage the service itself. */
 export function runsInProcess(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): boolean {
   if (parseFlag(env.BRAIN_NO_SERVICE) || process.platform === 'win32') return true
-  if (argv.length === 0 || argv.some((a) => LOCAL_FLAGS.has(a))) return true
+  // After `--` every word is an argument (`brain get -- --help` reads the page `--help`).
+  const end = argv.indexOf('--')
+  const options = end === -1 ? argv : argv.slice(0, end)
+  if (argv.length === 0 || options.some((a) => LOCAL_FLAGS.has(a))) return true
   const first = argv.find((a) => !a.startsWith('-'))
   return first === 'service' || ((first === 'jobs' || first === 'ingest') && argv.includes('supervisor'))
 }

@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs'
 import { lstat, mkdir, readdir, rename, stat } from 'node:fs/promises'
+import { containedDirectory } from '../../util/contained-path.js'
 import { extname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { serializeError } from '../../errors/index.js'
@@ -138,7 +139,8 @@ export class InboxSource implements IngestionSource {
   private async archive(ctx: IngestionSourceContext, name: string, path: string): Promise<void> {
     const day = new Date(ctx.now()).toISOString().slice(0, 10)
     const target = join(this.options.dir, ARCHIVE_DIR, day)
-    await mkdir(target, { recursive: true, mode: 0o700 })
+    // The archive stays inside the inbox even if `.archived` was made a link to elsewhere.
+    await containedDirectory(this.options.dir, target, { create: true, mode: 0o700 })
     await rename(path, join(target, await freeName(target, name)))
   }
 

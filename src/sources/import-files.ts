@@ -55,6 +55,32 @@ export function slugForFile(file: Pick<WalkedFile, 'relativePath' | 'kind'>): st
 }
 
 /**
+ * Files that map to one slug (`Note.md` and `note.md`): importing both would let one silently
+ * replace the other, so each of them is reported and neither is written.
+ */
+function slugCollisions(files: readonly WalkedFile[]): Map<string, FileFailure> {
+  const bySlug = new Map<string, string[]>()
+  for (const file of files) {
+    let slug: string
+    try {
+      slug = slugForFile(file)
+    } catch {
+      continue
+    }
+    bySlug.set(slug, [...(bySlug.get(slug) ?? []), file.relativePath])
+  }
+  const failures = new Map<string, FileFailure>()
+  for (const [slug, paths] of bySlug) {
+    if (paths.length < 2) continue
+    for (const path of paths) {
+      const others = paths.filter((p) => p !== path).join(', ')
+      failures.set(path, { path, class: 'ValidationError', code: 'slug_collision', message: `${path} and ${others} both map to the slug ${slug}; neither was imported. Rename one of them.` })
+    }
+  }
+  return failures
+}
+
+/**
  * Imports files through the one page pipeline. A file that fails is recorded with its error
  * and the rest continue. Embedding follows the writes (each page's chunks once the page is
  * committed), overlapping the model with reading and parsing; a slow or failing provider never
@@ -68,9 +94,15 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     skipped: (r) => r.skipped++,
   }
   const follower = options.embedder ? embedFollower(db, options.embedder, options) : undefined
+  const collisions = slugCollisions(files)
   for (const [index, file] of files.entries()) {
     options.signal?.throwIfAborted()
     options.onProgress?.({ phase: 'import', done: index, total: files.length, path: file.relativePath })
+    const collision = collisions.get(file.relativePath)
+    if (collision) {
+      result.failed.push(collision)
+      continue
+    }
     try {
       const content = options.readContent ? await options.readContent(file) : await readTextFile(file.absolutePath)
       const provenance = options.provenanceFor?.(file) ?? { sourceUri: file.relativePath, sourceKind: 'file' }

@@ -4,7 +4,7 @@ import type { Database } from '../db/types.js'
 import { NotFoundError } from '../errors/index.js'
 import { createFileFilter, type SyncStrategy } from './file-filter.js'
 import { importFiles, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
-import { walkFiles } from './walk.js'
+import { walkFiles, type IgnoredFile } from './walk.js'
 
 export interface ImportFolderOptions extends ImportFilesOptions {
   strategy: SyncStrategy
@@ -15,6 +15,8 @@ export interface ImportFolderOptions extends ImportFilesOptions {
 export interface ImportFolderResult extends ImportFilesResult {
   root: string
   strategy: SyncStrategy
+  /** Files of accepted names that were not imported (links, pipes, devices), with the reason. */
+  ignored: IgnoredFile[]
 }
 
 /** Imports every accepted file below a folder; the folder need not be a git repository. */
@@ -25,7 +27,9 @@ export async function importFolder(db: Database, root: string, options: ImportFo
     throw new NotFoundError('folder_not_found', `${absoluteRoot} is not a folder.`, { hint: 'Pass the path of a folder of notes or code.' })
   }
   const filter = createFileFilter({ strategy: options.strategy, include: options.include, exclude: options.exclude })
-  const files = await walkFiles(absoluteRoot, filter)
+  const ignored: IgnoredFile[] = []
+  const files = await walkFiles(absoluteRoot, filter, (file) => ignored.push(file))
   const result = await importFiles(db, files, options)
-  return { ...result, root: absoluteRoot, strategy: options.strategy }
+  ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return { ...result, root: absoluteRoot, strategy: options.strategy, ignored }
 }

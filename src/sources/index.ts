@@ -1,6 +1,6 @@
 export { createFileFilter, parseSyncStrategy, SYNC_STRATEGIES, MAX_FILE_BYTES, type SyncStrategy, type FileKind, type FileFilter, type FileFilterOptions } from './file-filter.js'
 export { compileGlobs, globToRegExp, type GlobSet } from './glob.js'
-export { walkFiles, type WalkedFile } from './walk.js'
+export { walkFiles, type WalkedFile, type IgnoredFile } from './walk.js'
 export { readTextFile, decodeTextBytes } from './read-text.js'
 export { importFiles, slugForFile, type ImportFilesResult, type ImportFilesOptions, type ImportFilesProgress, type FileFailure } from './import-files.js'
 export { importFolder, type ImportFolderOptions, type ImportFolderResult } from './import-folder.js'

@@ -37,6 +37,7 @@ export class ImportCommand extends BrainCommand {
         `${result.files} files: ${result.created} created, ${result.updated} updated, ${result.skipped} unchanged, ${result.failed.length} failed; ${result.chunks} chunks, ${result.embedded} embedded`,
       ]
       for (const failure of result.failed) lines.push(`  failed ${failure.path}: ${failure.message}`)
+      for (const file of result.ignored ?? []) lines.push(`  skipped ${file.path}: ${file.reason.replace(/_/g, ' ')}`)
       if (result.embedError) lines.push(`  embeddings stopped: ${result.embedError.message} (run \`brain embed --stale\` later)`)
       return lines.join('\n')
     })

@@ -1,5 +1,5 @@
 export { loadConfig, brainHome, type Config, type EngineConfig, type EmbeddingConfig } from './load.js'
 export { writeFileConfig, readFileConfig, type FileConfig } from './file-config.js'
-export { processEnv, parseFlag, parseToggleOff, type BrainEnv } from './env.js'
+export { processEnv, parseFlag, parseToggleOff, disableRuntimeTelemetry, type BrainEnv } from './env.js'
 export { parseDurationMs } from './durations.js'
 export { readConfigValue, writeConfigValue, deleteConfigValue, listConfigValues, DB_CONFIG_KEYS } from './db-config.js'

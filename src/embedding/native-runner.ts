@@ -1,3 +1,4 @@
+import { disableRuntimeTelemetry } from '../config/env.js'
 import { LOCAL_MODEL_NATIVE_DIMENSIONS } from './local-model.js'
 import { buildUseLiteOnnx, USE_LITE_ONNX_INPUTS, USE_LITE_ONNX_OUTPUT } from './use-lite-onnx.js'
 import { UseLiteTokenizer } from './use-lite-tokenizer.js'
@@ -37,6 +38,7 @@ interface OrtModule {
 }
 
 export async function createNativeRunner(options: NativeRunnerOptions): Promise<NativeRunner> {
+  disableRuntimeTelemetry()
   const ort = (await import(options.runtimeModule ?? 'onnxruntime-node')) as OrtModule
   const weights = await readUseLiteWeights()
   const session = await ort.InferenceSession.create(buildUseLiteOnnx(weights), {

@@ -84,6 +84,7 @@ async function pipeline(request: RouteRequest, audit: Partial<AuditRow>): Promis
 export const mcpRoute: Route = {
   method: 'POST',
   path: '/mcp',
+  audited: true,
   async handle(request) {
     const started = performance.now()
     const audit: Partial<AuditRow> = { tokenId: null, method: null, toolName: null }

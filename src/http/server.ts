@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { clientIp } from './client-ip.js'
+import { writeAudit } from './audit.js'
 import { applyCors } from './cors.js'
 import { sendJson } from './respond.js'
 import type { HttpDeps, Route } from './types.js'
@@ -19,6 +20,7 @@ export function createBrainHttpServer(routes: readonly Route[], deps: HttpDeps):
   let draining = false
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now()
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (draining) {
       req.resume()
@@ -28,6 +30,11 @@ export function createBrainHttpServer(routes: readonly Route[], deps: HttpDeps):
     const cors = applyCors(req, res, deps.config.http.corsOrigins)
     if (cors === 'denied') {
       req.resume()
+      // Refused before any route runs, so the refusal is logged here for the audited routes.
+      if (routes.some((route) => route.audited && route.path === url.pathname)) {
+        const row = { tokenId: null, clientIp: clientIp(req, deps.config.http.trustProxy), route: url.pathname, method: null, toolName: null, status: 403, errorCode: 'origin_not_allowed', durationMs: Date.now() - started }
+        await writeAudit(deps.db, row, deps.logger)
+      }
       sendJson(res, 403, { error: 'origin_not_allowed', hint: 'List the origin in BRAIN_HTTP_CORS_ORIGIN.' })
       return
     }

@@ -29,5 +29,7 @@ export interface RouteRequest {
 export interface Route {
   method: 'GET' | 'POST'
   path: string
+  /** Every request to this path leaves a row in the request log, refused ones included. */
+  audited?: boolean
   handle(request: RouteRequest): Promise<void>
 }

@@ -135,6 +135,7 @@ export function ingestRoutes(options: IngestRouteOptions = { feed: new AdminFeed
   const ingest: Route = {
     method: 'POST',
     path: '/ingest',
+    audited: true,
     async handle(request) {
       const started = performance.now()
       let outcome: Outcome

@@ -114,6 +114,8 @@ t.test('CORS is default-deny; listed origins are allowed', async (t) => {
   const other = await post(open, token, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { Origin: 'https://evil.example' })
   t.equal(other.status, 403)
   t.equal(other.headers['access-control-allow-origin'], undefined)
+  const refusals = (await auditRows(url)).filter((row) => row.error_code === 'origin_not_allowed')
+  t.same(refusals.map((row) => [row.route, row.status]), [['/mcp', 403], ['/mcp', 403]], 'each CORS refusal leaves an audit row, the preflight one included')
 })
 
 t.test('X-Forwarded-For counts only with BRAIN_HTTP_TRUST_PROXY=1; the per-IP bucket limits before auth', async (t) => {

@@ -8,12 +8,13 @@ import { ValidationError } from '../errors/index.js'
  * - only YAML is read (gray-matter would evaluate `---js` blocks) and nothing is ever executed,
  *   not even when writing a page whose body itself starts with a `---js` block;
  * - the work is bounded: a block larger than `FRONTMATTER_LIMITS.maxBytes` is refused before it
- *   is parsed, and aliases are never expanded past `maxNodes` values or `maxDepth` levels (a
- *   "billion laughs" block of a few hundred bytes would otherwise expand to gigabytes);
+ *   is parsed, and its value, with every alias expanded, may not outgrow that size either nor
+ *   nest deeper than `maxDepth` (a "billion laughs" block of a few hundred bytes would otherwise
+ *   expand to gigabytes, and one just under a count limit still to hundreds of kilobytes);
  * - values keep the text they were written as: no YAML timestamps, so `title: 2024-03-14` stays
  *   the text `2024-03-14`, and the result is plain JSON (what the database stores).
  */
-export const FRONTMATTER_LIMITS = { maxBytes: 256 * 1024, maxNodes: 100_000, maxDepth: 64 } as const
+export const FRONTMATTER_LIMITS = { maxBytes: 64 * 1024, maxDepth: 64 } as const
 
 function refuseCode(): never {
   throw new ValidationError('frontmatter_language_refused', 'Front matter must be YAML; executable front matter (---js) is refused.', {
@@ -33,16 +34,31 @@ function tooComplex(what: string): ValidationError {
   })
 }
 
-/** A copy of a parsed YAML value as plain JSON, walked as it would be expanded, within the limits. */
+/** About what a value adds to its JSON text: enough to bound the expansion, cheap to count. */
+function weight(value: unknown): number {
+  return typeof value === 'string' ? value.length + 3 : 6
+}
+
+/**
+ * A copy of a parsed YAML value as plain JSON, walked as it would be expanded (aliases are shared
+ * references until then), stopping as soon as it outgrows the limits.
+ */
 function toPlainJson(root: unknown): unknown {
-  let nodes = 0
+  let size = 0
+  const grow = (bytes: number): void => {
+    size += bytes
+    if (size > FRONTMATTER_LIMITS.maxBytes) throw tooComplex(`expands to more than ${FRONTMATTER_LIMITS.maxBytes / 1024} KiB`)
+  }
   const copy = (value: unknown, depth: number): unknown => {
-    if (++nodes > FRONTMATTER_LIMITS.maxNodes) throw tooComplex(`expands to more than ${FRONTMATTER_LIMITS.maxNodes} values`)
     if (depth > FRONTMATTER_LIMITS.maxDepth) throw tooComplex(`nests deeper than ${FRONTMATTER_LIMITS.maxDepth} levels`)
+    grow(weight(value))
     if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1))
     if (value === null || typeof value !== 'object') return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value
     const out: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) out[key] = copy(item, depth + 1)
+    for (const [key, item] of Object.entries(value)) {
+      grow(key.length + 3)
+      out[key] = copy(item, depth + 1)
+    }
     return out
   }
   return copy(root, 0)

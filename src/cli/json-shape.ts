@@ -61,3 +61,15 @@ function plainJson(value: unknown, rename: boolean): unknown {
   }
   return out
 }
+
+/**
+ * The inverse for an answer that arrived as JSON (a remote tool's result): camelCase keys, as
+ * the core returns them, with user-owned maps as they are, so one presenter reads both.
+ */
+export function camelCaseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelCaseKeys)
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), USER_OWNED.has(key) ? inner : camelCaseKeys(inner)]),
+  )
+}

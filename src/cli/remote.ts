@@ -52,16 +52,6 @@ async function captureContent(host: RemoteHost): Promise<string> {
   return stdin ? host.readStdin() : text.join(' ')
 }
 
-const search = (tool: 'search' | 'query'): Planner => async (host) => ({
-  tool,
-  args: defined({ query: words(host.options.words).join(' '), limit: int('limit', host.options.limit), offset: int('offset', host.options.offset), detail: str(host.options.detail), language: str(host.options.lang), symbol_kind: str(host.options.symbolKind), source: str(host.options.source) }),
-  present(result, h) {
-    if (typeof result.notice === 'string' && !h.jsonMode) h.stderr.write(`note: ${result.notice}\n`)
-    const results = (result.results ?? []) as Array<{ score: number; slug: string; snippet: string }>
-    h.print(result, () => (results.length === 0 ? 'No results.' : results.map((r) => `[${r.score.toFixed(4)}] ${r.slug} -- ${r.snippet}`).join('\n')))
-  },
-})
-
 const codeLookup = (tool: 'code_def' | 'code_refs'): Planner => async (host) => ({
   tool,
   args: defined({ symbol: str(host.options.symbol), language: str(host.options.lang), limit: int('limit', host.options.limit) }),
@@ -124,8 +114,6 @@ const PLANNERS: Record<string, Planner> = {
       h.print(pages, () => (pages.length === 0 ? 'No pages.' : pages.map((p) => `${p.slug}  ${p.title}  (${p.type}${p.tags.length ? `; ${p.tags.join(', ')}` : ''})`).join('\n')))
     },
   }),
-  search: search('search'),
-  query: search('query'),
   'jobs list': async (host) => ({
     tool: 'list_jobs',
     args: defined({ status: str(host.options.status), name: str(host.options.name), limit: int('limit', host.options.limit) }),

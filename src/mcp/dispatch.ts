@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import { toSnakeCaseJson } from '../cli/json-shape.js'
 import { BrainError, UsageError, serializeError, type ErrorEnvelope } from '../errors/index.js'
-import { findTool } from './catalogue.js'
-import type { OperationContext } from './context.js'
+import { findTool } from '../operations/catalogue.js'
+import type { OperationContext } from '../operations/context.js'
 
 /** A tools/call result as the MCP protocol carries it. */
 export interface ToolResult {

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream'
-import type { OperationContext } from './context.js'
+import type { OperationContext } from '../operations/context.js'
 import { createMcpServer } from './server.js'
 import { LineTransport } from './stdio-transport.js'
 

@@ -1,5 +1,7 @@
 import type { CommandClass } from 'clipanion'
 import type { BrainContext } from '../context.js'
+import { OPERATIONS } from '../../operations/catalogue.js'
+import { operationCommand } from '../operation-command.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
@@ -18,7 +20,6 @@ import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand }
 import { IntegrationsDashboardCommand, IntegrationsDoctorCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatsCommand, IntegrationsStatusCommand, IntegrationsTestCommand } from './integrations.js'
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
-import { QueryCommand, SearchCommand } from './search.js'
 import { ServeCommand } from './serve.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
 import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from './service.js'
@@ -37,8 +38,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   TagCommand,
   UntagCommand,
   CaptureCommand,
-  SearchCommand,
-  QueryCommand,
   EmbedCommand,
   ImportCommand,
   SyncCommand,
@@ -64,4 +63,5 @@ export const commands: Array<CommandClass<BrainContext>> = [
   IntegrationsDashboardCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatusCommand, IntegrationsDoctorCommand, IntegrationsStatsCommand, IntegrationsTestCommand,
   CheckResolvableCommand,
   CheckUpdateCommand,
+  ...OPERATIONS.filter((operation) => operation.cli !== undefined).map(operationCommand),
 ]

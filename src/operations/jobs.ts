@@ -1,11 +1,12 @@
 import { z } from 'zod'
-import { NotFoundError, UsageError } from '../../errors/index.js'
-import { JOB_NAMES, JOB_STATUSES, type Queue } from '../../queue/index.js'
-import type { OperationContext } from '../context.js'
-import { defineTool, type ToolDefinition } from '../tool.js'
+import { NotFoundError, UsageError } from '../errors/index.js'
+import { JOB_NAMES, JOB_STATUSES } from '../queue/types.js'
+import type { Queue } from '../queue/index.js'
+import type { OperationContext } from './context.js'
+import { defineOperation, type Operation } from './operation.js'
 
 async function withQueue<T>(ctx: OperationContext, fn: (queue: Queue) => Promise<T>): Promise<T> {
-  const { openQueue } = await import('../../queue/index.js')
+  const { openQueue } = await import('../queue/index.js')
   const { db, config } = await ctx.brain()
   const queue = await openQueue({ db, config, logger: ctx.logger })
   try {
@@ -18,7 +19,7 @@ async function withQueue<T>(ctx: OperationContext, fn: (queue: Queue) => Promise
 /** Jobs an untrusted remote caller may not start: they run commands or read local paths. */
 const LOCAL_ONLY_JOBS = new Set(['shell', 'import'])
 
-export const submitJobTool = defineTool({
+export const submitJobTool = defineOperation({
   name: 'submit_job',
   description: `Submit a background job (${JOB_NAMES.join(', ')}) and, with wait=true, wait for its result. Use the dedicated tools (sync) when they exist; use this for embed, extract or autopilot-cycle. Returns the job record (id, status, result or error).`,
   input: z.strictObject({
@@ -39,7 +40,7 @@ export const submitJobTool = defineTool({
   },
 })
 
-export const getJobTool = defineTool({
+export const getJobTool = defineOperation({
   name: 'get_job',
   description: 'Read one job by id: status (waiting|active|completed|dead), progress, result or error envelope.',
   input: z.strictObject({ id: z.string().trim().min(1).max(200) }),
@@ -51,7 +52,7 @@ export const getJobTool = defineTool({
   },
 })
 
-export const listJobsTool = defineTool({
+export const listJobsTool = defineOperation({
   name: 'list_jobs',
   description: 'List jobs newest first, optionally by status and name. Returns {jobs: [...]}. Use it to see whether syncs or embeddings are pending or failed.',
   input: z.strictObject({
@@ -66,7 +67,7 @@ export const listJobsTool = defineTool({
   },
 })
 
-export const syncTool = defineTool({
+export const syncTool = defineOperation({
   name: 'sync',
   description:
     'Import what changed in git-backed sources since their bookmark (runs a sync job and waits). Give source for one source or all=true for every source; embeddings are computed unless no_embed. Returns the sync result (added, modified, deleted, …).',
@@ -82,7 +83,7 @@ export const syncTool = defineTool({
       throw new UsageError('sync_requires_target', 'Give exactly one of source or all=true.', { hint: 'List sources with list_sources.' })
     }
     const request = { sourceId: args.source, all: args.all ?? false, full: args.full ?? false, dryRun: ctx.dryRun, noEmbed: args.no_embed ?? false }
-    const { validateSyncRequest } = await import('../../sync/index.js')
+    const { validateSyncRequest } = await import('../sync/index.js')
     validateSyncRequest(request)
     const job = await withQueue(ctx, (queue) => queue.submitAndWait('sync', request))
     const result = job.result
@@ -90,4 +91,4 @@ export const syncTool = defineTool({
   },
 })
 
-export const jobTools: ToolDefinition[] = [syncTool, submitJobTool, getJobTool, listJobsTool]
+export const jobTools: Operation[] = [syncTool, submitJobTool, getJobTool, listJobsTool]

@@ -1,17 +1,20 @@
 import { z } from 'zod'
-import { codeTools } from './tools/code.js'
-import { jobTools } from './tools/jobs.js'
-import { pageTools } from './tools/pages.js'
-import { searchTools } from './tools/search.js'
-import { systemTools } from './tools/system.js'
-import type { ToolDefinition } from './tool.js'
+import { codeTools } from './code.js'
+import { jobTools } from './jobs.js'
+import { pageTools } from './pages.js'
+import { searchTools } from './search.js'
+import { systemTools } from './system.js'
+import type { Operation } from './operation.js'
 
-/** The one tool catalogue served over stdio and HTTP and used by thin clients. */
-export const TOOLS: readonly ToolDefinition[] = [...pageTools, ...searchTools, ...codeTools, ...jobTools, ...systemTools]
+/** Every operation: served as MCP tools over stdio and HTTP, as commands where they have a CLI shape. */
+export const OPERATIONS: readonly Operation[] = [...pageTools, ...searchTools, ...codeTools, ...jobTools, ...systemTools]
+
+/** The MCP view of the catalogue: each operation is a tool of the same name. */
+export const TOOLS = OPERATIONS
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]))
 
-export function findTool(name: string): ToolDefinition | undefined {
+export function findTool(name: string): Operation | undefined {
   return byName.get(name)
 }
 

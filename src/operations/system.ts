@@ -1,19 +1,19 @@
 import { z } from 'zod'
-import { defineTool, type ToolDefinition } from '../tool.js'
+import { defineOperation, type Operation } from './operation.js'
 
-export const listSourcesTool = defineTool({
+export const listSourcesTool = defineOperation({
   name: 'list_sources',
   description: 'List registered sources (id, name, local_path, last_commit, config, page count). Use it to find a source id for sync, search or list_pages.',
   input: z.strictObject({}),
   mutating: false,
   async run(ctx) {
-    const { listSources } = await import('../../sources/source-repository.js')
+    const { listSources } = await import('../sources/source-repository.js')
     const { db } = await ctx.brain()
     return { sources: await listSources(db) }
   },
 })
 
-export const getStatsTool = defineTool({
+export const getStatsTool = defineOperation({
   name: 'get_stats',
   description: 'Counts of the brain: pages (by kind), chunks, embedded chunks, tags, sources and jobs by status. Use it to get a sense of size or embedding coverage.',
   input: z.strictObject({}),
@@ -28,7 +28,7 @@ export const getStatsTool = defineTool({
       (SELECT count(*) FROM content_chunks WHERE embedding IS NOT NULL) AS embedded_chunks,
       (SELECT count(DISTINCT tag) FROM tags) AS tags,
       (SELECT count(*) FROM sources) AS sources`)
-    const { openQueue } = await import('../../queue/index.js')
+    const { openQueue } = await import('../queue/index.js')
     const queue = await openQueue({ db, config, logger: ctx.logger })
     try {
       return { ...rows[0], jobs: await queue.stats() }
@@ -38,7 +38,7 @@ export const getStatsTool = defineTool({
   },
 })
 
-export const getHealthTool = defineTool({
+export const getHealthTool = defineOperation({
   name: 'get_health',
   description: 'Check that the brain answers: runs a trivial query and reports {status, db, engine, latency_ms}. A database problem is returned as an error with a hint.',
   input: z.strictObject({}),
@@ -51,4 +51,4 @@ export const getHealthTool = defineTool({
   },
 })
 
-export const systemTools: ToolDefinition[] = [listSourcesTool, getStatsTool, getHealthTool]
+export const systemTools: Operation[] = [listSourcesTool, getStatsTool, getHealthTool]

@@ -1,0 +1,109 @@
+import { Command, Option, type CommandClass } from 'clipanion'
+import type { z } from 'zod'
+import { UsageError } from '../errors/index.js'
+import type { CliOption, CliShape, Operation } from '../operations/operation.js'
+import { BrainCommand } from './brain-command.js'
+import type { BrainContext } from './context.js'
+
+type Words = string | string[] | boolean | undefined
+
+/** Reads one flag's raw value as the field's type; a bad whole number is a usage error. */
+function fieldValue(option: CliOption, raw: Words, errorPrefix: string): unknown {
+  if (raw === undefined) return undefined
+  if (option.kind === 'boolean') return raw === true
+  if (option.kind === 'list') {
+    const values = (Array.isArray(raw) ? raw : [String(raw)]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '')
+    return values
+  }
+  const text = String(raw)
+  if (option.kind === 'integer') {
+    const value = Number(text)
+    if (text.trim() === '' || !Number.isInteger(value)) {
+      throw new UsageError(`${errorPrefix}invalid_${option.flag.replace(/^--/, '').replace(/-/g, '_')}`, `${option.flag} must be a whole number, not "${text}".`)
+    }
+    return value
+  }
+  return text
+}
+
+function clipanionOption(option: CliOption): unknown {
+  const settings = { description: option.description }
+  if (option.kind === 'boolean') return Option.Boolean(option.flag, settings)
+  if (option.kind === 'list') return Option.Array(option.flag, settings)
+  return Option.String(option.flag, settings)
+}
+
+/** A schema refusal on the command line names the flag's field, as the core's own checks do. */
+function usageErrorOf(error: z.ZodError, prefix: string): UsageError {
+  const issue = error.issues[0]
+  const field = issue?.path.map(String).join('.') || 'arguments'
+  return new UsageError(`${prefix}invalid_${field}`, `Invalid ${field}: ${issue?.message ?? 'not accepted'}.`)
+}
+
+/**
+ * The clipanion command of an operation: words and flags become the operation's input object,
+ * checked by its schema; the result is printed by its presenter. On a thin-client install the
+ * same arguments go to the remote brain's tool, and its answer is printed the same way.
+ */
+export function operationCommand(operation: Operation): CommandClass<BrainContext> {
+  const shape = operation.cli as CliShape<Record<string, unknown>>
+  const prefix = shape.integerErrorPrefix ?? ''
+  class OperationCommand extends BrainCommand {
+    static override paths = [shape.path]
+    static override usage = Command.Usage({ description: shape.description, details: shape.details, examples: shape.examples })
+
+    constructor() {
+      super()
+      // clipanion finds options among a fresh instance's own properties.
+      const self = this as unknown as Record<string, unknown>
+      if (shape.positional) {
+        self.positional = shape.positional.rest
+          ? Option.Rest({ required: shape.positional.required ? 1 : 0 })
+          : Option.String({ required: shape.positional.required })
+      }
+      for (const option of shape.options) self[`option:${option.field}`] = clipanionOption(option)
+    }
+
+    private input(): Record<string, unknown> {
+      const self = this as unknown as Record<string, Words>
+      const args: Record<string, unknown> = {}
+      if (shape.positional) {
+        const words = self.positional
+        const value = Array.isArray(words) ? words.join(' ') : words
+        if (value !== undefined) args[shape.positional.field] = value
+      }
+      for (const option of shape.options) {
+        const value = fieldValue(option, self[`option:${option.field}`], prefix)
+        if (value !== undefined) args[option.field] = value
+      }
+      const parsed = operation.input.safeParse(args)
+      if (!parsed.success) throw usageErrorOf(parsed.error, prefix)
+      return parsed.data as Record<string, unknown>
+    }
+
+    protected override async run(): Promise<number> {
+      const args = this.input()
+      const result = await this.runOperation(args)
+      const notice = shape.notice?.(result)
+      if (notice && !this.jsonMode) this.context.stderr.write(`note: ${notice}\n`)
+      this.print(shape.json ? shape.json(result) : result, () => shape.text(result))
+      return 0
+    }
+
+    private async runOperation(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+      const { loadConfig } = await import('../config/index.js')
+      const remote = loadConfig({ env: this.context.env }).remote
+      if (remote !== null) {
+        const { callRemoteTool } = await import('../mcp/remote-client.js')
+        const { camelCaseKeys } = await import('./json-shape.js')
+        return camelCaseKeys(await callRemoteTool(remote, operation.name, args)) as Record<string, unknown>
+      }
+      const { streamLogger } = await import('../util/logger.js')
+      return this.withBrain(({ db, config }) =>
+        operation.run({ brain: async () => ({ db, config }), logger: streamLogger(this.context.stderr), dryRun: false, remote: false, scopes: null, remoteSlugPrefixes: [] }, args),
+      )
+    }
+  }
+  Object.defineProperty(OperationCommand, 'name', { value: `${operation.name}Command` })
+  return OperationCommand as unknown as CommandClass<BrainContext>
+}

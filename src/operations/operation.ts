@@ -1,0 +1,55 @@
+import type { z } from 'zod'
+import type { OperationContext } from './context.js'
+
+/** One command-line option of an operation: the flag, and the input field it fills. */
+export interface CliOption {
+  /** The input field (as the schema names it, snake_case). */
+  field: string
+  /** `--limit`; a boolean flag also accepts `--no-…` when its field defaults to true. */
+  flag: string
+  kind: 'string' | 'integer' | 'boolean' | 'list'
+  description: string
+}
+
+/**
+ * How an operation appears on the command line. The command is generated from this: the words
+ * and flags become the same input object the MCP tool takes, validated by the same schema.
+ */
+export interface CliShape<R> {
+  path: string[]
+  description: string
+  details?: string
+  examples?: Array<[string, string]>
+  /** The positional words: one field, or every remaining word joined with spaces. */
+  positional?: { field: string; rest?: boolean; required: boolean }
+  options: CliOption[]
+  /** Prefix of the error code of a bad whole number: `<prefix>invalid_<flag>`. */
+  integerErrorPrefix?: string
+  /** What `--json` prints; the whole result by default. */
+  json?: (result: R) => unknown
+  /** The human text of a result. */
+  text: (result: R) => string
+  /** A result's `notice`, printed on stderr before human text. */
+  notice?: (result: R) => string | null | undefined
+}
+
+/**
+ * One user-facing operation, defined once: the schema of its arguments, the call into the core,
+ * and how its result reads for a person. MCP serves it as a tool, the CLI as a command (when it
+ * has a `cli` shape), a thin client as a remote call of the tool with the same arguments.
+ */
+export interface Operation<S extends z.ZodType = z.ZodType, R extends object = Record<string, unknown>> {
+  name: string
+  /** Written for an agent choosing between tools: what it does, when to use it, what it returns. */
+  description: string
+  input: S
+  /** Mutating operations need the `write` scope over HTTP. */
+  mutating: boolean
+  /** Returns a JSON object; it becomes both the text content and the structured content. */
+  run(ctx: OperationContext, args: z.output<S>): Promise<R>
+  cli?: CliShape<R>
+}
+
+export function defineOperation<S extends z.ZodType, R extends object>(definition: Operation<S, R>): Operation {
+  return definition as unknown as Operation
+}

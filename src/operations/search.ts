@@ -1,0 +1,104 @@
+import { z } from 'zod'
+import type { SearchOptions, SearchResponse } from '../search/index.js'
+import { defineOperation, type CliOption, type CliShape, type Operation } from './operation.js'
+
+const slugPrefixes = z.array(z.string().trim().min(1).max(500)).max(100).optional()
+
+const searchInput = z.strictObject({
+  query: z.string().trim().min(1).max(2000).describe('What to look for'),
+  limit: z.number().int().min(1).max(100).optional().describe('Results per call, 1–100 (default 10)'),
+  offset: z.number().int().min(0).max(1000).optional(),
+  // Checked by the search itself, which trims and lower-cases: ` High ` is `high`.
+  detail: z.string().max(20).optional().describe('low, medium (default) or high; high turns the source boost off (use for "when did…" questions)'),
+  language: z.string().max(50).optional().describe('Only code chunks of this language (typescript, python, …)'),
+  symbol_kind: z.string().max(50).optional().describe('Only chunks of this symbol type (function, class, …)'),
+  source: z.string().max(200).optional().describe('Only pages of this source id'),
+  include_slug_prefixes: slugPrefixes.describe('Slug prefixes taken out of the hard-exclude set for this call (e.g. ["test/"])'),
+  exclude_slug_prefixes: slugPrefixes.describe('Extra slug prefixes never returned by this call'),
+  near_symbol: z.string().trim().min(1).max(500).optional().describe('Boost results near this symbol in the call graph'),
+  walk_depth: z.number().int().optional().describe('Call-graph hops from near_symbol that earn a boost, 0–3 (default 1)'),
+})
+
+type SearchArgs = z.output<typeof searchInput>
+
+function options(args: SearchArgs): SearchOptions {
+  return {
+    limit: args.limit,
+    offset: args.offset,
+    detail: args.detail,
+    language: args.language,
+    symbolKind: args.symbol_kind,
+    sourceId: args.source,
+    include_slug_prefixes: args.include_slug_prefixes,
+    exclude_slug_prefixes: args.exclude_slug_prefixes,
+    nearSymbol: args.near_symbol,
+    walkDepth: args.walk_depth,
+  }
+}
+
+/** `[score] slug -- snippet`, one line per result; `No results.` when there are none. */
+export function formatResults(response: Pick<SearchResponse, 'results'>): string {
+  if (response.results.length === 0) return 'No results.'
+  return response.results.map((r) => `[${r.score.toFixed(4)}] ${r.slug} -- ${r.snippet}`).join('\n')
+}
+
+const SEARCH_FLAGS: CliOption[] = [
+  { field: 'limit', flag: '--limit', kind: 'integer', description: 'Results per call, 1–100 (default 10)' },
+  { field: 'offset', flag: '--offset', kind: 'integer', description: 'Results to skip, 0–1000 (default 0)' },
+  { field: 'detail', flag: '--detail', kind: 'string', description: 'low, medium (default) or high; high turns the source boost off' },
+  { field: 'language', flag: '--lang', kind: 'string', description: 'Only code chunks of this language (typescript, ts, python, …)' },
+  { field: 'symbol_kind', flag: '--symbol-kind', kind: 'string', description: 'Only chunks of this symbol type (function, class, …)' },
+  { field: 'source', flag: '--source', kind: 'string', description: 'Only pages of this source id' },
+  { field: 'include_slug_prefixes', flag: '--include-slug-prefixes', kind: 'list', description: 'Search these hard-excluded slug prefixes too (comma-separated or repeated), e.g. test/' },
+  { field: 'exclude_slug_prefixes', flag: '--exclude-slug-prefixes', kind: 'list', description: 'Never return pages under these slug prefixes (comma-separated or repeated)' },
+  { field: 'near_symbol', flag: '--near-symbol', kind: 'string', description: 'Boost results near this symbol in the call graph' },
+  { field: 'walk_depth', flag: '--walk-depth', kind: 'integer', description: 'Call-graph hops from --near-symbol that earn a boost, 0–3 (default 1)' },
+]
+
+function searchCli(path: string, usage: Pick<CliShape<SearchResponse>, 'description' | 'details' | 'examples'>): CliShape<SearchResponse> {
+  return { path: [path], ...usage, positional: { field: 'query', rest: true, required: true }, options: SEARCH_FLAGS, text: formatResults, notice: (r) => r.notice }
+}
+
+export const searchTool = defineOperation({
+  name: 'search',
+  description:
+    'Keyword (full-text) search over every page and code chunk, one best result per page, ranked by text relevance and source boost. Fast and exact: use it for names, identifiers, quoted phrases. Supports "exact phrase", -excluded and or. Returns {results: [{slug, title, score, snippet, …}]}.',
+  input: searchInput,
+  mutating: false,
+  async run(ctx, args) {
+    const { search, searchContext } = await import('../search/index.js')
+    const { db, config } = await ctx.brain()
+    return { ...(await search(searchContext(db, config), args.query, options(args))) }
+  },
+  cli: searchCli('search', {
+    description: 'Keyword search: full text over chunks, one result per page',
+    details:
+      'Pages holding any of the words, ranked by BM25 (more and rarer words first, shorter chunks before longer ones) times the source boost of the page\'s slug prefix; one result per page. Web-search syntax: "exact phrase" must match, -word and -"phrase" must not, word* matches a prefix.\n\nPages under test/, archive/, attachments/, .raw/ and BRAIN_SEARCH_EXCLUDE (comma-separated slug prefixes) are never returned, unless --include-slug-prefixes names them; --exclude-slug-prefixes adds prefixes for one call. BRAIN_SOURCE_BOOST overrides the boosts as comma-separated prefix:factor entries, e.g. "projects/:1.3,scratch/:0.2"; factor 0 ranks a prefix last, a negative factor is an error. --detail high turns the boost off.',
+    examples: [
+      ['Find notes', '$0 search postgres vacuum'],
+      ['Only TypeScript functions', '$0 search --lang ts --symbol-kind function "open database"'],
+      ['Include the tests', '$0 search --include-slug-prefixes test/ fixture'],
+    ],
+  }),
+})
+
+export const queryTool = defineOperation({
+  name: 'query',
+  description:
+    'Hybrid search for a natural-language question: keyword (BM25) and embedding (semantic) results fused into one ranking. Use it when wording may differ from the notes; use search for exact terms. Falls back to keyword-only (and says so in notice) when no embeddings exist.',
+  input: searchInput,
+  mutating: false,
+  async run(ctx, args) {
+    const { query, searchContext } = await import('../search/index.js')
+    const { db, config } = await ctx.brain()
+    return { ...(await query(searchContext(db, config), args.query, options(args))) }
+  },
+  cli: searchCli('query', {
+    description: 'Hybrid search: keyword (BM25) and vector results fused into one ranking',
+    details:
+      'The question is embedded with the configured provider and matched against chunk embeddings of that model, and its words are matched as in `brain search` (any word); the two lists are fused, three quarters keyword score, one quarter vector similarity. When no chunk has an embedding of the active model, or the question cannot be embedded, it runs keyword-only and says so.',
+    examples: [['Ask a question', '$0 query "how did we decide on the storage engine?"']],
+  }),
+})
+
+export const searchTools: Operation[] = [searchTool, queryTool]

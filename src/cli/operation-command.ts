@@ -40,6 +40,14 @@ function usageErrorOf(error: z.ZodError, prefix: string): UsageError {
   return new UsageError(`${prefix}invalid_${field}`, `Invalid ${field}: ${issue?.message ?? 'not accepted'}.`)
 }
 
+function missingWord(shape: CliShape<Record<string, unknown>>, prefix: string): UsageError {
+  const field = shape.positional?.field ?? 'argument'
+  const example = shape.examples?.[0]?.[1]?.replace('$0', 'brain')
+  return new UsageError(`${prefix}requires_${field}`, `${shape.path.join(' ')} needs a ${field}.`, {
+    hint: example ? `For example: \`${example}\`` : `Run \`brain ${shape.path.join(' ')} --help\`.`,
+  })
+}
+
 /**
  * The clipanion command of an operation: words and flags become the operation's input object,
  * checked by its schema; the result is printed by its presenter. On a thin-client install the
@@ -70,7 +78,8 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
       if (shape.positional) {
         const words = self.positional
         const value = Array.isArray(words) ? words.join(' ') : words
-        if (value !== undefined) args[shape.positional.field] = value
+        if (typeof value !== 'string' || value.trim() === '') throw missingWord(shape, prefix)
+        args[shape.positional.field] = value
       }
       for (const option of shape.options) {
         const value = fieldValue(option, self[`option:${option.field}`], prefix)

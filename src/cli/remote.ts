@@ -52,31 +52,7 @@ async function captureContent(host: RemoteHost): Promise<string> {
   return stdin ? host.readStdin() : text.join(' ')
 }
 
-const codeLookup = (tool: 'code_def' | 'code_refs'): Planner => async (host) => ({
-  tool,
-  args: defined({ symbol: str(host.options.symbol), language: str(host.options.lang), limit: int('limit', host.options.limit) }),
-  async present(result, h) {
-    const { formatDefinitions, formatReferences } = await import('./commands/code.js')
-    const results = (result.results ?? []) as unknown[]
-    const format = tool === 'code_def' ? formatDefinitions : formatReferences
-    h.print(results, () => format(camel(results) as Parameters<typeof format>[0]))
-  },
-})
-
-const codeGraph = (tool: 'code_callers' | 'code_callees'): Planner => async (host) => ({
-  tool,
-  args: defined({ symbol: str(host.options.symbol), depth: int('depth', host.options.depth), limit: int('limit', host.options.limit) }),
-  async present(result, h) {
-    const { formatGraph } = await import('./commands/code.js')
-    h.print(result, () => formatGraph(camel(result) as Parameters<typeof formatGraph>[0]))
-  },
-})
-
 const PLANNERS: Record<string, Planner> = {
-  'code-def': codeLookup('code_def'),
-  'code-refs': codeLookup('code_refs'),
-  'code-callers': codeGraph('code_callers'),
-  'code-callees': codeGraph('code_callees'),
   capture: async (host) => ({
     tool: 'capture',
     args: defined({ text: await captureContent(host), slug: str(host.options.slug), type: str(host.options.type), source: str(host.options.source), no_embed: host.options.noEmbed === true || undefined }),

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { defineOperation, type Operation } from './operation.js'
+import type { CodeDefinition, CodeGraphNode, CodeGraphResponse, CodeReference } from '../code/index.js'
+import { defineOperation, type CliOption, type Operation } from './operation.js'
 
 const symbol = z.string().trim().min(1).max(500).describe('Symbol name; a qualified name (Queue.submit, module.func, A::b) narrows to that definition')
 const language = z.string().trim().min(1).max(50).optional().describe('Only this language (typescript, ts, python, …)')
@@ -11,6 +12,53 @@ const graphInput = z.strictObject({
 })
 const slug = z.string().trim().min(1).max(512).describe('Page slug')
 
+function location(r: { file: string | null; startLine: number | null; endLine: number | null }): string {
+  if (r.file === null) return '(not in the brain)'
+  return r.startLine === null ? r.file : `${r.file}:${r.startLine}-${r.endLine ?? r.startLine}`
+}
+
+function firstLine(snippet: string): string {
+  return snippet.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 120) ?? ''
+}
+
+export function formatDefinitions(results: readonly CodeDefinition[]): string {
+  if (results.length === 0) return 'No definitions.'
+  return results.map((r) => `${location(r)}  ${r.symbolType} ${r.symbolNameQualified ?? r.symbolName}\n    ${firstLine(r.snippet)}`).join('\n')
+}
+
+export function formatReferences(results: readonly CodeReference[]): string {
+  if (results.length === 0) return 'No references.'
+  return results.map((r) => `${location(r)}  ${r.symbolName ?? r.symbolType ?? ''}`.trimEnd()).join('\n')
+}
+
+function graphLine(node: CodeGraphNode): string {
+  const name = node.symbolNameQualified ?? node.symbolName ?? '(top level)'
+  const ambiguous = node.candidates > 1 ? ` [one of ${node.candidates} definitions]` : ''
+  return `${'  '.repeat(node.depth - 1)}${name}  ${location(node)}  ${node.edgeType}${ambiguous}\n${'  '.repeat(node.depth - 1)}    via ${node.path.join(' → ')}`
+}
+
+export function formatGraph(response: CodeGraphResponse): string {
+  const lines: string[] = []
+  if (response.definitions.length === 0) lines.push(`${response.symbol} is not defined in the brain; matching by name.`)
+  if (response.ambiguous) {
+    lines.push(`${response.symbol} is ambiguous: ${response.definitions.length} definitions (${response.definitions.map((d) => `${d.file}:${d.startLine}`).join(', ')}); results cover all of them.`)
+  }
+  if (response.results.length === 0) lines.push(`No ${response.direction}.`)
+  else lines.push(...response.results.map(graphLine))
+  if (response.truncated) lines.push(`(stopped at ${response.results.length} results; raise --limit)`)
+  return lines.join('\n')
+}
+
+const LOOKUP_FLAGS: CliOption[] = [
+  { field: 'language', flag: '--lang', kind: 'string', description: 'Only this language (typescript, ts, python, …)' },
+  { field: 'limit', flag: '--limit', kind: 'integer', description: 'Most results (default 20)' },
+]
+const GRAPH_FLAGS: CliOption[] = [
+  { field: 'depth', flag: '--depth', kind: 'integer', description: 'Hops to walk, 1 (direct, default) to 10' },
+  { field: 'limit', flag: '--limit', kind: 'integer', description: 'Most results (default 50)' },
+]
+const symbolWord = { field: 'symbol', required: false }
+
 export const codeDefTool = defineOperation({
   name: 'code_def',
   description:
@@ -21,6 +69,18 @@ export const codeDefTool = defineOperation({
     const { codeDef } = await import('../code/index.js')
     const { db } = await ctx.brain()
     return { results: await codeDef(db, { symbol: args.symbol, language: args.language, limit: args.limit }) }
+  },
+  cli: {
+    path: ['code-def'],
+    description: 'Where a symbol is defined: functions, classes, types, … and methods',
+    details:
+      'Matches definition names exactly. A qualified name (`Queue.submit`, `module.func`, `A::b`) matches that definition only. Ranked by kind (function, class, interface, type, enum, struct, trait, module, contract, export statement, then method), then slug and line.',
+    examples: [['Find a function', '$0 code-def importPage'], ['A method', '$0 code-def Queue.submit --lang ts']],
+    positional: symbolWord,
+    options: LOOKUP_FLAGS,
+    integerErrorPrefix: 'code_def_',
+    json: (result) => result.results,
+    text: (result) => formatDefinitions(result.results),
   },
 })
 
@@ -34,6 +94,16 @@ export const codeRefsTool = defineOperation({
     const { db } = await ctx.brain()
     return { results: await codeRefs(db, { symbol: args.symbol, language: args.language, limit: args.limit }) }
   },
+  cli: {
+    path: ['code-refs'],
+    description: 'Every code chunk that mentions a symbol (case-insensitive substring)',
+    examples: [['Find uses', '$0 code-refs openDatabase']],
+    positional: symbolWord,
+    options: LOOKUP_FLAGS,
+    integerErrorPrefix: 'code_refs_',
+    json: (result) => result.results,
+    text: (result) => formatReferences(result.results),
+  },
 })
 
 export const codeCallersTool = defineOperation({
@@ -46,6 +116,16 @@ export const codeCallersTool = defineOperation({
     const { db } = await ctx.brain()
     return { ...(await codeCallers(db, args)) }
   },
+  cli: {
+    path: ['code-callers'],
+    description: 'What calls a symbol; with --depth, everything affected if it changes',
+    details: 'Each result carries its depth and the call path it was reached by. A name with several definitions is reported as ambiguous.',
+    examples: [['Direct callers', '$0 code-callers importPage'], ['Blast radius', '$0 code-callers importPage --depth 3']],
+    positional: symbolWord,
+    options: GRAPH_FLAGS,
+    integerErrorPrefix: 'code_callers_',
+    text: formatGraph,
+  },
 })
 
 export const codeCalleesTool = defineOperation({
@@ -57,6 +137,15 @@ export const codeCalleesTool = defineOperation({
     const { codeCallees } = await import('../code/index.js')
     const { db } = await ctx.brain()
     return { ...(await codeCallees(db, args)) }
+  },
+  cli: {
+    path: ['code-callees'],
+    description: 'What a symbol calls; with --depth, transitively',
+    examples: [['Direct callees', '$0 code-callees importPage'], ['Two hops', '$0 code-callees importPage --depth 2']],
+    positional: symbolWord,
+    options: GRAPH_FLAGS,
+    integerErrorPrefix: 'code_callees_',
+    text: formatGraph,
   },
 })
 

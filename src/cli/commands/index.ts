@@ -5,7 +5,6 @@ import { operationCommand } from '../operation-command.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
-import { CodeCalleesCommand, CodeCallersCommand, CodeDefCommand, CodeRefsCommand } from './code.js'
 import { CheckResolvableCommand } from './check-resolvable.js'
 import { CheckUpdateCommand } from './check-update.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
@@ -52,7 +51,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
   ServiceStatusCommand, ServiceStartCommand, ServiceStopCommand,
-  CodeDefCommand, CodeRefsCommand, CodeCallersCommand, CodeCalleesCommand,
   LinksCommand, BacklinksCommand, ReconcileLinksCommand, ExtractCommand,
   IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand,
   ServeCommand,

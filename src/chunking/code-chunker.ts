@@ -11,7 +11,7 @@ import { displayLanguage, grammarFor, isCodeLanguage, languageForPath, type Code
 import { coalescePieces, foldTrivial, mergeSmallSiblings } from './merge-split.js'
 import { rulesFor } from './rules/index.js'
 import { ROOT_SCOPE } from './symbol-extraction.js'
-import { parseFailed } from './syntax.js'
+import { parseFailed, parseWithinBudget } from './syntax.js'
 import { estimateTokens } from './tokens.js'
 import type { ChunkDraft } from './types.js'
 import { MERGED_SYMBOL_TYPE, type Unit } from './units.js'
@@ -37,6 +37,8 @@ export interface ChunkCodeInput {
   /** Overrides detection from the path; null forces the plain-text fallback. */
   language?: CodeLanguage | null
   chunkSizeTokens?: number
+  /** False chunks by lines without parsing (the language is kept); default true. */
+  syntax?: boolean
   /**
    * Called with the parsed tree before it is freed, when the file parsed well enough to chunk
    * by syntax; lets callers read more from the same parse (definitions, call sites) without
@@ -59,7 +61,7 @@ export async function chunkCode(input: ChunkCodeInput): Promise<ChunkDraft[]> {
   const lang = requested !== null && isCodeLanguage(requested) ? requested : null
   const lines = new LineIndex(content)
   let units: Unit[] | null = null
-  if (lang !== null && content.length <= MAX_PARSE_CHARS) {
+  if (lang !== null && input.syntax !== false && content.length <= MAX_PARSE_CHARS) {
     units = await syntaxUnits(lang, input.path, content, lines, budget, input.onTree)
   }
   units ??= fallbackUnits(lines, budget)
@@ -73,7 +75,7 @@ async function syntaxUnits(
   const parser = await getParser(grammarFor(lang, path))
   const trees: Tree[] = []
   try {
-    const tree = parser.parse(content)
+    const tree = parseWithinBudget(parser, content)
     if (tree === null) return null
     trees.push(tree)
     if (parseFailed(tree.rootNode)) return null

@@ -9,7 +9,7 @@ import type { Node, Tree } from 'web-tree-sitter'
 import { getParser } from './grammar-loader.js'
 import { grammarFor, type CodeLanguage } from './languages.js'
 import { rulesFor, type LanguageRules } from './rules/index.js'
-import { parseFailed } from './syntax.js'
+import { parseFailed, parseWithinBudget } from './syntax.js'
 
 export interface EmbeddedRegion {
   readonly rules: LanguageRules
@@ -59,7 +59,7 @@ export async function parseEmbedded(host: CodeLanguage, root: Node, content: str
     if (raw === undefined || lang === null) continue
     const parser = await getParser(grammarFor(lang, ''))
     const range = { startIndex: raw.startIndex, endIndex: raw.endIndex, startPosition: raw.startPosition, endPosition: raw.endPosition }
-    const tree = parser.parse(content, null, { includedRanges: [range] })
+    const tree = parseWithinBudget(parser, content, { includedRanges: [range] })
     if (tree === null) continue
     trees.push(tree)
     if (!parseFailed(tree.rootNode)) regions.set(raw.startIndex, { rules: rulesFor(lang), nodes: tree.rootNode.namedChildren })

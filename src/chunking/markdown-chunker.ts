@@ -37,6 +37,9 @@ export interface ChunkMarkdownInput {
 
 export type CodeChunker = (input: ChunkCodeInput) => Promise<ChunkDraft[]>
 
+/** The parse time all fences of one page may take together. */
+export const FENCES_PARSE_BUDGET_MS = 2000
+
 export function chunkMarkdown(input: ChunkMarkdownInput): Promise<ChunkDraft[]> {
   return chunkMarkdownWith(input, chunkCode)
 }
@@ -50,6 +53,9 @@ export async function chunkMarkdownWith(input: ChunkMarkdownInput, codeChunker: 
   ]
   const fences = [...extractFences(input.compiledTruth), ...extractFences(input.timeline)]
   const maxFences = Math.max(0, Math.floor(input.maxFences ?? DEFAULT_MAX_FENCES))
+  // Each parse is bounded (parseBudgetMs), and so is the page: past this, fences are chunked
+  // by lines, so a hundred hostile fences cannot hold the thread for a hundred budgets.
+  const parseUntil = performance.now() + FENCES_PARSE_BUDGET_MS
   let processed = 0
   for (let index = 0; index < fences.length && processed < maxFences; index++) {
     const fence = fences[index]!
@@ -57,7 +63,7 @@ export async function chunkMarkdownWith(input: ChunkMarkdownInput, codeChunker: 
     processed++
     try {
       const chunks = await codeChunker({
-        path: `fence-${index + 1}`, content: fence.body, language: fence.language, chunkSizeTokens: budget,
+        path: `fence-${index + 1}`, content: fence.body, language: fence.language, chunkSizeTokens: budget, syntax: performance.now() < parseUntil,
       })
       for (const chunk of chunks) drafts.push({ ...chunk, source: 'fenced_code' })
     } catch (err) {

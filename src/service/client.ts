@@ -7,6 +7,7 @@ import { currentIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
 import { Frame, FrameDecoder, encodeFrame, encodeJson, type Hello, type Identity, type Reply, type TerminalFacts } from './protocol.js'
 import { processAlive } from '../util/process-alive.js'
+import { BrainError } from '../errors/index.js'
 
 const START_TIMEOUT_MS = 30_000
 const STOP_TIMEOUT_MS = 15_000
@@ -66,21 +67,33 @@ export function spawnService(paths: ServicePaths, env: Record<string, string>): 
 export async function connectOrStart(paths: ServicePaths, env: Record<string, string>): Promise<Socket> {
   const existing = await tryConnect(paths.socket)
   if (existing) return existing
-  const child = spawnService(paths, env)
+  let child = spawnService(paths, env)
+  let restarted = false
   const deadline = Date.now() + START_TIMEOUT_MS
   let exitedAt: number | null = null
   while (Date.now() < deadline) {
     await sleep(20)
     const socket = await tryConnect(paths.socket)
     if (socket) return socket
+    if (!child.exited()) continue
+    // Right after a crash the old service may not have finished exiting, and the new one
+    // refuses its lock: wait for the old one to go, then start once more.
+    const holder = lockHolder(paths.lock)
+    if (!restarted && holder !== null && holder !== child.pid && processAlive(holder)) {
+      await waitForExit(holder, Math.max(0, deadline - Date.now()))
+      child = spawnService(paths, env)
+      restarted = true
+      exitedAt = null
+      continue
+    }
     // A child that exited may have lost a start race to another client's service, which
     // answers shortly; give that one a moment before giving up.
-    if (child.exited()) {
-      exitedAt ??= Date.now()
-      if (Date.now() - exitedAt > 3000) break
-    }
+    exitedAt ??= Date.now()
+    if (Date.now() - exitedAt > 3000) break
   }
-  throw new Error(`the brain service did not start; see ${paths.log}`)
+  throw new BrainError('service_not_started', 'The brain service did not start.', {
+    hint: `See ${paths.log}; or run the command in this process with BRAIN_NO_SERVICE=1.`,
+  })
 }
 
 function lockHolder(path: string): number | null {

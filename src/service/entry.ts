@@ -68,6 +68,17 @@ async function main(): Promise<number> {
   return interrupted ? 130 : code
 }
 
-const code = await main()
+/** Whatever fails here reaches the user as one line with a hint, never as a stack trace. */
+async function mainReported(): Promise<number> {
+  try {
+    return await main()
+  } catch (err) {
+    const { reportError, wantsJson } = await import('../cli/output.js')
+    const flag = process.argv.includes('--json') ? true : process.argv.includes('--no-json') ? false : undefined
+    return reportError(err, { stdout: process.stdout, stderr: process.stderr }, wantsJson(flag, process.stdout))
+  }
+}
+
+const code = await mainReported()
 // Exit once output is flushed: a pool or model left open must not keep a finished command alive.
 process.stdout.write('', () => process.exit(code))

@@ -13,6 +13,7 @@ fi
 if [ "${BRAIN_TEST_SKIP_BUILD:-}" != "1" ]; then
   echo "[test] building" >&2
   npx tsc -p tsconfig.json
+  node dist/src/db/template.js >&2
 fi
 
 # Everything the tests create under the temporary directory (brain homes, repositories, the

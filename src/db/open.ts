@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import type { EngineConfig } from '../config/index.js'
 import { migrate } from './migrate.js'
 import type { Database } from './types.js'
@@ -23,7 +25,10 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
     })
   } else {
     const { openPglite } = await import('./pglite-driver.js')
-    db = await openPglite({ dataDir: engine.dataDir })
+    // A brain that does not exist yet starts from the pre-migrated snapshot when there is one.
+    const fresh = !existsSync(join(engine.dataDir, 'PG_VERSION'))
+    const template = fresh ? (await import('./template.js')).readEmptyTemplate() : null
+    db = await openPglite({ dataDir: engine.dataDir, ...(template ? { template } : {}) })
   }
   if (options.migrate !== false) {
     try {

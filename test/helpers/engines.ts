@@ -8,6 +8,7 @@ import type { Test } from 'tap'
 import { openPglite } from '../../src/db/pglite-driver.js'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import { migrate } from '../../src/db/migrate.js'
+import { readEmptyTemplate } from '../../src/db/template.js'
 import type { Database } from '../../src/db/types.js'
 import { startPgCluster, type PgCluster } from './pg-cluster.js'
 
@@ -25,6 +26,9 @@ let pgliteTemplate: Promise<Blob> | undefined
 let ownCluster: Promise<PgCluster> | undefined
 
 async function makePgliteTemplate(): Promise<Blob> {
+  // The build's snapshot of an empty, migrated brain, when it matches the migrations on disk.
+  const built = readEmptyTemplate()
+  if (built) return built
   const db = await openPglite({ dataDir: 'memory', memory: true })
   await migrate(db)
   const dump = await db.dumpDataDir!()

@@ -2,6 +2,7 @@ import { Command, Option } from 'clipanion'
 import { resolve } from 'node:path'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
+import type { Operation } from '../operations/operation.js'
 import type { BrainContext } from './context.js'
 import { toSnakeCaseKeys } from './json-shape.js'
 import { reportError, wantsJson, writeJson } from './output.js'
@@ -21,17 +22,42 @@ export abstract class BrainCommand extends Command<BrainContext> {
 
   async execute(): Promise<number> {
     try {
-      return (await this.runRemote()) ?? (await this.run()) ?? 0
+      return (await this.run()) ?? 0
     } catch (err) {
       return reportError(err, this.context, this.jsonMode)
     }
   }
 
-  /** On a thin-client install some commands become a remote tool call (src/cli/remote.ts). */
-  private async runRemote(): Promise<number | null> {
-    const { runRemotely } = await import('./remote.js')
-    const path = (this.constructor as { paths?: string[][] }).paths?.[0]?.join(' ') ?? ''
-    return runRemotely({ path, options: this as unknown as Record<string, unknown>, env: this.context.env, stdout: this.context.stdout, stderr: this.context.stderr, jsonMode: this.jsonMode, print: (v, h) => this.print(v, h), readStdin: () => this.readStdin() })
+  /**
+   * Runs an operation of the catalogue: in this brain, or as a call of the remote brain's tool on
+   * a thin-client install. Either way the result comes back as the tool's JSON with camelCase
+   * keys (user-owned maps as they are), so one presenter prints both.
+   */
+  protected async runOperation(operation: Operation, args: Record<string, unknown>, options: { dryRun?: boolean } = {}): Promise<Record<string, unknown>> {
+    const { loadConfig } = await import('../config/index.js')
+    const { camelCaseKeys, toSnakeCaseJson } = await import('./json-shape.js')
+    const remote = loadConfig({ env: this.context.env }).remote
+    if (remote !== null) {
+      const { callRemoteTool } = await import('../mcp/remote-client.js')
+      return camelCaseKeys(await callRemoteTool(remote, operation.name, args)) as Record<string, unknown>
+    }
+    const { streamLogger } = await import('../util/logger.js')
+    const logger = streamLogger(this.context.stderr)
+    const result = await this.withBrain(({ db, config }) =>
+      operation.run({ brain: async () => ({ db, config }), logger, dryRun: options.dryRun ?? false, remote: false, scopes: null, remoteSlugPrefixes: [] }, args),
+    )
+    return camelCaseKeys(toSnakeCaseJson(result)) as Record<string, unknown>
+  }
+
+  /** Prints a result with its operation's presenter: `--json` form, or notice and text. */
+  protected async present(operation: Operation, result: Record<string, unknown>): Promise<void> {
+    const presenter = operation.present
+    if (!presenter) return this.print(result, () => JSON.stringify(result, null, 2))
+    if (this.jsonMode) return this.print(presenter.json ? presenter.json(result) : result, () => '')
+    const notice = presenter.notice?.(result)
+    if (notice) this.context.stderr.write(`note: ${notice}\n`)
+    const text = await presenter.text(result)
+    this.print(result, () => text)
   }
 
   protected print(value: unknown, human: () => string): void {

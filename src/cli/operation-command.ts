@@ -40,12 +40,20 @@ function usageErrorOf(error: z.ZodError, prefix: string): UsageError {
   return new UsageError(`${prefix}invalid_${field}`, `Invalid ${field}: ${issue?.message ?? 'not accepted'}.`)
 }
 
-function missingWord(shape: CliShape<Record<string, unknown>>, prefix: string): UsageError {
+function missingWord(shape: CliShape, prefix: string): UsageError {
   const field = shape.positional?.field ?? 'argument'
   const example = shape.examples?.[0]?.[1]?.replace('$0', 'brain')
   return new UsageError(`${prefix}requires_${field}`, `${shape.path.join(' ')} needs a ${field}.`, {
     hint: example ? `For example: \`${example}\`` : `Run \`brain ${shape.path.join(' ')} --help\`.`,
   })
+}
+
+/** Arguments a command gathered, checked by the operation's schema as a tool call's would be. */
+export function checkedArgs(operation: Operation, args: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const defined = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined))
+  const parsed = operation.input.safeParse(defined)
+  if (!parsed.success) throw usageErrorOf(parsed.error, prefix)
+  return parsed.data as Record<string, unknown>
 }
 
 /**
@@ -54,7 +62,7 @@ function missingWord(shape: CliShape<Record<string, unknown>>, prefix: string): 
  * same arguments go to the remote brain's tool, and its answer is printed the same way.
  */
 export function operationCommand(operation: Operation): CommandClass<BrainContext> {
-  const shape = operation.cli as CliShape<Record<string, unknown>>
+  const shape = operation.cli as CliShape
   const prefix = shape.integerErrorPrefix ?? ''
   class OperationCommand extends BrainCommand {
     static override paths = [shape.path]
@@ -85,32 +93,12 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
         const value = fieldValue(option, self[`option:${option.field}`], prefix)
         if (value !== undefined) args[option.field] = value
       }
-      const parsed = operation.input.safeParse(args)
-      if (!parsed.success) throw usageErrorOf(parsed.error, prefix)
-      return parsed.data as Record<string, unknown>
+      return checkedArgs(operation, args, prefix)
     }
 
     protected override async run(): Promise<number> {
-      const args = this.input()
-      const result = await this.runOperation(args)
-      const notice = shape.notice?.(result)
-      if (notice && !this.jsonMode) this.context.stderr.write(`note: ${notice}\n`)
-      this.print(shape.json ? shape.json(result) : result, () => shape.text(result))
+      await this.present(operation, await this.runOperation(operation, this.input()))
       return 0
-    }
-
-    private async runOperation(args: Record<string, unknown>): Promise<Record<string, unknown>> {
-      const { loadConfig } = await import('../config/index.js')
-      const remote = loadConfig({ env: this.context.env }).remote
-      if (remote !== null) {
-        const { callRemoteTool } = await import('../mcp/remote-client.js')
-        const { camelCaseKeys } = await import('./json-shape.js')
-        return camelCaseKeys(await callRemoteTool(remote, operation.name, args)) as Record<string, unknown>
-      }
-      const { streamLogger } = await import('../util/logger.js')
-      return this.withBrain(({ db, config }) =>
-        operation.run({ brain: async () => ({ db, config }), logger: streamLogger(this.context.stderr), dryRun: false, remote: false, scopes: null, remoteSlugPrefixes: [] }, args),
-      )
     }
   }
   Object.defineProperty(OperationCommand, 'name', { value: `${operation.name}Command` })

@@ -79,9 +79,8 @@ export const codeDefTool = defineOperation({
     positional: symbolWord,
     options: LOOKUP_FLAGS,
     integerErrorPrefix: 'code_def_',
-    json: (result) => result.results,
-    text: (result) => formatDefinitions(result.results),
   },
+  present: { json: (result) => result.results, text: (result) => formatDefinitions(result.results) },
 })
 
 export const codeRefsTool = defineOperation({
@@ -101,9 +100,8 @@ export const codeRefsTool = defineOperation({
     positional: symbolWord,
     options: LOOKUP_FLAGS,
     integerErrorPrefix: 'code_refs_',
-    json: (result) => result.results,
-    text: (result) => formatReferences(result.results),
   },
+  present: { json: (result) => result.results, text: (result) => formatReferences(result.results) },
 })
 
 export const codeCallersTool = defineOperation({
@@ -124,8 +122,8 @@ export const codeCallersTool = defineOperation({
     positional: symbolWord,
     options: GRAPH_FLAGS,
     integerErrorPrefix: 'code_callers_',
-    text: formatGraph,
   },
+  present: { text: formatGraph },
 })
 
 export const codeCalleesTool = defineOperation({
@@ -145,8 +143,8 @@ export const codeCalleesTool = defineOperation({
     positional: symbolWord,
     options: GRAPH_FLAGS,
     integerErrorPrefix: 'code_callees_',
-    text: formatGraph,
   },
+  present: { text: formatGraph },
 })
 
 export const getLinksTool = defineOperation({

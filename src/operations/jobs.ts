@@ -16,6 +16,32 @@ async function withQueue<T>(ctx: OperationContext, fn: (queue: Queue) => Promise
   }
 }
 
+interface ShownJob {
+  id: string
+  name: string
+  status: string
+  attempts: number
+  /** A Date in the core, ISO text once it has been JSON. */
+  createdAt: Date | string
+  progress?: { done: number; total?: number; message?: string } | null
+  result?: unknown
+  error?: unknown
+  data?: unknown
+}
+
+export function jobLine(job: ShownJob): string {
+  const when = new Date(job.createdAt).toISOString().replace('T', ' ').slice(0, 19)
+  return `${job.id}  ${job.name.padEnd(15)}  ${job.status.padEnd(9)}  attempts ${job.attempts}  ${when}`
+}
+
+export function jobDetailText(job: ShownJob): string {
+  const lines = [jobLine(job)]
+  if (job.progress) lines.push(`progress: ${job.progress.done}${job.progress.total !== undefined ? `/${job.progress.total}` : ''} ${job.progress.message ?? ''}`)
+  if (job.status === 'completed') lines.push(`result: ${JSON.stringify(job.result)}`)
+  if (job.error) lines.push(`error: ${JSON.stringify(job.error)}`)
+  return lines.join('\n')
+}
+
 /** Jobs an untrusted remote caller may not start: they run commands or read local paths. */
 const LOCAL_ONLY_JOBS = new Set(['shell', 'import'])
 
@@ -47,8 +73,15 @@ export const getJobTool = defineOperation({
   mutating: false,
   async run(ctx, args) {
     const job = await withQueue(ctx, (queue) => queue.get(args.id))
-    if (!job) throw new NotFoundError('job_not_found', `No job ${args.id}.`, { hint: 'List jobs with list_jobs.' })
+    if (!job) throw new NotFoundError('job_not_found', `No job ${args.id}.`, { hint: 'List jobs with list_jobs or `brain jobs list`.' })
     return { ...job }
+  },
+  present: { text: (job) => `${jobDetailText(job)}\ndata: ${JSON.stringify(job.data)}` },
+  cli: {
+    path: ['jobs', 'get'],
+    description: 'Show one job: status, data, progress, result or error',
+    positional: { field: 'id', required: true },
+    options: [],
   },
 })
 
@@ -64,6 +97,16 @@ export const listJobsTool = defineOperation({
   async run(ctx, args) {
     const jobs = await withQueue(ctx, (queue) => queue.list({ status: args.status, name: args.name, limit: args.limit }))
     return { jobs }
+  },
+  present: { json: (result) => result.jobs, text: (result) => (result.jobs.length === 0 ? 'no jobs' : result.jobs.map(jobLine).join('\n')) },
+  cli: {
+    path: ['jobs', 'list'],
+    description: 'List jobs, newest first',
+    options: [
+      { field: 'status', flag: '--status', kind: 'string', description: 'waiting, active, completed or dead' },
+      { field: 'name', flag: '--name', kind: 'string', description: 'Only jobs of this name' },
+      { field: 'limit', flag: '--limit', kind: 'integer', description: 'At most this many (default 50)' },
+    ],
   },
 })
 

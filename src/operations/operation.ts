@@ -11,11 +11,21 @@ export interface CliOption {
   description: string
 }
 
+/** How a result reads for a person: the one presenter every surface prints with. */
+export interface Presenter<R> {
+  /** The human text of a result (may load what it needs to render it). */
+  text: (result: R) => string | Promise<string>
+  /** What `--json` prints; the whole result by default. */
+  json?: (result: R) => unknown
+  /** A result's `notice`, printed on stderr before human text. */
+  notice?: (result: R) => string | null | undefined
+}
+
 /**
  * How an operation appears on the command line. The command is generated from this: the words
  * and flags become the same input object the MCP tool takes, validated by the same schema.
  */
-export interface CliShape<R> {
+export interface CliShape {
   path: string[]
   description: string
   details?: string
@@ -25,12 +35,6 @@ export interface CliShape<R> {
   options: CliOption[]
   /** Prefix of the error code of a bad whole number: `<prefix>invalid_<flag>`. */
   integerErrorPrefix?: string
-  /** What `--json` prints; the whole result by default. */
-  json?: (result: R) => unknown
-  /** The human text of a result. */
-  text: (result: R) => string
-  /** A result's `notice`, printed on stderr before human text. */
-  notice?: (result: R) => string | null | undefined
 }
 
 /**
@@ -47,7 +51,10 @@ export interface Operation<S extends z.ZodType = z.ZodType, R extends object = R
   mutating: boolean
   /** Returns a JSON object; it becomes both the text content and the structured content. */
   run(ctx: OperationContext, args: z.output<S>): Promise<R>
-  cli?: CliShape<R>
+  /** How its result reads on a terminal; needed by any command that runs it. */
+  present?: Presenter<R>
+  /** Generates a command of its own; a hand-written command may run the operation instead. */
+  cli?: CliShape
 }
 
 export function defineOperation<S extends z.ZodType, R extends object>(definition: Operation<S, R>): Operation {

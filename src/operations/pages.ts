@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { NotFoundError } from '../errors/index.js'
 import type { OperationContext } from './context.js'
+import type { Page } from '../pages/types.js'
+import type { PutPageResult } from '../pages/index.js'
 import { defineOperation, type Operation } from './operation.js'
 
 const MAX_CONTENT_CHARS = 5 * 1024 * 1024
@@ -23,6 +25,28 @@ async function writeContext(ctx: OperationContext, noEmbed: boolean) {
   }
 }
 
+type ShownChunk = { chunkIndex: number; chunkText: string; chunkSource: string; language: string | null; symbolType: string | null; symbolName: string | null; symbolNameQualified: string | null; startLine: number | null; endLine: number | null; embedded: boolean }
+
+/** A page as markdown, or its chunks, one block each with what is known about it. */
+async function formatPage(result: Page & { chunks?: ShownChunk[] }): Promise<string> {
+  if (!result.chunks) return (await import('../pages/serialize.js')).serializePage(result)
+  return result.chunks
+    .map((c) => {
+      const meta = [c.chunkSource, c.language, c.symbolType, c.symbolNameQualified ?? c.symbolName, c.startLine ? `L${c.startLine}-${c.endLine}` : null, c.embedded ? 'embedded' : 'not embedded']
+      return `--- chunk ${c.chunkIndex} (${meta.filter(Boolean).join(', ')})\n${c.chunkText}`
+    })
+    .join('\n')
+}
+
+type WriteThrough = PutPageResult['write_through']
+
+/** The five-line capture receipt. */
+export function formatReceipt(receipt: { slug: string; status: string; contentHash: string; title: string }): string {
+  const written = (receipt as unknown as { writeThrough: WriteThrough }).writeThrough
+  const where = written.written ? written.path : `not written (${written.reason})`
+  return [`slug:    ${receipt.slug}`, `status:  ${receipt.status}`, `hash:    ${receipt.contentHash}`, `path:    ${where}`, `title:   ${receipt.title}`].join('\n')
+}
+
 function pageNotFound(slugText: string): NotFoundError {
   return new NotFoundError('page_not_found', `No page ${slugText}.`, { hint: 'Find pages with list_pages or search.' })
 }
@@ -42,6 +66,12 @@ export const putPageTool = defineOperation({
     const { putPage } = await import('../pages/index.js')
     const result = await putPage(await writeContext(ctx, args.no_embed ?? false), { slug: args.slug, content: args.content, sourceId: args.source })
     return { ...result }
+  },
+  present: {
+    text: (result) => {
+      const written = (result as unknown as { writeThrough: WriteThrough }).writeThrough
+      return result.status === 'skipped' ? `skipped ${result.slug} (unchanged)` : `${result.status} ${result.slug} (${result.chunks} chunks)${written.written ? ` -> ${written.path}` : ''}`
+    },
   },
 })
 
@@ -71,6 +101,7 @@ export const captureTool = defineOperation({
     })
     return { ...result, title: shaped.title, wrapped: shaped.wrapped }
   },
+  present: { text: formatReceipt },
 })
 
 export const getPageTool = defineOperation({
@@ -80,12 +111,15 @@ export const getPageTool = defineOperation({
   input: z.strictObject({ slug, source, chunks: z.boolean().optional().describe('Include the stored chunks') }),
   mutating: false,
   async run(ctx, args) {
-    const { findPage, listChunks, DEFAULT_SOURCE_ID } = await import('../pages/index.js')
+    const { findPage, listChunks, resolvePageRef } = await import('../pages/index.js')
     const { db } = await ctx.brain()
-    const page = await findPage(db, args.source ?? DEFAULT_SOURCE_ID, args.slug)
+    // As every command that names a page: any source, as long as the slug is in only one.
+    const ref = await resolvePageRef(db, args.slug, args.source)
+    const page = await findPage(db, ref.sourceId, ref.slug)
     if (!page) throw pageNotFound(args.slug)
     return args.chunks ? { ...page, chunks: await listChunks(db, page.id) } : { ...page }
   },
+  present: { text: formatPage },
 })
 
 export const listPagesTool = defineOperation({
@@ -97,7 +131,7 @@ export const listPagesTool = defineOperation({
     kind: z.enum(['markdown', 'code']).optional(),
     source,
     slug_prefix: z.string().max(512).optional(),
-    limit: z.number().int().min(1).max(1000).optional().describe('At most this many (default 50)'),
+    limit: z.number().int().min(1).max(100_000).optional().describe('At most this many (default 50)'),
     offset: z.number().int().min(0).max(100000).optional(),
   }),
   mutating: false,
@@ -106,6 +140,23 @@ export const listPagesTool = defineOperation({
     const { db } = await ctx.brain()
     const pages = await listPages(db, { type: args.type, tag: args.tag, pageKind: args.kind, sourceId: args.source, slugPrefix: args.slug_prefix, limit: args.limit ?? 50, offset: args.offset })
     return { pages }
+  },
+  present: {
+    json: (result) => result.pages,
+    text: (result) => (result.pages.length === 0 ? 'No pages.' : result.pages.map((p) => `${p.slug}  ${p.title}  (${p.type}${p.tags.length ? `; ${p.tags.join(', ')}` : ''})`).join('\n')),
+  },
+  cli: {
+    path: ['list'],
+    description: 'List pages, newest first',
+    options: [
+      { field: 'type', flag: '--type', kind: 'string', description: 'Only pages of this type' },
+      { field: 'tag', flag: '--tag', kind: 'string', description: 'Only pages with this tag' },
+      { field: 'kind', flag: '--kind', kind: 'string', description: 'markdown or code' },
+      { field: 'source', flag: '--source', kind: 'string', description: 'Source id (default: every source)' },
+      { field: 'slug_prefix', flag: '--slug-prefix', kind: 'string', description: 'Only slugs starting with this' },
+      { field: 'limit', flag: '--limit', kind: 'integer', description: 'At most this many pages (default 50)' },
+      { field: 'offset', flag: '--offset', kind: 'integer', description: 'Pages to skip (default 0)' },
+    ],
   },
 })
 

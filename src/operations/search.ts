@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { SearchOptions, SearchResponse } from '../search/index.js'
-import { defineOperation, type CliOption, type CliShape, type Operation } from './operation.js'
+import { defineOperation, type CliOption, type CliShape, type Operation, type Presenter } from './operation.js'
 
 const slugPrefixes = z.array(z.string().trim().min(1).max(500)).max(100).optional()
 
@@ -55,9 +55,11 @@ const SEARCH_FLAGS: CliOption[] = [
   { field: 'walk_depth', flag: '--walk-depth', kind: 'integer', description: 'Call-graph hops from --near-symbol that earn a boost, 0–3 (default 1)' },
 ]
 
-function searchCli(path: string, usage: Pick<CliShape<SearchResponse>, 'description' | 'details' | 'examples'>): CliShape<SearchResponse> {
-  return { path: [path], ...usage, positional: { field: 'query', rest: true, required: true }, options: SEARCH_FLAGS, text: formatResults, notice: (r) => r.notice }
+function searchCli(path: string, usage: Pick<CliShape, 'description' | 'details' | 'examples'>): CliShape {
+  return { path: [path], ...usage, positional: { field: 'query', rest: true, required: true }, options: SEARCH_FLAGS }
 }
+
+const presentResults: Presenter<SearchResponse> = { text: formatResults, notice: (r) => r.notice }
 
 export const searchTool = defineOperation({
   name: 'search',
@@ -70,6 +72,7 @@ export const searchTool = defineOperation({
     const { db, config } = await ctx.brain()
     return { ...(await search(searchContext(db, config), args.query, options(args))) }
   },
+  present: presentResults,
   cli: searchCli('search', {
     description: 'Keyword search: full text over chunks, one result per page',
     details:
@@ -93,6 +96,7 @@ export const queryTool = defineOperation({
     const { db, config } = await ctx.brain()
     return { ...(await query(searchContext(db, config), args.query, options(args))) }
   },
+  present: presentResults,
   cli: searchCli('query', {
     description: 'Hybrid search: keyword (BM25) and vector results fused into one ranking',
     details:

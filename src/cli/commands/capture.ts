@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion'
 import { UsageError } from '../../errors/index.js'
-import type { CaptureReceipt } from '../../capture/index.js'
 import { BrainCommand } from '../brain-command.js'
+import { checkedArgs } from '../operation-command.js'
 
 export class CaptureCommand extends BrainCommand {
   static override paths = [['capture']]
@@ -42,18 +42,24 @@ export class CaptureCommand extends BrainCommand {
   protected async run(): Promise<number> {
     const raw = await this.content()
     if (raw.trim() === '') throw new UsageError('capture_empty', 'The content is empty.', { hint: 'Capture some text.' })
-    const { runJob } = await import('../job-runner.js')
-    const data = { content: raw, slug: this.slug, type: this.type, source: this.source, captured_at: new Date().toISOString(), noEmbed: this.noEmbed }
-    // A mutating verb: the capture job writes the page and its result is the receipt.
-    const receipt = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'capture', data, 'capturing'))) as CaptureReceipt
+    const { captureTool } = await import('../../operations/pages.js')
+    const { loadConfig } = await import('../../config/index.js')
+    let receipt: Record<string, unknown>
+    if (loadConfig({ env: this.context.env }).remote !== null) {
+      const args = checkedArgs(captureTool, { text: raw, slug: this.slug, type: this.type, source: this.source, no_embed: this.noEmbed || undefined })
+      receipt = await this.runOperation(captureTool, args)
+    } else {
+      // A mutating verb: locally the capture job writes the page, and its result is the receipt.
+      const { runJob } = await import('../job-runner.js')
+      const { camelCaseKeys, toSnakeCaseJson } = await import('../json-shape.js')
+      const data = { content: raw, slug: this.slug, type: this.type, source: this.source, captured_at: new Date().toISOString(), noEmbed: this.noEmbed }
+      receipt = camelCaseKeys(toSnakeCaseJson(await this.withBrain((brain) => runJob(brain, this.context.stderr, 'capture', data, 'capturing')))) as Record<string, unknown>
+    }
     if (this.quiet && !this.json) {
-      this.context.stdout.write(`${receipt.slug}\n`)
+      this.context.stdout.write(`${String(receipt.slug)}\n`)
       return 0
     }
-    this.print(receipt, () => {
-      const where = receipt.write_through.written ? receipt.write_through.path : `not written (${receipt.write_through.reason})`
-      return [`slug:    ${receipt.slug}`, `status:  ${receipt.status}`, `hash:    ${receipt.contentHash}`, `path:    ${where}`, `title:   ${receipt.title}`].join('\n')
-    })
+    await this.present(captureTool, receipt)
     return 0
   }
 }

@@ -17,8 +17,8 @@ import { FrontmatterAuditCommand, FrontmatterInstallHookCommand, FrontmatterVali
 import { InitCommand } from './init.js'
 import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand } from './links.js'
 import { IntegrationsDashboardCommand, IntegrationsDoctorCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatsCommand, IntegrationsStatusCommand, IntegrationsTestCommand } from './integrations.js'
-import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
-import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
+import { JobsCancelCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
+import { DeleteCommand, GetCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { ServeCommand } from './serve.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
 import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from './service.js'
@@ -32,7 +32,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ConfigListCommand,
   PutCommand,
   GetCommand,
-  ListCommand,
   DeleteCommand,
   TagCommand,
   UntagCommand,
@@ -48,7 +47,7 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ReposListCommand,
   ReposRemoveCommand,
   ReposSetCommand,
-  JobsSubmitCommand, JobsListCommand, JobsGetCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
+  JobsSubmitCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
   ServiceStatusCommand, ServiceStartCommand, ServiceStopCommand,
   LinksCommand, BacklinksCommand, ReconcileLinksCommand, ExtractCommand,

@@ -2,6 +2,7 @@ import { Command, Option } from 'clipanion'
 import type { Writable } from 'node:stream'
 import { NotFoundError, UsageError } from '../../errors/index.js'
 import type { JobDetail, JobRecord, JobStatus, Queue } from '../../queue/index.js'
+import { jobDetailText, jobLine } from '../../operations/jobs.js'
 import { BrainCommand } from '../brain-command.js'
 
 const DEFAULT_AUTOPILOT_CRON = '*/30 * * * *'
@@ -23,19 +24,6 @@ function positive(flag: string, raw: string | undefined, allowZero = false): num
   const value = Number(raw)
   if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new UsageError('invalid_number', `${flag} must be a whole number${allowZero ? '' : ' above 0'}, not "${raw}".`)
   return value
-}
-
-function jobLine(job: JobRecord): string {
-  const when = job.createdAt.toISOString().replace('T', ' ').slice(0, 19)
-  return `${job.id}  ${job.name.padEnd(15)}  ${job.status.padEnd(9)}  attempts ${job.attempts}  ${when}`
-}
-
-function jobDetailText(job: JobDetail): string {
-  const lines = [jobLine(job)]
-  if (job.progress) lines.push(`progress: ${job.progress.done}${job.progress.total !== undefined ? `/${job.progress.total}` : ''} ${job.progress.message ?? ''}`)
-  if (job.status === 'completed') lines.push(`result: ${JSON.stringify(job.result)}`)
-  if (job.error) lines.push(`error: ${JSON.stringify(job.error)}`)
-  return lines.join('\n')
 }
 
 abstract class QueueCommand extends BrainCommand {
@@ -93,40 +81,6 @@ export class JobsSubmitCommand extends QueueCommand {
       }
     })
     this.print(job, () => (this.wait ? jobDetailText(job as JobDetail) : job.id))
-    return 0
-  }
-}
-
-export class JobsListCommand extends QueueCommand {
-  static override paths = [['jobs', 'list']]
-  static override usage = Command.Usage({ description: 'List jobs, newest first' })
-  status = Option.String('--status', { description: 'waiting, active, completed or dead' })
-  name = Option.String('--name', { description: 'Only jobs of this name' })
-  limit = Option.String('--limit', { description: 'At most this many (default 50)' })
-
-  protected async run(): Promise<number> {
-    const { isJobStatus } = await import('../../queue/types.js')
-    const { toJobName } = await import('../../queue/envelope.js')
-    if (this.status !== undefined && !isJobStatus(this.status)) {
-      throw new UsageError('invalid_status', `Unknown status "${this.status}".`, { hint: 'Use waiting, active, completed or dead.' })
-    }
-    const name = this.name === undefined ? undefined : toJobName(this.name)
-    const status = this.status as JobStatus | undefined
-    const jobs = await this.withQueue((queue) => queue.list({ status, name, limit: positive('--limit', this.limit) }))
-    this.print(jobs, () => (jobs.length === 0 ? 'no jobs' : jobs.map(jobLine).join('\n')))
-    return 0
-  }
-}
-
-export class JobsGetCommand extends QueueCommand {
-  static override paths = [['jobs', 'get']]
-  static override usage = Command.Usage({ description: 'Show one job: status, data, progress, result or error' })
-  id = Option.String({ required: true })
-
-  protected async run(): Promise<number> {
-    const job = await this.withQueue((queue) => queue.get(this.id))
-    if (!job) throw new NotFoundError('job_not_found', `No job ${this.id}.`, { hint: 'List jobs with `brain jobs list`.' })
-    this.print(job, () => `${jobDetailText(job)}\ndata: ${JSON.stringify(job.data)}`)
     return 0
   }
 }

@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion'
 import { NotFoundError, UsageError } from '../../errors/index.js'
 import { BrainCommand } from '../brain-command.js'
+import { checkedArgs } from '../operation-command.js'
 
 const sourceOption = () => Option.String('--source', { description: 'Source id (default: default)' })
 const pageSourceOption = () => Option.String('--source', { description: 'Source id; needed only when the slug exists in more than one source' })
@@ -20,28 +21,9 @@ export class PutCommand extends BrainCommand {
   protected async run(): Promise<number> {
     const content = await this.readStdin()
     if (content.trim() === '') throw new UsageError('put_requires_content', 'No content on stdin.', { hint: 'Pipe the page in: echo "# Title" | brain put <slug>' })
-    const { putPage } = await import('../../pages/index.js')
-    const { readConfigValue } = await import('../../config/index.js')
-    const { embeddingProviderFor } = await import('../../embed/index.js')
-    const { streamLogger } = await import('../../util/logger.js')
-    const result = await this.withBrain(async ({ db, config }) =>
-      putPage(
-        {
-          db,
-          logger: streamLogger(this.context.stderr),
-          repoPath: await readConfigValue(db, 'sync.repo_path'),
-          remote: false,
-          dryRun: this.dryRun,
-          embedder: this.noEmbed ? null : embeddingProviderFor(config.embedding),
-          maxFences: config.import.maxFencesPerPage,
-        },
-        { slug: this.slug, content, sourceId: this.source },
-      ),
-    )
-    this.print(result, () => {
-      const where = result.write_through.written ? ` -> ${result.write_through.path}` : ''
-      return result.status === 'skipped' ? `skipped ${result.slug} (unchanged)` : `${result.status} ${result.slug} (${result.chunks} chunks)${where}`
-    })
+    const { putPageTool } = await import('../../operations/pages.js')
+    const args = { slug: this.slug, content, source: this.source, no_embed: this.noEmbed || undefined }
+    await this.present(putPageTool, await this.runOperation(putPageTool, checkedArgs(putPageTool, args), { dryRun: this.dryRun }))
     return 0
   }
 }
@@ -54,44 +36,9 @@ export class GetCommand extends BrainCommand {
   chunks = Option.Boolean('--chunks', false, { description: 'Show the stored chunks' })
 
   protected async run(): Promise<number> {
-    const { findPage, listChunks, serializePage, resolvePageRef } = await import('../../pages/index.js')
-    const { page, chunks } = await this.withBrain(async ({ db }) => {
-      const ref = await resolvePageRef(db, this.slug, this.source)
-      const page = await findPage(db, ref.sourceId, ref.slug)
-      if (!page) throw new NotFoundError('page_not_found', `No page ${this.slug}.`, { hint: 'List pages with `brain list`.' })
-      return { page, chunks: this.chunks ? await listChunks(db, page.id) : undefined }
-    })
-    this.print(chunks ? { ...page, chunks } : page, () => {
-      if (!chunks) return serializePage(page)
-      return chunks
-        .map((c) => {
-          const meta = [c.chunkSource, c.language, c.symbolType, c.symbolNameQualified ?? c.symbolName, c.startLine ? `L${c.startLine}-${c.endLine}` : null, c.embedded ? 'embedded' : 'not embedded']
-          return `--- chunk ${c.chunkIndex} (${meta.filter(Boolean).join(', ')})\n${c.chunkText}`
-        })
-        .join('\n')
-    })
-    return 0
-  }
-}
-
-export class ListCommand extends BrainCommand {
-  static override paths = [['list']]
-  static override usage = Command.Usage({ description: 'List pages, newest first' })
-  type = Option.String('--type', { description: 'Only pages of this type' })
-  tag = Option.String('--tag', { description: 'Only pages with this tag' })
-  kind = Option.String('--kind', { description: 'markdown or code' })
-  source = sourceOption()
-  limit = Option.String('--limit', '50', { description: 'At most this many pages (default 50)' })
-
-  protected async run(): Promise<number> {
-    const limit = Number(this.limit)
-    if (!Number.isInteger(limit) || limit <= 0) throw new UsageError('invalid_limit', `--limit must be a positive whole number, not "${this.limit}".`)
-    if (this.kind !== undefined && this.kind !== 'markdown' && this.kind !== 'code') throw new UsageError('invalid_kind', '--kind must be markdown or code.')
-    const { listPages } = await import('../../pages/index.js')
-    const pages = await this.withBrain(({ db }) =>
-      listPages(db, { type: this.type, tag: this.tag, sourceId: this.source, pageKind: this.kind as 'markdown' | 'code' | undefined, limit }),
-    )
-    this.print(pages, () => (pages.length === 0 ? 'No pages.' : pages.map((p) => `${p.slug}  ${p.title}  (${p.type}${p.tags.length ? `; ${p.tags.join(', ')}` : ''})`).join('\n')))
+    const { getPageTool } = await import('../../operations/pages.js')
+    const args = { slug: this.slug, source: this.source, chunks: this.chunks || undefined }
+    await this.present(getPageTool, await this.runOperation(getPageTool, checkedArgs(getPageTool, args)))
     return 0
   }
 }

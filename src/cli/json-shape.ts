@@ -5,8 +5,11 @@
  */
 const USER_OWNED = new Set(['frontmatter', 'metadata', 'data', 'counts'])
 
+/** Fields the specification itself names in camelCase; they keep that name in JSON. */
+const SPEC_NAMES = ['edgesTargetsMissing']
+
 /** Field names repeat in every result; converting each once keeps big answers cheap. */
-const snakeNames = new Map<string, string>()
+const snakeNames = new Map<string, string>(SPEC_NAMES.map((name) => [name, name]))
 const SNAKE_NAMES_KEPT = 10_000
 
 function snake(key: string): string {

@@ -11,8 +11,32 @@ function version(): string {
   return readFileSync(join(packageRoot(), 'VERSION'), 'utf8').trim()
 }
 
+/** What each option's value is, named in help instead of clipanion's `#0`. */
+function placeholderFor(flag: string): string {
+  if (/^--(limit|offset|depth|walk-depth|concurrency|port|max-stalled|priority|batch-size|max-.+)$/.test(flag)) return 'n'
+  if (/^--(scopes|include|exclude|include-slug-prefixes|exclude-slug-prefixes|redirect-uri)$/.test(flag)) return 'list'
+  if (/^--(timeout|older-than|idle-timeout|autopilot-cron|interval)$/.test(flag)) return flag === '--autopilot-cron' ? 'cron' : 'duration'
+  if (/^--(data)$/.test(flag)) return 'json'
+  if (/^--(path|dir|file|repo|plugin)$/.test(flag)) return 'path'
+  if (/^--(url|remote)$/.test(flag)) return 'url'
+  if (/^--(source)$/.test(flag)) return 'id'
+  return flag.replace(/^--/, '').replace(/^(lang)$/, 'language')
+}
+
+/** Names every `#0` of a help text and lines the option descriptions up again. */
+function namePlaceholders(text: string): string {
+  const named = text.replace(/((?:-[a-zA-Z],)?(--[a-z][a-z0-9-]*)) #0/g, (_, names: string, flag: string) => `${names} <${placeholderFor(flag)}>`)
+  if (named === text) return text
+  const option = /^( {2})(-\S(?:.*?\S)?)( {2,})(\S.*)$/
+  const lines = named.split('\n')
+  const width = Math.max(0, ...lines.map((line) => option.exec(line)?.[2]?.length ?? 0))
+  return lines.map((line) => line.replace(option, (_, indent: string, definition: string, _gap: string, description: string) => `${indent}${definition.padEnd(width)}    ${description}`)).join('\n')
+}
+
 export function buildCli(colors = false): Cli<BrainContext> {
   const cli = new Cli<BrainContext>({ binaryLabel: 'brain', binaryName: 'brain', binaryVersion: version(), enableCapture: false, enableColors: colors })
+  const usage = cli.usage.bind(cli)
+  cli.usage = ((...args: Parameters<typeof usage>) => namePlaceholders(usage(...args))) as typeof cli.usage
   cli.register(Builtins.HelpCommand)
   cli.register(Builtins.VersionCommand)
   for (const command of commands) cli.register(command)

@@ -73,9 +73,10 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
       // clipanion finds options among a fresh instance's own properties.
       const self = this as unknown as Record<string, unknown>
       if (shape.positional) {
+        const name = shape.positional.field
         self.positional = shape.positional.rest
-          ? Option.Rest({ required: shape.positional.required ? 1 : 0 })
-          : Option.String({ required: shape.positional.required })
+          ? Option.Rest({ name, required: shape.positional.required ? 1 : 0 })
+          : Option.String({ name, required: shape.positional.required })
       }
       for (const option of shape.options) self[`option:${option.field}`] = clipanionOption(option)
     }

@@ -50,7 +50,7 @@ for (const engine of ENGINES) {
 
     t.same((await brain.run(['links', 'notes/design', '--json'])).json(), [], 'the code arrived after the note')
     const dry = await brain.run(['reconcile-links', '--dry-run', '--json'])
-    t.match(dry.json(), { status: 'ok', dry_run: true, links_added: 6, edges_targets_missing: 1 })
+    t.match(dry.json(), { status: 'ok', dry_run: true, links_added: 6, edgesTargetsMissing: 1 })
     const done = await brain.run(['reconcile-links', '--no-json'])
     t.match(done.stdout, /added 6 links; 1 cited files have no code page/)
     const links = (await brain.run(['links', 'notes/design', '--json'])).json<Array<{ to_slug: string; link_type: string; origin_field: string }>>()

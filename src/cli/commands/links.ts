@@ -67,7 +67,7 @@ export class ReconcileLinksCommand extends BrainCommand {
   static override usage = Command.Usage({
     description: 'Add the documents / documented_by links for code cited in markdown pages',
     details:
-      'Walks every markdown page, finds code citations (src/…, lib/…, test/… paths with a code extension, optional :line) in compiled truth and timeline, and adds a `documents` link to each cited code page and a `documented_by` link back. Idempotent. A cited file without a code page is counted as edges_targets_missing. With auto_link = false it does nothing.',
+      'Walks every markdown page, finds code citations (src/…, lib/…, test/… paths with a code extension, optional :line) in compiled truth and timeline, and adds a `documents` link to each cited code page and a `documented_by` link back. Idempotent. A cited file without a code page is counted as edgesTargetsMissing (the specification\'s name, kept in JSON). With auto_link = false it does nothing.',
     examples: [['Preview', '$0 reconcile-links --dry-run'], ['Run', '$0 reconcile-links']],
   })
   dryRun = Option.Boolean('--dry-run', false, { description: 'Count without writing' })

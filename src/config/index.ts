@@ -1,4 +1,4 @@
-export { loadConfig, brainHome, type Config, type EngineConfig, type EmbeddingConfig } from './load.js'
+export { loadConfig, brainHome, configForJob, jobSettingsOf, type Config, type EngineConfig, type EmbeddingConfig } from './load.js'
 export { writeFileConfig, readFileConfig, type FileConfig } from './file-config.js'
 export { processEnv, parseFlag, parseToggleOff, disableRuntimeTelemetry, type BrainEnv } from './env.js'
 export { parseDurationMs } from './durations.js'

@@ -55,6 +55,33 @@ export interface Config {
   }
   /** Set by `brain init --remote`: page and search commands call that server's tools. */
   remote: { url: string; token: string } | null
+  /**
+   * The brain settings of the environment this configuration was read from (BRAIN_* and OPENAI_*
+   * variables, without secrets or connection URLs): a job submitted with this configuration
+   * runs with them, whichever process's worker claims it.
+   */
+  jobSettings: Record<string, string>
+}
+
+/** Never stored with a job: keys, tokens, passwords, and URLs that may embed a password. */
+const SECRET_SETTING = /KEY|TOKEN|SECRET|PASSWORD|DATABASE_URL/
+
+/** The settings of `env` that a job carries (see Config.jobSettings). */
+export function jobSettingsOf(env: BrainEnv): Record<string, string> {
+  const settings: Record<string, string> = {}
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && /^(BRAIN_|OPENAI_)/.test(name) && !SECRET_SETTING.test(name)) settings[name] = value
+  }
+  return settings
+}
+
+/**
+ * The configuration a job runs with: the worker's own environment, with the settings of the
+ * command that submitted the job on top (a job submitted by `BRAIN_ALLOW_SHELL_JOBS=1 brain …`
+ * may run shell commands even when the service was started without it).
+ */
+export function configForJob(settings: Record<string, string>): Config {
+  return loadConfig({ env: { ...processEnv(), ...settings } })
 }
 
 const FIVE_MINUTES_MS = 5 * 60_000
@@ -94,6 +121,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     })
   }
   return {
+    jobSettings: jobSettingsOf(env),
     home,
     engine: {
       kind: url ? 'postgres' : 'pglite',

@@ -62,6 +62,8 @@ export interface JobEnvelope {
   timeout_ms: number
   max_stalled: number
   idempotency_key: string | null
+  /** The submitting command's brain settings (Config.jobSettings); none for untrusted payloads. */
+  settings?: Record<string, string>
 }
 
 export interface NewJob {

@@ -33,13 +33,20 @@ export function buildEnvelope(name: JobName, data: Record<string, unknown>, opti
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new UsageError('invalid_job_data', 'Job data must be a JSON object.')
   }
+  const untrusted = data.untrusted_payload === true
   return {
     // Every record states whether its payload came from outside (the /ingest route sets it).
-    payload: { ...data, untrusted_payload: data.untrusted_payload === true },
+    payload: { ...data, untrusted_payload: untrusted },
     timeout_ms: options.timeoutMs ?? DEFAULT_TIMEOUT_MS[name],
     max_stalled: options.maxStalled ?? DEFAULT_MAX_STALLED,
     idempotency_key: key ?? null,
+    // A payload from outside never chooses the settings it runs with.
+    ...(options.settings && !untrusted ? { settings: options.settings } : {}),
   }
+}
+
+function isSettings(value: unknown): value is Record<string, string> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string')
 }
 
 /** Reads what a claimed job carries, tolerating rows pg-boss wrote without our envelope. */
@@ -51,6 +58,7 @@ export function readEnvelope(name: JobName, stored: unknown): JobEnvelope {
     timeout_ms: typeof value.timeout_ms === 'number' ? value.timeout_ms : DEFAULT_TIMEOUT_MS[name],
     max_stalled: typeof value.max_stalled === 'number' ? value.max_stalled : DEFAULT_MAX_STALLED,
     idempotency_key: typeof value.idempotency_key === 'string' ? value.idempotency_key : null,
+    ...(isSettings(value.settings) ? { settings: value.settings } : {}),
   }
 }
 

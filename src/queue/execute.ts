@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.js'
+import { configForJob, type Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import { serializeError } from '../errors/index.js'
 import type { Logger } from '../util/logger.js'
@@ -59,7 +59,7 @@ export async function executeClaimed(deps: ExecutionDeps, claimed: ClaimedJob, h
       data: envelope.payload,
       handler,
       db: deps.db,
-      config: deps.config,
+      config: envelope.settings ? configForJob(envelope.settings) : deps.config,
       logger: deps.logger,
       timeoutMs: envelope.timeout_ms,
       evictAfterMs: deps.timings.evictAfterMs,

@@ -59,7 +59,8 @@ class BrainQueue implements Queue {
 
   async submit(name: JobName, data: Record<string, unknown>, options: SubmitOptions = {}): Promise<JobDetail> {
     toJobName(name)
-    const envelope = buildEnvelope(name, data, options)
+    // By default a job runs with the settings of the configuration it was submitted with.
+    const envelope = buildEnvelope(name, data, { settings: this.deps.config.jobSettings, ...options })
     const id = jobIdFor(name, options.idempotencyKey)
     if (options.idempotencyKey !== undefined) {
       const existing = await readJob(this.deps.db, id)

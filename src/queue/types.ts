@@ -17,6 +17,8 @@ export interface SubmitOptions {
   maxStalled?: number
   /** Higher runs first; default 0. */
   priority?: number
+  /** Brain settings the job runs with (Config.jobSettings of the submitter). */
+  settings?: Record<string, string>
 }
 
 export interface JobProgress {

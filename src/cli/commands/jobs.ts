@@ -45,7 +45,7 @@ export class JobsSubmitCommand extends QueueCommand {
   static override paths = [['jobs', 'submit']]
   static override usage = Command.Usage({
     description: 'Submit a job (sync, embed, extract, ingest_capture, autopilot-cycle, shell, import, capture)',
-    details: 'With --wait, waits for the result: on the embedded engine the job runs in this process; on the server engine a live worker runs it (or this process, when no worker is alive).',
+    details: 'With --wait, waits for the result: on the embedded engine the brain service runs it; on the server engine a live worker runs it (or this process, when no worker is alive). Whichever process runs it, the job sees the brain settings of this command (its BRAIN_* and OPENAI_* variables; keys, tokens and database URLs are never stored with a job, and jobs arriving over HTTP carry none).',
     examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"cmd":"echo hi"}' --wait`]],
   })
   name = Option.String({ required: true })

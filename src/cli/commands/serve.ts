@@ -77,6 +77,28 @@ export class ServeCommand extends BrainCommand {
     return 0
   }
 
+  /**
+   * Resolves when serving should end: SIGTERM or SIGINT to this process, or, run through the
+   * brain service, the client going away (Ctrl-C, a signal, a closed terminal all close it).
+   */
+  private stopRequested(): Promise<string> {
+    return new Promise((resolve) => {
+      const outer = this.context.signal
+      const stop = (reason: string): void => {
+        process.off('SIGTERM', onSignal)
+        process.off('SIGINT', onSignal)
+        outer?.removeEventListener('abort', onAbort)
+        resolve(reason)
+      }
+      const onSignal = (name: NodeJS.Signals): void => stop(name)
+      const onAbort = (): void => stop('the client ended')
+      if (outer?.aborted) return stop('the client ended')
+      outer?.addEventListener('abort', onAbort, { once: true })
+      process.on('SIGTERM', onSignal)
+      process.on('SIGINT', onSignal)
+    })
+  }
+
   private async serveHttp(): Promise<number> {
     const port = parsePort(this.port)
     const { createBrainHttpServer, ROUTES, mcpBuckets } = await import('../../http/index.js')
@@ -91,16 +113,8 @@ export class ServeCommand extends BrainCommand {
       const http = createBrainHttpServer(ROUTES, { db, config, logger, version: this.cli.binaryVersion ?? '0.0.0', ...mcpBuckets(config.http) })
       const address = await http.listen(port, this.host)
       logger.info(`listening on http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`)
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        const onSignal = (name: NodeJS.Signals): void => {
-          process.off('SIGTERM', onSignal)
-          process.off('SIGINT', onSignal)
-          resolve(name)
-        }
-        process.on('SIGTERM', onSignal)
-        process.on('SIGINT', onSignal)
-      })
-      logger.info(`${signal}: finishing ${http.inFlight} request(s) in flight`)
+      const reason = await this.stopRequested()
+      logger.info(`${reason}: finishing ${http.inFlight} request(s) in flight`)
       await http.shutdown()
       logger.info('stopped')
       return 0

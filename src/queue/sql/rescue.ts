@@ -10,7 +10,7 @@ import type { JobName } from '../types.js'
  * process may not have beaten since claiming them.
  */
 const STALLED_SQL = `
-SELECT j.name, j.id FROM ${QUEUE_SCHEMA}.job AS j
+SELECT j.name, j.id, j.output->'progress'->>'message' AS last_at, j.retry_count, j.retry_limit FROM ${QUEUE_SCHEMA}.job AS j
 WHERE j.state = 'active'
   AND j.started_on < now() - $1::integer * interval '1 millisecond'
   AND NOT EXISTS (
@@ -30,15 +30,33 @@ export interface RescueOptions {
  * max_stalled (pg-boss's retry limit does the counting). Returns the jobs it touched.
  */
 export async function rescueStalled(db: SqlExecutor, options: RescueOptions): Promise<Array<{ name: JobName; id: string }>> {
-  const { rows } = await db.query<{ name: JobName; id: string }>(STALLED_SQL, [options.minAgeMs, options.livenessMs])
-  if (rows.length === 0) return []
-  const byName = new Map<JobName, string[]>()
-  for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row.id])
-  const error = serializeError(
-    new JobStalledError('job_stalled', 'The process running this job went away before it finished.', {
-      hint: 'A worker was killed or lost its database connection; the job is retried until it has stalled more than max_stalled times.',
+  const { rows } = await db.query<StalledRow>(STALLED_SQL, [options.minAgeMs, options.livenessMs])
+  // One by one: each error names where its own job was (almost always a single job).
+  for (const row of rows) await failWithRetry(db, row.name, [row.id], { error: stallError(row) })
+  return rows.map((row) => ({ name: row.name, id: row.id }))
+}
+
+interface StalledRow {
+  name: JobName
+  id: string
+  /** The last progress message the job stored: for imports and syncs, the file it was at. */
+  last_at: string | null
+  retry_count: number
+  retry_limit: number
+}
+
+/**
+ * Why the job stopped, naming the last place it reported, so that a file that kills every
+ * process reading it (a poison page) is found without reading logs.
+ */
+function stallError(row: StalledRow): ReturnType<typeof serializeError> {
+  const where = row.last_at ? ` It was last at ${row.last_at}.` : ''
+  const final = Number(row.retry_count) >= Number(row.retry_limit)
+  return serializeError(
+    new JobStalledError('job_stalled', `The process running this job died or went away before it finished.${where}`, {
+      hint: final
+        ? `It stalled more than max_stalled (${row.retry_limit}) times and is not retried${row.last_at ? `; look at ${row.last_at} first, it may be what stops the process` : ''}. \`brain jobs retry\` runs it again.`
+        : 'A worker was killed or lost its database connection; the job is retried until it has stalled more than max_stalled times.',
     }),
   )
-  for (const [name, ids] of byName) await failWithRetry(db, name, ids, { error })
-  return rows
 }

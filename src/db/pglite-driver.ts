@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PGlite, Transaction } from '@electric-sql/pglite'
-import { DatabaseError, isBrainError } from '../errors/index.js'
+import { DatabaseError, diskErrorFrom, isBrainError } from '../errors/index.js'
 import { acquireFileLock } from './lock.js'
 import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
 
@@ -46,6 +46,8 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   } catch (err) {
     lock?.release()
     if (isBrainError(err)) throw err
+    const disk = diskErrorFrom(err, `while opening the embedded brain at ${options.dataDir}`)
+    if (disk) throw disk
     throw new DatabaseError('embedded_open_failed', `Could not open the embedded brain at ${options.dataDir}.`, {
       hint: 'If the directory is damaged, move it aside and run `brain init` again.',
       cause: err,

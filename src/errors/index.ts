@@ -87,8 +87,54 @@ export function isSqlStateError(err: unknown): err is SqlStateError {
   return err instanceof Error && typeof (err as SqlStateError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as SqlStateError).code) && 'severity' in err
 }
 
+/** The disk refused a write: it is full, over quota, or read-only. */
+export class DiskError extends BrainError {
+  override readonly errorClass = 'DiskError'
+}
+
+/** Node's errno codes, and the ones the embedded engine's WebAssembly file system reports. */
+const FULL_ERRNO_CODES = new Set(['ENOSPC', 'EDQUOT'])
+const READ_ONLY_ERRNO_CODES = new Set(['EROFS'])
+const WASM_ERRNO: Record<number, 'full' | 'read_only'> = { 51: 'full', 19: 'full', 69: 'read_only' }
+/** PostgreSQL's disk_full condition. */
+const DISK_FULL_SQLSTATE = '53100'
+
+/**
+ * Whether an error, or any error it was caused by, is the disk refusing a write. Decided on
+ * codes (errno, SQLSTATE), never on message text.
+ */
+export function diskProblemOf(err: unknown): 'full' | 'read_only' | null {
+  for (let current = err, depth = 0; current !== null && current !== undefined && depth < 8; depth++) {
+    if (isSqlStateError(current) && current.code === DISK_FULL_SQLSTATE) return 'full'
+    const errno = current as { code?: unknown; errno?: unknown; constructor?: { name?: string } }
+    if (typeof errno.code === 'string' && FULL_ERRNO_CODES.has(errno.code)) return 'full'
+    if (typeof errno.code === 'string' && READ_ONLY_ERRNO_CODES.has(errno.code)) return 'read_only'
+    if (errno.constructor?.name === 'ErrnoError' && typeof errno.errno === 'number' && WASM_ERRNO[errno.errno]) return WASM_ERRNO[errno.errno]!
+    current = (current as { cause?: unknown }).cause
+  }
+  return null
+}
+
+/** The disk problem behind `err` as a typed error with advice, or null when there is none. */
+export function diskErrorFrom(err: unknown, where?: string): DiskError | null {
+  const problem = diskProblemOf(err)
+  if (problem === null) return null
+  const place = where ? ` (${where})` : ''
+  return problem === 'full'
+    ? new DiskError('disk_full', `The disk is full${place}; the operation stopped. Each page is stored whole or not at all, so what was stored is intact.`, {
+        hint: 'Free some space (or move BRAIN_HOME to a larger disk) and run the command again; pages already stored are kept, and a re-import skips them.',
+        cause: err,
+      })
+    : new DiskError('disk_read_only', `The disk is read-only${place}; nothing was written.`, {
+        hint: 'Remount it writable, or point BRAIN_HOME at a writable folder.',
+        cause: err,
+      })
+}
+
 /** Agent-facing form of any thrown value; never includes a stack trace. */
 export function serializeError(err: unknown): ErrorEnvelope {
+  const disk = isBrainError(err) && err.errorClass === 'DiskError' ? null : diskErrorFrom(err)
+  if (disk) return { class: disk.errorClass, code: disk.code, hint: disk.hint, message: disk.message }
   if (isBrainError(err)) {
     return { class: err.errorClass, code: err.code, hint: err.hint, message: err.message }
   }

@@ -82,7 +82,7 @@ export async function putPage(ctx: PutPageContext, input: PutPageInput): Promise
     const page = await findPage(ctx.db, sourceId, slug)
     const markdown = serializePage(page!, { ingested_via: ingestedVia, ingested_at: ingestedAt.toISOString() })
     writeThrough = await writePageFile(ctx.repoPath, sourceId, slug, markdown)
-    if (!writeThrough.written && writeThrough.reason === 'write_failed') {
+    if (!writeThrough.written && (writeThrough.reason === 'write_failed' || writeThrough.reason === 'disk_full')) {
       ctx.logger.error(`write-through of ${slug} to ${writeThrough.path} FAILED: ${writeThrough.error}; the database copy is kept`)
     }
   }

@@ -1,11 +1,12 @@
 import { rename, stat, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
+import { diskProblemOf } from '../errors/index.js'
 import { containedDirectory, lexicallyWithin, outsideRoot } from '../util/contained-path.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
 
 export type WriteThroughResult =
   | { written: true; path: string }
-  | { written: false; path: string | null; reason: 'repo_path_unset' | 'repo_path_missing' | 'dry_run' | 'sandboxed' | 'write_failed'; error?: string }
+  | { written: false; path: string | null; reason: 'repo_path_unset' | 'repo_path_missing' | 'dry_run' | 'sandboxed' | 'write_failed' | 'disk_full'; error?: string }
 
 /** `<brainDir>/<slug>.md` for the default source, `<brainDir>/.sources/<id>/<slug>.md` otherwise. */
 export function writeThroughPath(brainDir: string, sourceId: string, slug: string): string {
@@ -46,6 +47,7 @@ export async function writePageFile(brainDir: string | null, sourceId: string, s
     return { written: true, path }
   } catch (err) {
     await unlink(tmp).catch(() => undefined)
-    return { written: false, path, reason: 'write_failed', error: err instanceof Error ? err.message : String(err) }
+    const reason = diskProblemOf(err) === 'full' ? 'disk_full' : 'write_failed'
+    return { written: false, path, reason, error: err instanceof Error ? err.message : String(err) }
   }
 }

@@ -38,13 +38,12 @@ function notes(count: number): string {
 
 t.test('a full disk: clear errors, a responsive service, nothing lost', { skip: process.getuid?.() !== 0 ? 'needs root to mount a tmpfs' : false }, async (t) => {
   const tiny = mountTmpfs(t, 20)
-  if (tiny === null) return void t.plan(0, 'a tmpfs cannot be mounted on this machine')
+  const disk = mountTmpfs(t, 90)
+  if (tiny === null || disk === null) return void t.plan(0, 'a tmpfs cannot be mounted on this machine')
   const init = await runBrain(['init', '--json'], { BRAIN_HOME: join(tiny, 'home') })
   t.equal(init.code, 1)
   t.match(init.json(), { error: { class: 'DiskError', code: 'disk_full', hint: /Free some space/ } }, 'init on a disk too small says the disk is full')
 
-  const disk = mountTmpfs(t, 90)
-  if (disk === null) return void t.plan(0, 'a tmpfs cannot be mounted on this machine')
   const home = join(disk, 'home')
   mkdirSync(home)
   const env = { BRAIN_HOME: home, BRAIN_NO_SERVICE: '0', BRAIN_SERVICE_IDLE_TIMEOUT: '10min' }

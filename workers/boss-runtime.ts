@@ -7,7 +7,26 @@ import { leaseSeconds, type QueueTimings } from '../src/queue/settings.js'
 import type { Logger } from '../src/util/logger.js'
 
 export interface BossRuntime {
+  /** Replaces the recurring autopilot schedule (null removes it). */
+  setAutopilotCron(cron: string | null): Promise<void>
   stop(): Promise<void>
+}
+
+type Boss = import('pg-boss')
+
+async function applyAutopilotCron(boss: Boss, cron: string | null, timings: QueueTimings): Promise<void> {
+  if (!cron) return void (await boss.unschedule('autopilot-cycle'))
+  const envelope = buildEnvelope('autopilot-cycle', {}, {})
+  await boss.schedule('autopilot-cycle', cron, envelope as unknown as object, {
+    tz: 'UTC',
+    retryLimit: envelope.max_stalled,
+    expireInSeconds: leaseSeconds(envelope.timeout_ms, timings),
+  }).catch((err: unknown) => {
+    throw new UsageError('invalid_cron', `"${cron}" is not a cron expression pg-boss accepts.`, {
+      hint: 'Use five fields, e.g. "*/30 * * * *" (every 30 minutes, UTC), or off.',
+      cause: err,
+    })
+  })
 }
 
 /**
@@ -23,24 +42,10 @@ export async function startBossRuntime(db: Database, logger: Logger, options: { 
   await boss.start()
   const stop = (): Promise<void> => boss.stop({ graceful: false, close: false, wait: true })
   try {
-    if (options.autopilotCron) {
-      const envelope = buildEnvelope('autopilot-cycle', {}, {})
-      await boss.schedule('autopilot-cycle', options.autopilotCron, envelope as unknown as object, {
-        tz: 'UTC',
-        retryLimit: envelope.max_stalled,
-        expireInSeconds: leaseSeconds(envelope.timeout_ms, options.timings),
-      }).catch((err: unknown) => {
-        throw new UsageError('invalid_cron', `"${options.autopilotCron}" is not a cron expression pg-boss accepts.`, {
-          hint: 'Use five fields, e.g. "*/30 * * * *" (every 30 minutes, UTC), or off.',
-          cause: err,
-        })
-      })
-    } else {
-      await boss.unschedule('autopilot-cycle')
-    }
+    await applyAutopilotCron(boss, options.autopilotCron, options.timings)
   } catch (err) {
     await stop()
     throw err
   }
-  return { stop }
+  return { stop, setAutopilotCron: (cron) => applyAutopilotCron(boss, cron, options.timings) }
 }

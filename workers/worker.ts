@@ -119,6 +119,11 @@ export class Worker {
     this.loopDone = this.loop()
   }
 
+  /** Replaces the recurring autopilot schedule of a running worker (null removes it). */
+  async setAutopilotCron(cron: string | null): Promise<void> {
+    await this.boss?.setAutopilotCron(cron)
+  }
+
   /** Stops claiming, aborts in-flight jobs (they go back to the queue), and deregisters. */
   stop(reason: StopReason = 'requested'): Promise<void> {
     this.stopPromise ??= this.shutdown(reason)

@@ -12,6 +12,18 @@ export interface BrainHost {
   database(engine: EngineConfig, onRetry?: (attempt: number, delayMs: number) => void): Promise<Database>
   /** The worker this host runs on that database, if any (once it has started). */
   workerOn(db: Database): Promise<{ pid: number; id: string; concurrency: number } | null>
+  /**
+   * Attaches a `jobs work` command to that worker: while any is attached, the worker keeps the
+   * autopilot schedule it asked for. Null when the host runs no worker there.
+   */
+  attachWorker(db: Database, options: { autopilotCron: string | null }): Promise<AttachedWorker | null>
+}
+
+export interface AttachedWorker {
+  pid: number
+  id: string
+  concurrency: number
+  detach(): Promise<void>
 }
 
 /**

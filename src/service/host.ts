@@ -1,4 +1,4 @@
-import type { BrainHost } from '../cli/context.js'
+import type { AttachedWorker, BrainHost } from '../cli/context.js'
 import type { Config, EngineConfig } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import type { Logger } from '../util/logger.js'
@@ -8,6 +8,8 @@ interface OpenBrain {
   db: Database
   worker: Worker | null
   workerStarting: Promise<void> | null
+  /** `jobs work` commands attached to the worker now. */
+  attached: number
 }
 
 /** One key per brain: the data directory of an embedded brain, the URL of a server one. */
@@ -51,6 +53,29 @@ export class ServiceHost implements BrainHost {
     return brain?.worker ? { pid: process.pid, id: brain.worker.id, concurrency: this.workerConcurrency } : null
   }
 
+  async attachWorker(db: Database, options: { autopilotCron: string | null }): Promise<AttachedWorker | null> {
+    const brain = this.settled.find((b) => b.db === db)
+    await brain?.workerStarting
+    const worker = brain?.worker
+    if (!brain || !worker) return null
+    // The latest attached command's schedule wins; the last one to leave removes it, since the
+    // service on its own runs no autopilot.
+    brain.attached += 1
+    await worker.setAutopilotCron(options.autopilotCron)
+    let detached = false
+    return {
+      pid: process.pid,
+      id: worker.id,
+      concurrency: this.workerConcurrency,
+      detach: async () => {
+        if (detached) return
+        detached = true
+        brain.attached -= 1
+        if (brain.attached === 0 && !this.closed) await worker.setAutopilotCron(null).catch((err: unknown) => this.logger.warn(`autopilot schedule: ${String(err)}`))
+      },
+    }
+  }
+
   /** Jobs the service's workers are running now. */
   get runningJobs(): number {
     let count = 0
@@ -85,7 +110,7 @@ export class ServiceHost implements BrainHost {
       throw new Error('the brain service is stopping')
     }
     this.logger.info(`opened ${db.location}`)
-    const brain: OpenBrain = { db, worker: null, workerStarting: null }
+    const brain: OpenBrain = { db, worker: null, workerStarting: null, attached: 0 }
     this.settled.push(brain)
     // The first command need not wait for the worker (pg-boss start-up): until it runs, a
     // command waiting for its job runs the job itself, as on an engine without a worker.

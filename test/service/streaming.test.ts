@@ -15,6 +15,7 @@ import { Session } from '../../src/service/session.js'
 const noHost: BrainHost = {
   database: () => Promise.reject(new Error('no brain in this test')),
   workerOn: () => Promise.resolve(null),
+  attachWorker: () => Promise.resolve(null),
 }
 
 const TERMINAL = { stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, stdoutColumns: 123, stderrColumns: null, colorDepth: 8 }

@@ -4,6 +4,7 @@ import { NotFoundError, UsageError } from '../../errors/index.js'
 import type { JobDetail, JobRecord, JobStatus, Queue } from '../../queue/index.js'
 import { jobDetailText, jobLine } from '../../operations/jobs.js'
 import { BrainCommand } from '../brain-command.js'
+import type { AttachedWorker } from '../context.js'
 
 const DEFAULT_AUTOPILOT_CRON = '*/30 * * * *'
 
@@ -145,8 +146,8 @@ export class JobsWorkCommand extends BrainCommand {
     let received: NodeJS.Signals | null = null
     const reason = await this.withBrain(async ({ db, config }) => {
       const logger = streamLogger(this.context.stderr, 'brain worker')
-      const serviceWorker = await this.context.host?.workerOn(db)
-      if (serviceWorker) return this.attach(serviceWorker, db.location)
+      const serviceWorker = await this.context.host?.attachWorker(db, { autopilotCron: cron === 'off' ? null : cron })
+      if (serviceWorker) return this.attach(serviceWorker, db.location, cron)
       const worker = new Worker({ db, config, logger, concurrency, maxRssMb, autopilotCron: cron === 'off' ? null : cron })
       const onSignal = (signal: NodeJS.Signals): void => {
         received = signal
@@ -189,12 +190,17 @@ export class JobsWorkCommand extends BrainCommand {
    * On the embedded engine the resident service already runs the worker: a second one could
    * not open the brain, so this command reports that one and stays attached until interrupted.
    */
-  private async attach(worker: { pid: number; id: string; concurrency: number }, location: string): Promise<'requested'> {
+  private async attach(worker: AttachedWorker, location: string, cron: string): Promise<'requested'> {
+    const schedule = cron === 'off' ? 'no autopilot schedule' : `autopilot "${cron}" (UTC)`
     this.context.stderr.write(
-      `brain worker: the brain service (pid ${worker.pid}) runs worker ${worker.id} (concurrency ${worker.concurrency}, ${location}); attached until interrupted\n`,
+      `brain worker: the brain service (pid ${worker.pid}) runs worker ${worker.id} (concurrency ${worker.concurrency}, ${location}, ${schedule}); attached until interrupted\n`,
     )
-    const signal = this.context.signal
-    if (signal && !signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+    try {
+      const signal = this.context.signal
+      if (signal && !signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+    } finally {
+      await worker.detach()
+    }
     return 'requested'
   }
 }

@@ -1,0 +1,30 @@
+import t from 'tap'
+import { cliBrain, spawnBrain, stopPid } from '../helpers/cli.js'
+
+interface Job {
+  id: string
+  name: string
+  status: string
+}
+
+t.test('jobs work attached to the service runs the autopilot on its schedule', async (t) => {
+  const brain = await cliBrain('pglite', { mode: 'service' })
+  t.teardown(brain.cleanup)
+  t.equal((await brain.run(['list'])).code, 0)
+  const worker = spawnBrain(['jobs', 'work', '--autopilot-cron', '* * * * *'], brain.env)
+  let said = ''
+  worker.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()))
+  worker.stdout.resume()
+  t.teardown(() => stopPid(worker.pid!))
+  let cycles: Job[] = []
+  // pg-boss checks its schedules every few seconds; a minute cron fires within about 70 s.
+  const deadline = Date.now() + 180_000
+  while (cycles.length === 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1000))
+    const listed = await brain.run(['jobs', 'list', '--name', 'autopilot-cycle'])
+    if (listed.code === 0) cycles = listed.json<Job[]>()
+  }
+  t.ok(cycles.length > 0, 'an autopilot cycle was started by the schedule')
+  t.match(said, /attached until interrupted/)
+  t.match(said, /autopilot "\* \* \* \* \*"/, 'the command says which schedule it keeps')
+})

@@ -4,8 +4,6 @@
  * the service.
  */
 import t from 'tap'
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { cliBrain, spawnBrain, stopPid, type CliBrain } from '../helpers/cli.js'
 import { freePort } from '../helpers/pg-cluster.js'
 
@@ -53,15 +51,19 @@ t.test('serve, ingest daemon and jobs work through the service end with their cl
   t.teardown(brain.cleanup)
   t.equal((await brain.run(['list'])).code, 0)
   const baseline = await sessions(brain)
-  const inbox = join(brain.home, 'inbox-test')
-  mkdirSync(inbox)
-  const commands = [['serve'], ['ingest', 'daemon', '--dir', inbox, '--no-watch'], ['jobs', 'work']]
+  // No directory to watch: the daemon warns, and the warning is the caller's to read.
+  const commands = [['serve'], ['ingest', 'daemon', '--no-inbox'], ['jobs', 'work']]
   for (const args of commands) {
     const client = spawnBrain(args, brain.env)
+    let said = ''
     client.stdout.resume()
-    client.stderr.resume()
+    client.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()))
     t.teardown(() => stopPid(client.pid!))
     await until(`brain ${args.join(' ')} to run in the service`, async () => (await sessions(brain)) > baseline)
+    if (args[0] === 'ingest') {
+      await until('the daemon to say it started, in its own terminal', async () => /daemon started/.test(said))
+      t.match(said, /no brain directory to watch/, "its warnings reach the caller's terminal too")
+    }
     process.kill(client.pid!, 'SIGKILL')
     await until(`brain ${args.join(' ')} to end in the service`, async () => (await sessions(brain)) === baseline)
     t.pass(`brain ${args.join(' ')}: its session ended with its client`)

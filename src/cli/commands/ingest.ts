@@ -18,7 +18,7 @@ export class IngestDaemonCommand extends BrainCommand {
   protected async run(): Promise<number> {
     const { join } = await import('node:path')
     const { readConfigValue } = await import('../../config/index.js')
-    const { stderrLogger } = await import('../../util/logger.js')
+    const { streamLogger } = await import('../../util/logger.js')
     const { runIngestDaemon } = await import('../../ingestion/run-daemon.js')
     const { checkApiVersion, discoverPluginDirs, linkBrainPackage, readPluginManifest } = await import('../../ingestion/plugins.js')
     const config = await this.loadConfig()
@@ -44,7 +44,8 @@ export class IngestDaemonCommand extends BrainCommand {
     }
     try {
       await this.withBrain(async ({ db, config }) => {
-        const logger = stderrLogger('brain ingest')
+        // The command's own stderr: through the service, its lines reach the caller's terminal.
+        const logger = streamLogger(this.context.stderr, 'brain ingest')
         const watchDir = this.noWatch ? null : this.dir ? this.resolvePath(this.dir) : await readConfigValue(db, 'sync.repo_path').catch(() => null)
         if (!this.noWatch && !watchDir) logger.warn('no brain directory to watch (set sync.repo_path or pass --dir); the watcher is off')
         await runIngestDaemon({

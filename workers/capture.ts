@@ -1,5 +1,5 @@
 import { UsageError } from '../src/errors/index.js'
-import type { JobHandler } from './handler.js'
+import type { JobHandler } from '../src/queue/handler.js'
 
 function optionalString(data: Record<string, unknown>, key: string): string | undefined {
   const value = data[key]

@@ -1,6 +1,6 @@
 import { embeddingProviderFor, runEmbed, type EmbedMode } from '../src/embed/index.js'
 import { ValidationError } from '../src/errors/index.js'
-import type { JobHandler } from './handler.js'
+import type { JobHandler } from '../src/queue/handler.js'
 
 export interface EmbedJobData {
   /** `stale` (default): chunks without an embedding. `all`: every chunk, page by page. */

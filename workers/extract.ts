@@ -1,6 +1,6 @@
 import { deriveLinks } from '../src/links/index.js'
 import { ValidationError } from '../src/errors/index.js'
-import type { JobHandler } from './handler.js'
+import type { JobHandler } from '../src/queue/handler.js'
 
 export interface ExtractJobData {
   /** Pages to derive links for; all pages when absent, nothing when empty. */

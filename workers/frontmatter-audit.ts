@@ -1,4 +1,4 @@
-import type { JobHandler } from './handler.js'
+import type { JobHandler } from '../src/queue/handler.js'
 
 function optionalSourceId(data: Record<string, unknown>): string | undefined {
   return typeof data.sourceId === 'string' && data.sourceId !== '' ? data.sourceId : undefined

@@ -1,5 +1,5 @@
 import { UsageError } from '../src/errors/index.js'
-import type { JobHandler } from './handler.js'
+import type { JobHandler } from '../src/queue/handler.js'
 
 interface ImportJobData {
   path?: unknown

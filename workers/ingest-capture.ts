@@ -1,7 +1,7 @@
 import { ValidationError } from '../src/errors/index.js'
 import { binaryContentError, classifyContentType, computeContentHash, validateIngestionEvent, type IngestionEvent } from '../src/ingestion/event.js'
 import { eventToMarkdown } from '../src/ingestion/to-markdown.js'
-import type { JobContext, JobHandler } from './handler.js'
+import type { JobContext, JobHandler } from '../src/queue/handler.js'
 
 export interface IngestCaptureResult {
   slug: string

@@ -1,9 +1,8 @@
+import type { HandlerResolver, JobHandler } from '../src/queue/handler.js'
 import type { JobName } from '../src/queue/types.js'
-import type { JobHandler } from './handler.js'
 
+export type { HandlerResolver }
 export type HandlerLoader = () => Promise<JobHandler>
-/** Resolves a job name to its handler; workers and inline runs take one of these. */
-export type HandlerResolver = (name: JobName) => Promise<JobHandler>
 
 /**
  * One lazy loader per job name, so a command that runs one job loads one handler module and

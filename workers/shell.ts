@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { BrainError, NotAvailableError, ValidationError } from '../src/errors/index.js'
-import type { JobHandler } from './handler.js'
+import type { JobHandler } from '../src/queue/handler.js'
 import { parseShellJobData } from './shell-job-data.js'
 
 /** A shell command that ran and exited non-zero. */

@@ -18,7 +18,8 @@ import { createBrainHttpServer, mcpBuckets } from '../../src/http/index.js'
 import { ingestRoutes } from '../../src/ingestion/webhook.js'
 import { search, searchContext } from '../../src/search/index.js'
 import { silentLogger } from '../../src/util/logger.js'
-import { Worker } from '../../workers/worker.js'
+import { Worker } from '../../src/queue/worker.js'
+import { defaultResolver } from '../../workers/registry.js'
 import { openBenchDatabase, stopBenchCluster } from '../lib/engines.js'
 
 function flag(name: string, fallback: number): number {
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   const { port } = await http.listen(0, '127.0.0.1')
   const base = `http://127.0.0.1:${port}`
   const tokens = await Promise.all(Array.from({ length: clients }, async (_, i) => (await createToken(db, `bench-${i}`, ['write'])).token))
-  const worker = new Worker({ db, config, logger: silentLogger, concurrency: 2, names: ['ingest_capture'], bossRuntime: false })
+  const worker = new Worker({ db, config, logger: silentLogger, concurrency: 2, names: ['ingest_capture'], bossRuntime: false, resolver: defaultResolver })
   await worker.start()
   const post = (i: number): Promise<Response> =>
     fetch(`${base}/ingest`, { method: 'POST', body: note(i), headers: { authorization: `Bearer ${tokens[i % clients]}`, 'content-type': 'text/markdown', 'x-forwarded-for': `10.0.${Math.floor((i % 500) / 250)}.${i % 250}` } })

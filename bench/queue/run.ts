@@ -16,7 +16,7 @@ import { leaseSeconds, resolveTimings } from '../../src/queue/settings.js'
 import { signalsFor } from '../../src/queue/signals.js'
 import { silentLogger } from '../../src/util/logger.js'
 import type { HandlerResolver } from '../../workers/registry.js'
-import { Worker } from '../../workers/worker.js'
+import { Worker } from '../../src/queue/worker.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 
 const noop: HandlerResolver = async () => async () => null

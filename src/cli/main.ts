@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { UsageError } from '../errors/index.js'
 import { packageRoot } from '../util/package-root.js'
+import { defaultResolver } from '../../workers/registry.js'
+import { registerHandlers } from '../queue/handler.js'
 import { commands } from './commands/index.js'
 import type { BrainContext } from './context.js'
 import { isTerminal, reportError, wantsJson } from './output.js'
@@ -78,6 +80,8 @@ export function processContext(): BrainContext {
 
 /** Runs one command line; usage errors become one line (or the JSON envelope) and exit 1. */
 export async function runCli(argv: string[], context: BrainContext = processContext()): Promise<number> {
+  // The composition root: the queue runs the job handlers of workers/ through this registry.
+  registerHandlers(defaultResolver)
   const cli = buildCli(isTerminal(context.stdout))
   let command
   try {

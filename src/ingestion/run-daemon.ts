@@ -118,7 +118,7 @@ export async function runIngestDaemon(options: RunDaemonOptions): Promise<void> 
   let queueTimer: NodeJS.Timeout | null = null
   try {
     if (options.runWorker) {
-      const { Worker } = await import('../../workers/worker.js')
+      const { Worker } = await import('../queue/worker.js')
       const w = new Worker({ db, config, logger, names: ['ingest_capture', 'embed'], bossRuntime: false })
       await w.start()
       worker = w

@@ -2,7 +2,7 @@ import { configForJob, type Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import { serializeError } from '../errors/index.js'
 import type { Logger } from '../util/logger.js'
-import type { HandlerResolver } from '../../workers/registry.js'
+import type { HandlerResolver } from './handler.js'
 import type { ClaimedJob } from './boss-sql.js'
 import { readEnvelope } from './envelope.js'
 import type { Finisher, FinishKind } from './finisher.js'
@@ -40,6 +40,21 @@ function finishing(claimed: ClaimedJob, outcome: RunOutcome): [FinishKind, Finis
 }
 
 /**
+ * The configuration a job runs with: this process's own when the job was submitted with the
+ * same settings (it keeps secrets, which are never stored with a job), else the submitter's
+ * settings on top of this process's environment.
+ */
+function configFor(own: Config, settings: Record<string, string> | undefined): Config {
+  if (settings === undefined || sameSettings(own.jobSettings, settings)) return own
+  return configForJob(settings)
+}
+
+function sameSettings(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key])
+}
+
+/**
  * Runs a job this process has claimed and records its outcome: the one path shared by the
  * worker loop and by a CLI command running its own job inline.
  */
@@ -59,7 +74,7 @@ export async function executeClaimed(deps: ExecutionDeps, claimed: ClaimedJob, h
       data: envelope.payload,
       handler,
       db: deps.db,
-      config: envelope.settings ? configForJob(envelope.settings) : deps.config,
+      config: configFor(deps.config, envelope.settings),
       logger: deps.logger,
       timeoutMs: envelope.timeout_ms,
       evictAfterMs: deps.timings.evictAfterMs,

@@ -2,7 +2,7 @@ import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import { DatabaseError } from '../errors/index.js'
 import type { Logger } from '../util/logger.js'
-import { defaultResolver, type HandlerResolver } from '../../workers/registry.js'
+import { registeredHandlers, type HandlerResolver } from './handler.js'
 import { cancelJobs, insertJobs, resumeJobs, retryJobs } from './boss-sql.js'
 import { buildEnvelope, jobIdFor, toJobName } from './envelope.js'
 import { rebuildJobError } from './errors.js'
@@ -47,7 +47,7 @@ export function executionDeps(ctx: OpenQueueContext, options: { retryWrites: boo
     config: ctx.config,
     logger: ctx.logger,
     timings: resolveTimings(ctx.timings),
-    resolver: ctx.resolver ?? defaultResolver,
+    resolver: ctx.resolver ?? registeredHandlers,
     signals,
     finisher: new Finisher(ctx.db, signals, { retry: options.retryWrites, logger: ctx.logger }),
     timers: ctx.timers,

@@ -7,6 +7,11 @@
  * name) and runs the job inline when none is alive. It resolves with the completed record and
  * rejects with the handler's error rebuilt as a BrainError of the same class, code and hint
  * (jobOfError(err) gives the dead record).
+ *
+ * The queue owns its worker (worker.ts: the claim loop, pg-boss's runtime, the memory
+ * watchdog) and the handler contract (handler.ts). It never imports workers/: the program's
+ * entry point hands the handler registry in with registerHandlers. May import config, db,
+ * errors and util.
  */
 export type {
   JobName,
@@ -25,3 +30,5 @@ export { JOB_NAMES, JOB_STATUSES, isJobName, isJobStatus } from './types.js'
 export { openQueue, type OpenQueueContext } from './facade.js'
 export { rebuildJobError, jobOfError, JobTimeoutError, JobCancelledError, JobEvictedError, JobStalledError, WorkerShutdownError } from './errors.js'
 export { DEFAULT_TIMINGS, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_STALLED, type QueueTimings } from './settings.js'
+export { registerHandlers, type HandlerResolver, type JobContext, type JobHandler } from './handler.js'
+export { Worker, type WorkerOptions } from './worker.js'

@@ -2,7 +2,7 @@ import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import { serializeError, type ErrorEnvelope } from '../errors/index.js'
 import type { Logger } from '../util/logger.js'
-import type { JobContext, JobHandler } from '../../workers/handler.js'
+import type { JobContext, JobHandler } from './handler.js'
 import { JobEvictedError, JobTimeoutError, WorkerShutdownError } from './errors.js'
 import type { JobName, JobProgress } from './types.js'
 

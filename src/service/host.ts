@@ -2,7 +2,7 @@ import type { AttachedWorker, BrainHost } from '../cli/context.js'
 import type { Config, EngineConfig } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import type { Logger } from '../util/logger.js'
-import type { Worker } from '../../workers/worker.js'
+import type { Worker } from '../queue/worker.js'
 
 interface OpenBrain {
   db: Database
@@ -127,7 +127,7 @@ export class ServiceHost implements BrainHost {
   }
 
   private async startWorker(db: Database): Promise<Worker> {
-    const [{ openQueue }, { Worker }] = await Promise.all([import('../queue/index.js'), import('../../workers/worker.js')])
+    const [{ openQueue }, { Worker }] = await Promise.all([import('../queue/index.js'), import('../queue/worker.js')])
     // Opening the queue first returns jobs left active by a service that died to the queue,
     // before this worker starts claiming.
     const queue = await openQueue({ db, config: this.config, logger: this.logger })

@@ -2,7 +2,7 @@ import t from 'tap'
 import type { Database } from '../../src/db/types.js'
 import { findPage } from '../../src/pages/index.js'
 import captureHandler from '../../workers/capture.js'
-import type { JobContext } from '../../workers/handler.js'
+import type { JobContext } from '../../src/queue/handler.js'
 import { engineTest } from '../helpers/engines.js'
 import { testConfig, testLogger } from '../queue/helpers.js'
 

@@ -9,7 +9,7 @@ import { openQueue } from '../../src/queue/index.js'
 import { query } from '../../src/search/index.js'
 import { memoryLogger } from '../../src/util/logger.js'
 import embedHandler from '../../workers/embed.js'
-import type { JobContext } from '../../workers/handler.js'
+import type { JobContext } from '../../src/queue/handler.js'
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../embedding/fake-openai-server.js'
 import { engineTest } from '../helpers/engines.js'
 

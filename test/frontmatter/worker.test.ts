@@ -5,7 +5,7 @@ import t from 'tap'
 import { insertSource } from '../../src/sources/source-repository.js'
 import { createAutopilotHandler, type AutopilotReport } from '../../workers/autopilot-cycle.js'
 import frontmatterAudit from '../../workers/frontmatter-audit.js'
-import type { JobContext } from '../../workers/handler.js'
+import type { JobContext } from '../../src/queue/handler.js'
 import { engineTest, type TestDatabase } from '../helpers/engines.js'
 import { testConfig, testLogger } from '../queue/helpers.js'
 

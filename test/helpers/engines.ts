@@ -11,6 +11,11 @@ import { migrate } from '../../src/db/migrate.js'
 import { readEmptyTemplate } from '../../src/db/template.js'
 import type { Database } from '../../src/db/types.js'
 import { startPgCluster, type PgCluster } from './pg-cluster.js'
+import { registerHandlers } from '../../src/queue/handler.js'
+import { defaultResolver } from '../../workers/registry.js'
+
+// Tests are a composition root too: jobs they run in-process find the real handlers.
+registerHandlers(defaultResolver)
 
 export type EngineName = 'pglite' | 'postgres'
 export const ENGINES: readonly EngineName[] = ['pglite', 'postgres']

@@ -4,7 +4,7 @@ import { getBacklinks, getLinks, pageCitations, reconcileLinks } from '../../src
 import { putPage } from '../../src/pages/index.js'
 import { silentLogger } from '../../src/util/logger.js'
 import extractHandler from '../../workers/extract.js'
-import type { JobContext } from '../../workers/handler.js'
+import type { JobContext } from '../../src/queue/handler.js'
 import { engineTest } from '../helpers/engines.js'
 import { importNote, importRepo, NOTE, NOTE_SLUG } from '../code/fixture.js'
 

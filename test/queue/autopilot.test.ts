@@ -3,7 +3,7 @@ import { NotAvailableError } from '../../src/errors/index.js'
 import type { Database } from '../../src/db/types.js'
 import { createAutopilotHandler, type AutopilotDeps, type AutopilotReport } from '../../workers/autopilot-cycle.js'
 import { selectPhases, AUTOPILOT_PHASES } from '../../workers/autopilot/phases.js'
-import type { JobContext, JobHandler } from '../../workers/handler.js'
+import type { JobContext, JobHandler } from '../../src/queue/handler.js'
 import { testConfig, testLogger } from './helpers.js'
 
 interface Call {

@@ -6,7 +6,7 @@ import { NotAvailableError } from '../../src/errors/index.js'
 import type { QueueTimings } from '../../src/queue/settings.js'
 import type { JobName } from '../../src/queue/types.js'
 import { memoryLogger, type Logger } from '../../src/util/logger.js'
-import type { JobHandler } from '../../workers/handler.js'
+import type { JobHandler } from '../../src/queue/handler.js'
 import type { HandlerResolver } from '../../workers/registry.js'
 
 /** The spec's 30 s / 5 s / 15 s durations shrunk so stall and eviction tests take milliseconds. */

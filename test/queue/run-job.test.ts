@@ -2,7 +2,7 @@ import t from 'tap'
 import { UsageError } from '../../src/errors/index.js'
 import { JobCancelledError, WorkerShutdownError } from '../../src/queue/errors.js'
 import { startJob, type RunJobInput, type Timers } from '../../src/queue/run-job.js'
-import type { JobHandler } from '../../workers/handler.js'
+import type { JobHandler } from '../../src/queue/handler.js'
 import type { Database } from '../../src/db/types.js'
 import { honoursAbort, ignoresAbort, testConfig, testLogger } from './helpers.js'
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import type { Database } from '../../src/db/types.js'
-import type { JobContext } from '../../workers/handler.js'
+import type { JobContext } from '../../src/queue/handler.js'
 import { createShellHandler } from '../../workers/shell.js'
 import { testConfig, testLogger } from './helpers.js'
 

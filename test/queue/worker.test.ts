@@ -1,9 +1,9 @@
 import t from 'tap'
 import type { Database } from '../../src/db/types.js'
 import { openQueue, type JobProgress } from '../../src/queue/index.js'
-import type { JobHandler } from '../../workers/handler.js'
+import type { JobHandler } from '../../src/queue/handler.js'
 import { JobSignals, type JobEvent } from '../../src/queue/signals.js'
-import { Worker, type WorkerOptions } from '../../workers/worker.js'
+import { Worker, type WorkerOptions } from '../../src/queue/worker.js'
 import { engineTest } from '../helpers/engines.js'
 import { eventually, FAST_TIMINGS, honoursAbort, ignoresAbort, resolverOf, sleep, testConfig, testLogger } from './helpers.js'
 

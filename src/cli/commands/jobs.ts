@@ -137,7 +137,7 @@ export class JobsWorkCommand extends BrainCommand {
   autopilotCron = Option.String('--autopilot-cron', { description: `Schedule of the autopilot cycle (default "${DEFAULT_AUTOPILOT_CRON}"; off removes it)` })
 
   protected async run(): Promise<number> {
-    const { Worker } = await import('../../../workers/worker.js')
+    const { Worker } = await import('../../queue/worker.js')
     const { EXIT_MEMORY_LIMIT } = await import('../../../supervisor/exit-cause.js')
     const { streamLogger } = await import('../../util/logger.js')
     const concurrency = positive('--concurrency', this.concurrency) ?? 1

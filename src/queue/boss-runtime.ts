@@ -1,10 +1,10 @@
-import type { Database } from '../src/db/types.js'
-import { UsageError } from '../src/errors/index.js'
-import { QUEUE_SCHEMA } from '../src/queue/boss-sql.js'
-import { buildEnvelope } from '../src/queue/envelope.js'
-import { pgBossDb } from '../src/queue/pgboss-adapter.js'
-import { leaseSeconds, type QueueTimings } from '../src/queue/settings.js'
-import type { Logger } from '../src/util/logger.js'
+import type { Database } from '../db/types.js'
+import { UsageError } from '../errors/index.js'
+import { QUEUE_SCHEMA } from './boss-sql.js'
+import { buildEnvelope } from './envelope.js'
+import { pgBossDb } from './pgboss-adapter.js'
+import { leaseSeconds, type QueueTimings } from './settings.js'
+import type { Logger } from '../util/logger.js'
 
 export interface BossRuntime {
   /** Replaces the recurring autopilot schedule (null removes it). */

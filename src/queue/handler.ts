@@ -1,0 +1,51 @@
+import { NotAvailableError } from '../errors/index.js'
+import type { Config } from '../config/index.js'
+import type { Database } from '../db/types.js'
+import type { JobName, JobProgress } from './types.js'
+import type { Logger } from '../util/logger.js'
+
+/**
+ * What a job handler receives. The same context is built for a worker and for an inline run, so
+ * a handler never knows (or cares) which process runs it.
+ *
+ * Handlers are the default export of `workers/<name>.ts`. They must honour `signal`: once it
+ * fires (timeout, cancel, worker shutdown) they should stop and reject; a handler still running
+ * 30 s after the abort is evicted and its job ends dead.
+ */
+export interface JobContext<D = Record<string, unknown>> {
+  jobId: string
+  name: JobName
+  data: D
+  signal: AbortSignal
+  db: Database
+  config: Config
+  logger: Logger
+  progress(p: JobProgress): void
+}
+
+/** Resolves with the job's result (stored as-is, so keep it JSON); a rejection ends the job dead. */
+export type JobHandler = (ctx: JobContext) => Promise<unknown>
+
+/** Resolves a job name to its handler; workers and inline runs take one of these. */
+export type HandlerResolver = (name: JobName) => Promise<JobHandler>
+
+let registered: HandlerResolver | null = null
+
+/**
+ * The queue runs handlers it does not know: the program's entry point (the CLI, the service,
+ * a test) hands the registry in here once, and every queue of the process uses it unless it
+ * is given a resolver of its own.
+ */
+export function registerHandlers(resolver: HandlerResolver): void {
+  registered = resolver
+}
+
+/** The registered handlers, looked up when a job is about to run. */
+export const registeredHandlers: HandlerResolver = (name) => {
+  if (registered === null) {
+    return Promise.reject(new NotAvailableError('no_job_handlers', `No job handlers are registered in this process, so the ${name} job cannot run here.`, {
+      hint: 'Call registerHandlers(defaultResolver) from workers/registry.js at start-up.',
+    }))
+  }
+  return registered(name)
+}

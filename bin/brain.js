@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/src/service/entry.js'
+import '../dist/src/cli/entry.js'

@@ -5,7 +5,7 @@ import { DEFAULT_TIMINGS } from '../src/queue/settings.js'
 import type { JobContext, JobHandler } from '../src/queue/handler.js'
 import { selectPhases, skipOrFail, touchedSlugs, type PhaseName, type PhaseReport } from './autopilot/phases.js'
 import { resolveSyncTarget, type SyncTarget } from './autopilot/sync-target.js'
-import { handlerLoaders, phaseLoaders } from './registry.js'
+import { phaseLoaders } from './autopilot/phase-loaders.js'
 
 export interface AutopilotReport {
   phases: PhaseReport[]
@@ -22,7 +22,7 @@ export interface AutopilotDeps {
 }
 
 const defaultDeps: AutopilotDeps = {
-  loadPhase: (phase) => (phase === 'reconcile-links' || phase === 'frontmatter-audit' ? phaseLoaders[phase]() : handlerLoaders[phase]()),
+  loadPhase: (phase) => phaseLoaders[phase](),
   housekeeping: (db) => runHousekeeping(db, { timings: DEFAULT_TIMINGS }),
 }
 

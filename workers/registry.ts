@@ -19,13 +19,4 @@ export const handlerLoaders: Record<JobName, HandlerLoader> = {
   capture: async () => (await import('./capture.js')).default,
 }
 
-/** Autopilot phases that are operations rather than job names. */
-export const PHASE_ONLY = ['reconcile-links', 'frontmatter-audit'] as const
-export type PhaseOnlyName = (typeof PHASE_ONLY)[number]
-
-export const phaseLoaders: Record<PhaseOnlyName, HandlerLoader> = {
-  'reconcile-links': async () => (await import('./reconcile-links.js')).default,
-  'frontmatter-audit': async () => (await import('./frontmatter-audit.js')).default,
-}
-
 export const defaultResolver: HandlerResolver = (name) => handlerLoaders[name]()

@@ -3,8 +3,8 @@ import { resolve } from 'node:path'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import type { Operation } from '../operations/operation.js'
-import type { BrainContext } from './context.js'
-import { toSnakeCaseKeys } from './json-shape.js'
+import type { BrainContext } from '../service/context.js'
+import { toSnakeCaseKeys } from '../util/json-shape.js'
 import { reportError, wantsJson, writeJson } from './output.js'
 
 /**
@@ -35,7 +35,7 @@ export abstract class BrainCommand extends Command<BrainContext> {
    */
   protected async runOperation(operation: Operation, args: Record<string, unknown>, options: { dryRun?: boolean } = {}): Promise<Record<string, unknown>> {
     const { loadConfig } = await import('../config/index.js')
-    const { camelCaseKeys, toSnakeCaseJson } = await import('./json-shape.js')
+    const { camelCaseKeys, toSnakeCaseJson } = await import('../util/json-shape.js')
     const remote = loadConfig({ env: this.context.env }).remote
     if (remote !== null) {
       const { callRemoteTool } = await import('../mcp/remote-client.js')

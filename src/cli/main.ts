@@ -6,7 +6,7 @@ import { packageRoot } from '../util/package-root.js'
 import { defaultResolver } from '../../workers/registry.js'
 import { registerHandlers } from '../queue/handler.js'
 import { commands } from './commands/index.js'
-import type { BrainContext } from './context.js'
+import type { BrainContext } from '../service/context.js'
 import { isTerminal, reportError, wantsJson } from './output.js'
 
 function version(): string {
@@ -91,11 +91,11 @@ export async function runCli(argv: string[], context: BrainContext = processCont
     const jsonFlag = argv.includes('--json') ? true : argv.includes('--no-json') ? false : undefined
     return reportError(usage, context, wantsJson(jsonFlag, context.stdout))
   }
-  return cli.run(command, context)
+  return cli.run(command, { ...context, runCli })
 }
 
 // Run directly (`node dist/src/cli/main.js`), this module is the in-process CLI; `brain` itself
-// starts at src/service/entry.ts.
+// starts at src/cli/entry.ts.
 const isMain = process.argv[1] !== undefined && /(?:^|[\\/])main\.js$/.test(process.argv[1])
 if (isMain) {
   const code = await runCli(process.argv.slice(2))

@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import { UsageError } from '../errors/index.js'
 import type { CliOption, CliShape, Operation } from '../operations/operation.js'
 import { BrainCommand } from './brain-command.js'
-import type { BrainContext } from './context.js'
+import type { BrainContext } from '../service/context.js'
 
 type Words = string | string[] | boolean | undefined
 

@@ -7,18 +7,9 @@ import { brainHome } from './home.js'
 
 export { brainHome }
 
-export interface EngineConfig {
-  kind: 'pglite' | 'postgres'
-  /** PGLite data directory (embedded engine). */
-  dataDir: string
-  /** PostgreSQL connection URL (server engine). */
-  url: string | null
-  statementTimeoutMs: number
-  idleTxTimeoutMs: number
-  /** 0 leaves client_connection_check_interval at the server's default (off). */
-  clientCheckIntervalMs: number
-  retryConnect: boolean
-}
+/** Which database to open and how: defined by the database seam, chosen here. */
+export type { EngineConfig } from '../db/types.js'
+import type { EngineConfig } from '../db/types.js'
 
 export interface EmbeddingConfig {
   provider: 'openai' | 'local'

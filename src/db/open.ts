@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { EngineConfig } from '../config/index.js'
 import { migrate } from './migrate.js'
-import type { Database } from './types.js'
+import type { Database, EngineConfig } from './types.js'
 
 export interface OpenOptions {
   /** Apply pending migrations after connecting (default true). */

@@ -57,3 +57,17 @@ export const NUMERIC_OID = 1700
 export function parseInt8(value: string): number {
   return Number(value)
 }
+
+/** Which engine to open and how; the configuration module fills it in from the environment. */
+export interface EngineConfig {
+  kind: 'pglite' | 'postgres'
+  /** PGLite data directory (embedded engine). */
+  dataDir: string
+  /** PostgreSQL connection URL (server engine). */
+  url: string | null
+  statementTimeoutMs: number
+  idleTxTimeoutMs: number
+  /** 0 leaves client_connection_check_interval at the server's default (off). */
+  clientCheckIntervalMs: number
+  retryConnect: boolean
+}

@@ -1,6 +1,6 @@
 import { healthRoute } from './health-route.js'
 import { mcpRoute } from './mcp-route.js'
-import { ingestRoutes } from '../ingestion/webhook.js'
+import { ingestRoutes } from './ingest-route.js'
 import type { Route } from './types.js'
 
 /** The route table of `brain serve --http`. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { toSnakeCaseJson } from '../cli/json-shape.js'
+import { toSnakeCaseJson } from '../util/json-shape.js'
 import { BrainError, UsageError, serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { findTool } from '../operations/catalogue.js'
 import type { OperationContext } from '../operations/context.js'

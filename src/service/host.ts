@@ -1,4 +1,4 @@
-import type { AttachedWorker, BrainHost } from '../cli/context.js'
+import type { AttachedWorker, BrainHost } from './context.js'
 import type { Config, EngineConfig } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import type { Logger } from '../util/logger.js'

@@ -9,7 +9,7 @@ import { ServiceHost } from './host.js'
 import { currentIdentity, sameIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
 import { Frame, FrameDecoder, encodeJson, type Hello, type Identity, type Reply, type ServiceStatus } from './protocol.js'
-import { Session } from './session.js'
+import { Session, type SessionDeps } from './session.js'
 
 /** How long a new service waits for its first client even with a shorter idle timeout. */
 const START_GRACE_MS = 10_000
@@ -56,8 +56,12 @@ export class BrainService {
   /** Settles once the service has shut down. */
   readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve))
 
-  constructor(private readonly config: Config, private readonly logger: Logger, options: { identity?: Identity } = {}) {
+  private readonly runCli: SessionDeps['runCli']
+
+  /** `runCli` runs one forwarded command line; the CLI hands in its own, so neither imports the other. */
+  constructor(private readonly config: Config, private readonly logger: Logger, options: { identity?: Identity; runCli?: SessionDeps['runCli'] } = {}) {
     this.identity = options.identity ?? currentIdentity()
+    this.runCli = options.runCli ?? (() => Promise.reject(new Error('this brain service was started without a command line to run')))
     this.paths = servicePaths(config.home)
     this.host = new ServiceHost(config, logger)
   }
@@ -218,7 +222,7 @@ export class BrainService {
   }
 
   private runSession(socket: Socket, hello: Extract<Hello, { kind: 'run' }>): Session {
-    const session = new Session(socket, hello, { host: this.host, runCli: async (argv, context) => (await import('../cli/main.js')).runCli(argv, context) })
+    const session = new Session(socket, hello, { host: this.host, runCli: this.runCli })
     this.sessions.add(session)
     this.idleSince = Date.now()
     void session.run().finally(() => {

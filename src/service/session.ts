@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
 import { PassThrough, Writable } from 'node:stream'
-import type { BrainContext, BrainHost } from '../cli/context.js'
+import type { BrainContext, BrainHost } from './context.js'
 import { BrainError } from '../errors/index.js'
 import { Frame, encodeFrame, encodeJson, type FrameType, type Hello, type TerminalFacts } from './protocol.js'
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { toSnakeCaseJson, toSnakeCaseKeys } from '../../src/cli/json-shape.js'
+import { toSnakeCaseJson, toSnakeCaseKeys } from '../../src/util/json-shape.js'
 
 /** The two-step reference the one-pass conversion must equal. */
 function reference(value: unknown): unknown {

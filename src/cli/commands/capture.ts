@@ -51,7 +51,7 @@ export class CaptureCommand extends BrainCommand {
     } else {
       // A mutating verb: locally the capture job writes the page, and its result is the receipt.
       const { runJob } = await import('../job-runner.js')
-      const { camelCaseKeys, toSnakeCaseJson } = await import('../json-shape.js')
+      const { camelCaseKeys, toSnakeCaseJson } = await import('../../util/json-shape.js')
       const data = { content: raw, slug: this.slug, type: this.type, source: this.source, captured_at: new Date().toISOString(), noEmbed: this.noEmbed }
       receipt = camelCaseKeys(toSnakeCaseJson(await this.withBrain((brain) => runJob(brain, this.context.stderr, 'capture', data, 'capturing')))) as Record<string, unknown>
     }

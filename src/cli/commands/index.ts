@@ -1,5 +1,5 @@
 import type { CommandClass } from 'clipanion'
-import type { BrainContext } from '../context.js'
+import type { BrainContext } from '../../service/context.js'
 import { OPERATIONS } from '../../operations/catalogue.js'
 import { operationCommand } from '../operation-command.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'

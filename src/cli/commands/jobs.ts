@@ -4,7 +4,7 @@ import { NotFoundError, UsageError } from '../../errors/index.js'
 import type { JobDetail, JobRecord, JobStatus, Queue } from '../../queue/index.js'
 import { jobDetailText, jobLine } from '../../operations/jobs.js'
 import { BrainCommand } from '../brain-command.js'
-import type { AttachedWorker } from '../context.js'
+import type { AttachedWorker } from '../../service/context.js'
 
 const DEFAULT_AUTOPILOT_CRON = '*/30 * * * *'
 

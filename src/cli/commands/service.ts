@@ -68,7 +68,7 @@ export class ServiceStartCommand extends ServiceCommand {
     const config = await this.loadConfig()
     const stderr = this.context.stderr
     const logger = streamLogger({ write: (text: string) => stderr.write(`${new Date().toISOString()} ${text}`) }, 'brain service')
-    const service = new BrainService(config, logger)
+    const service = new BrainService(config, logger, { runCli: this.context.runCli })
     await service.start()
     const onSignal = (signal: NodeJS.Signals): void => void service.stop(`received ${signal}`)
     process.once('SIGTERM', onSignal)

@@ -35,4 +35,6 @@ export interface BrainContext extends BaseContext {
   cwd: string
   host?: BrainHost
   signal?: AbortSignal
+  /** Runs another command line in this process (the service hands it to its sessions). */
+  runCli?: (argv: string[], context: BrainContext) => Promise<number>
 }

@@ -28,16 +28,16 @@ async function main(): Promise<number> {
   const argv = process.argv.slice(2)
   // The commonest probe of an install answers from the VERSION file, without the CLI framework.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-    const { currentIdentity } = await import('./identity.js')
+    const { currentIdentity } = await import('../service/identity.js')
     process.stdout.write(`${currentIdentity().version}\n`)
     return 0
   }
   const env = processEnv()
   if (runsInProcess(argv, env)) {
-    const { runCli, processContext } = await import('../cli/main.js')
+    const { runCli, processContext } = await import('./main.js')
     return runCli(argv, processContext())
   }
-  const { forward } = await import('./client.js')
+  const { forward } = await import('../service/client.js')
   const interrupt = new AbortController()
   let interrupted = false
   process.on('SIGINT', () => {
@@ -73,7 +73,7 @@ async function mainReported(): Promise<number> {
   try {
     return await main()
   } catch (err) {
-    const { reportError, wantsJson } = await import('../cli/output.js')
+    const { reportError, wantsJson } = await import('./output.js')
     const flag = process.argv.includes('--json') ? true : process.argv.includes('--no-json') ? false : undefined
     return reportError(err, { stdout: process.stdout, stderr: process.stderr }, wantsJson(flag, process.stdout))
   }

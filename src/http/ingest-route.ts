@@ -1,15 +1,15 @@
 import { hasScope, verifyBearer, type VerifiedToken } from '../auth/index.js'
 import { BrainError, serializeError } from '../errors/index.js'
-import { writeAudit } from '../http/audit.js'
-import { readBodyCapped } from '../http/body.js'
-import { sendJson } from '../http/respond.js'
-import { TokenBucketLru } from '../http/token-bucket.js'
-import type { Route, RouteRequest } from '../http/types.js'
+import { writeAudit } from './audit.js'
+import { readBodyCapped } from './body.js'
+import { sendJson } from './respond.js'
+import { TokenBucketLru } from './token-bucket.js'
+import type { Route, RouteRequest } from './types.js'
 import { normalizeSlug } from '../pages/slug.js'
 import { openQueue } from '../queue/index.js'
 import { AdminFeed, adminEventsRoute } from './admin-feed.js'
-import { countWaitingIngestJobs, submitIngestCapture } from './dispatch.js'
-import { classifyContentType, computeContentHash, PROCESSOR_HINT, validateIngestionEvent, type IngestionEvent } from './event.js'
+import { countWaitingIngestJobs, submitIngestCapture } from '../ingestion/dispatch.js'
+import { classifyContentType, computeContentHash, PROCESSOR_HINT, validateIngestionEvent, type IngestionEvent } from '../ingestion/event.js'
 
 /** Waiting `ingest_capture` jobs one client may have before further submissions are refused. */
 export const INGEST_BACKLOG_PER_CLIENT = 50

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http'
 import { hasScope, verifyBearer, type TokenScope } from '../auth/index.js'
-import { writeAudit } from '../http/audit.js'
-import { sendJson } from '../http/respond.js'
-import type { Route } from '../http/types.js'
+import { writeAudit } from './audit.js'
+import { sendJson } from './respond.js'
+import type { Route } from './types.js'
 
 /**
  * One accepted `/ingest` request, as broadcast on the admin feed (`event: ingest`). The content

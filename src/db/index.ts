@@ -4,3 +4,4 @@ export { migrate, loadMigrations, type Migration, type MigrateResult } from './m
 export { refreshPlannerStatistics } from './statistics.js'
 export { validatePostgresUrl, redactUrl } from './pg-driver.js'
 export { isTransientConnectError, withConnectRetry } from './connect-retry.js'
+export { ENGINE_KINDS, isEngineKind, usesServer, engineLocation, engineKey, type EngineKind } from './engine.js'

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Config } from '../config/index.js'
 import { check, type DoctorCheck } from './types.js'
 import { processAlive } from '../util/process-alive.js'
+import { usesServer } from '../db/engine.js'
 
 interface ServiceState {
   pid: number
@@ -44,7 +45,7 @@ function serviceCheck(config: Config, state: ServiceState, version: string): Doc
 }
 
 function lockCheck(config: Config): DoctorCheck {
-  if (config.engine.kind !== 'pglite') return check('service', 'ok', 'no resident service; the server engine is shared by every process')
+  if (usesServer(config.engine)) return check('service', 'ok', 'no resident service; the server engine is shared by every process')
   const lockPath = join(config.engine.dataDir, '..', 'db.lock')
   const owner = readJson<LockOwner>(lockPath)
   if (owner === null) return check('service', 'ok', 'no resident service; the embedded brain is not locked')

@@ -3,13 +3,14 @@ import type { Config } from '../config/index.js'
 import { configFilePath } from '../config/file-config.js'
 import type { SqlExecutor } from '../db/types.js'
 import { ConfigError } from '../errors/index.js'
+import { usesServer } from '../db/engine.js'
 
 /**
  * Whether a brain may exist here, judged from files alone: a server URL, the config file
  * `brain init` writes, or an embedded data directory. False means opening would create one.
  */
 export function brainIsConfigured(config: Config): boolean {
-  return (config.engine.kind === 'postgres' && config.engine.url !== null) || existsSync(configFilePath(config.home)) || existsSync(config.engine.dataDir)
+  return usesServer(config.engine) || existsSync(configFilePath(config.home)) || existsSync(config.engine.dataDir)
 }
 
 /**
@@ -17,7 +18,7 @@ export function brainIsConfigured(config: Config): boolean {
  * the resident service created when it started; it counts once it holds a page or a source.
  */
 export async function brainIsInUse(config: Config, db: SqlExecutor): Promise<boolean> {
-  if ((config.engine.kind === 'postgres' && config.engine.url !== null) || existsSync(configFilePath(config.home))) return true
+  if (usesServer(config.engine) || existsSync(configFilePath(config.home))) return true
   const { rows } = await db.query<{ used: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pages) OR EXISTS (SELECT 1 FROM sources WHERE local_path IS NOT NULL) AS used`,
   )

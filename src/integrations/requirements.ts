@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 import type { BrainEnv } from '../config/index.js'
+import { isEngineKind } from '../db/engine.js'
 
 export interface RequirementContext {
   env: BrainEnv
@@ -49,7 +50,7 @@ export function checkRequirement(requirement: string, ctx: RequirementContext): 
       return found ? result(true, found) : result(false, `${value} is not on PATH`)
     }
     case 'engine':
-      if (value !== 'pglite' && value !== 'postgres') return result(false, `unknown engine ${value} (pglite or postgres)`)
+      if (!isEngineKind(value)) return result(false, `unknown engine ${value} (pglite or postgres)`)
       return ctx.engine === value ? result(true, `the brain uses ${value}`) : result(false, `the brain uses ${ctx.engine}, not ${value}`)
     case 'file': {
       const path = expandPath(value, ctx)

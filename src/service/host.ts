@@ -3,6 +3,7 @@ import type { Config, EngineConfig } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import type { Logger } from '../util/logger.js'
 import type { Worker } from '../queue/worker.js'
+import { engineKey } from '../db/engine.js'
 
 interface OpenBrain {
   db: Database
@@ -12,10 +13,6 @@ interface OpenBrain {
   attached: number
 }
 
-/** One key per brain: the data directory of an embedded brain, the URL of a server one. */
-function engineKey(engine: EngineConfig): string {
-  return engine.kind === 'postgres' && engine.url ? `postgres:${engine.url}` : `pglite:${engine.dataDir}`
-}
 
 /**
  * The brains the service keeps open, shared by every command it runs. An engine that only

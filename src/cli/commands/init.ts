@@ -22,7 +22,7 @@ export class InitCommand extends BrainCommand {
       return 0
     }
     const { loadConfig, writeFileConfig, readFileConfig } = await import('../../config/index.js')
-    const { validatePostgresUrl, redactUrl } = await import('../../db/index.js')
+    const { validatePostgresUrl, redactUrl, usesServer, engineLocation } = await import('../../db/index.js')
     const env = this.url ? { ...this.context.env, BRAIN_DATABASE_URL: this.url } : this.context.env
     if (this.url) validatePostgresUrl(this.url)
     const config = loadConfig({ env, noRetryConnect: this.noRetryConnect })
@@ -35,7 +35,7 @@ export class InitCommand extends BrainCommand {
     const result = {
       engine: config.engine.kind,
       home: config.home,
-      location: config.engine.kind === 'postgres' ? redactUrl(config.engine.url!) : config.engine.dataDir,
+      location: usesServer(config.engine) ? redactUrl(engineLocation(config.engine)) : engineLocation(config.engine),
       pages,
     }
     this.print(result, () => `brain ready: ${result.engine} at ${result.location} (${pages} pages)`)

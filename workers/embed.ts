@@ -1,4 +1,4 @@
-import { embeddingProviderFor, runEmbed, type EmbedMode } from '../src/embed/index.js'
+import { embeddingProviderFor, runEmbed, type EmbedMode } from '../src/embedding/store/index.js'
 import { ValidationError } from '../src/errors/index.js'
 import type { JobHandler } from '../src/queue/handler.js'
 

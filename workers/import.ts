@@ -22,7 +22,7 @@ const importHandler: JobHandler = async (ctx) => {
   }
   const { importFolder, parseSyncStrategy } = await import('../src/sources/index.js')
   const strategy = parseSyncStrategy(data.strategy ?? 'auto')
-  const { embeddingProviderFor } = await import('../src/embed/index.js')
+  const { embeddingProviderFor } = await import('../src/embedding/store/index.js')
   return importFolder(ctx.db, data.path, {
     strategy,
     include: stringList(data.include),

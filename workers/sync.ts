@@ -39,7 +39,7 @@ function progressMessage(p: SyncProgress): string {
 const syncHandler: JobHandler = async (ctx) => {
   const request = parseSyncData(ctx.data)
   const { runSync } = await import('../src/sync/index.js')
-  const { embeddingProviderFor } = await import('../src/embed/index.js')
+  const { embeddingProviderFor } = await import('../src/embedding/store/index.js')
   const result: SyncResult = await runSync(ctx.db, request, {
     embedder: request.noEmbed ? null : embeddingProviderFor(ctx.config.embedding),
     holder: `sync job ${ctx.jobId}`,

@@ -42,7 +42,7 @@ export const QUESTIONS: Question[] = [
   callers('planSearch', 'src/search/api.ts'),
   callers('hybridSearch', 'src/search/api.ts'),
   callers('withSearchTransaction', 'src/search/hybrid.ts', 'src/search/api.ts', 'src/search/vector-search.ts'),
-  callers('embedAndStore', 'src/sources/import-files.ts', 'src/embed/run-embed.ts', 'src/pages/import-page.ts'),
+  callers('embedAndStore', 'src/sources/import-files.ts', 'src/embedding/store/run-embed.ts', 'src/pages/import-page.ts'),
   callers('getParser', 'src/chunking/code-chunker.ts', 'src/chunking/embedded.ts'),
   callers('importFiles', 'src/sources/import-folder.ts', 'src/sync/apply.ts'),
   callers('addCitationLinks', 'src/links/import-links.ts', 'src/links/reconcile.ts'),

@@ -25,7 +25,7 @@ export interface CaptureReceipt extends PutPageResult {
 export async function capturePage(brain: { db: Database; config: Config; logger: Logger }, request: CaptureRequest): Promise<CaptureReceipt> {
   const { putPage } = await import('../pages/index.js')
   const { readConfigValue } = await import('../config/index.js')
-  const { embeddingProviderFor } = await import('../embed/index.js')
+  const { embeddingProviderFor } = await import('../embedding/store/index.js')
   const shaped = shapeCapture(request.content, { type: request.type, capturedVia: request.source ?? 'cli', now: request.capturedAt })
   const slug = request.slug ?? defaultCaptureSlug(request.content.trim(), request.capturedAt)
   const result = await putPage(

@@ -11,7 +11,7 @@ interface Coverage {
 
 /** How many chunks carry a vector of the active model; vector search ignores the others. */
 export async function checkEmbeddings(db: SqlExecutor, config: Config): Promise<DoctorCheck> {
-  const { embeddingProviderFor } = await import('../embed/provider.js')
+  const { embeddingProviderFor } = await import('../embedding/providers/configured.js')
   const model = embeddingProviderFor(config.embedding).model
   const { rows } = await db.query<Coverage>(
     `SELECT count(*)::int AS total,

@@ -1,20 +1,24 @@
 /**
- * Embedding providers and the token arithmetic around them. Heavy modules (openai, tfjs and the
- * local model, the cl100k tokenizer) load on first use, so importing this module and creating a
- * provider are cheap.
+ * The embedding room: one folder for everything about vectors.
+ * - `providers/`: the provider clients (OpenAI-compatible, with batching, token caps and cost)
+ *   and the choice of provider from the configuration;
+ * - `local/`: the offline model (its weights, tokenizer, ONNX graph, worker pool and runtimes);
+ * - `store/`: embedding chunks and storing their vectors (`brain embed`, the import follower).
+ * Heavy modules (openai, tfjs and the local model, the cl100k tokenizer) load on first use, so
+ * importing this module and creating a provider are cheap. May import config, db, errors, util.
  */
 import { ConfigError } from '../errors/index.js'
-import { createLocalProvider } from './local-provider.js'
-import { createOpenAIProvider } from './openai-provider.js'
-import { loadCl100kEncoder, TokenCounter } from './tokenizer.js'
+import { createLocalProvider } from './local/local-provider.js'
+import { createOpenAIProvider } from './providers/openai-provider.js'
+import { loadCl100kEncoder, TokenCounter } from './providers/tokenizer.js'
 import type { EmbeddingProvider, EmbeddingSettings } from './types.js'
 
 export { EMBEDDING_DIMENSIONS, EMBEDDING_INPUT_TOKEN_CAP, EMBEDDING_USD_PER_1K_TOKENS } from './constants.js'
-export { estimateEmbeddingCostUsd } from './cost.js'
-export { LOCAL_MODEL_ID } from './local-model.js'
-export { configureLocalEmbeddings, disposeLocalEmbeddings, type LocalRuntimeOptions } from './local-runtime.js'
+export { estimateEmbeddingCostUsd } from './providers/cost.js'
+export { LOCAL_MODEL_ID } from './local/local-model.js'
+export { configureLocalEmbeddings, disposeLocalEmbeddings, type LocalRuntimeOptions } from './local/local-runtime.js'
 export type { EmbeddingProvider, EmbeddingProviderName, EmbeddingSettings, EmbedOptions } from './types.js'
-export { parseVectorLiteral, toVectorLiteral } from './vector-literal.js'
+export { parseVectorLiteral, toVectorLiteral } from './store/vector-literal.js'
 
 const tokenCounter = new TokenCounter(loadCl100kEncoder)
 

@@ -11,7 +11,7 @@ const source = z.string().trim().min(1).max(200).optional().describe('Source id 
 
 async function writeContext(ctx: OperationContext, noEmbed: boolean) {
   const { readConfigValue } = await import('../config/index.js')
-  const { embeddingProviderFor } = await import('../embed/index.js')
+  const { embeddingProviderFor } = await import('../embedding/store/index.js')
   const { db, config } = await ctx.brain()
   return {
     db,

@@ -1,6 +1,6 @@
 import { CHUNKER_VERSION, chunkCode, chunkMarkdown, languageForPath, type ChunkDraft, type CodeLanguage } from '../chunking/index.js'
 import type { Database, SqlExecutor } from '../db/types.js'
-import { embedAndStore, pendingChunksOfPages } from '../embed/index.js'
+import { embedAndStore, pendingChunksOfPages } from '../embedding/store/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { isSqlStateError, NotFoundError, ValidationError, type ErrorEnvelope } from '../errors/index.js'
 import { CallSiteCollector } from '../code/page-edges.js'

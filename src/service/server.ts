@@ -108,7 +108,7 @@ export class BrainService {
     try {
       await this.host.database(this.config.engine)
       if (this.config.embedding.provider === 'local') {
-        const { embeddingProviderFor } = await import('../embed/provider.js')
+        const { embeddingProviderFor } = await import('../embedding/providers/configured.js')
         await embeddingProviderFor(this.config.embedding).embed(['warm up'])
       }
       this.logger.info('warm')

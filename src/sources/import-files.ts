@@ -4,7 +4,7 @@ import type { EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { codeSlugForPath, importPage, markdownSlugForPath, type ImportStatus } from '../pages/index.js'
 import type { WalkedFile } from './walk.js'
-import { EmbedFollower } from './embed-follower.js'
+import { EmbedFollower } from '../embedding/store/embed-follower.js'
 import { readTextFile } from './read-text.js'
 
 export interface FileFailure {

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { planBatches } from '../../src/embedding/batching.js'
-import { padToDimensions } from '../../src/embedding/vectors.js'
+import { planBatches } from '../../src/embedding/providers/batching.js'
+import { padToDimensions } from '../../src/embedding/store/vectors.js'
 
 t.test('batches by input count', async (t) => {
   t.same(planBatches(0, { maxInputs: 10 }), [])

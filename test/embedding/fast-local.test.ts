@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { EmbeddingsModel } from '@energetic-ai/embeddings'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
-import { planLengthSortedBatches, stockBackend } from '../../src/embedding/local-backends.js'
-import { configureLocalEmbeddings, disposeLocalEmbeddings, localBackend } from '../../src/embedding/local-runtime.js'
-import { encodeModelTokens, USE_LITE_MAX_TOKENS, type TokenEncoderLike } from '../../src/embedding/use-lite-runner.js'
+import { planLengthSortedBatches, stockBackend } from '../../src/embedding/local/local-backends.js'
+import { configureLocalEmbeddings, disposeLocalEmbeddings, localBackend } from '../../src/embedding/local/local-runtime.js'
+import { encodeModelTokens, USE_LITE_MAX_TOKENS, type TokenEncoderLike } from '../../src/embedding/local/use-lite-runner.js'
 import { cosine, FIXED_INPUTS, sentence } from './fixed-inputs.js'
 
 t.teardown(async () => {

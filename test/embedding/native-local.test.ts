@@ -2,12 +2,12 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { EmbeddingsModel } from '@energetic-ai/embeddings'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
-import { stockBackend } from '../../src/embedding/local-backends.js'
-import { configureLocalEmbeddings, disposeLocalEmbeddings, localBackend } from '../../src/embedding/local-runtime.js'
-import { nativeBackend } from '../../src/embedding/native-backend.js'
-import type { NativeRunner } from '../../src/embedding/native-runner.js'
-import { UseLiteTokenizer } from '../../src/embedding/use-lite-tokenizer.js'
-import { readUseLiteWeights } from '../../src/embedding/use-lite-weights.js'
+import { stockBackend } from '../../src/embedding/local/local-backends.js'
+import { configureLocalEmbeddings, disposeLocalEmbeddings, localBackend } from '../../src/embedding/local/local-runtime.js'
+import { nativeBackend } from '../../src/embedding/local/native-backend.js'
+import type { NativeRunner } from '../../src/embedding/local/native-runner.js'
+import { UseLiteTokenizer } from '../../src/embedding/local/use-lite-tokenizer.js'
+import { readUseLiteWeights } from '../../src/embedding/local/use-lite-weights.js'
 import { cosine, FIXED_INPUTS, sentence } from './fixed-inputs.js'
 
 t.teardown(async () => {
@@ -18,7 +18,7 @@ t.teardown(async () => {
 /** Texts for the tokenizer comparison: the fixed set, this repository's prose and code, and random symbol soup. */
 function tokenizerTexts(): string[] {
   const texts = [...FIXED_INPUTS, '', ' ', '\u00a0', '🎉🎉🎉', `${'a'.repeat(1_500)} tail`, 'ǅ ﬁ ① ㎏ Ａ e\u0301 \u200b']
-  for (const file of ['README.md', 'CHANGELOG.md', 'src/embedding/use-lite-onnx.ts']) {
+  for (const file of ['README.md', 'CHANGELOG.md', 'src/embedding/local/use-lite-onnx.ts']) {
     const text = readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8')
     for (let at = 0; at < text.length; at += 400) texts.push(text.slice(at, at + 400))
   }

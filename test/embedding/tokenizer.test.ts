@@ -1,6 +1,6 @@
 import t from 'tap'
 import { capToTokenLimit, countTokens, EMBEDDING_INPUT_TOKEN_CAP } from '../../src/embedding/index.js'
-import { TokenCounter, type TokenEncoder } from '../../src/embedding/tokenizer.js'
+import { TokenCounter, type TokenEncoder } from '../../src/embedding/providers/tokenizer.js'
 
 t.test('countTokens uses cl100k_base', async (t) => {
   // Reference counts from OpenAI's tiktoken for cl100k_base.

@@ -78,7 +78,7 @@ engineTest(t, 'hybrid search', async (t, { db }) => {
   await t.test('with vectors of another model only it also says keyword-only', async (t) => {
     await db.query(`UPDATE content_chunks SET embedding = NULL, model = NULL`)
     const other = bagOfWordsEmbedder('model-b', aliases)
-    const { embedAndStore } = await import('../../src/embed/index.js')
+    const { embedAndStore } = await import('../../src/embedding/store/index.js')
     const { rows } = await db.query<{ id: number; chunk_text: string }>('SELECT id, chunk_text FROM content_chunks')
     await embedAndStore(db, other, rows.map((r) => ({ id: r.id, chunkText: r.chunk_text })))
     const response = await query(context(db, embedder), 'car maintenance')
@@ -95,7 +95,7 @@ engineTest(t, 'hybrid search', async (t, { db }) => {
   })
 
   await t.test('fuses keyword and vector lists', async (t) => {
-    const { embedAndStore } = await import('../../src/embed/index.js')
+    const { embedAndStore } = await import('../../src/embedding/store/index.js')
     const { rows } = await db.query<{ id: number; chunk_text: string }>('SELECT id, chunk_text FROM content_chunks')
     await embedAndStore(db, embedder, rows.map((r) => ({ id: r.id, chunkText: r.chunk_text })))
     const ctx = context(db, embedder)

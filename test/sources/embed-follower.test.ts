@@ -1,5 +1,5 @@
 import t from 'tap'
-import { countStaleChunks } from '../../src/embed/index.js'
+import { countStaleChunks } from '../../src/embedding/store/index.js'
 import { importFiles, type ImportFilesProgress } from '../../src/sources/import-files.js'
 import type { WalkedFile } from '../../src/sources/walk.js'
 import { engineTest } from '../helpers/engines.js'

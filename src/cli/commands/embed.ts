@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion'
-import type { EmbedRunResult } from '../../embed/index.js'
+import type { EmbedRunResult } from '../../embedding/store/index.js'
 import { UsageError } from '../../errors/index.js'
 import { BrainCommand } from '../brain-command.js'
 

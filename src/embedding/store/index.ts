@@ -1,5 +1,9 @@
+/**
+ * Storing vectors: embedding the chunks that lack one (`brain embed --stale | --all`), the
+ * follower that embeds an import's pages as they are written, and the vector columns.
+ */
 export { embedAndStore, pendingChunksOfPages, type PendingChunk, type EmbedBatchResult } from './embed-chunks.js'
-export { embeddingProviderFor } from './provider.js'
+export { embeddingProviderFor } from '../providers/configured.js'
 export {
   runEmbed,
   embedStale,

@@ -1,5 +1,5 @@
-import { ProviderError } from '../errors/index.js'
-import { EMBEDDING_DIMENSIONS } from './constants.js'
+import { ProviderError } from '../../errors/index.js'
+import { EMBEDDING_DIMENSIONS } from '../constants.js'
 
 /**
  * Zero-pads a shorter vector to the column width. Appended zeros change neither dot products nor

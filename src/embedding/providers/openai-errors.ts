@@ -1,5 +1,5 @@
-import { ProviderError } from '../errors/index.js'
-import { abortedError } from './abort.js'
+import { ProviderError } from '../../errors/index.js'
+import { abortedError } from '../local/abort.js'
 
 export type OpenAIModule = typeof import('openai')
 

@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors/index.js'
+import { ProviderError } from '../../errors/index.js'
 
 /** What the local provider needs from @energetic-ai/embeddings' EmbeddingsModel. */
 export interface LocalModel {

@@ -1,5 +1,5 @@
-import type { EmbeddingConfig } from '../config/index.js'
-import { createEmbeddingProvider, type EmbeddingProvider } from '../embedding/index.js'
+import type { EmbeddingConfig } from '../../config/index.js'
+import { createEmbeddingProvider, type EmbeddingProvider } from '../index.js'
 
 /** The embedding provider the configuration selects: OpenAI with a key, else the local model. */
 export function embeddingProviderFor(config: EmbeddingConfig): EmbeddingProvider {

@@ -1,5 +1,5 @@
-import { ValidationError } from '../errors/index.js'
-import { EMBEDDING_USD_PER_1K_TOKENS } from './constants.js'
+import { ValidationError } from '../../errors/index.js'
+import { EMBEDDING_USD_PER_1K_TOKENS } from '../constants.js'
 
 /** Estimated USD for embedding `tokens` tokens, as shown by the cost preview. */
 export function estimateEmbeddingCostUsd(tokens: number): number {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { Database, SqlExecutor } from '../../src/db/types.js'
-import { countStaleChunks, embedAll, embedStale, type EmbedProgress } from '../../src/embed/index.js'
+import { countStaleChunks, embedAll, embedStale, type EmbedProgress } from '../../src/embedding/store/index.js'
 import { importPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { bagOfWordsEmbedder, failingEmbedder } from '../search/helpers.js'

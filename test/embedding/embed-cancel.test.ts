@@ -1,7 +1,7 @@
 import t from 'tap'
-import { countStaleChunks, embedStale } from '../../src/embed/index.js'
+import { countStaleChunks, embedStale } from '../../src/embedding/store/index.js'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
-import { configureLocalEmbeddings, disposeLocalEmbeddings } from '../../src/embedding/local-runtime.js'
+import { configureLocalEmbeddings, disposeLocalEmbeddings } from '../../src/embedding/local/local-runtime.js'
 import { importPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 

@@ -1,11 +1,11 @@
 import { throwIfAborted } from './abort.js'
-import { EMBEDDING_INPUT_TOKEN_CAP } from './constants.js'
+import { EMBEDDING_INPUT_TOKEN_CAP } from '../constants.js'
 import { LOCAL_MODEL_ID } from './local-model.js'
 import { stockBackend, type LocalBackend } from './local-backends.js'
 import { localBackend, nativeRequested } from './local-runtime.js'
-import { resolveLocalBatchSize } from './settings.js'
-import type { EmbeddingProvider, EmbeddingSettings, EmbedOptions } from './types.js'
-import { assertUsableVector, nonEmptyInput, padToDimensions } from './vectors.js'
+import { resolveLocalBatchSize } from '../settings.js'
+import type { EmbeddingProvider, EmbeddingSettings, EmbedOptions } from '../types.js'
+import { assertUsableVector, nonEmptyInput, padToDimensions } from '../store/vectors.js'
 
 /**
  * Inputs are cut to the OpenAI cap's length/4 equivalent in characters: the same budget as the

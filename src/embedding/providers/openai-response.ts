@@ -1,5 +1,5 @@
-import { ProviderError } from '../errors/index.js'
-import { assertUsableVector } from './vectors.js'
+import { ProviderError } from '../../errors/index.js'
+import { assertUsableVector } from '../store/vectors.js'
 
 /** The parts of an embeddings response this module reads; validated, not trusted. */
 interface RawEmbeddingItem {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import type { SqlExecutor } from '../db/types.js'
-import type { EmbeddingProvider } from '../embedding/index.js'
-import { toVectorLiteral } from '../embedding/index.js'
-import { serializeError, type ErrorEnvelope } from '../errors/index.js'
+import type { SqlExecutor } from '../../db/types.js'
+import type { EmbeddingProvider } from '../index.js'
+import { toVectorLiteral } from '../index.js'
+import { serializeError, type ErrorEnvelope } from '../../errors/index.js'
 
 export interface PendingChunk {
   id: number

@@ -1,6 +1,6 @@
-import type { SqlExecutor } from '../db/types.js'
-import type { EmbeddingProvider } from '../embedding/index.js'
-import type { ErrorEnvelope } from '../errors/index.js'
+import type { SqlExecutor } from '../../db/types.js'
+import type { EmbeddingProvider } from '../index.js'
+import type { ErrorEnvelope } from '../../errors/index.js'
 import { embedAndStore, type PendingChunk } from './embed-chunks.js'
 
 /** `stale`: chunks without an embedding. `all`: every chunk of every page, re-embedded page by page. */

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit'
-import { ProviderError } from '../errors/index.js'
+import { ProviderError } from '../../errors/index.js'
 import { abortedError, throwIfAborted } from './abort.js'
-import { planBatches } from './batching.js'
+import { planBatches } from '../providers/batching.js'
 import { LOCAL_MODEL_NATIVE_DIMENSIONS, loadLocalModel, type LocalModel } from './local-model.js'
 import type { EmbedWorkerPool } from './worker-pool.js'
 

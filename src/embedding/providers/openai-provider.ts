@@ -1,15 +1,15 @@
 import pLimit from 'p-limit'
 import type { OpenAI } from 'openai'
-import { ProviderError } from '../errors/index.js'
-import { abortedError, throwIfAborted } from './abort.js'
+import { ProviderError } from '../../errors/index.js'
+import { abortedError, throwIfAborted } from '../local/abort.js'
 import { planBatches } from './batching.js'
-import { EMBEDDING_DIMENSIONS, OPENAI_MAX_TOKENS_PER_REQUEST, OPENAI_REQUEST_CONCURRENCY } from './constants.js'
+import { EMBEDDING_DIMENSIONS, OPENAI_MAX_TOKENS_PER_REQUEST, OPENAI_REQUEST_CONCURRENCY } from '../constants.js'
 import { toProviderError, type OpenAIModule, type RequestContext } from './openai-errors.js'
 import { vectorsFromResponse } from './openai-response.js'
-import { resolveOpenAIConfig, type OpenAIConfig } from './settings.js'
+import { resolveOpenAIConfig, type OpenAIConfig } from '../settings.js'
 import { TokenCounter } from './tokenizer.js'
-import type { EmbeddingProvider, EmbeddingSettings, EmbedOptions } from './types.js'
-import { nonEmptyInput } from './vectors.js'
+import type { EmbeddingProvider, EmbeddingSettings, EmbedOptions } from '../types.js'
+import { nonEmptyInput } from '../store/vectors.js'
 
 interface LoadedClient {
   openai: OpenAIModule

@@ -1,7 +1,7 @@
-import type { Database } from '../db/types.js'
-import { embedAndStore, pendingChunksOfPages } from '../embed/index.js'
-import type { EmbeddingProvider } from '../embedding/index.js'
-import { serializeError, type ErrorEnvelope } from '../errors/index.js'
+import type { Database } from '../../db/types.js'
+import { embedAndStore, pendingChunksOfPages } from './index.js'
+import type { EmbeddingProvider } from '../index.js'
+import { serializeError, type ErrorEnvelope } from '../../errors/index.js'
 
 export interface EmbedFollowerOptions {
   /** Chunks per embedding call. */

@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors/index.js'
+import { ProviderError } from '../../errors/index.js'
 
 export function abortedError(signal: AbortSignal | undefined): ProviderError {
   return new ProviderError('embedding_aborted', 'Embedding was aborted before it finished.', {

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/index.js'
+import { ValidationError } from '../../errors/index.js'
 
 /** pgvector's text form, '[0.1,0.2,...]'. JavaScript's shortest round-trip number form keeps every value exact. */
 export function toVectorLiteral(vector: number[]): string {

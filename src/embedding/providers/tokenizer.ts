@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite'
-import { EMBEDDING_INPUT_TOKEN_CAP } from './constants.js'
+import { EMBEDDING_INPUT_TOKEN_CAP } from '../constants.js'
 
 /** The two operations capping needs; cl100k_base in production, anything in tests. */
 export interface TokenEncoder {

@@ -64,7 +64,8 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   const body = await readBodyCapped(req, deps.config.http.ingestMaxBytes)
   if (!body.ok) {
     if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted', tokenId, send: () => request.res.destroy() }
-    return refuse(request, 413, { error: 'body_too_large', max_bytes: deps.config.http.ingestMaxBytes, hint: 'Raise BRAIN_INGEST_MAX_BYTES on the server, or split the content.' }, tokenId, { Connection: 'close' })
+    // Drained, not cut off, so the client reads this answer (see the /mcp route).
+    return refuse(request, 413, { error: 'body_too_large', max_bytes: deps.config.http.ingestMaxBytes, hint: 'Raise BRAIN_INGEST_MAX_BYTES on the server, or split the content.' }, tokenId)
   }
   if (body.body.length === 0) return refuse(request, 400, { error: 'empty_body' }, tokenId)
   let content: string

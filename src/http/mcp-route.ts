@@ -63,7 +63,9 @@ async function pipeline(request: RouteRequest, audit: Partial<AuditRow>): Promis
   const body = await readBodyCapped(req, deps.config.http.maxBodyBytes)
   if (!body.ok) {
     if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted', send: () => request.res.destroy() }
-    return reply(request, 413, { error: 'body_too_large', max_bytes: deps.config.http.maxBodyBytes }, 'body_too_large', { Connection: 'close' })
+    // The rest of the body is drained, not cut off: closing while the client still sends would
+    // reset the connection and lose this answer on the client's side.
+    return reply(request, 413, { error: 'body_too_large', max_bytes: deps.config.http.maxBodyBytes }, 'body_too_large')
   }
   const bearer = await verifyBearer(deps.db, req.headers.authorization)
   if (!bearer.ok) return unauthorized(request, bearer.reason)

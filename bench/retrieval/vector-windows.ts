@@ -16,7 +16,7 @@
 import { join } from 'node:path'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
 import { importPage } from '../../src/pages/index.js'
-import { fuseHybrid, type FusionSettings } from '../../src/search/fusion.js'
+import { fuseHybrid, type FusionSettings } from './page-fusion.js'
 import { keywordRows } from '../../src/search/keyword.js'
 import { planSearch } from '../../src/search/options.js'
 import { withSearchTransaction } from '../../src/search/transaction.js'

@@ -100,7 +100,7 @@ export const queryTool = defineOperation({
   cli: searchCli('query', {
     description: 'Hybrid search: keyword (BM25) and vector results fused into one ranking',
     details:
-      'The question is embedded with the configured provider and matched against chunk embeddings of that model, and its words are matched as in `brain search` (any word); the two lists are fused, three quarters keyword score, one quarter vector similarity. When no chunk has an embedding of the active model, or the question cannot be embedded, it runs keyword-only and says so.',
+      'The question is embedded with the configured provider and matched against chunk embeddings of that model, and its words are matched as in `brain search` (any word); the two lists are fused per chunk, 0.3 × the BM25 score normalised within the keyword list plus 0.7 × the cosine similarity, and each page stands for its best chunk. When no chunk has an embedding of the active model, or the question cannot be embedded, it runs keyword-only and says so.',
     examples: [['Ask a question', '$0 query "how did we decide on the storage engine?"']],
   }),
 })

@@ -10,6 +10,5 @@ export { planSearch, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, type SearchPlan, type
 export { DEFAULT_SOURCE_BOOSTS, parseSourceBoost, resolveSourceBoosts, sourceFactor, type SourceBoost } from './source-boost.js'
 export { DEFAULT_HARD_EXCLUDES, parseExcludeList, resolveExcludes, isExcluded } from './excludes.js'
 export { detailGate, DETAIL_LEVELS, type Detail, type DetailGate } from './detail.js'
-export { reciprocalRankFusion, RRF_K, type RankedList, type FusedItem } from './fusion.js'
 export { isStale, STALE_AFTER_DAYS } from './stale.js'
 export { SEARCH_STATEMENT_TIMEOUT_MS, withSearchTransaction } from './transaction.js'

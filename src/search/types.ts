@@ -34,7 +34,7 @@ export interface SearchResult {
   title: string
   type: string
   page_kind: 'markdown' | 'code'
-  /** Keyword: ts_rank × source factor. Vector: cosine similarity × source factor. Hybrid: normalized RRF. */
+  /** Keyword: BM25 × source factor. Vector: cosine similarity × source factor. Hybrid: 0.3 × normalised BM25 + 0.7 × that cosine, per chunk (HYBRID_KEYWORD_WEIGHT). */
   score: number
   snippet: string
   chunk_id: number

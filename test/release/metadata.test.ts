@@ -15,8 +15,10 @@ t.test('VERSION, package.json and the CHANGELOG header name the same four-part r
   t.match(version, /^\d+\.\d+\.\d+\.\d+$/)
   t.equal(version, '0.38.0.0')
   t.equal(pkg.version, version, 'package.json')
-  const header = /^## (\S+)/m.exec(readFileSync(join(root, 'CHANGELOG.md'), 'utf8'))?.[1]
-  t.equal(header, version, 'the top CHANGELOG header')
+  const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8')
+  t.match(changelog, /^## \[Unreleased\]$/m, 'Keep a Changelog: unreleased changes on top')
+  const header = /^## \[(\d+\.\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$/m.exec(changelog)?.[1]
+  t.equal(header, version, 'the newest released CHANGELOG section')
   const cli = await runBrain(['--version'], { BRAIN_HOME: '/nonexistent-brain-home' })
   t.equal(cli.stdout.trim(), version, 'bin/brain.js --version')
 })

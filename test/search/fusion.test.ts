@@ -1,6 +1,5 @@
 import t from 'tap'
-import { reciprocalRankFusion, RRF_K } from '../../src/search/index.js'
-import { fuseHybrid } from '../../src/search/fusion.js'
+import { fuseHybrid, reciprocalRankFusion, RRF_K } from '../../bench/retrieval/page-fusion.js'
 
 const fuse = (lists: Array<{ name: string; items: string[]; weight?: number }>) => reciprocalRankFusion(lists, (s) => s)
 

@@ -1,2 +1,6 @@
+/**
+ * The capture shape: turning a thought, a snippet or a file into a page (front matter, title,
+ * the inbox slug). Writing goes through pages. May import pages, config, errors, util.
+ */
 export { shapeCapture, defaultCaptureSlug, captureTitle, isStructured, contentDigest, MAX_CAPTURE_TITLE, DEFAULT_CAPTURE_TYPE } from './shape.js'
 export { capturePage, type CaptureRequest, type CaptureReceipt } from './capture-page.js'

@@ -1,3 +1,8 @@
+/**
+ * Sources: registered folders and git working trees, the file filter sync and import share,
+ * walking a folder, and importing files through the page pipeline. May import pages, embedding,
+ * db, config, errors, util.
+ */
 export { createFileFilter, parseSyncStrategy, SYNC_STRATEGIES, MAX_FILE_BYTES, type SyncStrategy, type FileKind, type FileFilter, type FileFilterOptions } from './file-filter.js'
 export { compileGlobs, globToRegExp, type GlobSet } from './glob.js'
 export { walkFiles, type WalkedFile, type IgnoredFile } from './walk.js'

@@ -1,3 +1,8 @@
+/**
+ * Git sync: what changed since a source's bookmark, applied through the file importer, with
+ * its lock, gate, dry run and failure ledger. May import sources, pages, links, db, config,
+ * errors, util.
+ */
 export { runSync, syncAll, validateSyncRequest, type RunSyncOptions } from './run-sync.js'
 export { syncTarget, type SyncSourceOptions } from './sync-source.js'
 export { resolveTarget, canonicalDir, GLOBAL_BOOKMARK_KEY, type SyncTarget } from './target.js'

@@ -3,13 +3,11 @@
  * embedder needs first. Capabilities live at their own subpaths (`brain/pages`, `brain/search`, …)
  * so importing the root stays cheap.
  */
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { packageRoot } from './util/package-root.js'
+import { currentVersion } from './release/index.js'
 
 /** The running release, `A.B.C.D`, as written in the VERSION file. */
 export function brainVersion(): string {
-  return readFileSync(join(packageRoot(), 'VERSION'), 'utf8').trim()
+  return currentVersion()
 }
 
 export { loadConfig, brainHome, type Config } from './config/index.js'

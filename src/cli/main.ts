@@ -1,17 +1,12 @@
 import { Builtins, Cli } from 'clipanion'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { UsageError } from '../errors/index.js'
-import { packageRoot } from '../util/package-root.js'
+import { currentVersion } from '../release/index.js'
 import { defaultResolver } from '../../workers/registry.js'
 import { registerHandlers } from '../queue/handler.js'
 import { commands } from './commands/index.js'
 import type { BrainContext } from '../service/context.js'
 import { isTerminal, reportError, wantsJson } from './output.js'
 
-function version(): string {
-  return readFileSync(join(packageRoot(), 'VERSION'), 'utf8').trim()
-}
 
 /** What each option's value is, named in help instead of clipanion's `#0`. */
 function placeholderFor(flag: string): string {
@@ -36,7 +31,7 @@ function namePlaceholders(text: string): string {
 }
 
 export function buildCli(colors = false): Cli<BrainContext> {
-  const cli = new Cli<BrainContext>({ binaryLabel: 'brain', binaryName: 'brain', binaryVersion: version(), enableCapture: false, enableColors: colors })
+  const cli = new Cli<BrainContext>({ binaryLabel: 'brain', binaryName: 'brain', binaryVersion: currentVersion(), enableCapture: false, enableColors: colors })
   const usage = cli.usage.bind(cli)
   cli.usage = ((...args: Parameters<typeof usage>) => namePlaceholders(usage(...args))) as typeof cli.usage
   cli.register(Builtins.HelpCommand)

@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
+import { currentVersion } from '../release/index.js'
 import { packageRoot } from '../util/package-root.js'
 import type { Identity } from './protocol.js'
 
@@ -9,7 +10,7 @@ import type { Identity } from './protocol.js'
  */
 export function currentIdentity(): Identity {
   const root = packageRoot()
-  const version = readFileSync(join(root, 'VERSION'), 'utf8').trim()
+  const version = currentVersion()
   let build = 'unknown'
   for (const marker of [join(root, 'dist', '.tsbuildinfo'), join(root, 'dist', 'src', 'cli', 'main.js')]) {
     try {

@@ -1,6 +1,6 @@
 import type { BrainEnv } from '../config/index.js'
 import { BrainError, UsageError } from '../errors/index.js'
-import { compareVersions, formatVersion, parseVersion, upgradeKind, type ReleaseVersion, type UpgradeKind } from './version.js'
+import { compareVersions, formatVersion, parseVersion, upgradeKind, type ReleaseVersion, type UpgradeKind } from '../release/index.js'
 
 /** The project's releases on its code host; BRAIN_UPDATE_FEED_URL points elsewhere (a mirror, a test feed). */
 export const DEFAULT_RELEASES_FEED_URL = 'https://api.github.com/repos/brain-project/brain/releases'

@@ -5,7 +5,7 @@ import type { MigrationContext, VersionOrchestrator } from './orchestrator.js'
 import { ORCHESTRATORS } from './orchestrators/index.js'
 import { SCHEMA_VERSION_KEY } from './orchestrators/v0.38.0.0.js'
 import { readUpdateState, writeUpdateState } from './update-state.js'
-import { compareVersions, currentVersion } from './version.js'
+import { compareVersionText as compareVersions, currentVersion } from '../release/index.js'
 
 export interface PlannedVersion {
   version: string

@@ -6,7 +6,6 @@ export { applyMigrations, pendingOrchestrators, describePlan, runOrchestrator, t
 export { readLedger, appendLedgerEntry, stuckPartials, completedVersions, upgradePaths, type LedgerEntry, type Ledger, type PhaseOutcome } from './ledger.js'
 export { readHostWork, appendHostWork, shellWord, type HostWorkItem } from './host-work.js'
 export { readUpdateState, writeUpdateState, type UpdateState } from './update-state.js'
-export { compareVersions, parseVersion, currentVersion } from './version.js'
 export { schemaVersion, type SchemaVersion } from './schema-version.js'
 export { ORCHESTRATORS } from './orchestrators/index.js'
 export type { VersionOrchestrator, MigrationPhase, MigrationContext, PhaseReport } from './orchestrator.js'

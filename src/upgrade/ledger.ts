@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { compareVersions, parseVersion } from './version.js'
+import { compareVersionText as compareVersions, parseVersion } from '../release/index.js'
 
 /** Where the upgrade bookkeeping lives under BRAIN_HOME. */
 export function upgradePaths(home: string) {
@@ -38,7 +38,7 @@ export interface Ledger {
 
 function isEntry(value: unknown): value is LedgerEntry {
   const v = value as Partial<LedgerEntry> | null
-  return v !== null && typeof v === 'object' && typeof v.version === 'string' && parseVersion(v.version) !== null && (v.status === 'partial' || v.status === 'complete')
+  return v !== null && typeof v === 'object' && typeof v.version === 'string' && parseVersion(v.version, { partial: true }) !== null && (v.status === 'partial' || v.status === 'complete')
 }
 
 export function readJsonLines(path: string): { values: unknown[]; invalidLines: number } {

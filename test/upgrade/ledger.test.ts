@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadConfig } from '../../src/config/index.js'
-import { appendHostWork, appendLedgerEntry, compareVersions, parseVersion, readHostWork, readLedger, runOrchestrator, stuckPartials, upgradePaths, type LedgerEntry, type VersionOrchestrator } from '../../src/upgrade/index.js'
+import { compareVersionText as compareVersions, parseVersion } from '../../src/release/index.js'
+import { appendHostWork, appendLedgerEntry, readHostWork, readLedger, runOrchestrator, stuckPartials, upgradePaths, type LedgerEntry, type VersionOrchestrator } from '../../src/upgrade/index.js'
 
 function entry(version: string, status: LedgerEntry['status'], at = '2026-01-01T00:00:00.000Z'): LedgerEntry {
   return { version, status, at }
@@ -11,8 +12,9 @@ function entry(version: string, status: LedgerEntry['status'], at = '2026-01-01T
 
 t.test('four-part versions compare numerically', async (t) => {
   t.same(parseVersion('0.38.0.0'), [0, 38, 0, 0])
-  t.same(parseVersion('v0.22.4'), [0, 22, 4, 0], 'missing parts are 0')
-  t.equal(parseVersion('0.22.x'), null)
+  t.same(parseVersion('v0.22.4', { partial: true }), [0, 22, 4, 0], 'missing parts are 0')
+  t.equal(parseVersion('0.22.4'), null, 'strictly four parts unless asked')
+  t.equal(parseVersion('0.22.x', { partial: true }), null)
   t.ok(compareVersions('0.38.0.0', '0.22.4') > 0)
   t.ok(compareVersions('0.10.0', '0.9.9.9') > 0, 'numeric, not lexical')
   t.equal(compareVersions('0.22.4', '0.22.4.0'), 0)

@@ -10,11 +10,9 @@ export class CheckUpdateCommand extends BrainCommand {
   })
 
   protected async run(): Promise<number> {
-    const { readFileSync } = await import('node:fs')
-    const { join } = await import('node:path')
-    const { packageRoot } = await import('../../util/package-root.js')
     const { checkForUpdate, updateFeedUrl } = await import('../../update/index.js')
-    const current = readFileSync(join(packageRoot(), 'VERSION'), 'utf8').trim()
+    const { currentVersion } = await import('../../release/index.js')
+    const current = currentVersion()
     const result = await checkForUpdate(current, updateFeedUrl(this.context.env))
     this.print(result, () => {
       const lines = [result.message]

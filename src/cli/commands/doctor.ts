@@ -24,7 +24,7 @@ export class DoctorCommand extends BrainCommand {
   protected async run(): Promise<number> {
     const { runDoctor } = await import('../../doctor/index.js')
     const { brainIsConfigured } = await import('../../frontmatter/index.js')
-    const { currentVersion } = await import('../../upgrade/index.js')
+    const { currentVersion } = await import('../../release/index.js')
     const config = await this.loadConfig({ noRetryConnect: true })
     const report = await runDoctor({
       config,

@@ -1,5 +1,5 @@
 import type { VersionOrchestrator } from '../orchestrator.js'
-import { compareVersions } from '../version.js'
+import { compareVersionText as compareVersions } from '../../release/index.js'
 import { v0_22_4 } from './v0.22.4.js'
 import { v0_38_0_0 } from './v0.38.0.0.js'
 

@@ -9,8 +9,8 @@ const SURFACES = ['src/cli', 'src/service', 'supervisor']
 const TRANSPORTS = ['src/mcp', 'src/http']
 const FOUNDATION = ['src/db', 'src/config', 'src/errors', 'src/util']
 const CAPABILITIES = [
-  'auth', 'capture', 'chunking', 'code', 'doctor', 'embed', 'embedding', 'frontmatter', 'ingestion', 'integrations', 'links',
-  'pages', 'queue', 'search', 'skills', 'sources', 'sync', 'update', 'upgrade',
+  'auth', 'capture', 'chunking', 'code', 'doctor', 'embedding', 'frontmatter', 'import', 'ingestion', 'integrations', 'links',
+  'pages', 'queue', 'release', 'search', 'skills', 'sources', 'sync', 'update', 'upgrade',
 ].map((name) => `src/${name}`)
 
 /** `from` folders may not be imported by `target` folders. */

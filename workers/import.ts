@@ -20,7 +20,8 @@ const importHandler: JobHandler = async (ctx) => {
   if (typeof data.path !== 'string' || data.path === '') {
     throw new UsageError('import_requires_path', 'The import job needs data.path, the folder to import.')
   }
-  const { importFolder, parseSyncStrategy } = await import('../src/sources/index.js')
+  const { parseSyncStrategy } = await import('../src/sources/index.js')
+  const { importFolder } = await import('../src/import/index.js')
   const strategy = parseSyncStrategy(data.strategy ?? 'auto')
   const { embeddingProviderFor } = await import('../src/embedding/store/index.js')
   return importFolder(ctx.db, data.path, {

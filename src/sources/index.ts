@@ -1,11 +1,9 @@
 /**
  * Sources: registered folders and git working trees, the file filter sync and import share,
- * walking a folder, and importing files through the page pipeline. May import pages, embedding,
- * db, config, errors, util.
+ * walking a folder and reading its files. Importing them is src/import. May import pages, db,
+ * config, errors, util.
  */
 export { createFileFilter, parseSyncStrategy, SYNC_STRATEGIES, MAX_FILE_BYTES, type SyncStrategy, type FileKind, type FileFilter, type FileFilterOptions } from './file-filter.js'
 export { compileGlobs, globToRegExp, type GlobSet } from './glob.js'
 export { walkFiles, type WalkedFile, type IgnoredFile } from './walk.js'
 export { readTextFile, decodeTextBytes } from './read-text.js'
-export { importFiles, slugForFile, type ImportFilesResult, type ImportFilesOptions, type ImportFilesProgress, type FileFailure } from './import-files.js'
-export { importFolder, type ImportFolderOptions, type ImportFolderResult } from './import-folder.js'

@@ -1,7 +1,7 @@
 import type { Database } from '../db/types.js'
 import { serializeError } from '../errors/index.js'
 import { importPage } from '../pages/index.js'
-import type { FileFailure } from '../sources/import-files.js'
+import type { FileFailure } from '../import/import-files.js'
 import { decodeTextBytes } from '../sources/read-text.js'
 import { slugForPath } from '../sources/path-kind.js'
 import { deleteStalePages, existingSlugs } from './apply.js'

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../db/types.js'
-import type { FileFailure } from '../sources/import-files.js'
+import type { FileFailure } from '../import/import-files.js'
 
 export interface RecordedFailure extends FileFailure {
   commit: string | null

@@ -2,7 +2,7 @@ import t from 'tap'
 import { mkdirSync, mkdtempSync, writeFileSync, truncateSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
-import { importFolder } from '../../src/sources/index.js'
+import { importFolder } from '../../src/import/index.js'
 import { findPage, listPages } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion'
-import type { ImportFolderResult } from '../../sources/index.js'
+import type { ImportFolderResult } from '../../import/index.js'
 import { BrainCommand } from '../brain-command.js'
 
 export class ImportCommand extends BrainCommand {

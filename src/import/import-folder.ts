@@ -2,9 +2,9 @@ import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Database } from '../db/types.js'
 import { NotFoundError } from '../errors/index.js'
-import { createFileFilter, type SyncStrategy } from './file-filter.js'
+import { createFileFilter, type SyncStrategy } from '../sources/file-filter.js'
 import { importFiles, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
-import { walkFiles, type IgnoredFile } from './walk.js'
+import { walkFiles, type IgnoredFile } from '../sources/walk.js'
 
 export interface ImportFolderOptions extends ImportFilesOptions {
   strategy: SyncStrategy

@@ -3,9 +3,9 @@ import type { Database } from '../db/types.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { codeSlugForPath, importPage, markdownSlugForPath, type ImportStatus } from '../pages/index.js'
-import type { WalkedFile } from './walk.js'
+import type { WalkedFile } from '../sources/walk.js'
 import { EmbedFollower } from '../embedding/store/embed-follower.js'
-import { readTextFile } from './read-text.js'
+import { readTextFile } from '../sources/read-text.js'
 
 export interface FileFailure {
   path: string

@@ -148,7 +148,7 @@ function convexFusion<T extends Scored>(keyword: readonly T[], vector: readonly 
 
 /**
  * A page-level fusion of a keyword and a vector list, both best first, one entry per page; the
- * benchmarks compare it with the per-chunk fusion hybrid search uses (chunk-fusion.ts).
+ * benchmarks compare it with the per-chunk fusion hybrid search uses (fuseChunks in src/search/hybrid.ts).
  */
 export function fuseHybrid<T extends Scored>(keyword: readonly T[], vector: readonly T[], settings: FusionSettings): FusedItem<T>[] {
   const kw = keyword.slice(0, settings.depth)

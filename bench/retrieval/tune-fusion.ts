@@ -2,7 +2,7 @@
  * Measures page-level fusions: on the tuning half of every labelled set (never the held-out
  * half), reads the keyword (BM25) and vector candidate lists once per query, then scores every
  * fusion setting offline and prints the best by the smallest margin of hybrid over
- * max(keyword, vector) across sets. Hybrid search now fuses per chunk (src/search/chunk-fusion.ts),
+ * max(keyword, vector) across sets. Hybrid search now fuses per chunk (fuseChunks in src/search/hybrid.ts),
  * chosen with bench/retrieval/vector-windows.ts, which measures both kinds side by side.
  *
  *   node dist/bench/retrieval/tune-fusion.js [pglite|postgres] [--beir DIR]... [--embed-cache FILE] [--lists FILE]
@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
 import { keywordBound, prepareQuery } from '../../src/search/bm25.js'
-import { withSearchTransaction } from '../../src/search/transaction.js'
+import { withSearchTransaction } from '../../src/search/sql.js'
 import { keywordRows } from '../../src/search/keyword.js'
 import { planSearch } from '../../src/search/options.js'
 import { mapRows } from '../../src/search/context.js'

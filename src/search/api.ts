@@ -4,9 +4,9 @@ import { keywordRows, type KeywordMatch } from './keyword.js'
 import { searchNearSymbol } from './near-symbol.js'
 import { planSearch } from './options.js'
 import { keywordPageRows } from './result-cache.js'
-import { withSearchTransaction } from './transaction.js'
+import { withSearchTransaction } from './sql.js'
 import type { SearchOptions, SearchResponse, SearchResult } from './types.js'
-import { vectorSearchResponse } from './vector-search.js'
+import { vectorSearchResponse } from './vector.js'
 
 /**
  * Keyword search, one result per page: chunks holding any of the query's words (web-search

@@ -1,6 +1,4 @@
-import { makeSnippet } from './snippet.js'
 import type { ResultRow } from './sql.js'
-import { isStale } from './stale.js'
 import type { SearchResult } from './types.js'
 
 export interface RowContext {
@@ -48,4 +46,56 @@ export function toSearchResult(row: ResultRow, context: RowContext): SearchResul
     stale: isStale(updatedAt, context.now),
     updated_at: updatedAt.toISOString(),
   }
+}
+
+/**
+ * The words of a query as full-text search sees them: runs of letters and digits, lower-cased,
+ * de-duplicated, in order. Operators and punctuation are dropped, so the result is always safe
+ * to join into a tsquery.
+ */
+export function queryTerms(query: string): string[] {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  return [...new Set(words)]
+}
+
+const STEM_PREFIX = 4
+
+/**
+ * One line of context: heading markers dropped, whitespace collapsed, at most `maxChars` characters, starting a little
+ * before the first place a query term (or its first four letters, a cheap stand-in for the
+ * stemmer) occurs; the page's start when none does. Cuts are marked with an ellipsis.
+ */
+export function makeSnippet(text: string, terms: readonly string[], maxChars: number): string {
+  // Heading markers carry no meaning on one line.
+  const flat = text.replace(/^#{1,6}[ \t]+/gm, '').replace(/\s+/g, ' ').trim()
+  if (flat.length <= maxChars) return flat
+  const lower = flat.toLowerCase()
+  let hit = -1
+  for (const term of terms) {
+    const probe = term.length > STEM_PREFIX ? term.slice(0, STEM_PREFIX) : term
+    const at = lower.indexOf(probe)
+    if (at >= 0 && (hit < 0 || at < hit)) hit = at
+  }
+  let start = hit < 0 ? 0 : Math.max(0, Math.min(hit - Math.floor(maxChars / 4), flat.length - maxChars + 1))
+  // Begin at a word boundary when the cut lands inside a word.
+  if (start > 0) {
+    const space = flat.indexOf(' ', start)
+    if (space >= 0 && space < hit) start = space + 1
+  }
+  const end = Math.min(flat.length, start + maxChars - (start > 0 ? 1 : 0) - 1)
+  const body = flat.slice(start, end).trimEnd()
+  return `${start > 0 ? '…' : ''}${body}${end < flat.length ? '…' : ''}`
+}
+
+/**
+ * A search result is `stale` when its page was last written more than STALE_AFTER_DAYS before
+ * the search ran (pages.updated_at, which every content change moves). It warns a reader or an
+ * agent that the text may no longer be true; it does not affect ranking.
+ */
+export const STALE_AFTER_DAYS = 180
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export function isStale(updatedAt: Date, now: Date): boolean {
+  return now.getTime() - updatedAt.getTime() > STALE_AFTER_DAYS * DAY_MS
 }

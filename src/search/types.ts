@@ -1,4 +1,4 @@
-import type { Detail } from './detail.js'
+import type { Detail } from './options.js'
 
 /** Options shared by every search mode; names follow the service specification. */
 export interface SearchOptions {

@@ -1,6 +1,10 @@
 import type { SqlExecutor } from '../db/types.js'
+import { toVectorLiteral, type EmbeddingProvider } from '../embedding/index.js'
+import { serializeError, type ErrorEnvelope } from '../errors/index.js'
+import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'
 import type { SearchPlan } from './options.js'
-import { FILTER_SQL, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
+import { FILTER_SQL, RESULT_COLUMNS_SQL, planParams, sourceFactorSql, type ResultRow, withSearchTransaction } from './sql.js'
+import type { SearchResponse } from './types.js'
 
 /** Nearest chunks read per result asked for (offset included), so re-ranking has room to act. */
 export const VECTOR_INNER_FACTOR = 5
@@ -76,4 +80,27 @@ export async function hasEmbeddings(tx: SqlExecutor, model: string): Promise<boo
     [model],
   )
   return rows[0]?.present === true
+}
+
+/** The query's vector as a pgvector literal, or why there is none. */
+export type QueryEmbedding = { literal: string; error: null } | { literal: null; error: ErrorEnvelope }
+
+/** Never rejects: a provider failure is returned, so hybrid search can fall back to keywords. */
+export async function embedQuery(embedder: EmbeddingProvider, query: string, signal?: AbortSignal): Promise<QueryEmbedding> {
+  try {
+    const [vector] = await embedder.embed([query], { signal })
+    return { literal: toVectorLiteral(vector!), error: null }
+  } catch (err) {
+    return { literal: null, error: serializeError(err) }
+  }
+}
+
+export async function vectorSearchResponse(context: SearchContext, query: string, plan: SearchPlan): Promise<SearchResponse> {
+  const embedder = resolveEmbedder(context)
+  const response = { ...baseResponse(query, 'vector', plan), model: embedder.model }
+  if (!(await hasEmbeddings(context.db, embedder.model))) return { ...response, notice: noEmbeddingsNotice(embedder.model) }
+  const [vector] = await embedder.embed([query], { signal: context.signal })
+  const literal = toVectorLiteral(vector!)
+  const rows = await withSearchTransaction(context.db, (tx) => vectorRows(tx, plan, literal, embedder.model), { efSearch: vectorInnerLimit(plan) })
+  return { ...response, ran: ['vector'], results: mapRows(rows, query, plan, context) }
 }

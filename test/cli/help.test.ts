@@ -1,7 +1,6 @@
 import t from 'tap'
 import { PassThrough } from 'node:stream'
-import { runCli } from '../../src/cli/main.js'
-import { buildCli } from '../../src/cli/main.js'
+import { runCli, buildCli } from '../../src/cli/main.js'
 
 async function help(path: string[]): Promise<string> {
   const stdout = new PassThrough()

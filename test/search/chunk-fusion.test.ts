@@ -1,6 +1,5 @@
 import t from 'tap'
-import { fuseChunks, type ChunkCandidate } from '../../src/search/chunk-fusion.js'
-import { HYBRID_KEYWORD_WEIGHT } from '../../src/search/hybrid.js'
+import { fuseChunks, type ChunkCandidate, HYBRID_KEYWORD_WEIGHT } from '../../src/search/hybrid.js'
 import { planSearch, query, withSearchTransaction } from '../../src/search/index.js'
 import { vectorChunkRows } from '../../src/search/vector.js'
 import { toVectorLiteral } from '../../src/embedding/index.js'

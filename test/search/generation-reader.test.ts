@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { Database } from '../../src/db/types.js'
-import { GenerationReader } from '../../src/search/generation-reader.js'
+import { GenerationReader } from '../../src/search/result-cache.js'
 
 /** A database whose generation reads stay pending until the test settles them, in order. */
 function fakeDatabase(): { db: Database; pending: Array<{ resolve: (generation: string) => void; reject: (err: Error) => void }> } {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { isStale, STALE_AFTER_DAYS } from '../../src/search/index.js'
-import { makeSnippet, queryTerms } from '../../src/search/snippet.js'
+import { makeSnippet, queryTerms } from '../../src/search/rows.js'
 
 t.test('query terms are words only, lower-cased and de-duplicated', async (t) => {
   const cases: Array<[string, string[]]> = [

@@ -12,4 +12,5 @@ export { DEFAULT_HARD_EXCLUDES, parseExcludeList, resolveExcludes, isExcluded } 
 export { detailGate, DETAIL_LEVELS, type Detail, type DetailGate } from './detail.js'
 export { reciprocalRankFusion, RRF_K, type RankedList, type FusedItem } from './fusion.js'
 export { isStale, STALE_AFTER_DAYS } from './stale.js'
+export { setSearchLanguage, getSearchLanguage, listSearchLanguages, SEARCH_LANGUAGE_KEY, DEFAULT_SEARCH_LANGUAGE, type ReindexProgress } from './language.js'
 export { SEARCH_STATEMENT_TIMEOUT_MS, withSearchTransaction } from './transaction.js'

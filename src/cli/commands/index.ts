@@ -19,6 +19,7 @@ import { IntegrationsDashboardCommand, IntegrationsDoctorCommand, IntegrationsLi
 import { JobsCancelCommand, JobsGetCommand, JobsListCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, ListCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { QueryCommand, SearchCommand } from './search.js'
+import { ReindexCommand } from './reindex.js'
 import { ServeCommand } from './serve.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
 import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from './service.js'
@@ -39,6 +40,7 @@ export const commands: Array<CommandClass<BrainContext>> = [
   CaptureCommand,
   SearchCommand,
   QueryCommand,
+  ReindexCommand,
   EmbedCommand,
   ImportCommand,
   SyncCommand,

@@ -23,5 +23,11 @@ for (const engine of ENGINES) {
     const bad = await brain.run(['reindex', '--language', 'klingon', '--json'])
     t.equal(bad.code, 1)
     t.equal(bad.json<{ error: { code: string } }>().error.code, 'unknown_search_language')
+
+    const init = await brain.run(['init', '--language', 'simple', '--json'])
+    t.equal(init.code, 0, init.stderr)
+    t.match(init.json(), { pages: 1, search_language: 'simple' }, 'init --language sets and applies the language')
+    t.same((await brain.run(['search', 'Haus', '--json'])).json<SearchJson>().results, [], 'simple does not stem')
+    t.same((await brain.run(['search', 'häuser', '--json'])).json<SearchJson>().results.map((r) => r.slug), ['notes/haeuser'])
   })
 }

@@ -76,7 +76,7 @@ export async function lexemeEstimate(db: SqlExecutor, symbol: string): Promise<M
        (SELECT CASE WHEN count(*) = cardinality(l.lexemes) THEN min(s.chunk_count) ELSE 0 END
         FROM search_lexeme_stats s WHERE s.lexeme = ANY (l.lexemes))::float8 AS matches,
        (SELECT chunk_count FROM search_corpus_stats WHERE id = 1)::float8 AS chunks
-     FROM (SELECT tsvector_to_array(to_tsvector('english', $1)) AS lexemes) l`,
+     FROM (SELECT tsvector_to_array(to_tsvector(brain_search_language(), $1)) AS lexemes) l`,
     [symbol],
   )
   const row = rows[0]

@@ -12,3 +12,4 @@ export { DEFAULT_HARD_EXCLUDES, parseExcludeList, resolveExcludes, isExcluded } 
 export { detailGate, DETAIL_LEVELS, type Detail, type DetailGate } from './options.js'
 export { isStale, STALE_AFTER_DAYS } from './rows.js'
 export { SEARCH_STATEMENT_TIMEOUT_MS, withSearchTransaction } from './sql.js'
+export { setSearchLanguage, getSearchLanguage, listSearchLanguages, SEARCH_LANGUAGE_KEY, DEFAULT_SEARCH_LANGUAGE, type ReindexProgress } from './language.js'

@@ -19,6 +19,7 @@ import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand }
 import { IntegrationsDashboardCommand, IntegrationsDoctorCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatsCommand, IntegrationsStatusCommand, IntegrationsTestCommand } from './integrations.js'
 import { JobsCancelCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { DeleteCommand, GetCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
+import { ReindexCommand } from './reindex.js'
 import { ServeCommand } from './serve.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
 import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from './service.js'
@@ -36,6 +37,7 @@ export const commands: Array<CommandClass<BrainContext>> = [
   TagCommand,
   UntagCommand,
   CaptureCommand,
+  ReindexCommand,
   EmbedCommand,
   ImportCommand,
   SyncCommand,

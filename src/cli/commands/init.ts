@@ -12,6 +12,7 @@ export class InitCommand extends BrainCommand {
   url = Option.String('--url', { description: 'PostgreSQL URL of the server engine' })
   remote = Option.String('--remote', { description: 'Thin client: use the brain served at this https URL (`brain serve --http`)' })
   token = Option.String('--token', { description: 'Access token for --remote (from `brain auth create` on the server)' })
+  language = Option.String('--language', { description: 'Search language (text-search configuration, default english); see `brain reindex`' })
   noRetryConnect = Option.Boolean('--no-retry-connect', false, { description: 'Fail at once when the server is unreachable' })
 
   protected async run(): Promise<number> {
@@ -26,9 +27,11 @@ export class InitCommand extends BrainCommand {
     const env = this.url ? { ...this.context.env, BRAIN_DATABASE_URL: this.url } : this.context.env
     if (this.url) validatePostgresUrl(this.url)
     const config = loadConfig({ env, noRetryConnect: this.noRetryConnect })
-    const pages = await this.withBrainOf(config, async ({ db }) => {
+    const { getSearchLanguage, setSearchLanguage } = await import('../../search/index.js')
+    const { pages, language } = await this.withBrainOf(config, async ({ db }) => {
+      if (this.language !== undefined) await setSearchLanguage(db, this.language)
       const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM pages')
-      return rows[0]?.n ?? 0
+      return { pages: rows[0]?.n ?? 0, language: await getSearchLanguage(db) }
     })
     const file = readFileConfig(config.home)
     writeFileConfig(config.home, this.url ? { ...file, engine: 'postgres', database_url: this.url } : { ...file, engine: file.engine ?? 'pglite' })
@@ -37,8 +40,9 @@ export class InitCommand extends BrainCommand {
       home: config.home,
       location: usesServer(config.engine) ? redactUrl(engineLocation(config.engine)) : engineLocation(config.engine),
       pages,
+      search_language: language,
     }
-    this.print(result, () => `brain ready: ${result.engine} at ${result.location} (${pages} pages)`)
+    this.print(result, () => `brain ready: ${result.engine} at ${result.location} (${pages} pages, search language ${language})`)
     return 0
   }
 }

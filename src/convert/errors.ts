@@ -1,0 +1,15 @@
+import { BrainError } from '../errors/index.js'
+
+export type ConvertErrorCode =
+  | 'convert_too_large'
+  | 'convert_unsupported'
+  | 'convert_corrupt'
+  | 'convert_too_many_pages'
+
+/** A file could not be converted; the importer records the code and goes on with the rest. */
+export class ConvertError extends BrainError {
+  override readonly errorClass = 'ConvertError'
+  constructor(code: ConvertErrorCode, message: string, hint = '') {
+    super(code, message, { hint })
+  }
+}

@@ -1,0 +1,36 @@
+/** A page a converter proposes; the importer decides the slug prefix and stores it. */
+export interface PageDraft {
+  /** Slug below the caller's prefix, lower-case, `/`-separated. */
+  slugHint: string
+  title: string
+  frontmatter: Record<string, unknown>
+  /** Markdown body. */
+  body: string
+  /** Where the draft came from in the original file (page number, message index, line). */
+  position?: { page?: number; index?: number; line?: number }
+}
+
+export interface ConvertInput {
+  bytes: Uint8Array
+  /** The original file name (used for format detection and as the last-resort title). */
+  name: string
+  contentType?: string
+}
+
+export interface ConvertResult {
+  format: SourceFormat
+  drafts: PageDraft[]
+  /** Counts a converter wants reported (e.g. secrets scrubbed). */
+  counts: Record<string, number>
+}
+
+export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl'
+
+export type Converter = (input: ConvertInput, limits: ConvertLimits) => ConvertResult
+
+export interface ConvertLimits {
+  maxBytes: number
+  maxDrafts: number
+}
+
+export const DEFAULT_LIMITS: ConvertLimits = { maxBytes: 50 * 1024 * 1024, maxDrafts: 10_000 }

@@ -41,6 +41,8 @@ export class LineTransport implements Transport {
     this.input.once('end', this.onEnd)
     this.input.once('close', this.onEnd)
     this.input.on('error', this.onInputError)
+    // Input that was already closed (a client gone before the session began) emits nothing more.
+    if (this.input.destroyed || this.input.readableEnded) queueMicrotask(this.onEnd)
   }
 
   private readonly onInputError = (error: Error): void => this.onerror?.(error)

@@ -23,7 +23,12 @@ export interface AutopilotDeps {
 
 const defaultDeps: AutopilotDeps = {
   loadPhase: (phase) => phaseLoaders[phase](),
-  housekeeping: (db) => runHousekeeping(db, { timings: DEFAULT_TIMINGS }),
+  // History's retention runs with the queue's upkeep: both bound what a brain keeps of its past.
+  housekeeping: async (db) => {
+    const { pruneHistory } = await import('../src/history/index.js')
+    const queue = await runHousekeeping(db, { timings: DEFAULT_TIMINGS })
+    return { ...queue, history: await pruneHistory(db) }
+  },
 }
 
 async function brainDir(ctx: JobContext): Promise<string | null> {

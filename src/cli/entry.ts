@@ -7,7 +7,9 @@ import { WriteStream } from 'node:tty'
 import { parseFlag, processEnv } from '../config/env.js'
 import { brainHome } from '../config/home.js'
 
-const LOCAL_FLAGS = new Set(['--version', '-v', '--help', '-h'])
+const LOCAL_FLAGS = new Set(['--help', '-h'])
+/** The program's version is asked with the flag alone; `get <slug> --version 3` is a page version. */
+const VERSION_FLAGS = new Set(['--version', '-v'])
 
 /** Commands that never need the brain open, or manage the service itself. */
 export function runsInProcess(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): boolean {
@@ -15,7 +17,7 @@ export function runsInProcess(argv: readonly string[], env: Readonly<Record<stri
   // After `--` every word is an argument (`brain get -- --help` reads the page `--help`).
   const end = argv.indexOf('--')
   const options = end === -1 ? argv : argv.slice(0, end)
-  if (argv.length === 0 || options.some((a) => LOCAL_FLAGS.has(a))) return true
+  if (argv.length === 0 || options.some((a) => LOCAL_FLAGS.has(a)) || VERSION_FLAGS.has(argv[0]!)) return true
   const first = argv.find((a) => !a.startsWith('-'))
   return first === 'service' || ((first === 'jobs' || first === 'ingest') && argv.includes('supervisor'))
 }

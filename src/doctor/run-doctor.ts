@@ -3,13 +3,14 @@ import type { Database } from '../db/types.js'
 import { serializeError } from '../errors/index.js'
 import { checkConnection, checkPgvector, checkSchema } from './database.js'
 import { checkEmbeddings } from './embeddings.js'
+import { checkHistory } from './history.js'
 import { checkVersionMigrations } from './migrations.js'
 import { checkQueue } from './queue.js'
 import { checkServiceOrLock } from './service.js'
 import { checkSources } from './sources.js'
 import { check, overallStatus, type DoctorCheck, type DoctorReport } from './types.js'
 
-const DATABASE_CHECKS = ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources'] as const
+const DATABASE_CHECKS = ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history'] as const
 
 export interface DoctorOptions {
   config: Config
@@ -79,6 +80,7 @@ async function databaseChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
         await guarded('embeddings', () => checkEmbeddings(db, options.config)),
         await guarded('queue', () => checkQueue(db, db.capabilities)),
         await guarded('sources', () => checkSources(db)),
+        await guarded('history', () => checkHistory(db)),
       ]),
       options.timeoutMs ?? 30_000,
     )

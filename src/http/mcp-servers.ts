@@ -71,6 +71,7 @@ export class McpServerPool {
       remote: true,
       scopes: (authInfo?.scopes ?? []) as OperationContext['scopes'],
       remoteSlugPrefixes: deps.config.http.remoteSlugPrefixes,
+      caller: authInfo?.clientId ?? null,
     }
   }
 

@@ -48,6 +48,8 @@ export interface ImportFilesOptions {
   readContent?: (file: WalkedFile) => Promise<string>
   /** Provenance stamped on written pages; default: the relative path, kind `file`. */
   provenanceFor?: (file: WalkedFile) => { sourceUri: string; sourceKind: string }
+  /** A file's slug; default: from its path (`slugForFile`). */
+  slugFor?: (file: Pick<WalkedFile, 'relativePath' | 'kind'>) => string
 }
 
 export function slugForFile(file: Pick<WalkedFile, 'relativePath' | 'kind'>): string {
@@ -58,12 +60,12 @@ export function slugForFile(file: Pick<WalkedFile, 'relativePath' | 'kind'>): st
  * Files that map to one slug (`Note.md` and `note.md`): importing both would let one silently
  * replace the other, so each of them is reported and neither is written.
  */
-function slugCollisions(files: readonly WalkedFile[]): Map<string, FileFailure> {
+function slugCollisions(files: readonly WalkedFile[], slugFor: (file: WalkedFile) => string): Map<string, FileFailure> {
   const bySlug = new Map<string, string[]>()
   for (const file of files) {
     let slug: string
     try {
-      slug = slugForFile(file)
+      slug = slugFor(file)
     } catch {
       continue
     }
@@ -94,7 +96,8 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     skipped: (r) => r.skipped++,
   }
   const follower = options.embedder ? embedFollower(db, options.embedder, options) : undefined
-  const collisions = slugCollisions(files)
+  const slugFor = options.slugFor ?? slugForFile
+  const collisions = slugCollisions(files, slugFor)
   for (const [index, file] of files.entries()) {
     options.signal?.throwIfAborted()
     options.onProgress?.({ phase: 'import', done: index, total: files.length, path: file.relativePath })
@@ -108,7 +111,7 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
       const provenance = options.provenanceFor?.(file) ?? { sourceUri: file.relativePath, sourceKind: 'file' }
       const imported = await importPage(
         db,
-        { slug: slugForFile(file), sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance },
+        { slug: slugFor(file), sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance },
         { maxFences: options.maxFences, onWarning: options.onWarning },
       )
       count[imported.status](result)

@@ -3,7 +3,8 @@ import { resolve } from 'node:path'
 import type { Database } from '../db/types.js'
 import { NotFoundError } from '../errors/index.js'
 import { createFileFilter, type SyncStrategy } from '../sources/file-filter.js'
-import { importFiles, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
+import { readExportManifest } from './export-manifest.js'
+import { importFiles, slugForFile, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
 import { walkFiles, type IgnoredFile } from '../sources/walk.js'
 
 export interface ImportFolderOptions extends ImportFilesOptions {
@@ -29,7 +30,9 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   const filter = createFileFilter({ strategy: options.strategy, include: options.include, exclude: options.exclude })
   const ignored: IgnoredFile[] = []
   const files = await walkFiles(absoluteRoot, filter, (file) => ignored.push(file))
-  const result = await importFiles(db, files, options)
+  const exported = await readExportManifest(absoluteRoot)
+  const slugFor = exported.size === 0 ? options.slugFor : (file: Parameters<typeof slugForFile>[0]) => exported.get(file.relativePath) ?? slugForFile(file)
+  const result = await importFiles(db, files, { ...options, slugFor })
   ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return { ...result, root: absoluteRoot, strategy: options.strategy, ignored }
 }

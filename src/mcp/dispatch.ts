@@ -80,6 +80,9 @@ export async function dispatchTool(ctx: OperationContext, name: string, rawArgs:
     if (tool.mutating && !ctx.scopes.includes('write')) {
       return fail(new ScopeError('insufficient_scope', `${name} changes the brain and needs a token with the write scope.`, { hint: 'Create one with `brain auth create <name> --scopes read,write`.' }))
     }
+    if (tool.admin && !ctx.scopes.includes('admin')) {
+      return fail(new ScopeError('insufficient_scope', `${name} needs a token with the admin scope.`, { hint: 'Create one with `brain auth create <name> --scopes read,write,admin`.' }))
+    }
     // Writing implies reading; other scopes (admin) open neither.
     if (!tool.mutating && !ctx.scopes.includes('read') && !ctx.scopes.includes('write')) {
       return fail(new ScopeError('insufficient_scope', `${name} needs a token with the read scope.`, { hint: 'Create one with `brain auth create <name> --scopes read`.' }))

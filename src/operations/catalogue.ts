@@ -1,13 +1,15 @@
 import { z } from 'zod'
 import { codeTools } from './code.js'
 import { jobTools } from './jobs.js'
+import { historyTools } from './history.js'
+import { trashTools } from './trash.js'
 import { pageTools } from './pages.js'
 import { searchTools } from './search.js'
 import { systemTools } from './system.js'
 import type { Operation } from './operation.js'
 
 /** Every operation: served as MCP tools over stdio and HTTP, as commands where they have a CLI shape. */
-export const OPERATIONS: readonly Operation[] = [...pageTools, ...searchTools, ...codeTools, ...jobTools, ...systemTools]
+export const OPERATIONS: readonly Operation[] = [...pageTools, ...historyTools, ...trashTools, ...searchTools, ...codeTools, ...jobTools, ...systemTools]
 
 /** The MCP view of the catalogue: each operation is a tool of the same name. */
 export const TOOLS = OPERATIONS
@@ -25,6 +27,8 @@ export interface ListedTool {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean }
 }
 
+const DESTRUCTIVE = new Set(['delete_page', 'purge_trash'])
+
 let listed: ListedTool[] | undefined
 
 /** The tools/list answer; needs no database. */
@@ -35,7 +39,7 @@ export function listTools(): ListedTool[] {
       name: tool.name,
       description: tool.description,
       inputSchema: { ...schema, type: 'object' as const },
-      annotations: { readOnlyHint: !tool.mutating, destructiveHint: tool.name === 'delete_page' },
+      annotations: { readOnlyHint: !tool.mutating, destructiveHint: DESTRUCTIVE.has(tool.name) },
     }
   })
   return listed

@@ -22,4 +22,6 @@ export interface OperationContext {
   scopes: readonly TokenScope[] | null
   /** Slug prefixes a remote caller may write (BRAIN_REMOTE_SLUG_PREFIXES). */
   remoteSlugPrefixes: readonly string[]
+  /** The name of the calling token (HTTP); recorded as who wrote a page. */
+  caller?: string | null
 }

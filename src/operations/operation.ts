@@ -49,6 +49,8 @@ export interface Operation<S extends z.ZodType = z.ZodType, R extends object = R
   input: S
   /** Mutating operations need the `write` scope over HTTP. */
   mutating: boolean
+  /** Needs the `admin` scope over HTTP (on top of `write` when mutating). */
+  admin?: boolean
   /** Returns a JSON object; it becomes both the text content and the structured content. */
   run(ctx: OperationContext, args: z.output<S>): Promise<R>
   /** How its result reads on a terminal; needed by any command that runs it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { NotFoundError } from '../errors/index.js'
+import { ConfirmationRequired, NotFoundError, ValidationError } from '../errors/index.js'
 import type { OperationContext } from './context.js'
 import type { Page } from '../pages/types.js'
 import type { PutPageResult } from '../pages/index.js'
@@ -9,7 +9,8 @@ const MAX_CONTENT_CHARS = 5 * 1024 * 1024
 const slug = z.string().trim().min(1).max(512).describe('Page slug, e.g. notes/2024-05-02-standup (no .md)')
 const source = z.string().trim().min(1).max(200).optional().describe('Source id (default: default)')
 
-async function writeContext(ctx: OperationContext, noEmbed: boolean) {
+/** What a page write needs, from an operation's context. */
+export async function pageWriteContext(ctx: OperationContext, noEmbed: boolean) {
   const { readConfigValue } = await import('../config/index.js')
   const { embeddingProviderFor } = await import('../embedding/store/index.js')
   const { db, config } = await ctx.brain()
@@ -21,6 +22,7 @@ async function writeContext(ctx: OperationContext, noEmbed: boolean) {
     dryRun: ctx.dryRun,
     allowedSlugPrefixes: ctx.remote ? ctx.remoteSlugPrefixes : null,
     embedder: noEmbed ? null : embeddingProviderFor(config.embedding),
+    caller: ctx.caller ?? null,
     maxFences: config.import.maxFencesPerPage,
   }
 }
@@ -64,7 +66,7 @@ export const putPageTool = defineOperation({
   mutating: true,
   async run(ctx, args) {
     const { putPage } = await import('../pages/index.js')
-    const result = await putPage(await writeContext(ctx, args.no_embed ?? false), { slug: args.slug, content: args.content, sourceId: args.source })
+    const result = await putPage(await pageWriteContext(ctx, args.no_embed ?? false), { slug: args.slug, content: args.content, sourceId: args.source })
     return { ...result }
   },
   present: {
@@ -93,11 +95,12 @@ export const captureTool = defineOperation({
     const raw = args.text.trim()
     const now = new Date()
     const shaped = shapeCapture(raw, { type: args.type, capturedVia: args.source ?? (ctx.remote ? 'mcp' : 'cli'), now })
-    const result = await putPage(await writeContext(ctx, args.no_embed ?? false), {
+    const result = await putPage(await pageWriteContext(ctx, args.no_embed ?? false), {
       slug: args.slug ?? defaultCaptureSlug(raw, now),
       content: shaped.markdown,
       sourceUri: args.source ?? null,
       sourceKind: 'capture',
+      writtenVia: ctx.remote ? 'mcp:capture' : 'capture',
     })
     return { ...result, title: shaped.title, wrapped: shaped.wrapped }
   },
@@ -162,16 +165,49 @@ export const listPagesTool = defineOperation({
 
 export const deletePageTool = defineOperation({
   name: 'delete_page',
-  description: 'Delete one page by slug together with its chunks, tags and links. It cannot be undone; the page file on disk (if any) is left alone.',
-  input: z.strictObject({ slug, source }),
+  description:
+    'Delete one page by slug: it moves to the trash with its chunks, tags and links, leaves search and listings at once, and can be brought back with restore_page. The page file on disk (if any) is left alone. hard=true removes it for good (local callers only, with yes=true).',
+  input: z.strictObject({
+    slug,
+    source: z.string().trim().min(1).max(200).optional().describe('Source id; needed only when the slug exists in more than one source'),
+    hard: z.boolean().optional().describe('Remove for good instead of moving to the trash'),
+    yes: z.boolean().optional().describe('Confirm a hard delete'),
+  }),
   mutating: true,
   async run(ctx, args) {
-    const { deletePage, DEFAULT_SOURCE_ID } = await import('../pages/index.js')
+    const { resolvePageRef } = await import('../pages/index.js')
+    const { trashPages, hardDeletePages } = await import('../history/index.js')
     const { db } = await ctx.brain()
-    if (ctx.dryRun) return { slug: args.slug, deleted: false, dry_run: true }
-    const deleted = await deletePage(db, args.source ?? DEFAULT_SOURCE_ID, args.slug)
-    if (!deleted) throw pageNotFound(args.slug)
-    return { slug: args.slug, deleted: true }
+    const ref = await resolvePageRef(db, args.slug, args.source)
+    const base = { slug: ref.slug, source_id: ref.sourceId }
+    if (args.hard) {
+      if (ctx.remote) throw new ValidationError('hard_delete_local_only', 'A hard delete cannot be undone, so only a local caller may ask for one.', { hint: 'Delete without hard: the page goes to the trash.' })
+      if (!args.yes) {
+        throw new ConfirmationRequired('hard_delete_unconfirmed', `Deleting ${ref.slug} for good cannot be undone.`, { hint: `Run \`brain delete ${ref.slug} --hard --yes\`, or leave out --hard to move it to the trash.` })
+      }
+    }
+    if (ctx.dryRun) return { ...base, deleted: false, trashed: false, trash_id: null, dry_run: true }
+    if (args.hard) {
+      await db.transaction((tx) => hardDeletePages(tx, [ref.id]))
+      return { ...base, deleted: true, trashed: false, trash_id: null, dry_run: false }
+    }
+    const [entry] = await db.transaction((tx) => trashPages(tx, [ref.id], { via: ctx.remote ? 'mcp:delete_page' : 'delete', by: ctx.caller ?? null }))
+    return { ...base, deleted: true, trashed: true, trash_id: entry?.trashId ?? null, dry_run: false }
+  },
+  present: {
+    text: (r) => (r.dry_run ? `would delete ${r.slug}` : r.trashed ? `moved ${r.slug} to the trash (restore with \`brain trash restore ${r.slug}\`)` : `deleted ${r.slug} for good`),
+  },
+  cli: {
+    path: ['delete'],
+    description: 'Delete a page (to the trash; --hard for good)',
+    details: 'The page moves to the trash with its chunks, tags, links and embeddings and can be restored with `brain trash restore`. --hard removes it for good and asks for --yes.',
+    examples: [['Delete a note', '$0 delete notes/old'], ['Delete for good', '$0 delete notes/old --hard --yes']],
+    positional: { field: 'slug', required: true },
+    options: [
+      { field: 'source', flag: '--source', kind: 'string', description: 'Source id; needed only when the slug exists in more than one source' },
+      { field: 'hard', flag: '--hard', kind: 'boolean', description: 'Remove for good instead of moving to the trash' },
+      { field: 'yes', flag: '--yes', kind: 'boolean', description: 'Confirm a hard delete' },
+    ],
   },
 })
 

@@ -8,6 +8,7 @@ import { replacePageCodeGraph } from '../code/edges.js'
 import { linkImportedMarkdown } from '../links/import-links.js'
 import { upsertChunks } from './chunk-repository.js'
 import { computePageContentHash } from './content-hash.js'
+import { keepPreviousVersion } from './keep-version.js'
 import { findPageHash, replaceTags, upsertPage } from './page-repository.js'
 import { parseMarkdownPage } from './parse-markdown.js'
 import { normalizeSlug } from './slug.js'
@@ -25,6 +26,10 @@ export interface ImportInput {
   /** Code pages: the file path relative to its source root; it names the language and chunk headers. */
   path?: string
   provenance?: Partial<Provenance>
+  /** What the page's history records this write as (`put_page`, `sync`, `revert`, …); derived from the provenance when unset. */
+  writtenVia?: string
+  /** The token name of an HTTP/MCP writer. */
+  writtenBy?: string | null
 }
 
 export interface ImportOptions {
@@ -156,7 +161,9 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
   const drafts = await chunk(input, page, slug, options, calls)
   const codeGraph = calls.graph(drafts)
   const provenance = input.provenance ?? {}
+  const writtenVia = input.writtenVia ?? provenance.ingestedVia ?? (provenance.sourceKind === 'sync' ? 'sync' : 'import')
   const written = await writePage(db, sourceId, async (tx) => {
+    if (existing) await keepPreviousVersion(tx, existing.id, input.kind)
     const { id, created } = await upsertPage(tx, {
       sourceId,
       slug,
@@ -171,6 +178,8 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
       ingestedAt: provenance.ingestedAt ?? (provenance.ingestedVia ? new Date() : null),
       sourceUri: provenance.sourceUri ?? null,
       sourceKind: provenance.sourceKind ?? null,
+      writtenVia,
+      writtenBy: input.writtenBy ?? null,
     })
     await replaceTags(tx, id, page.tags)
     await upsertChunks(tx, id, drafts)

@@ -18,6 +18,8 @@ interface PageRow {
   ingested_at: Date | null
   source_uri: string | null
   source_kind: string | null
+  written_via: string | null
+  written_by: string | null
   tags: string[] | null
 }
 
@@ -26,7 +28,7 @@ const TAGS_COLUMN = `(SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}') FRO
 
 const PAGE_COLUMNS = `p.id, p.source_id, p.slug, p.title, p.type, p.page_kind, p.compiled_truth, p.timeline,
   p.frontmatter, p.content_hash, p.created_at, p.updated_at, p.ingested_via, p.ingested_at, p.source_uri, p.source_kind,
-  ${TAGS_COLUMN}`
+  p.written_via, p.written_by, ${TAGS_COLUMN}`
 
 function toPage(row: PageRow): Page {
   return {
@@ -47,11 +49,27 @@ function toPage(row: PageRow): Page {
     ingestedAt: row.ingested_at,
     sourceUri: row.source_uri,
     sourceKind: row.source_kind,
+    writtenVia: row.written_via ?? null,
+    writtenBy: row.written_by ?? null,
   }
 }
 
 export async function findPage(db: SqlExecutor, sourceId: string, slug: string): Promise<Page | null> {
   const { rows } = await db.query<PageRow>(`SELECT ${PAGE_COLUMNS} FROM pages p WHERE p.source_id = $1 AND p.slug = $2`, [sourceId, slug])
+  return rows[0] ? toPage(rows[0]) : null
+}
+
+/** Pages by id, in the order asked. */
+export async function findPagesByIds(db: SqlExecutor, ids: readonly number[]): Promise<Page[]> {
+  if (ids.length === 0) return []
+  const { rows } = await db.query<PageRow>(`SELECT ${PAGE_COLUMNS} FROM pages p WHERE p.id = ANY($1::bigint[])`, [ids])
+  const byId = new Map(rows.map((row) => [Number(row.id), toPage(row)]))
+  return ids.map((id) => byId.get(Number(id))).filter((page): page is Page => page !== undefined)
+}
+
+/** A page by id, its row locked until the transaction ends: the content a write replaces. */
+export async function lockPageById(tx: SqlExecutor, id: number): Promise<Page | null> {
+  const { rows } = await tx.query<PageRow>(`SELECT ${PAGE_COLUMNS} FROM pages p WHERE p.id = $1 FOR UPDATE`, [id])
   return rows[0] ? toPage(rows[0]) : null
 }
 
@@ -73,14 +91,16 @@ export interface PageWrite extends Provenance {
   timeline: string
   frontmatter: Record<string, unknown>
   contentHash: string
+  writtenVia: string
+  writtenBy: string | null
 }
 
 /** Inserts or replaces a page by (source_id, slug); returns its id and whether it was new. */
 export async function upsertPage(db: SqlExecutor, page: PageWrite): Promise<{ id: number; created: boolean }> {
   const { rows } = await db.query<{ id: number; created: boolean }>(
     `INSERT INTO pages (source_id, slug, title, type, page_kind, compiled_truth, timeline, frontmatter, content_hash,
-                        ingested_via, ingested_at, source_uri, source_kind, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, now())
+                        ingested_via, ingested_at, source_uri, source_kind, written_via, written_by, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, now())
      ON CONFLICT (source_id, slug) DO UPDATE SET
        title = EXCLUDED.title, type = EXCLUDED.type, page_kind = EXCLUDED.page_kind,
        compiled_truth = EXCLUDED.compiled_truth, timeline = EXCLUDED.timeline,
@@ -89,11 +109,13 @@ export async function upsertPage(db: SqlExecutor, page: PageWrite): Promise<{ id
        ingested_at = coalesce(EXCLUDED.ingested_at, pages.ingested_at),
        source_uri = coalesce(EXCLUDED.source_uri, pages.source_uri),
        source_kind = coalesce(EXCLUDED.source_kind, pages.source_kind),
+       written_via = EXCLUDED.written_via, written_by = EXCLUDED.written_by,
        updated_at = now()
      RETURNING id, (xmax = 0) AS created`,
     [
       page.sourceId, page.slug, page.title, page.type, page.pageKind, page.compiledTruth, page.timeline,
       JSON.stringify(page.frontmatter), page.contentHash, page.ingestedVia, page.ingestedAt, page.sourceUri, page.sourceKind,
+      page.writtenVia, page.writtenBy,
     ],
   )
   return rows[0]!

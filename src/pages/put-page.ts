@@ -25,6 +25,8 @@ export interface PutPageContext {
   embedder?: EmbeddingProvider | null
   /** `BRAIN_MAX_FENCES_PER_PAGE` (config `import.maxFencesPerPage`); the chunker's default when unset. */
   maxFences?: number
+  /** The token name of an HTTP/MCP caller, recorded in the page's history. */
+  caller?: string | null
 }
 
 export interface PutPageInput {
@@ -33,6 +35,8 @@ export interface PutPageInput {
   sourceId?: string
   sourceUri?: string | null
   sourceKind?: string | null
+  /** What history records the write as; `put_page` / `mcp:put_page` by default. */
+  writtenVia?: string
 }
 
 export interface PutPageResult extends ImportResult {
@@ -72,6 +76,8 @@ export async function putPage(ctx: PutPageContext, input: PutPageInput): Promise
       kind: 'markdown',
       content: input.content,
       provenance: { ingestedVia, ingestedAt, sourceUri: input.sourceUri ?? null, sourceKind: input.sourceKind ?? null },
+      writtenVia: input.writtenVia ?? ingestedVia,
+      writtenBy: ctx.caller ?? null,
     },
     { embedder: ctx.embedder ?? null, maxFences: ctx.maxFences, dryRun: ctx.dryRun, onWarning: (m) => ctx.logger.warn(m), autoLink: !untrusted },
   )

@@ -21,6 +21,9 @@ export interface Page extends Provenance {
   contentHash: string
   createdAt: Date
   updatedAt: Date
+  /** Through what and by whom the current content was written (history records them per version). */
+  writtenVia: string | null
+  writtenBy: string | null
 }
 
 export interface PageSummary {

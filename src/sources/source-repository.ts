@@ -133,9 +133,14 @@ export async function insertSource(db: SqlExecutor, source: NewSource): Promise<
   return toRecord(rows[0])
 }
 
-/** Deletes a source and its pages; the cascade takes chunks, tags, links and edges. */
+/**
+ * Deletes a source and its pages; the cascade takes chunks, tags, links and edges. Their history
+ * and trash go with them: a page can only come back into a source that exists.
+ */
 export async function deleteSource(db: SqlExecutor, id: string): Promise<{ pages: number }> {
   const { rowCount: pages } = await db.query('DELETE FROM pages WHERE source_id = $1', [id])
+  await db.query('DELETE FROM page_versions WHERE source_id = $1', [id])
+  await db.query('DELETE FROM page_trash WHERE source_id = $1', [id])
   await db.query('DELETE FROM sources WHERE id = $1', [id])
   return { pages }
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Database, SqlExecutor } from '../db/types.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
+import { trashPages } from '../history/index.js'
 import { importFiles, slugForFile, type ImportFilesResult } from '../import/index.js'
 import { decodeTextBytes, type WalkedFile } from '../sources/index.js'
 import { BlobReader } from './blob-reader.js'
@@ -37,8 +38,8 @@ async function movePage(db: Database, sourceId: string, move: PlannedMove, newSl
   return db.transaction(async (tx) => {
     const taken = await tx.query('SELECT 1 FROM pages WHERE source_id = $1 AND slug = $2', [sourceId, newSlug])
     if (taken.rowCount > 0) {
-      const { rowCount } = await tx.query('DELETE FROM pages WHERE source_id = $1 AND slug = $2', [sourceId, move.from.slug])
-      return rowCount > 0
+      const { rows } = await tx.query<{ id: number }>('SELECT id FROM pages WHERE source_id = $1 AND slug = $2', [sourceId, move.from.slug])
+      return (await trashPages(tx, rows.map((r) => r.id), SYNC_REMOVAL)).length > 0
     }
     const { rowCount } = await tx.query(
       `UPDATE pages SET slug = $3, updated_at = now(), source_uri = CASE WHEN source_kind = $5 THEN $4 ELSE source_uri END
@@ -49,20 +50,23 @@ async function movePage(db: Database, sourceId: string, move: PlannedMove, newSl
   })
 }
 
-async function deletePages(db: SqlExecutor, sourceId: string, slugs: readonly string[]): Promise<string[]> {
+/** Pages whose files sync saw removed go to the trash, never straight out of the brain. */
+const SYNC_REMOVAL = { via: 'sync' }
+
+async function deletePages(db: Database, sourceId: string, slugs: readonly string[]): Promise<string[]> {
   if (slugs.length === 0) return []
-  const { rows } = await db.query<{ slug: string }>('DELETE FROM pages WHERE source_id = $1 AND slug = ANY($2::text[]) RETURNING slug', [sourceId, slugs])
-  return rows.map((r) => r.slug)
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number }>('SELECT id FROM pages WHERE source_id = $1 AND slug = ANY($2::text[])', [sourceId, slugs])
+    return (await trashPages(tx, rows.map((r) => r.id), SYNC_REMOVAL)).map((entry) => entry.slug)
+  })
 }
 
 /** After a full walk: pages this sync wrote earlier from this directory whose file is gone. */
-export async function deleteStalePages(db: SqlExecutor, sourceId: string, repoDir: string, keepSlugs: readonly string[], dryRun = false): Promise<string[]> {
+export async function deleteStalePages(db: Database, sourceId: string, repoDir: string, keepSlugs: readonly string[], dryRun = false): Promise<string[]> {
   const where = `source_id = $1 AND source_kind = $2 AND starts_with(source_uri, $3) AND NOT (slug = ANY($4::text[]))`
-  const { rows } = await db.query<{ slug: string }>(
-    dryRun ? `SELECT slug FROM pages WHERE ${where}` : `DELETE FROM pages WHERE ${where} RETURNING slug`,
-    [sourceId, SYNC_SOURCE_KIND, `${repoDir}/`, keepSlugs],
-  )
-  return rows.map((r) => r.slug)
+  const { rows } = await db.query<{ id: number; slug: string }>(`SELECT id, slug FROM pages WHERE ${where}`, [sourceId, SYNC_SOURCE_KIND, `${repoDir}/`, keepSlugs])
+  if (dryRun) return rows.map((r) => r.slug)
+  return db.transaction(async (tx) => (await trashPages(tx, rows.map((r) => r.id), SYNC_REMOVAL)).map((entry) => entry.slug))
 }
 
 /** Which of the slugs have a page in the source. */

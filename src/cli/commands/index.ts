@@ -18,7 +18,8 @@ import { InitCommand } from './init.js'
 import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand } from './links.js'
 import { IntegrationsDashboardCommand, IntegrationsDoctorCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatsCommand, IntegrationsStatusCommand, IntegrationsTestCommand } from './integrations.js'
 import { JobsCancelCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
-import { DeleteCommand, GetCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
+import { ExportCommand } from './export.js'
+import { DiffCommand, GetCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { ReindexCommand } from './reindex.js'
 import { ServeCommand } from './serve.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
@@ -33,7 +34,8 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ConfigListCommand,
   PutCommand,
   GetCommand,
-  DeleteCommand,
+  DiffCommand,
+  ExportCommand,
   TagCommand,
   UntagCommand,
   CaptureCommand,

@@ -30,33 +30,24 @@ export class PutCommand extends BrainCommand {
 
 export class GetCommand extends BrainCommand {
   static override paths = [['get']]
-  static override usage = Command.Usage({ description: 'Print a page as markdown (--chunks: its chunks with their metadata)' })
+  static override usage = Command.Usage({ description: 'Print a page as markdown (--chunks: its chunks with their metadata; --version N: an earlier version)' })
   slug = Option.String({ required: true })
   source = pageSourceOption()
   chunks = Option.Boolean('--chunks', false, { description: 'Show the stored chunks' })
+  version = Option.String('--version', { description: 'Print version <n> (see `brain history`)' })
 
   protected async run(): Promise<number> {
+    if (this.version !== undefined) {
+      const { getVersionTool } = await import('../../operations/history.js')
+      const version = Number(this.version)
+      if (!/^\d+$/.test(this.version.trim()) || version < 1) throw new UsageError('get_invalid_version', `--version ${this.version} is not a version number.`, { hint: 'Version numbers are whole numbers from 1; see `brain history <slug>`.' })
+      const args = { slug: this.slug, version, source: this.source }
+      await this.present(getVersionTool, await this.runOperation(getVersionTool, checkedArgs(getVersionTool, args)))
+      return 0
+    }
     const { getPageTool } = await import('../../operations/pages.js')
     const args = { slug: this.slug, source: this.source, chunks: this.chunks || undefined }
     await this.present(getPageTool, await this.runOperation(getPageTool, checkedArgs(getPageTool, args)))
-    return 0
-  }
-}
-
-export class DeleteCommand extends BrainCommand {
-  static override paths = [['delete']]
-  static override usage = Command.Usage({ description: 'Delete a page with its chunks, tags and links' })
-  slug = Option.String({ required: true })
-  source = pageSourceOption()
-
-  protected async run(): Promise<number> {
-    const { deletePage, resolvePageRef } = await import('../../pages/index.js')
-    const ref = await this.withBrain(async ({ db }) => {
-      const ref = await resolvePageRef(db, this.slug, this.source)
-      if (!(await deletePage(db, ref.sourceId, ref.slug))) throw new NotFoundError('page_not_found', `No page ${this.slug}.`, { hint: 'List pages with `brain list`.' })
-      return ref
-    })
-    this.print({ slug: ref.slug, source_id: ref.sourceId, deleted: true }, () => `deleted ${ref.slug}`)
     return 0
   }
 }
@@ -90,4 +81,28 @@ export class UntagCommand extends TagChangeCommand {
   static override paths = [['untag']]
   static override usage = Command.Usage({ description: 'Remove a tag from a page' })
   protected readonly adding = false
+}
+
+export class DiffCommand extends BrainCommand {
+  static override paths = [['diff']]
+  static override usage = Command.Usage({
+    description: 'Show what changed in a page between two versions (unified diff)',
+    details: 'With no numbers: the newest earlier version against the current content. With N: version N against the current content. With N M: version N against version M.',
+    examples: [['The last change', '$0 diff notes/idea'], ['Version 2 against 5', '$0 diff notes/idea 2 5']],
+  })
+  slug = Option.String({ required: true })
+  versions = Option.Rest({ name: 'N M' })
+  source = pageSourceOption()
+
+  protected async run(): Promise<number> {
+    if (this.versions.length > 2) throw new UsageError('diff_too_many_versions', 'Give at most two version numbers.', { hint: 'brain diff <slug> [N [M]]' })
+    const numbers = this.versions.map((word) => {
+      if (!/^\d+$/.test(word) || Number(word) < 1) throw new UsageError('diff_invalid_version', `${word} is not a version number.`, { hint: 'Version numbers are whole numbers from 1; see `brain history <slug>`.' })
+      return Number(word)
+    })
+    const { diffVersionsTool } = await import('../../operations/history.js')
+    const args = { slug: this.slug, from: numbers[0], to: numbers[1], source: this.source }
+    await this.present(diffVersionsTool, await this.runOperation(diffVersionsTool, checkedArgs(diffVersionsTool, args)))
+    return 0
+  }
 }

@@ -50,6 +50,8 @@ export interface ImportFilesOptions {
   provenanceFor?: (file: WalkedFile) => { sourceUri: string; sourceKind: string }
   /** A file's slug; default: from its path (`slugForFile`). */
   slugFor?: (file: Pick<WalkedFile, 'relativePath' | 'kind'>) => string
+  /** Keep overwritten content as versions (default true); see ImportOptions. */
+  keepVersions?: boolean
 }
 
 export function slugForFile(file: Pick<WalkedFile, 'relativePath' | 'kind'>): string {
@@ -112,7 +114,7 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
       const imported = await importPage(
         db,
         { slug: slugFor(file), sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance },
-        { maxFences: options.maxFences, onWarning: options.onWarning },
+        { maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions },
       )
       count[imported.status](result)
       result.chunks += imported.chunks

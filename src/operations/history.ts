@@ -44,11 +44,14 @@ async function versionText(state: Current, n: number): Promise<{ markdown: strin
   return { markdown: version.markdown, current: false }
 }
 
-function formatVersions(result: { slug: string; versions: ShownVersion[] }): string {
-  return result.versions
+/** A version as presenters receive it: the tool's JSON, keys in camelCase. */
+interface PresentedVersion { number: number; current: boolean; writtenAt: string; via: string | null; by: string | null; bytes: number; linesAdded: number; linesRemoved: number }
+
+function formatVersions(result: object): string {
+  return (result as { versions: PresentedVersion[] }).versions
     .map((v) => {
-      const when = v.written_at.toISOString().replace('T', ' ').slice(0, 19)
-      return `${String(v.number).padStart(4)}  ${when}  ${(v.via ?? '-').padEnd(14)} ${(v.by ?? '-').padEnd(12)} ${String(v.bytes).padStart(8)} B  +${v.lines_added} -${v.lines_removed}${v.current ? '  (current)' : ''}`
+      const when = String(v.writtenAt).replace('T', ' ').slice(0, 19)
+      return `${String(v.number).padStart(4)}  ${when}  ${(v.via ?? '-').padEnd(14)} ${(v.by ?? '-').padEnd(12)} ${String(v.bytes).padStart(8)} B  +${v.linesAdded} -${v.linesRemoved}${v.current ? '  (current)' : ''}`
     })
     .join('\n')
 }
@@ -142,7 +145,10 @@ export const revertPageTool = defineOperation({
     return { ...written, reverted_to: args.to, version: written.status === 'skipped' ? state.number : state.number + 1 }
   },
   present: {
-    text: (r) => (r.status === 'skipped' ? `${r.slug} already has the content of version ${r.reverted_to}` : `reverted ${r.slug} to version ${r.reverted_to} (now version ${r.version})`),
+    text: (result) => {
+      const r = result as unknown as { status: string; slug: string; revertedTo: number; version: number }
+      return r.status === 'skipped' ? `${r.slug} already has the content of version ${r.revertedTo}` : `reverted ${r.slug} to version ${r.revertedTo} (now version ${r.version})`
+    },
   },
   cli: {
     path: ['revert'],

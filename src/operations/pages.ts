@@ -195,7 +195,10 @@ export const deletePageTool = defineOperation({
     return { ...base, deleted: true, trashed: true, trash_id: entry?.trashId ?? null, dry_run: false }
   },
   present: {
-    text: (r) => (r.dry_run ? `would delete ${r.slug}` : r.trashed ? `moved ${r.slug} to the trash (restore with \`brain trash restore ${r.slug}\`)` : `deleted ${r.slug} for good`),
+    text: (result) => {
+      const r = result as unknown as { dryRun: boolean; trashed: boolean; slug: string }
+      return r.dryRun ? `would delete ${r.slug}` : r.trashed ? `moved ${r.slug} to the trash (restore with \`brain trash restore ${r.slug}\`)` : `deleted ${r.slug} for good`
+    },
   },
   cli: {
     path: ['delete'],

@@ -29,9 +29,13 @@ export const listTrashTool = defineOperation({
     }
   },
   present: {
-    text: (r) => (r.pages.length === 0
-      ? 'The trash is empty.'
-      : r.pages.map((p) => `${String(p.trash_id).padStart(5)}  ${p.deleted_at.toISOString().replace('T', ' ').slice(0, 19)}  ${p.slug}${p.source_id === 'default' ? '' : ` (${p.source_id})`}  ${sizeText(p.bytes)}  via ${p.deleted_via ?? '-'}`).join('\n')),
+    text: (result) => {
+      const { pages } = result as unknown as { pages: Array<{ trashId: number; deletedAt: string; slug: string; sourceId: string; bytes: number; deletedVia: string | null }> }
+      if (pages.length === 0) return 'The trash is empty.'
+      return pages
+        .map((p) => `${String(p.trashId).padStart(5)}  ${String(p.deletedAt).replace('T', ' ').slice(0, 19)}  ${p.slug}${p.sourceId === 'default' ? '' : ` (${p.sourceId})`}  ${sizeText(p.bytes)}  via ${p.deletedVia ?? '-'}`)
+        .join('\n')
+    },
   },
   cli: {
     path: ['trash', 'list'],
@@ -68,9 +72,10 @@ export const restorePageTool = defineOperation({
     }
   },
   present: {
-    text: (r) => (r.renamed
-      ? `restored ${r.original_slug} as ${r.slug} (the slug was taken meanwhile; ${r.chunks} chunks)`
-      : `restored ${r.slug} (${r.chunks} chunks)`),
+    text: (result) => {
+      const r = result as unknown as { renamed: boolean; originalSlug: string; slug: string; chunks: number }
+      return r.renamed ? `restored ${r.originalSlug} as ${r.slug} (the slug was taken meanwhile; ${r.chunks} chunks)` : `restored ${r.slug} (${r.chunks} chunks)`
+    },
   },
   cli: {
     path: ['trash', 'restore'],

@@ -46,6 +46,8 @@ export interface ImportOptions {
    * true; untrusted (remote) writers pass false.
    */
   autoLink?: boolean
+  /** Keep the replaced content as a version (default true); only measurements turn it off. */
+  keepVersions?: boolean
 }
 
 export type ImportStatus = 'created' | 'updated' | 'skipped'
@@ -163,7 +165,7 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
   const provenance = input.provenance ?? {}
   const writtenVia = input.writtenVia ?? provenance.ingestedVia ?? (provenance.sourceKind === 'sync' ? 'sync' : 'import')
   const written = await writePage(db, sourceId, async (tx) => {
-    if (existing) await keepPreviousVersion(tx, existing.id, input.kind)
+    if (existing && options.keepVersions !== false) await keepPreviousVersion(tx, existing.id, input.kind)
     const { id, created } = await upsertPage(tx, {
       sourceId,
       slug,

@@ -23,7 +23,8 @@ function titleFromSlug(slug: string): string {
   return last.replace(/[-_]+/g, ' ').trim() || slug
 }
 
-function normalizeTags(value: unknown): string[] {
+/** Front-matter tags (a list or a comma-separated text) as the sorted, distinct page tags. */
+export function normalizeTags(value: unknown): string[] {
   const raw = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []
   const tags = raw.map((t) => String(t).trim()).filter((t) => t !== '')
   return [...new Set(tags)].sort()

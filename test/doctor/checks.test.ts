@@ -26,7 +26,7 @@ function statusOf(report: DoctorReport, name: string): string | undefined {
 
 engineTest(t, 'a healthy fresh brain: every check ok', async (t, { db }) => {
   const report = await doctor(db)
-  t.same(report.checks.map((c) => c.name), ['service', 'database', 'schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'minions_migration'])
+  t.same(report.checks.map((c) => c.name), ['service', 'database', 'schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'minions_migration'])
   t.same(report.checks.filter((c) => c.status !== 'ok'), [])
   t.equal(report.status, 'ok')
 })
@@ -80,7 +80,7 @@ t.test('an unreachable database fails the database check; the rest say they were
   })
   t.equal(report.status, 'fail')
   t.match(report.checks.find((c) => c.name === 'database'), { status: 'fail', message: /Could not connect.*ECONNREFUSED/ })
-  t.same(report.checks.filter((c) => /not checked/.test(c.message)).map((c) => c.name), ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources'])
+  t.same(report.checks.filter((c) => /not checked/.test(c.message)).map((c) => c.name), ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history'])
   const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED', syscall: 'connect' })
   const openButGone = { location: 'postgres://x', capabilities: {}, query: async () => Promise.reject(refused) } as unknown as Database
   const silent = await runDoctor({ config: config(), version: VERSION, brainConfigured: true, withBrain: (fn) => fn(openButGone) })

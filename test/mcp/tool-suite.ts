@@ -9,6 +9,7 @@ export const EXPECTED_TOOLS = [
   'put_page', 'capture', 'get_page', 'list_pages', 'delete_page', 'add_tag', 'remove_tag', 'search', 'query',
   'code_def', 'code_refs', 'code_callers', 'code_callees', 'get_links', 'get_backlinks',
   'sync', 'submit_job', 'get_job', 'list_jobs', 'list_sources', 'get_stats', 'get_health',
+  'list_versions', 'get_version', 'diff_versions', 'revert_page', 'list_trash', 'restore_page', 'purge_trash',
 ]
 
 export interface CallOutcome {
@@ -94,8 +95,20 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   t.ok((jobs.data.jobs as Array<{ id: string }>).some((j) => j.id === jobId), 'list_jobs shows the submitted job')
   t.match(envelope(await call(client, 'get_job', { id: 'no-such-job' })), { code: 'job_not_found' })
 
-  t.match((await call(client, 'delete_page', { slug: 'notes/alpha' })).data, { deleted: true })
+  await exerciseHistory(t, client, options)
+  t.match((await call(client, 'delete_page', { slug: 'notes/alpha' })).data, { deleted: true, trashed: true })
   t.match(envelope(await call(client, 'delete_page', { slug: 'notes/alpha' })), { code: 'page_not_found' })
+  const trash = await call(client, 'list_trash', {})
+  t.match(trash.data, { pages: [{ slug: 'notes/alpha', deleted_via: options.remote ? 'mcp:delete_page' : 'delete' }] })
+  t.match((await call(client, 'restore_page', { page: 'notes/alpha' })).data, { slug: 'notes/alpha', renamed: false })
+  t.match((await call(client, 'get_page', { slug: 'notes/alpha' })).data, { title: 'Alpha' }, 'the restored page reads again')
+  t.match((await call(client, 'delete_page', { slug: 'notes/alpha' })).data, { trashed: true })
+  const hard = await call(client, 'delete_page', { slug: String(captured.data.slug), hard: true, yes: true })
+  if (options.remote) t.match(envelope(hard), { code: 'hard_delete_local_only' }, 'a remote caller cannot delete for good')
+  else t.match(hard.data, { deleted: true, trashed: false })
+  const purged = await call(client, 'purge_trash', {})
+  if (options.remote) t.match(envelope(purged), { code: 'insufficient_scope' }, 'purging needs the admin scope')
+  else t.match(purged.data, { purged: 1 })
 
   // Every tool refuses arguments it does not know, and wrong types, as invalid_params.
   for (const name of EXPECTED_TOOLS) {
@@ -107,4 +120,23 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   t.match(envelope(wrongType), { code: 'invalid_params' })
   t.match(String((wrongType.data.error as { message: string }).message), /slug/)
   t.match(envelope(await call(client, 'no_such_tool', {})), { class: 'UsageError', code: 'unknown_tool' })
+}
+
+/** Versions of one page through every history tool: list, read, diff, revert (a new version). */
+async function exerciseHistory(t: Test, client: Client, options: { remote: boolean }): Promise<void> {
+  const changed = await call(client, 'put_page', { slug: 'notes/alpha', content: '---\ntitle: Alpha\n---\n# Alpha\n\nThe zanzibar protocol note, revised.', no_embed: true })
+  t.equal(changed.data.status, 'updated')
+  const history = await call(client, 'list_versions', { slug: 'notes/alpha' })
+  t.notOk(history.isError, history.text)
+  const via = options.remote ? 'mcp:put_page' : 'put_page'
+  t.match(history.data, { slug: 'notes/alpha', versions: [{ number: 2, current: true, via, lines_added: 1, lines_removed: 1 }, { number: 1, current: false, via }] })
+  const first = await call(client, 'get_version', { slug: 'notes/alpha', version: 1 })
+  t.match(first.data, { version: 1, current: false, markdown: /The zanzibar protocol note\.\n/ })
+  t.match(envelope(await call(client, 'get_version', { slug: 'notes/alpha', version: 9 })), { class: 'NotFoundError', code: 'version_not_found' })
+  const diff = await call(client, 'diff_versions', { slug: 'notes/alpha' })
+  t.match(diff.data, { from: 1, to: 2, lines_added: 1, lines_removed: 1, diff: /-The zanzibar protocol note\.\n\+The zanzibar protocol note, revised\./ })
+  const reverted = await call(client, 'revert_page', { slug: 'notes/alpha', to: 1, no_embed: true })
+  t.match(reverted.data, { status: 'updated', reverted_to: 1, version: 3 })
+  const after = await call(client, 'list_versions', { slug: 'notes/alpha' })
+  t.match(after.data, { versions: [{ number: 3, current: true, via: options.remote ? 'mcp:revert' : 'revert' }, { number: 2 }, { number: 1 }] })
 }

@@ -6,6 +6,10 @@
 -- every write, so the version they become records its own writer.
 ALTER TABLE pages ADD COLUMN IF NOT EXISTS written_via text;
 ALTER TABLE pages ADD COLUMN IF NOT EXISTS written_by text;
+-- Lines the current content added and removed against the content before it; a version keeps
+-- them, so listing a history never diffs.
+ALTER TABLE pages ADD COLUMN IF NOT EXISTS lines_added integer;
+ALTER TABLE pages ADD COLUMN IF NOT EXISTS lines_removed integer;
 
 CREATE TABLE IF NOT EXISTS page_versions (
   page_id bigint NOT NULL,

@@ -72,7 +72,7 @@ async function historyRead(engine: BenchEngine): Promise<{ p50: number; p95: num
     const times: number[] = []
     for (let i = 0; i < 220; i++) {
       const started = performance.now()
-      const result = (await listVersionsTool.run(ctx, { slug: 'notes/busy' })) as { versions: unknown[] }
+      const result = (await listVersionsTool.run(ctx, { slug: 'notes/busy', limit: 1001 })) as { versions: unknown[] }
       if (i >= 20) times.push(performance.now() - started)
       if (result.versions.length !== 1001) throw new Error(`expected 1,001 entries, got ${result.versions.length}`)
     }

@@ -1,5 +1,4 @@
 import type { SqlExecutor } from '../db/types.js'
-import { lineChanges } from './line-diff.js'
 
 /** The content a write is about to replace, as the page held it. */
 export interface VersionRecord {
@@ -12,6 +11,9 @@ export interface VersionRecord {
   writtenAt: Date
   writtenVia: string | null
   writtenBy: string | null
+  /** Lines this content added and removed against the one before it, as the page recorded them. */
+  linesAdded: number
+  linesRemoved: number
 }
 
 export interface VersionSummary {
@@ -66,27 +68,18 @@ function toSummary(row: VersionRow): VersionSummary {
 }
 
 /**
- * Keeps the content a write replaces as the page's next version, with its line changes against
- * the version before it. Runs inside the write's transaction, after the page row is locked, so
- * two writers never take the same number.
+ * Keeps the content a write replaces as the page's next version. Runs inside the write's
+ * transaction, after the page row is locked, so two writers never take the same number.
  */
-export async function recordVersion(tx: SqlExecutor, record: VersionRecord): Promise<number> {
-  const { rows } = await tx.query<{ number: number; markdown: string }>(
-    'SELECT number, markdown FROM page_versions WHERE page_id = $1 ORDER BY number DESC LIMIT 1',
-    [record.pageId],
-  )
-  const before = rows[0]
-  const changes = lineChanges(before?.markdown ?? '', record.markdown)
-  const number = (before?.number ?? 0) + 1
+export async function recordVersion(tx: SqlExecutor, record: VersionRecord): Promise<void> {
   await tx.query(
     `INSERT INTO page_versions (page_id, number, source_id, slug, markdown, content_hash, written_at, written_via, written_by, bytes, lines_added, lines_removed)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+     SELECT $1, coalesce(max(number), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM page_versions WHERE page_id = $1`,
     [
-      record.pageId, number, record.sourceId, record.slug, record.markdown, record.contentHash, record.writtenAt,
-      record.writtenVia, record.writtenBy, Buffer.byteLength(record.markdown, 'utf8'), changes.added, changes.removed,
+      record.pageId, record.sourceId, record.slug, record.markdown, record.contentHash, record.writtenAt,
+      record.writtenVia, record.writtenBy, Buffer.byteLength(record.markdown, 'utf8'), record.linesAdded, record.linesRemoved,
     ],
   )
-  return number
 }
 
 /** A page's versions, newest first. */
@@ -107,9 +100,8 @@ export async function findVersion(db: SqlExecutor, pageId: number, number: numbe
   return row ? { ...toSummary(row), pageId: row.page_id, sourceId: row.source_id, slug: row.slug, markdown: row.markdown } : null
 }
 
-/** The newest version, or null for a page never overwritten. */
-export async function latestVersion(db: SqlExecutor, pageId: number): Promise<PageVersion | null> {
-  const { rows } = await db.query<{ number: number }>('SELECT max(number) AS number FROM page_versions WHERE page_id = $1', [pageId])
-  const number = rows[0]?.number
-  return number == null ? null : findVersion(db, pageId, number)
+/** The number of the newest version, 0 for a page never overwritten. */
+export async function latestVersionNumber(db: SqlExecutor, pageId: number): Promise<number> {
+  const { rows } = await db.query<{ number: number | null }>('SELECT max(number) AS number FROM page_versions WHERE page_id = $1', [pageId])
+  return rows[0]?.number ?? 0
 }

@@ -23,12 +23,11 @@ interface ShownVersion {
 /** The page a history command names, its current markdown, and the number that markdown has. */
 async function currentState(ctx: OperationContext, slugText: string, sourceId: string | undefined) {
   const { findPage, resolvePageRef, serializePage } = await import('../pages/index.js')
-  const { latestVersion } = await import('../history/index.js')
+  const { latestVersionNumber } = await import('../history/index.js')
   const { db } = await ctx.brain()
   const ref = await resolvePageRef(db, slugText, sourceId)
   const page = (await findPage(db, ref.sourceId, ref.slug))!
-  const latest = await latestVersion(db, page.id)
-  return { db, page, markdown: serializePage(page), latest, number: (latest?.number ?? 0) + 1 }
+  return { db, page, markdown: serializePage(page), number: (await latestVersionNumber(db, page.id)) + 1 }
 }
 
 type Current = Awaited<ReturnType<typeof currentState>>
@@ -37,7 +36,7 @@ type Current = Awaited<ReturnType<typeof currentState>>
 async function versionText(state: Current, n: number): Promise<{ markdown: string; current: boolean }> {
   if (n === state.number) return { markdown: state.markdown, current: true }
   const { findVersion } = await import('../history/index.js')
-  const version = n === state.latest?.number ? state.latest : await findVersion(state.db, state.page.id, n)
+  const version = await findVersion(state.db, state.page.id, n)
   if (!version) {
     throw new NotFoundError('version_not_found', `${state.page.slug} has no version ${n}; its versions are 1 to ${state.number}.`, { hint: `See them with \`brain history ${state.page.slug}\`.` })
   }
@@ -63,13 +62,12 @@ export const listVersionsTool = defineOperation({
   input: z.strictObject({ slug, source, limit: z.number().int().min(1).max(10_000).optional().describe('At most this many versions (default 1000)') }),
   mutating: false,
   async run(ctx, args) {
-    const { listVersions, lineChanges } = await import('../history/index.js')
+    const { listVersions } = await import('../history/index.js')
     const state = await currentState(ctx, args.slug, args.source)
     const { page } = state
-    const changes = lineChanges(state.latest?.markdown ?? '', state.markdown)
     const current: ShownVersion = {
       number: state.number, current: true, written_at: page.updatedAt, via: page.writtenVia ?? page.ingestedVia, by: page.writtenBy,
-      bytes: Buffer.byteLength(state.markdown, 'utf8'), lines_added: changes.added, lines_removed: changes.removed, content_hash: page.contentHash,
+      bytes: Buffer.byteLength(state.markdown, 'utf8'), lines_added: page.linesAdded ?? 0, lines_removed: page.linesRemoved ?? 0, content_hash: page.contentHash,
     }
     const limit = args.limit ?? 1000
     const stored = limit > 1 ? await listVersions(state.db, page.id, limit - 1) : []

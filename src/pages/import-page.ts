@@ -8,7 +8,7 @@ import { replacePageCodeGraph } from '../code/edges.js'
 import { linkImportedMarkdown } from '../links/import-links.js'
 import { upsertChunks } from './chunk-repository.js'
 import { computePageContentHash } from './content-hash.js'
-import { keepPreviousVersion } from './keep-version.js'
+import { recordWrite } from './keep-version.js'
 import { findPageHash, replaceTags, upsertPage } from './page-repository.js'
 import { parseMarkdownPage } from './parse-markdown.js'
 import { normalizeSlug } from './slug.js'
@@ -165,7 +165,7 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
   const provenance = input.provenance ?? {}
   const writtenVia = input.writtenVia ?? provenance.ingestedVia ?? (provenance.sourceKind === 'sync' ? 'sync' : 'import')
   const written = await writePage(db, sourceId, async (tx) => {
-    if (existing && options.keepVersions !== false) await keepPreviousVersion(tx, existing.id, input.kind)
+    const changes = await recordWrite(tx, existing?.id ?? null, { ...page, pageKind: input.kind }, options.keepVersions !== false)
     const { id, created } = await upsertPage(tx, {
       sourceId,
       slug,
@@ -182,6 +182,8 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
       sourceKind: provenance.sourceKind ?? null,
       writtenVia,
       writtenBy: input.writtenBy ?? null,
+      linesAdded: changes.linesAdded,
+      linesRemoved: changes.linesRemoved,
     })
     await replaceTags(tx, id, page.tags)
     await upsertChunks(tx, id, drafts)

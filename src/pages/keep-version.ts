@@ -1,25 +1,48 @@
 import type { SqlExecutor } from '../db/types.js'
-import { recordVersion, versionsCode } from '../history/index.js'
+import { lineChanges, recordVersion, versionsCode } from '../history/index.js'
 import { lockPageById } from './page-repository.js'
 import { serializePage } from './serialize.js'
-import type { PageKind } from './types.js'
+import type { Page } from './types.js'
+
+type Content = Pick<Page, 'title' | 'type' | 'tags' | 'frontmatter' | 'compiledTruth' | 'timeline' | 'pageKind'>
+
+export interface WriteChanges {
+  linesAdded: number | null
+  linesRemoved: number | null
+}
+
+const UNRECORDED: WriteChanges = { linesAdded: null, linesRemoved: null }
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
+}
 
 /**
- * Before a write replaces a page's content, keeps that content as the page's next version, in
- * the write's transaction. Markdown pages always; code pages when `history.version_code` is on.
+ * The history side of a write, in its transaction: the content it replaces becomes the page's
+ * next version (markdown pages always, code pages when `history.version_code` is on), and the
+ * lines the write adds and removes are returned for the page row, so the version it later
+ * becomes carries them and listing a history never diffs.
  */
-export async function keepPreviousVersion(tx: SqlExecutor, pageId: number, kind: PageKind): Promise<void> {
-  if (kind === 'code' && !(await versionsCode(tx))) return
-  const previous = await lockPageById(tx, pageId)
-  if (!previous) return
-  await recordVersion(tx, {
-    pageId,
-    sourceId: previous.sourceId,
-    slug: previous.slug,
-    markdown: serializePage(previous),
-    contentHash: previous.contentHash,
-    writtenAt: previous.updatedAt,
-    writtenVia: previous.writtenVia ?? previous.ingestedVia,
-    writtenBy: previous.writtenBy,
-  })
+export async function recordWrite(tx: SqlExecutor, existingId: number | null, next: Content, keepVersions: boolean): Promise<WriteChanges> {
+  if (next.pageKind === 'code' && (existingId === null || !(await versionsCode(tx)))) return UNRECORDED
+  const nextMarkdown = serializePage(next)
+  const previous = existingId === null ? null : await lockPageById(tx, existingId)
+  if (!previous) return { linesAdded: lineCount(nextMarkdown), linesRemoved: 0 }
+  const previousMarkdown = serializePage(previous)
+  if (keepVersions) {
+    await recordVersion(tx, {
+      pageId: previous.id,
+      sourceId: previous.sourceId,
+      slug: previous.slug,
+      markdown: previousMarkdown,
+      contentHash: previous.contentHash,
+      writtenAt: previous.updatedAt,
+      writtenVia: previous.writtenVia ?? previous.ingestedVia,
+      writtenBy: previous.writtenBy,
+      linesAdded: previous.linesAdded ?? 0,
+      linesRemoved: previous.linesRemoved ?? 0,
+    })
+  }
+  const changes = lineChanges(previousMarkdown, nextMarkdown)
+  return { linesAdded: changes.added, linesRemoved: changes.removed }
 }

@@ -20,6 +20,8 @@ interface PageRow {
   source_kind: string | null
   written_via: string | null
   written_by: string | null
+  lines_added: number | null
+  lines_removed: number | null
   tags: string[] | null
 }
 
@@ -28,7 +30,7 @@ const TAGS_COLUMN = `(SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}') FRO
 
 const PAGE_COLUMNS = `p.id, p.source_id, p.slug, p.title, p.type, p.page_kind, p.compiled_truth, p.timeline,
   p.frontmatter, p.content_hash, p.created_at, p.updated_at, p.ingested_via, p.ingested_at, p.source_uri, p.source_kind,
-  p.written_via, p.written_by, ${TAGS_COLUMN}`
+  p.written_via, p.written_by, p.lines_added, p.lines_removed, ${TAGS_COLUMN}`
 
 function toPage(row: PageRow): Page {
   return {
@@ -51,6 +53,8 @@ function toPage(row: PageRow): Page {
     sourceKind: row.source_kind,
     writtenVia: row.written_via ?? null,
     writtenBy: row.written_by ?? null,
+    linesAdded: row.lines_added ?? null,
+    linesRemoved: row.lines_removed ?? null,
   }
 }
 
@@ -93,14 +97,16 @@ export interface PageWrite extends Provenance {
   contentHash: string
   writtenVia: string
   writtenBy: string | null
+  linesAdded: number | null
+  linesRemoved: number | null
 }
 
 /** Inserts or replaces a page by (source_id, slug); returns its id and whether it was new. */
 export async function upsertPage(db: SqlExecutor, page: PageWrite): Promise<{ id: number; created: boolean }> {
   const { rows } = await db.query<{ id: number; created: boolean }>(
     `INSERT INTO pages (source_id, slug, title, type, page_kind, compiled_truth, timeline, frontmatter, content_hash,
-                        ingested_via, ingested_at, source_uri, source_kind, written_via, written_by, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, now())
+                        ingested_via, ingested_at, source_uri, source_kind, written_via, written_by, lines_added, lines_removed, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, now())
      ON CONFLICT (source_id, slug) DO UPDATE SET
        title = EXCLUDED.title, type = EXCLUDED.type, page_kind = EXCLUDED.page_kind,
        compiled_truth = EXCLUDED.compiled_truth, timeline = EXCLUDED.timeline,
@@ -110,12 +116,13 @@ export async function upsertPage(db: SqlExecutor, page: PageWrite): Promise<{ id
        source_uri = coalesce(EXCLUDED.source_uri, pages.source_uri),
        source_kind = coalesce(EXCLUDED.source_kind, pages.source_kind),
        written_via = EXCLUDED.written_via, written_by = EXCLUDED.written_by,
+       lines_added = EXCLUDED.lines_added, lines_removed = EXCLUDED.lines_removed,
        updated_at = now()
      RETURNING id, (xmax = 0) AS created`,
     [
       page.sourceId, page.slug, page.title, page.type, page.pageKind, page.compiledTruth, page.timeline,
       JSON.stringify(page.frontmatter), page.contentHash, page.ingestedVia, page.ingestedAt, page.sourceUri, page.sourceKind,
-      page.writtenVia, page.writtenBy,
+      page.writtenVia, page.writtenBy, page.linesAdded, page.linesRemoved,
     ],
   )
   return rows[0]!

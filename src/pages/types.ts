@@ -24,6 +24,9 @@ export interface Page extends Provenance {
   /** Through what and by whom the current content was written (history records them per version). */
   writtenVia: string | null
   writtenBy: string | null
+  /** Lines the current content added and removed against the content before it (null: not recorded). */
+  linesAdded: number | null
+  linesRemoved: number | null
 }
 
 export interface PageSummary {

@@ -53,13 +53,13 @@ interface PrepareRow {
  * positions) and reads the statistics BM25 needs, in one statement.
  */
 const PREPARE_SQL = `WITH lex AS (
-    SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector(brain_search_language(), $1::text))) AS l
+    SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector(brain_search_language(), brain_search_text($1::text)))) AS l
   ), pre AS (
     SELECT DISTINCT coalesce((tsvector_to_array(to_tsvector(brain_search_language(), w)))[1], lower(w)) AS p FROM unnest($2::text[]) AS w
   ), phr AS (
-    SELECT websearch_to_tsquery(brain_search_language(), '"' || replace(x, '"', ' ') || '"') AS q FROM unnest($3::text[]) AS x
+    SELECT websearch_to_tsquery(brain_search_language(), '"' || replace(brain_search_text(x), '"', ' ') || '"') AS q FROM unnest($3::text[]) AS x
   ), exc AS (
-    SELECT websearch_to_tsquery(brain_search_language(), '"' || replace(x, '"', ' ') || '"') AS q FROM unnest($4::text[]) AS x
+    SELECT websearch_to_tsquery(brain_search_language(), '"' || replace(brain_search_text(x), '"', ' ') || '"') AS q FROM unnest($4::text[]) AS x
   )
   SELECT
     (SELECT array_agg(l ORDER BY l) FROM lex) AS lexemes,

@@ -17,6 +17,8 @@ export interface FileConfig {
   /** Thin-client install: commands call this brain's MCP HTTP route instead of a database. */
   remote?: { url: string; token: string }
   mcp?: { allowed_slug_prefixes?: string[] }
+  /** OAuth on `serve --http`: `registration: false` turns dynamic client registration off. */
+  oauth?: { registration?: boolean; public_url?: string }
 }
 
 export function configFilePath(home: string): string {

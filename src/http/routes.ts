@@ -1,7 +1,9 @@
 import { healthRoute } from './health-route.js'
 import { mcpRoute } from './mcp-route.js'
 import { ingestRoutes } from './ingest-route.js'
+import { oauthMetadataRoutes } from './oauth-metadata.js'
+import { registerRoute } from './oauth-register.js'
 import type { Route } from './types.js'
 
 /** The route table of `brain serve --http`. */
-export const ROUTES: readonly Route[] = [healthRoute, mcpRoute, ...ingestRoutes()]
+export const ROUTES: readonly Route[] = [healthRoute, mcpRoute, ...ingestRoutes(), ...oauthMetadataRoutes, registerRoute]

@@ -3,7 +3,9 @@ import { mcpRoute } from './mcp-route.js'
 import { ingestRoutes } from './ingest-route.js'
 import { oauthMetadataRoutes } from './oauth-metadata.js'
 import { registerRoute } from './oauth-register.js'
+import { authorizeRoutes } from './oauth-authorize.js'
+import { tokenRoutes } from './oauth-token.js'
 import type { Route } from './types.js'
 
 /** The route table of `brain serve --http`. */
-export const ROUTES: readonly Route[] = [healthRoute, mcpRoute, ...ingestRoutes(), ...oauthMetadataRoutes, registerRoute]
+export const ROUTES: readonly Route[] = [healthRoute, mcpRoute, ...ingestRoutes(), ...oauthMetadataRoutes, registerRoute, ...authorizeRoutes, ...tokenRoutes]

@@ -96,3 +96,20 @@ t.test('registration switched off', async (t) => {
   t.equal(refused.status, 403)
   t.equal(((await refused.json()) as { error: string }).error, 'registration_disabled')
 })
+
+t.test('/register, /authorize and /token share the per-IP bucket of /mcp', async (t) => {
+  const url = await database(t)
+  const server = await serve(t, url, { BRAIN_HTTP_IP_BURST: '4' })
+  const form = { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=nobody' }
+  const statuses = [
+    (await register(server, { client_name: 'x', redirect_uris: ['https://agent.example/cb'] })).status,
+    (await fetch(`${server.base}/authorize?client_id=nobody`)).status,
+    (await fetch(`${server.base}/token`, form)).status,
+    (await fetch(`${server.base}/revoke`, form)).status,
+  ]
+  t.same(statuses, [201, 400, 401, 401], 'within the burst each endpoint answers for itself')
+  const limited = await fetch(`${server.base}/token`, form)
+  t.equal(limited.status, 429, 'beyond it: 429')
+  t.match(limited.headers.get('retry-after'), /^\d+$/)
+  t.equal((await fetch(`${server.base}/authorize?client_id=nobody`)).status, 429)
+})

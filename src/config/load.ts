@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { ConfigError } from '../errors/index.js'
 import { parseDurationMs } from './durations.js'
 import { parseFlag, parseToggleOff, processEnv, type BrainEnv } from './env.js'
-import { readFileConfig, type FileConfig } from './file-config.js'
+import { oauthCredentialsFile, readFileConfig, type FileConfig } from './file-config.js'
 import { brainHome } from './home.js'
 
 export { brainHome }
@@ -60,8 +60,11 @@ export interface Config {
     tokenBurst: number
     oauth: OAuthConfig
   }
-  /** Set by `brain init --remote`: page and search commands call that server's tools. */
-  remote: { url: string; token: string } | null
+  /**
+   * Set by `brain init --remote`: page and search commands call that server's tools, with a
+   * static token, or (token null) with the OAuth sign-in kept in `credentialsFile`.
+   */
+  remote: { url: string; token: string | null; credentialsFile: string } | null
   /**
    * The brain settings of the environment this configuration was read from (BRAIN_* and OPENAI_*
    * variables, without secrets or connection URLs): a job submitted with this configuration
@@ -132,6 +135,13 @@ function oauthConfig(env: BrainEnv, file: FileConfig): OAuthConfig {
   }
 }
 
+function remoteConfig(file: FileConfig, home: string): Config['remote'] {
+  if (!file.remote || typeof file.remote.url !== 'string') return null
+  const credentialsFile = oauthCredentialsFile(home)
+  if (typeof file.remote.token === 'string') return { url: file.remote.url, token: file.remote.token, credentialsFile }
+  return file.remote.auth === 'oauth' ? { url: file.remote.url, token: null, credentialsFile } : null
+}
+
 export interface LoadConfigOptions {
   env?: BrainEnv
   /** Set by `--no-retry-connect`. */
@@ -192,6 +202,6 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       oauth: oauthConfig(env, file),
       remoteSlugPrefixes: env.BRAIN_REMOTE_SLUG_PREFIXES !== undefined ? list(env.BRAIN_REMOTE_SLUG_PREFIXES) : (file.mcp?.allowed_slug_prefixes ?? []),
     },
-    remote: file.remote && typeof file.remote.url === 'string' && typeof file.remote.token === 'string' ? { url: file.remote.url, token: file.remote.token } : null,
+    remote: remoteConfig(file, home),
   }
 }

@@ -62,7 +62,16 @@ export async function createAuthorizationCode(db: SqlExecutor, input: CodeInput)
   return code
 }
 
+/** Expired codes and tokens are kept a day (for reuse detection and the audit trail), then dropped. */
+const KEEP_EXPIRED = "interval '1 day'"
+
+async function pruneExpired(db: SqlExecutor): Promise<void> {
+  await db.query(`DELETE FROM oauth_codes WHERE expires_at < now() - ${KEEP_EXPIRED}`)
+  await db.query(`DELETE FROM oauth_tokens WHERE expires_at < now() - ${KEEP_EXPIRED}`)
+}
+
 async function mint(db: SqlExecutor, client: OAuthClient, scopes: TokenScope[], resource: string, familyId: string, lifetimes: TokenLifetimes, withRefresh: boolean): Promise<TokenResponse> {
+  await pruneExpired(db)
   const access = randomValue(PREFIX.access)
   const refresh = withRefresh ? randomValue(PREFIX.refresh) : null
   const kinds = ['access', ...(refresh ? ['refresh'] : [])]

@@ -82,6 +82,15 @@ t.test('clients, codes, refresh rotation and audience [postgres]', async (t) => 
   t.same(await verifyAnyBearer(db, `Bearer ${last.response.access_token}`, AUD), { ok: false, reason: 'revoked' }, 'revoking the client revokes its tokens')
   await t.rejects(authenticateClient(db, { clientId: machine.client.clientId, clientSecret: machine.clientSecret }), { code: 'invalid_client' })
 
+  await db.query(`UPDATE oauth_tokens SET expires_at = now() - interval '2 days' WHERE token_hash <> ''`)
+  await db.query(`UPDATE oauth_codes SET expires_at = now() - interval '2 days'`)
+  const before = Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM oauth_tokens')).rows[0]!.n)
+  t.ok(before > 3)
+  const { client: keeper } = await registerClient(db, { name: 'keeper', redirectUris: [], scopes: ['read'], grantTypes: ['client_credentials'], authMethod: 'client_secret_post', registeredBy: 'cli' })
+  await clientCredentials(db, keeper, null, AUD, LIFETIMES)
+  t.same((await db.query('SELECT client_id FROM oauth_tokens')).rows, [{ client_id: keeper.clientId }], 'tokens expired over a day ago are dropped at the next issuance')
+  t.same((await db.query('SELECT 1 FROM oauth_codes')).rows, [], 'and codes too')
+
   const { token } = await createToken(db, 'static', ['read'])
   t.match(await verifyAnyBearer(db, `Bearer ${token}`, AUD), { ok: true, token: { name: 'static', oauthClientId: null } }, 'static tokens keep working')
 })

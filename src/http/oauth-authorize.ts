@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { hasScope, verifyBearer, type TokenScope } from '../auth/index.js'
 import {
-  OAuthError, createAuthorizationCode, findClient, grantScopes, isS256Challenge, parseScopeParam, safeEqual, type OAuthClient,
+  OAuthError, createAuthorizationCode, findClient, grantScopes, isS256Challenge, parseScopeParam, redirectUriAllowed, safeEqual, type OAuthClient,
 } from '../oauth/index.js'
 import { CONSENT_HEADERS, consentPage, errorPage } from './oauth-consent-page.js'
 import { auditOAuth, publicBase, readForm, resolveResource, takeIpBucket } from './oauth-common.js'
@@ -59,7 +59,7 @@ async function clientAndRedirect(request: RouteRequest, input: URLSearchParams):
   if (!client || client.revokedAt !== null) throw new UnsafeRedirect('Unknown or revoked client.')
   const asked = input.get('redirect_uri')
   const redirectUri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0]! : null)
-  if (redirectUri === null || !client.redirectUris.includes(redirectUri)) throw new UnsafeRedirect('The redirect URI is not one this client registered.')
+  if (redirectUri === null || !redirectUriAllowed(client.redirectUris, redirectUri)) throw new UnsafeRedirect('The redirect URI is not one this client registered.')
   return { client, redirectUri }
 }
 

@@ -70,6 +70,27 @@ export function checkRedirectUri(uri: string): string | null {
   return `${uri} is neither https nor a loopback http address`
 }
 
+/**
+ * Whether a redirect URI of an authorization request is one the client registered. Exact match,
+ * except that a loopback http URI may use any port (RFC 8252 §7.3): a native app gets whatever
+ * port is free when it listens.
+ */
+export function redirectUriAllowed(registered: readonly string[], asked: string): boolean {
+  if (registered.includes(asked)) return true
+  let url: URL
+  try {
+    url = new URL(asked)
+  } catch {
+    return false
+  }
+  if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname)) return false
+  return registered.some((uri) => {
+    const candidate = new URL(uri)
+    candidate.port = url.port
+    return candidate.protocol === 'http:' && LOOPBACK_HOSTS.has(candidate.hostname) && candidate.toString() === url.toString()
+  })
+}
+
 export interface RegisterClientInput {
   name: string
   redirectUris: string[]

@@ -12,6 +12,7 @@ export {
   checkRedirectUri,
   findClient,
   listClients,
+  redirectUriAllowed,
   registerClient,
   revokeClient,
   type ClientAuthMethod,

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import t from 'tap'
 import {
   authenticateClient, clientCredentials, createAuthorizationCode, exchangeCode, refreshTokens, registerClient,
-  revokeClient, revokeTokenValue, verifyAnyBearer, type OAuthClient,
+  redirectUriAllowed, revokeClient, revokeTokenValue, verifyAnyBearer, type OAuthClient,
 } from '../../src/oauth/index.js'
 import { createToken } from '../../src/auth/index.js'
 import { engineTest, openTestDatabase } from '../helpers/engines.js'
@@ -32,6 +32,10 @@ t.test('clients, codes, refresh rotation and audience [postgres]', async (t) => 
   const redirect = 'http://127.0.0.1:9999/callback'
   await t.rejects(registerClient(db, { name: 'x', redirectUris: ['http://evil.example/cb'], scopes: ['read'], grantTypes: ['authorization_code'], authMethod: 'none', registeredBy: 'dynamic' }), { code: 'invalid_redirect_uri' })
   await t.rejects(registerClient(db, { name: 'x', redirectUris: [], scopes: ['read'], grantTypes: ['client_credentials'], authMethod: 'none', registeredBy: 'cli' }), { code: 'invalid_client_metadata' })
+  t.ok(redirectUriAllowed(['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/cb'), 'a loopback redirect may use any port')
+  t.notOk(redirectUriAllowed(['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/other'), 'but not another path')
+  t.notOk(redirectUriAllowed(['https://app.example/cb'], 'https://app.example:8443/cb'), 'an https redirect matches exactly')
+  t.notOk(redirectUriAllowed(['http://127.0.0.1/cb'], 'http://localhost:5/cb'), 'and the loopback host is kept')
   const { client, clientSecret } = await registerClient(db, {
     name: 'agent', redirectUris: [redirect, 'https://app.example/cb'], scopes: ['read', 'write'], grantTypes: ['authorization_code', 'refresh_token'], authMethod: 'none', registeredBy: 'dynamic',
   })

@@ -87,11 +87,13 @@ t.test('discovery documents, challenges and dynamic registration', async (t) => 
   t.match(revoked.json(), { client_id: daemon.client_id, revoked_at: /\d{4}-/ })
 })
 
-t.test('registration switched off', async (t) => {
+t.test('registration switched off; a configured public URL is issuer and audience', async (t) => {
   const url = await database(t)
-  const server = await serve(t, url, { BRAIN_OAUTH_REGISTRATION: '0' })
+  const server = await serve(t, url, { BRAIN_OAUTH_REGISTRATION: '0', BRAIN_HTTP_PUBLIC_URL: 'https://brain.example' })
   const as = (await (await fetch(`${server.base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>
   t.notOk('registration_endpoint' in as, 'the metadata does not advertise it')
+  t.match(as, { issuer: 'https://brain.example', token_endpoint: 'https://brain.example/token' }, 'whatever Host the request named')
+  t.match(await (await fetch(`${server.base}/.well-known/oauth-protected-resource`)).json(), { resource: 'https://brain.example' })
   const refused = await register(server, { client_name: 'x', redirect_uris: ['https://agent.example/cb'] })
   t.equal(refused.status, 403)
   t.equal(((await refused.json()) as { error: string }).error, 'registration_disabled')

@@ -42,6 +42,7 @@ function metadataRoute(path: string, document: (request: RouteRequest) => Record
   return {
     method: 'GET',
     path,
+    publicCors: true,
     async handle(request) {
       sendJson(request.res, 200, document(request), { 'Cache-Control': 'max-age=300' })
     },

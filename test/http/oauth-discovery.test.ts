@@ -36,6 +36,13 @@ t.test('discovery documents, challenges and dynamic registration', async (t) => 
     revocation_endpoint: `${server.base}/revoke`, code_challenge_methods_supported: ['S256'], response_types_supported: ['code'],
   })
 
+  const crossOrigin = await fetch(`${server.base}/.well-known/oauth-authorization-server`, { headers: { Origin: 'https://inspector.example' } })
+  t.equal(crossOrigin.status, 200, 'discovery is readable from any browser origin')
+  t.equal(crossOrigin.headers.get('access-control-allow-origin'), 'https://inspector.example')
+  const preflight = await fetch(`${server.base}/.well-known/oauth-protected-resource/mcp`, { method: 'OPTIONS', headers: { Origin: 'https://inspector.example', 'Access-Control-Request-Headers': 'mcp-protocol-version' } })
+  t.equal(preflight.status, 204)
+  t.equal((await rawRequest(`${server.base}/mcp`, { headers: mcpHeaders(null, { Origin: 'https://inspector.example' }), body: '{}' })).status, 403, '/mcp stays default-deny')
+
   const challenge = `Bearer realm="brain", resource_metadata="${server.base}/.well-known/oauth-protected-resource"`
   const mcp = await rawRequest(`${server.base}/mcp`, { headers: mcpHeaders(null), body: '{}' })
   t.equal(mcp.status, 401)

@@ -109,6 +109,7 @@ export async function registerClient(db: SqlExecutor, input: RegisterClientInput
     const problem = checkRedirectUri(uri)
     if (problem) throw new OAuthError('invalid_redirect_uri', problem)
   }
+  if (input.grantTypes.length === 0) throw new OAuthError('invalid_client_metadata', 'The client needs at least one grant type.')
   if (input.grantTypes.includes('authorization_code') && input.redirectUris.length === 0) {
     throw new OAuthError('invalid_redirect_uri', 'A client of the authorization code flow needs at least one redirect URI.')
   }

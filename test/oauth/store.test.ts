@@ -32,6 +32,7 @@ t.test('clients, codes, refresh rotation and audience [postgres]', async (t) => 
   const redirect = 'http://127.0.0.1:9999/callback'
   await t.rejects(registerClient(db, { name: 'x', redirectUris: ['http://evil.example/cb'], scopes: ['read'], grantTypes: ['authorization_code'], authMethod: 'none', registeredBy: 'dynamic' }), { code: 'invalid_redirect_uri' })
   await t.rejects(registerClient(db, { name: 'x', redirectUris: [], scopes: ['read'], grantTypes: ['client_credentials'], authMethod: 'none', registeredBy: 'cli' }), { code: 'invalid_client_metadata' })
+  await t.rejects(registerClient(db, { name: 'x', redirectUris: [], scopes: ['read'], grantTypes: [], authMethod: 'none', registeredBy: 'cli' }), { code: 'invalid_client_metadata' }, 'a client that could use no grant')
   t.ok(redirectUriAllowed(['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/cb'), 'a loopback redirect may use any port')
   t.notOk(redirectUriAllowed(['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/other'), 'but not another path')
   t.notOk(redirectUriAllowed(['https://app.example/cb'], 'https://app.example:8443/cb'), 'an https redirect matches exactly')

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -108,7 +109,7 @@ export class FileOAuthProvider implements OAuthClientProvider {
 }
 
 function randomState(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
+  return randomBytes(16).toString('base64url')
 }
 
 /** Opens the address in the desktop's browser when there is one; the address is printed either way. */

@@ -10,7 +10,7 @@ const TRANSPORTS = ['src/mcp', 'src/http']
 const FOUNDATION = ['src/db', 'src/config', 'src/errors', 'src/util']
 const CAPABILITIES = [
   'auth', 'capture', 'chunking', 'code', 'convert', 'doctor', 'embedding', 'export', 'frontmatter', 'history', 'import', 'ingestion', 'integrations', 'links',
-  'pages', 'queue', 'release', 'search', 'skills', 'sources', 'sync', 'update', 'upgrade',
+  'oauth', 'pages', 'queue', 'release', 'search', 'skills', 'sources', 'sync', 'update', 'upgrade',
 ].map((name) => `src/${name}`)
 
 /** `from` folders may not be imported by `target` folders. */

@@ -104,9 +104,14 @@ export async function revokeToken(db: Database, nameOrId: string): Promise<Token
 export type BearerFailure = 'missing' | 'not_bearer' | 'unknown' | 'revoked'
 
 export interface VerifiedToken {
-  tokenId: number
+  /** The static token's id; null for an OAuth access token. */
+  tokenId: number | null
+  /** The OAuth client an OAuth access token was issued to; null for a static token. */
+  oauthClientId: string | null
   name: string
   scopes: TokenScope[]
+  /** Who the per-token rate bucket counts: one static token, or one OAuth client. */
+  rateKey: string
 }
 
 export type BearerResult = { ok: true; token: VerifiedToken } | { ok: false; reason: BearerFailure }
@@ -135,7 +140,7 @@ export async function verifyBearer(db: SqlExecutor, authorization: string | unde
   const row = rows[0]
   if (!row) return { ok: false, reason: 'unknown' }
   if (row.revoked_at !== null) return { ok: false, reason: 'revoked' }
-  return { ok: true, token: { tokenId: Number(row.id), name: row.name, scopes: row.scopes as TokenScope[] } }
+  return { ok: true, token: { tokenId: Number(row.id), oauthClientId: null, name: row.name, scopes: row.scopes as TokenScope[], rateKey: String(row.id) } }
 }
 
 export function hasScope(token: VerifiedToken, scope: TokenScope): boolean {

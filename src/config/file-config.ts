@@ -15,8 +15,16 @@ export interface FileConfig {
   /** `idle_timeout`: how long the resident service stays up with nothing to do (e.g. "15min", "off"). */
   service?: { idle_timeout?: string | number }
   /** Thin-client install: commands call this brain's MCP HTTP route instead of a database. */
-  remote?: { url: string; token: string }
+  /** `token` for a static access token; `auth: "oauth"` when signed in through the browser (credentials in oauth.json). */
+  remote?: { url: string; token?: string; auth?: 'oauth' }
   mcp?: { allowed_slug_prefixes?: string[] }
+  /** OAuth on `serve --http`: `registration: false` turns dynamic client registration off. */
+  oauth?: { registration?: boolean; public_url?: string }
+}
+
+/** Where a thin client signed in with OAuth keeps its client and tokens (mode 0600). */
+export function oauthCredentialsFile(home: string): string {
+  return join(home, 'oauth.json')
 }
 
 export function configFilePath(home: string): string {

@@ -3,7 +3,7 @@
  * brain home's config.json and the database's config table. May import db types, errors, util.
  */
 export { loadConfig, brainHome, configForJob, jobSettingsOf, type Config, type EngineConfig, type EmbeddingConfig } from './load.js'
-export { writeFileConfig, readFileConfig, type FileConfig } from './file-config.js'
+export { writeFileConfig, readFileConfig, oauthCredentialsFile, type FileConfig } from './file-config.js'
 export { processEnv, parseFlag, parseToggleOff, disableRuntimeTelemetry, type BrainEnv } from './env.js'
 export { parseDurationMs } from './durations.js'
 export { readConfigValue, writeConfigValue, deleteConfigValue, listConfigValues, DB_CONFIG_KEYS } from './db-config.js'

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { ConfigError } from '../errors/index.js'
 import { parseDurationMs } from './durations.js'
-import { parseFlag, processEnv, type BrainEnv } from './env.js'
-import { readFileConfig } from './file-config.js'
+import { parseFlag, parseToggleOff, processEnv, type BrainEnv } from './env.js'
+import { oauthCredentialsFile, readFileConfig, type FileConfig } from './file-config.js'
 import { brainHome } from './home.js'
 
 export { brainHome }
@@ -16,6 +16,21 @@ export interface EmbeddingConfig {
   openaiApiKey: string | null
   openaiBaseUrl: string | null
   openaiModel: string | null
+}
+
+/** OAuth 2.1 on `serve --http`. */
+export interface OAuthConfig {
+  /** Dynamic client registration at /register (BRAIN_OAUTH_REGISTRATION=0 or config.json oauth.registration=false turns it off). */
+  registration: boolean
+  /**
+   * The server's public base URL (BRAIN_HTTP_PUBLIC_URL): the issuer and the audience of its
+   * tokens. Unset: taken from each request's Host header.
+   */
+  publicUrl: string | null
+  /** Lifetime of access tokens (BRAIN_OAUTH_ACCESS_TTL, default 1 h). */
+  accessTtlMs: number
+  /** Lifetime of refresh tokens (BRAIN_OAUTH_REFRESH_TTL, default 30 days). */
+  refreshTtlMs: number
 }
 
 export interface Config {
@@ -43,9 +58,13 @@ export interface Config {
     ipBurst: number
     /** Burst of the per-token bucket (BRAIN_HTTP_TOKEN_BURST, default 600); refills at half of it per second. */
     tokenBurst: number
+    oauth: OAuthConfig
   }
-  /** Set by `brain init --remote`: page and search commands call that server's tools. */
-  remote: { url: string; token: string } | null
+  /**
+   * Set by `brain init --remote`: page and search commands call that server's tools, with a
+   * static token, or (token null) with the OAuth sign-in kept in `credentialsFile`.
+   */
+  remote: { url: string; token: string | null; credentialsFile: string } | null
   /**
    * The brain settings of the environment this configuration was read from (BRAIN_* and OPENAI_*
    * variables, without secrets or connection URLs): a job submitted with this configuration
@@ -90,6 +109,37 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
 
 function list(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')
+}
+
+function oauthConfig(env: BrainEnv, file: FileConfig): OAuthConfig {
+  const rawUrl = env.BRAIN_HTTP_PUBLIC_URL?.trim() || file.oauth?.public_url || null
+  let publicUrl: string | null = null
+  if (rawUrl) {
+    let parsed: URL
+    try {
+      parsed = new URL(rawUrl)
+    } catch {
+      throw new ConfigError('invalid_public_url', `BRAIN_HTTP_PUBLIC_URL=${rawUrl} is not a URL`, { hint: 'Use the origin clients reach, such as https://brain.example.com.' })
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+      throw new ConfigError('invalid_public_url', `BRAIN_HTTP_PUBLIC_URL=${rawUrl} is not an http(s) URL`, { hint: 'Use the origin clients reach, such as https://brain.example.com.' })
+    }
+    publicUrl = parsed.origin
+  }
+  const registrationOff = env.BRAIN_OAUTH_REGISTRATION !== undefined ? parseToggleOff(env.BRAIN_OAUTH_REGISTRATION) : file.oauth?.registration === false
+  return {
+    registration: !registrationOff,
+    publicUrl,
+    accessTtlMs: parseDurationMs('BRAIN_OAUTH_ACCESS_TTL', env.BRAIN_OAUTH_ACCESS_TTL, 3_600_000) || 3_600_000,
+    refreshTtlMs: parseDurationMs('BRAIN_OAUTH_REFRESH_TTL', env.BRAIN_OAUTH_REFRESH_TTL, 30 * 24 * 3_600_000) || 30 * 24 * 3_600_000,
+  }
+}
+
+function remoteConfig(file: FileConfig, home: string): Config['remote'] {
+  if (!file.remote || typeof file.remote.url !== 'string') return null
+  const credentialsFile = oauthCredentialsFile(home)
+  if (typeof file.remote.token === 'string') return { url: file.remote.url, token: file.remote.token, credentialsFile }
+  return file.remote.auth === 'oauth' ? { url: file.remote.url, token: null, credentialsFile } : null
 }
 
 export interface LoadConfigOptions {
@@ -149,8 +199,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       trustProxy: env.BRAIN_HTTP_TRUST_PROXY === '1',
       ipBurst: positiveInt('BRAIN_HTTP_IP_BURST', env.BRAIN_HTTP_IP_BURST, 120),
       tokenBurst: positiveInt('BRAIN_HTTP_TOKEN_BURST', env.BRAIN_HTTP_TOKEN_BURST, 600),
+      oauth: oauthConfig(env, file),
       remoteSlugPrefixes: env.BRAIN_REMOTE_SLUG_PREFIXES !== undefined ? list(env.BRAIN_REMOTE_SLUG_PREFIXES) : (file.mcp?.allowed_slug_prefixes ?? []),
     },
-    remote: file.remote && typeof file.remote.url === 'string' && typeof file.remote.token === 'string' ? { url: file.remote.url, token: file.remote.token } : null,
+    remote: remoteConfig(file, home),
   }
 }

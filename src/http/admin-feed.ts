@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http'
-import { hasScope, verifyBearer, type TokenScope } from '../auth/index.js'
+import { hasScope, type TokenScope } from '../auth/index.js'
+import { verifyAnyBearer } from '../oauth/index.js'
+import { bearerChallenge, publicBase } from './oauth-common.js'
 import { writeAudit } from './audit.js'
 import { sendJson } from './respond.js'
 import type { Route } from './types.js'
@@ -72,15 +74,17 @@ export function adminEventsRoute(feed: AdminFeed): Route {
   return {
     method: 'GET',
     path: '/admin/events',
-    async handle({ req, res, deps, clientIp }) {
+    async handle(request) {
+      const { req, res, deps, clientIp } = request
       const started = performance.now()
-      const bearer = await verifyBearer(deps.db, req.headers.authorization)
+      const bearer = await verifyAnyBearer(deps.db, req.headers.authorization, publicBase(request))
       const status = !bearer.ok ? 401 : hasScope(bearer.token, ADMIN_SCOPE) ? 200 : 403
       await writeAudit(deps.db, {
         tokenId: bearer.ok ? bearer.token.tokenId : null, clientIp, route: '/admin/events', method: 'GET', toolName: null,
         status, errorCode: bearer.ok ? (status === 200 ? null : 'forbidden') : `unauthorized_${bearer.reason}`, durationMs: performance.now() - started,
+        oauthClientId: bearer.ok ? bearer.token.oauthClientId : null,
       }, deps.logger)
-      if (!bearer.ok) sendJson(res, 401, { error: 'unauthorized', reason: bearer.reason }, { 'WWW-Authenticate': 'Bearer realm="brain"' })
+      if (!bearer.ok) sendJson(res, 401, { error: 'unauthorized', reason: bearer.reason }, { 'WWW-Authenticate': bearerChallenge(request, bearer.reason === 'missing' ? {} : { error: 'invalid_token' }) })
       else if (status === 403) sendJson(res, 403, { error: 'forbidden', hint: 'The admin feed needs a token with the admin scope: brain auth create <name> --scopes admin.' })
       else stream(res, feed, () => undefined)
     },

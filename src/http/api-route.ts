@@ -1,9 +1,11 @@
-import { verifyBearer, type VerifiedToken } from '../auth/index.js'
+import type { VerifiedToken } from '../auth/index.js'
 import { dispatchTool, listTools } from '../mcp/index.js'
 import type { OperationContext } from '../operations/context.js'
 import { OPERATIONS } from '../operations/catalogue.js'
+import { verifyAnyBearer } from '../oauth/index.js'
 import { writeAudit } from './audit.js'
 import { readBodyCapped } from './body.js'
+import { bearerChallenge, publicBase } from './oauth-common.js'
 import { sendJson } from './respond.js'
 import type { Route, RouteRequest } from './types.js'
 
@@ -19,6 +21,7 @@ interface Outcome {
   status: number
   errorCode: string | null
   tokenId: number | null
+  oauthClientId?: string | null
   body: unknown
   headers?: Record<string, string>
 }
@@ -54,12 +57,12 @@ async function authorize(request: RouteRequest): Promise<VerifiedToken | Outcome
   const { deps, req } = request
   const byIp = deps.ipBuckets.take(request.clientIp)
   if (!byIp.allowed) return { status: 429, errorCode: 'rate_limited_ip', tokenId: null, body: { error: rateLimited() }, headers: { 'Retry-After': String(byIp.retryAfterSeconds) } }
-  const bearer = await verifyBearer(deps.db, req.headers.authorization)
+  const bearer = await verifyAnyBearer(deps.db, req.headers.authorization, publicBase(request))
   if (!bearer.ok) {
     const body = { error: { class: 'AuthError', code: 'unauthorized', message: `No valid access token (${bearer.reason}).`, hint: 'Send Authorization: Bearer <token>; create one with `brain auth create <name>`.' } }
-    return { status: 401, errorCode: `unauthorized_${bearer.reason}`, tokenId: null, body, headers: { 'WWW-Authenticate': 'Bearer realm="brain"' } }
+    return { status: 401, errorCode: `unauthorized_${bearer.reason}`, tokenId: null, body, headers: { 'WWW-Authenticate': bearerChallenge(request) } }
   }
-  const byToken = deps.tokenBuckets.take(String(bearer.token.tokenId))
+  const byToken = deps.tokenBuckets.take(bearer.token.rateKey)
   if (!byToken.allowed) return { status: 429, errorCode: 'rate_limited_token', tokenId: bearer.token.tokenId, body: { error: rateLimited() }, headers: { 'Retry-After': String(byToken.retryAfterSeconds) } }
   return bearer.token
 }
@@ -71,7 +74,7 @@ function rateLimited() {
 async function call(request: RouteRequest, name: string): Promise<Outcome> {
   const { deps, req } = request
   const token = await authorize(request)
-  if (!('tokenId' in token && 'scopes' in token)) {
+  if (!('scopes' in token)) {
     req.resume()
     return token
   }
@@ -91,9 +94,10 @@ async function call(request: RouteRequest, name: string): Promise<Outcome> {
   }
   const outcome = await dispatchTool(contextFor(request, token), name, args)
   const result = outcome.result.structuredContent
-  if (!outcome.result.isError) return { status: 200, errorCode: null, tokenId: token.tokenId, body: result }
+  const who = { tokenId: token.tokenId, oauthClientId: token.oauthClientId }
+  if (!outcome.result.isError) return { status: 200, errorCode: null, ...who, body: result }
   const errorClass = String((result.error as { class?: unknown } | undefined)?.class ?? '')
-  return { status: STATUS_BY_CLASS[errorClass] ?? 500, errorCode: outcome.errorCode, tokenId: token.tokenId, body: result }
+  return { status: STATUS_BY_CLASS[errorClass] ?? 500, errorCode: outcome.errorCode, ...who, body: result }
 }
 
 async function answer(request: RouteRequest, route: string, toolName: string | null, run: () => Promise<Outcome>): Promise<void> {
@@ -106,7 +110,7 @@ async function answer(request: RouteRequest, route: string, toolName: string | n
     const unavailable = { class: 'DatabaseError', code: 'unavailable', message: 'The brain did not answer.', hint: 'Try again shortly.' }
     outcome = { status: 503, errorCode: 'unavailable', tokenId: null, body: { error: unavailable } }
   }
-  const row = { tokenId: outcome.tokenId, clientIp: request.clientIp, route, method: request.req.method ?? null, toolName, status: outcome.status, errorCode: outcome.errorCode, durationMs: performance.now() - started }
+  const row = { tokenId: outcome.tokenId, oauthClientId: outcome.oauthClientId ?? null, clientIp: request.clientIp, route, method: request.req.method ?? null, toolName, status: outcome.status, errorCode: outcome.errorCode, durationMs: performance.now() - started }
   await writeAudit(request.deps.db, row, request.deps.logger)
   if (outcome.status === 499) request.res.destroy()
   else sendJson(request.res, outcome.status, outcome.body, outcome.headers)

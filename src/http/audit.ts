@@ -10,6 +10,8 @@ export interface AuditRow {
   status: number
   errorCode: string | null
   durationMs: number
+  /** The OAuth client of the request's token, or of the OAuth endpoint's request. */
+  oauthClientId?: string | null
 }
 
 /** Rows written by one INSERT at most; a larger backlog is written in several. */
@@ -68,8 +70,8 @@ class AuditBatcher {
 
 async function insertRows(db: SqlExecutor, rows: readonly AuditRow[]): Promise<void> {
   await db.query(
-    `INSERT INTO mcp_request_log (token_id, client_ip, route, method, tool_name, status, error_code, duration_ms)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::int[])`,
+    `INSERT INTO mcp_request_log (token_id, client_ip, route, method, tool_name, status, error_code, duration_ms, oauth_client_id)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::int[], $9::text[])`,
     [
       rows.map((r) => r.tokenId),
       rows.map((r) => r.clientIp),
@@ -79,6 +81,7 @@ async function insertRows(db: SqlExecutor, rows: readonly AuditRow[]): Promise<v
       rows.map((r) => r.status),
       rows.map((r) => r.errorCode),
       rows.map((r) => Math.round(r.durationMs)),
+      rows.map((r) => (r.oauthClientId ?? null)),
     ],
     { prepared: true },
   )

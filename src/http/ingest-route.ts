@@ -1,4 +1,6 @@
-import { hasScope, verifyBearer, type VerifiedToken } from '../auth/index.js'
+import { hasScope, type VerifiedToken } from '../auth/index.js'
+import { verifyAnyBearer } from '../oauth/index.js'
+import { bearerChallenge, publicBase } from './oauth-common.js'
 import { BrainError, serializeError } from '../errors/index.js'
 import { writeAudit } from './audit.js'
 import { readBodyCapped } from './body.js'
@@ -20,6 +22,7 @@ interface Outcome {
   status: number
   errorCode: string | null
   tokenId: number | null
+  oauthClientId?: string | null
   /** Writes the answer; called after the audit row, so no client sees an unaudited reply. */
   send(): void
 }
@@ -40,10 +43,14 @@ function refuse(request: RouteRequest, status: number, body: Record<string, unkn
 }
 
 async function authorize(request: RouteRequest): Promise<VerifiedToken | Outcome> {
-  const bearer = await verifyBearer(request.deps.db, request.req.headers.authorization)
-  if (!bearer.ok) return refuse(request, 401, { error: 'unauthorized', reason: bearer.reason }, null, { 'WWW-Authenticate': 'Bearer realm="brain", scope="write"' })
+  const bearer = await verifyAnyBearer(request.deps.db, request.req.headers.authorization, publicBase(request))
+  if (!bearer.ok) {
+    const challenge = bearerChallenge(request, bearer.reason === 'missing' ? { scope: 'write' } : { error: 'invalid_token', scope: 'write' })
+    return refuse(request, 401, { error: 'unauthorized', reason: bearer.reason }, null, { 'WWW-Authenticate': challenge })
+  }
   if (!hasScope(bearer.token, 'write')) {
-    return refuse(request, 403, { error: 'insufficient_scope', hint: 'POST /ingest needs a token with the write scope.' }, bearer.token.tokenId, { 'WWW-Authenticate': 'Bearer realm="brain", error="insufficient_scope", scope="write"' })
+    const outcome = refuse(request, 403, { error: 'insufficient_scope', hint: 'POST /ingest needs a token with the write scope.' }, bearer.token.tokenId, { 'WWW-Authenticate': bearerChallenge(request, { error: 'insufficient_scope', scope: 'write' }) })
+    return { ...outcome, oauthClientId: bearer.token.oauthClientId }
   }
   return bearer.token
 }
@@ -74,7 +81,8 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   } catch {
     return refuse(request, 415, { error: 'unsupported_media_type', content_type: type.type, hint: `The body is not UTF-8 text. ${PROCESSOR_HINT}` }, tokenId)
   }
-  const clientId = `webhook:${tokenId}`
+  // The backlog is counted per static token, or per OAuth client across all its tokens.
+  const clientId = token.oauthClientId === null ? `webhook:${tokenId}` : `webhook:oauth:${token.oauthClientId}`
   let slug: string | undefined
   let event: IngestionEvent
   try {
@@ -111,7 +119,7 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   const queue = await openQueue({ db: deps.db, config: deps.config, logger: deps.logger })
   const job = await submitIngestCapture(queue, event, { clientId, untrusted: true, idempotent: true, slug }).finally(() => queue.close())
   const duplicate = Boolean(existing.rows[0])
-  const accepted = answer(request, 202, { job_id: job.id, status: job.status, content_hash: contentHash, duplicate }, tokenId)
+  const accepted = { ...answer(request, 202, { job_id: job.id, status: job.status, content_hash: contentHash, duplicate }, tokenId), oauthClientId: token.oauthClientId }
   return {
     ...accepted,
     send: () => {
@@ -146,7 +154,7 @@ export function ingestRoutes(options: IngestRouteOptions = { feed: new AdminFeed
           outcome = refuse(request, 429, { error: 'rate_limited', retry_after_seconds: byIp.retryAfterSeconds }, null, { 'Retry-After': String(byIp.retryAfterSeconds) })
         } else {
           const token = await authorize(request)
-          outcome = 'status' in token ? token : await accept(request, token, options.feed)
+          outcome = 'status' in token ? token : { oauthClientId: token.oauthClientId, ...(await accept(request, token, options.feed)) }
         }
       } catch (err) {
         request.deps.logger.error('ingest request failed', { error: err instanceof Error ? err.message : String(err) })
@@ -155,7 +163,7 @@ export function ingestRoutes(options: IngestRouteOptions = { feed: new AdminFeed
       }
       await writeAudit(request.deps.db, {
         tokenId: outcome.tokenId, clientIp: request.clientIp, route: '/ingest', method: 'POST', toolName: null,
-        status: outcome.status, errorCode: outcome.errorCode, durationMs: performance.now() - started,
+        status: outcome.status, errorCode: outcome.errorCode, durationMs: performance.now() - started, oauthClientId: outcome.oauthClientId ?? null,
       }, request.deps.logger)
       outcome.send()
     },

@@ -1,8 +1,10 @@
-import { verifyBearer, type BearerFailure, type VerifiedToken } from '../auth/index.js'
+import type { VerifiedToken } from '../auth/index.js'
+import { verifyAnyBearer, type AnyBearerFailure } from '../oauth/index.js'
 import { writeAudit, type AuditRow } from './audit.js'
 import { readBodyCapped } from './body.js'
 import { McpServerPool } from './mcp-servers.js'
 import { sendJson } from './respond.js'
+import { bearerChallenge, publicBase } from './oauth-common.js'
 import type { Route, RouteRequest } from './types.js'
 
 const PARSE_ERROR = -32700
@@ -28,8 +30,10 @@ function describeCall(message: unknown): { method: string | null; toolName: stri
   }
 }
 
-function unauthorized(request: RouteRequest, reason: BearerFailure): Outcome {
-  return reply(request, 401, { error: 'unauthorized', reason }, `unauthorized_${reason}`, { 'WWW-Authenticate': 'Bearer realm="brain"' })
+function unauthorized(request: RouteRequest, reason: AnyBearerFailure): Outcome {
+  // A client that sent no credential learns where to get one; one that sent a bad one also learns it was bad.
+  const challenge = bearerChallenge(request, reason === 'missing' ? {} : { error: 'invalid_token' })
+  return reply(request, 401, { error: 'unauthorized', reason }, `unauthorized_${reason}`, { 'WWW-Authenticate': challenge })
 }
 
 function rateLimited(request: RouteRequest, retryAfterSeconds: number, code: string): Outcome {
@@ -67,10 +71,11 @@ async function pipeline(request: RouteRequest, audit: Partial<AuditRow>): Promis
     // reset the connection and lose this answer on the client's side.
     return reply(request, 413, { error: 'body_too_large', max_bytes: deps.config.http.maxBodyBytes }, 'body_too_large')
   }
-  const bearer = await verifyBearer(deps.db, req.headers.authorization)
+  const bearer = await verifyAnyBearer(deps.db, req.headers.authorization, publicBase(request))
   if (!bearer.ok) return unauthorized(request, bearer.reason)
   audit.tokenId = bearer.token.tokenId
-  const byToken = deps.tokenBuckets.take(String(bearer.token.tokenId))
+  audit.oauthClientId = bearer.token.oauthClientId
+  const byToken = deps.tokenBuckets.take(bearer.token.rateKey)
   if (!byToken.allowed) return rateLimited(request, byToken.retryAfterSeconds, 'rate_limited_token')
   let message: unknown
   try {
@@ -89,7 +94,7 @@ export const mcpRoute: Route = {
   audited: true,
   async handle(request) {
     const started = performance.now()
-    const audit: Partial<AuditRow> = { tokenId: null, method: null, toolName: null }
+    const audit: Partial<AuditRow> = { tokenId: null, method: null, toolName: null, oauthClientId: null }
     let outcome: Outcome
     try {
       outcome = await pipeline(request, audit)
@@ -108,6 +113,7 @@ export const mcpRoute: Route = {
         status: outcome.status,
         errorCode: outcome.errorCode,
         durationMs: performance.now() - started,
+        oauthClientId: audit.oauthClientId ?? null,
       },
       request.deps.logger,
     )

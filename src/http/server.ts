@@ -27,7 +27,9 @@ export function createBrainHttpServer(routes: readonly Route[], deps: HttpDeps):
       sendJson(res, 503, { error: 'shutting_down' }, { Connection: 'close', 'Retry-After': '1' })
       return
     }
-    const cors = applyCors(req, res, deps.config.http.corsOrigins)
+    // Browser-based MCP clients discover the authorization server before they hold any credential.
+    const publicPath = routes.some((route) => route.publicCors && route.path === url.pathname)
+    const cors = applyCors(req, res, publicPath ? ['*'] : deps.config.http.corsOrigins)
     if (cors === 'denied') {
       req.resume()
       // Refused before any route runs, so the refusal is logged here for the audited routes.

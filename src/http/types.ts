@@ -31,5 +31,7 @@ export interface Route {
   path: string
   /** Every request to this path leaves a row in the request log, refused ones included. */
   audited?: boolean
+  /** A public document without credentials (discovery metadata): any browser origin may read it. */
+  publicCors?: boolean
   handle(request: RouteRequest): Promise<void>
 }

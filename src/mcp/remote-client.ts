@@ -11,7 +11,9 @@ export class RemoteToolError extends BrainError {
 
 export interface RemoteTarget {
   url: string
-  token: string
+  /** A static access token; null: the OAuth sign-in kept in `credentialsFile`. */
+  token: string | null
+  credentialsFile?: string
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
@@ -43,6 +45,10 @@ function transportError(err: unknown, target: URL): BrainError {
   if (status === 401) {
     return new ConfigError('remote_unauthorized', `${target.origin} refused the access token (401).`, { hint: 'The token is unknown or revoked: create one on the server with `brain auth create` and run `brain init --remote <url> --token <token>`.' })
   }
+  // The SDK's OAuth errors (a revoked client, a refresh token no longer valid) carry the protocol's errorCode.
+  if (typeof (err as { errorCode?: unknown }).errorCode === 'string') {
+    return new ConfigError('remote_sign_in_expired', `${target.origin} refused this client's sign-in (${(err as { errorCode: string }).errorCode}).`, { hint: `Sign in again: \`brain init --remote ${target.origin}\`.` })
+  }
   if (status === 429) return new ProviderError('remote_rate_limited', `${target.origin} is rate limiting this client (429).`, { hint: 'Wait a moment and try again.' })
   const message = err instanceof Error ? err.message : String(err)
   return new ProviderError('remote_unreachable', `The remote brain at ${target.origin} did not answer: ${message}`, { hint: 'Check the URL and that `brain serve --http` is running there.', cause: err })
@@ -54,12 +60,21 @@ export async function callRemoteTool(target: RemoteTarget, name: string, args: R
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
   const client = new Client({ name: 'brain-thin-client', version: '1' })
-  const transport = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { Authorization: `Bearer ${target.token}` } } })
+  let transport: InstanceType<typeof StreamableHTTPClientTransport>
+  if (target.token !== null) {
+    transport = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { Authorization: `Bearer ${target.token}` } } })
+  } else {
+    // The SDK refreshes an expired access token with the stored refresh token (and stores the rotated pair).
+    const { FileOAuthProvider } = await import('./remote-oauth.js')
+    if (!target.credentialsFile) throw new ConfigError('remote_not_signed_in', 'This thin client has no OAuth sign-in.', { hint: 'Run `brain init --remote <url>` to sign in.' })
+    transport = new StreamableHTTPClientTransport(endpoint, { authProvider: FileOAuthProvider.load(target.credentialsFile) })
+  }
   let result: Awaited<ReturnType<typeof client.callTool>>
   try {
     await client.connect(transport)
     result = await client.callTool({ name, arguments: args }, undefined, { timeout: REMOTE_CALL_TIMEOUT_MS })
   } catch (err) {
+    if (err instanceof BrainError) throw err
     throw transportError(err, endpoint)
   } finally {
     await client.close().catch(() => undefined)

@@ -47,19 +47,21 @@ async function versionText(state: Current, n: number): Promise<{ markdown: strin
 interface PresentedVersion { number: number; current: boolean; writtenAt: string; via: string | null; by: string | null; bytes: number; linesAdded: number; linesRemoved: number }
 
 function formatVersions(result: object): string {
-  return (result as { versions: PresentedVersion[] }).versions
+  const { versions, total } = result as { versions: PresentedVersion[]; total: number }
+  const more = total > versions.length ? `\n(${total - versions.length} older versions; --limit ${total} shows them all)` : ''
+  return versions
     .map((v) => {
       const when = String(v.writtenAt).replace('T', ' ').slice(0, 19)
       return `${String(v.number).padStart(4)}  ${when}  ${(v.via ?? '-').padEnd(14)} ${(v.by ?? '-').padEnd(12)} ${String(v.bytes).padStart(8)} B  +${v.linesAdded} -${v.linesRemoved}${v.current ? '  (current)' : ''}`
     })
-    .join('\n')
+    .join('\n') + more
 }
 
 export const listVersionsTool = defineOperation({
   name: 'list_versions',
   description:
     'The history of a page, newest first: every earlier content it had, numbered, with when it was written, through what (put_page, sync, revert, …), by which token, its size and the lines it added and removed. The first entry is the current content. Use get_version to read one, revert_page to go back to one.',
-  input: z.strictObject({ slug, source, limit: z.number().int().min(1).max(10_000).optional().describe('At most this many versions (default 1000)') }),
+  input: z.strictObject({ slug, source, limit: z.number().int().min(1).max(10_000).optional().describe('At most this many versions, newest first (default 50)') }),
   mutating: false,
   async run(ctx, args) {
     const { listVersions } = await import('../history/index.js')
@@ -69,12 +71,12 @@ export const listVersionsTool = defineOperation({
       number: state.number, current: true, written_at: page.updatedAt, via: page.writtenVia ?? page.ingestedVia, by: page.writtenBy,
       bytes: Buffer.byteLength(state.markdown, 'utf8'), lines_added: page.linesAdded ?? 0, lines_removed: page.linesRemoved ?? 0, content_hash: page.contentHash,
     }
-    const limit = args.limit ?? 1000
+    const limit = args.limit ?? 50
     const stored = limit > 1 ? await listVersions(state.db, page.id, limit - 1) : []
     const versions = [current, ...stored.map((v): ShownVersion => ({
       number: v.number, current: false, written_at: v.writtenAt, via: v.writtenVia, by: v.writtenBy, bytes: v.bytes, lines_added: v.linesAdded, lines_removed: v.linesRemoved, content_hash: v.contentHash,
     }))]
-    return { slug: page.slug, source_id: page.sourceId, page_id: page.id, versions }
+    return { slug: page.slug, source_id: page.sourceId, page_id: page.id, total: state.number, versions }
   },
   present: { text: formatVersions },
   cli: {
@@ -84,7 +86,7 @@ export const listVersionsTool = defineOperation({
     positional: { field: 'slug', required: true },
     options: [
       { field: 'source', flag: '--source', kind: 'string', description: 'Source id; needed only when the slug exists in more than one source' },
-      { field: 'limit', flag: '--limit', kind: 'integer', description: 'At most this many versions (default 1000)' },
+      { field: 'limit', flag: '--limit', kind: 'integer', description: 'At most this many versions, newest first (default 50)' },
     ],
     integerErrorPrefix: 'history_',
   },

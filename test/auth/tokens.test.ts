@@ -17,7 +17,7 @@ t.test('create, verify, list and revoke [postgres]', async (t) => {
   t.same(await verifyBearer(db, undefined), { ok: false, reason: 'missing' })
   t.same(await verifyBearer(db, `Token ${token}`), { ok: false, reason: 'not_bearer' })
   t.same(await verifyBearer(db, 'Bearer brain_unknown'), { ok: false, reason: 'unknown' })
-  t.same(await verifyBearer(db, `bearer ${token}`), { ok: true, token: { tokenId: info.id, name: 'laptop', scopes: ['read'] } })
+  t.same(await verifyBearer(db, `bearer ${token}`), { ok: true, token: { tokenId: info.id, oauthClientId: null, name: 'laptop', scopes: ['read'], rateKey: String(info.id) } })
 
   const first = (await listTokens(db))[0]!.lastUsedAt
   t.ok(first, 'last_used_at is written on use')

@@ -195,3 +195,18 @@ engineTest(t, "sync's deletions go to the trash and restore from it", async (t, 
   t.match(await tool(ctx, 'restore_page', { page: 'notes/removed', source: 'notes' }), { slug: 'notes/removed', source_id: 'notes' })
   t.match((await findPage(db, 'notes', 'notes/removed'))!.compiledTruth, /Gone from git/)
 })
+
+engineTest(t, 'ingestion keeps the content it replaces too', async (t, { db }) => {
+  const { default: ingest } = await import('../../workers/ingest-capture.js')
+  const config = loadConfig({ env: { BRAIN_HOME: tmp(), BRAIN_EMBEDDING_PROVIDER: 'local' } })
+  const run = (content: string) =>
+    ingest({
+      jobId: '1', name: 'ingest_capture', signal: new AbortController().signal, db, config, logger: memoryLogger(), progress: () => undefined,
+      data: { slug: 'inbox/feed-item', noEmbed: true, event: { content_type: 'text/markdown', content, source_id: 'feed' } },
+    })
+  await run('# Feed\n\nfirst edition\n')
+  await run('# Feed\n\nsecond edition\n')
+  const versions = (await tool(context(db), 'list_versions', { slug: 'inbox/feed-item' })).versions as Shown[]
+  t.same(versions.map((v) => [v.number, v.via]), [[2, 'ingest_capture'], [1, 'ingest_capture']])
+  t.match((await tool(context(db), 'get_version', { slug: 'inbox/feed-item', version: 1 })).markdown, /first edition/)
+})

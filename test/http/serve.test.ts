@@ -86,7 +86,7 @@ t.test('401 for a missing, non-Bearer, unknown or revoked token; each audited', 
   const after = await post(server, token, list)
   t.equal(after.status, 401, 'revoked')
   t.match(after.json(), { error: 'unauthorized', reason: 'revoked' })
-  t.equal(after.headers['www-authenticate'], 'Bearer realm="brain"')
+  t.equal(after.headers['www-authenticate'], `Bearer realm="brain", resource_metadata="${server.base}/.well-known/oauth-protected-resource", error="invalid_token"`)
   const rows = await waitFor(async () => {
     const r = await auditRows(url)
     return r.length === 5 ? r : undefined

@@ -51,7 +51,7 @@ t.test('the bare dashboard has three sections and the shipped recipes, without a
   t.equal(bare.code, 0, bare.stderr)
   const sections = bare.json<{ sections: Record<string, StatusJson[]> }>().sections
   t.same(Object.keys(sections), ['infrastructure', 'senses', 'reflexes'])
-  t.same(sections.infrastructure!.map((s) => s.id), ['mcp-http-server', 'systemd-supervisor'])
+  t.same(sections.infrastructure!.map((s) => s.id), ['mcp-http-server', 'oauth-remote-agents', 'systemd-supervisor'])
   t.same(sections.senses!.map((s) => s.id), ['agent-mcp-client', 'mcp-claude-code', 'mcp-claude-desktop', 'mcp-cursor', 'mcp-vscode'])
   t.same(sections.reflexes!.map((s) => s.id), ['git-post-commit-sync'])
   const human = await brain.run(['integrations', '--no-json'])
@@ -145,7 +145,7 @@ t.test('doctor fails on a broken recipe, a duplicate id or an unreadable heartbe
   t.match(human.stdout, /overall: fail/)
   const stats = await brain.run(['integrations', 'stats', '--json'])
   t.match(stats.json<{ integrations: unknown[] }>().integrations.find((i) => (i as { id: string }).id === 'dup'), { heartbeats: 1, ok: 1, fail: 0 })
-  t.match(stats.json(), { by_category: { senses: { integrations: 6, heartbeats: 1 }, infrastructure: { integrations: 2 }, reflexes: { integrations: 1 } } })
+  t.match(stats.json(), { by_category: { senses: { integrations: 6, heartbeats: 1 }, infrastructure: { integrations: 3 }, reflexes: { integrations: 1 } } })
 })
 
 t.test('the git post-commit recipe, installed in a real repository, syncs after a commit and beats', async (t) => {

@@ -9,7 +9,7 @@ function tokenLine(t: TokenInfo): string {
 }
 
 /** Token commands open their own connection to the server engine and close it when done. */
-abstract class AuthCommand extends BrainCommand {
+export abstract class AuthCommand extends BrainCommand {
   protected async withTokenTable<T>(fn: (db: Database) => Promise<T>): Promise<T> {
     const config = await this.loadConfig()
     const { openDatabase } = await import('../../db/open.js')

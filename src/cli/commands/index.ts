@@ -3,6 +3,7 @@ import type { BrainContext } from '../../service/context.js'
 import { OPERATIONS } from '../../operations/catalogue.js'
 import { operationCommand } from '../operation-command.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
+import { AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
 import { CheckResolvableCommand } from './check-resolvable.js'
@@ -57,7 +58,7 @@ export const commands: Array<CommandClass<BrainContext>> = [
   LinksCommand, BacklinksCommand, ReconcileLinksCommand, ExtractCommand,
   IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand,
   ServeCommand,
-  AuthCreateCommand, AuthListCommand, AuthRevokeCommand,
+  AuthCreateCommand, AuthListCommand, AuthRevokeCommand, AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand,
   FrontmatterValidateCommand, FrontmatterAuditCommand, FrontmatterInstallHookCommand,
   ApplyMigrationsCommand,
   DoctorCommand,

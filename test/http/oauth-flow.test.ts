@@ -165,6 +165,8 @@ t.test('the SDK client signs in, calls tools, refreshes, and is refused after re
   t.not(after.refresh_token, before.refresh_token, 'the refresh token rotated')
   t.not(after.access_token, before.access_token)
   t.equal((await mcpStatus(server, after.access_token)).status, 200)
+  const viaApi = await fetch(`${server.base}/api/get_page`, { method: 'POST', headers: { 'Content-Type': 'application/json', authorization: `Bearer ${after.access_token}` }, body: JSON.stringify({ slug: 'notes/oauth' }) })
+  t.equal(viaApi.status, 200, 'the JSON API takes the OAuth access token too')
 
   const revoke = await fetch(`${server.base}/revoke`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: after.access_token, client_id: provider.info!.client_id }) })
   t.equal(revoke.status, 200)
@@ -225,6 +227,8 @@ t.test('refusals: PKCE, codes, redirects, scopes, audience, expiry, /ingest', as
   t.match(readOnly.json(), { result: { isError: true } }, 'a write tool with a read-scope OAuth token is refused')
   const ingest = await fetch(`${server.base}/ingest`, { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain', authorization: `Bearer ${reader}` } })
   t.equal(ingest.status, 403, 'a read-scope OAuth token on /ingest')
+  const apiWrite = await fetch(`${server.base}/api/put_page`, { method: 'POST', headers: { 'Content-Type': 'application/json', authorization: `Bearer ${reader}` }, body: JSON.stringify({ slug: 'notes/x', content: '# x\n' }) })
+  t.equal(apiWrite.status, 403, 'and a write through the JSON API')
   t.same(await mcpStatus(server, reader, { Host: `localhost:${server.port}` }), { status: 401, reason: 'wrong_audience' }, 'a token minted for another resource')
   await t.test('expired', async (t) => {
     const db = await openDb(url)

@@ -16,13 +16,21 @@ CREATE TABLE IF NOT EXISTS page_versions (
   number integer NOT NULL,
   source_id text NOT NULL,
   slug text NOT NULL,
-  markdown text NOT NULL,
+  -- The content as the page row held it; read back, it is serialised as an export writes it.
+  title text NOT NULL,
+  type text NOT NULL,
+  page_kind text NOT NULL,
+  frontmatter jsonb NOT NULL,
+  compiled_truth text NOT NULL,
+  timeline text NOT NULL,
+  tags text[] NOT NULL,
   content_hash text NOT NULL,
   -- When this content was written, and by what; replaced_at is when it stopped being current.
   written_at timestamptz NOT NULL,
   written_via text,
   written_by text,
   replaced_at timestamptz NOT NULL DEFAULT now(),
+  -- Bytes of the body (compiled truth and timeline).
   bytes integer NOT NULL,
   -- Line changes against the version before it.
   lines_added integer NOT NULL DEFAULT 0,

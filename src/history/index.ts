@@ -4,7 +4,7 @@
  * the retention that bounds both. Knows pages only as rows: it never imports src/pages, which
  * records versions through it. May import db, config, errors, util.
  */
-export { recordVersion, listVersions, findVersion, latestVersionNumber, type VersionRecord, type PageVersion, type VersionSummary } from './versions.js'
+export { archiveCurrentContent, listVersions, findVersion, latestVersionNumber, type VersionContent, type PageVersion, type VersionSummary } from './versions.js'
 export { lineChanges, unifiedDiff } from './line-diff.js'
 export { trashPages, hardDeletePages, listTrash, restoreFromTrash, purgeTrash, type TrashEntry, type RestoreResult, type TrashRef } from './trash.js'
 export { historySettings, versionsCode, pruneHistory, historySpace, HISTORY_DEFAULTS, type HistorySettings, type HistorySpace, type PruneResult } from './retention.js'

@@ -1,19 +1,14 @@
 import type { SqlExecutor } from '../db/types.js'
 
-/** The content a write is about to replace, as the page held it. */
-export interface VersionRecord {
-  pageId: number
-  sourceId: string
-  slug: string
-  /** The page as an export writes it, front matter included. */
-  markdown: string
-  contentHash: string
-  writtenAt: Date
-  writtenVia: string | null
-  writtenBy: string | null
-  /** Lines this content added and removed against the one before it, as the page recorded them. */
-  linesAdded: number
-  linesRemoved: number
+/** A page's content as a version keeps it: what an export serialises. */
+export interface VersionContent {
+  title: string
+  type: string
+  pageKind: 'markdown' | 'code'
+  frontmatter: Record<string, unknown>
+  compiledTruth: string
+  timeline: string
+  tags: string[]
 }
 
 export interface VersionSummary {
@@ -23,6 +18,7 @@ export interface VersionSummary {
   writtenVia: string | null
   writtenBy: string | null
   replacedAt: Date
+  /** Bytes of the body (compiled truth and timeline). */
   bytes: number
   linesAdded: number
   linesRemoved: number
@@ -32,7 +28,7 @@ export interface PageVersion extends VersionSummary {
   pageId: number
   sourceId: string
   slug: string
-  markdown: string
+  content: VersionContent
 }
 
 interface VersionRow {
@@ -40,7 +36,6 @@ interface VersionRow {
   source_id: string
   slug: string
   number: number
-  markdown?: string
   content_hash: string
   written_at: Date
   written_via: string | null
@@ -51,7 +46,18 @@ interface VersionRow {
   lines_removed: number
 }
 
+interface ContentRow {
+  title: string
+  type: string
+  page_kind: 'markdown' | 'code'
+  frontmatter: Record<string, unknown> | null
+  compiled_truth: string
+  timeline: string
+  tags: string[] | null
+}
+
 const SUMMARY_COLUMNS = 'page_id, source_id, slug, number, content_hash, written_at, written_via, written_by, replaced_at, bytes, lines_added, lines_removed'
+const CONTENT_COLUMNS = 'title, type, page_kind, frontmatter, compiled_truth, timeline, tags'
 
 function toSummary(row: VersionRow): VersionSummary {
   return {
@@ -67,19 +73,37 @@ function toSummary(row: VersionRow): VersionSummary {
   }
 }
 
+function toContent(row: ContentRow): VersionContent {
+  return {
+    title: row.title,
+    type: row.type,
+    pageKind: row.page_kind,
+    frontmatter: row.frontmatter ?? {},
+    compiledTruth: row.compiled_truth,
+    timeline: row.timeline,
+    tags: row.tags ?? [],
+  }
+}
+
 /**
- * Keeps the content a write replaces as the page's next version. Runs inside the write's
- * transaction, after the page row is locked, so two writers never take the same number.
+ * Keeps a page's current content as its next version, in one statement inside the write's
+ * transaction: the page row is locked, so two writers never take the same number, and the
+ * content comes back for the caller to compare with what replaces it. Null when the page is gone.
  */
-export async function recordVersion(tx: SqlExecutor, record: VersionRecord): Promise<void> {
-  await tx.query(
-    `INSERT INTO page_versions (page_id, number, source_id, slug, markdown, content_hash, written_at, written_via, written_by, bytes, lines_added, lines_removed)
-     SELECT $1, coalesce(max(number), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM page_versions WHERE page_id = $1`,
-    [
-      record.pageId, record.sourceId, record.slug, record.markdown, record.contentHash, record.writtenAt,
-      record.writtenVia, record.writtenBy, Buffer.byteLength(record.markdown, 'utf8'), record.linesAdded, record.linesRemoved,
-    ],
+export async function archiveCurrentContent(tx: SqlExecutor, pageId: number): Promise<VersionContent | null> {
+  const { rows } = await tx.query<ContentRow>(
+    `WITH current AS (SELECT * FROM pages WHERE id = $1 FOR UPDATE)
+     INSERT INTO page_versions (page_id, number, source_id, slug, ${CONTENT_COLUMNS}, content_hash, written_at, written_via, written_by, bytes, lines_added, lines_removed)
+     SELECT p.id, coalesce((SELECT max(v.number) FROM page_versions v WHERE v.page_id = p.id), 0) + 1, p.source_id, p.slug,
+            p.title, p.type, p.page_kind, p.frontmatter, p.compiled_truth, p.timeline,
+            (SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}') FROM tags t WHERE t.page_id = p.id),
+            p.content_hash, p.updated_at, coalesce(p.written_via, p.ingested_via), p.written_by,
+            octet_length(p.compiled_truth) + octet_length(p.timeline), coalesce(p.lines_added, 0), coalesce(p.lines_removed, 0)
+     FROM current p
+     RETURNING ${CONTENT_COLUMNS}`,
+    [pageId],
   )
+  return rows[0] ? toContent(rows[0]) : null
 }
 
 /** A page's versions, newest first. */
@@ -92,12 +116,12 @@ export async function listVersions(db: SqlExecutor, pageId: number, limit = 1000
 }
 
 export async function findVersion(db: SqlExecutor, pageId: number, number: number): Promise<PageVersion | null> {
-  const { rows } = await db.query<VersionRow & { markdown: string }>(
-    `SELECT ${SUMMARY_COLUMNS}, markdown FROM page_versions WHERE page_id = $1 AND number = $2`,
+  const { rows } = await db.query<VersionRow & ContentRow>(
+    `SELECT ${SUMMARY_COLUMNS}, ${CONTENT_COLUMNS} FROM page_versions WHERE page_id = $1 AND number = $2`,
     [pageId, number],
   )
   const row = rows[0]
-  return row ? { ...toSummary(row), pageId: row.page_id, sourceId: row.source_id, slug: row.slug, markdown: row.markdown } : null
+  return row ? { ...toSummary(row), pageId: row.page_id, sourceId: row.source_id, slug: row.slug, content: toContent(row) } : null
 }
 
 /** The number of the newest version, 0 for a page never overwritten. */

@@ -40,7 +40,8 @@ async function versionText(state: Current, n: number): Promise<{ markdown: strin
   if (!version) {
     throw new NotFoundError('version_not_found', `${state.page.slug} has no version ${n}; its versions are 1 to ${state.number}.`, { hint: `See them with \`brain history ${state.page.slug}\`.` })
   }
-  return { markdown: version.markdown, current: false }
+  const { serializePage } = await import('../pages/index.js')
+  return { markdown: serializePage(version.content), current: false }
 }
 
 /** A version as presenters receive it: the tool's JSON, keys in camelCase. */
@@ -69,7 +70,7 @@ export const listVersionsTool = defineOperation({
     const { page } = state
     const current: ShownVersion = {
       number: state.number, current: true, written_at: page.updatedAt, via: page.writtenVia ?? page.ingestedVia, by: page.writtenBy,
-      bytes: Buffer.byteLength(state.markdown, 'utf8'), lines_added: page.linesAdded ?? 0, lines_removed: page.linesRemoved ?? 0, content_hash: page.contentHash,
+      bytes: Buffer.byteLength(page.compiledTruth, 'utf8') + Buffer.byteLength(page.timeline, 'utf8'), lines_added: page.linesAdded ?? 0, lines_removed: page.linesRemoved ?? 0, content_hash: page.contentHash,
     }
     const limit = args.limit ?? 50
     const stored = limit > 1 ? await listVersions(state.db, page.id, limit - 1) : []

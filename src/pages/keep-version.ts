@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../db/types.js'
-import { lineChanges, recordVersion, versionsCode } from '../history/index.js'
+import { archiveCurrentContent, lineChanges, versionsCode } from '../history/index.js'
 import { lockPageById } from './page-repository.js'
 import { serializePage } from './serialize.js'
 import type { Page } from './types.js'
@@ -26,23 +26,9 @@ function lineCount(text: string): number {
 export async function recordWrite(tx: SqlExecutor, existingId: number | null, next: Content, keepVersions: boolean): Promise<WriteChanges> {
   if (next.pageKind === 'code' && (existingId === null || !(await versionsCode(tx)))) return UNRECORDED
   const nextMarkdown = serializePage(next)
-  const previous = existingId === null ? null : await lockPageById(tx, existingId)
+  if (existingId === null) return { linesAdded: lineCount(nextMarkdown), linesRemoved: 0 }
+  const previous = keepVersions ? await archiveCurrentContent(tx, existingId) : await lockPageById(tx, existingId)
   if (!previous) return { linesAdded: lineCount(nextMarkdown), linesRemoved: 0 }
-  const previousMarkdown = serializePage(previous)
-  if (keepVersions) {
-    await recordVersion(tx, {
-      pageId: previous.id,
-      sourceId: previous.sourceId,
-      slug: previous.slug,
-      markdown: previousMarkdown,
-      contentHash: previous.contentHash,
-      writtenAt: previous.updatedAt,
-      writtenVia: previous.writtenVia ?? previous.ingestedVia,
-      writtenBy: previous.writtenBy,
-      linesAdded: previous.linesAdded ?? 0,
-      linesRemoved: previous.linesRemoved ?? 0,
-    })
-  }
-  const changes = lineChanges(previousMarkdown, nextMarkdown)
+  const changes = lineChanges(serializePage(previous), nextMarkdown)
   return { linesAdded: changes.added, linesRemoved: changes.removed }
 }

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup-postgres.sh
+bash scripts/setup-chromium.sh
 if [ ! -d node_modules/.bin ] || [ package.json -nt node_modules/.package-lock.json ]; then
   echo "[test] installing npm packages" >&2
   npm install --no-audit --no-fund >&2

@@ -87,6 +87,11 @@ export function isSqlStateError(err: unknown): err is SqlStateError {
   return err instanceof Error && typeof (err as SqlStateError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as SqlStateError).code) && 'severity' in err
 }
 
+/** The thing changed since the caller read it (a write based on stale content); nothing was written. */
+export class ConflictError extends BrainError {
+  override readonly errorClass = 'ConflictError'
+}
+
 /** The disk refused a write: it is full, over quota, or read-only. */
 export class DiskError extends BrainError {
   override readonly errorClass = 'DiskError'

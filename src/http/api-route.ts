@@ -34,6 +34,7 @@ const STATUS_BY_CLASS: Record<string, number> = {
   AuthError: 403,
   NotFoundError: 404,
   ConfirmationRequired: 409,
+  ConflictError: 409,
   LockError: 409,
   NotAvailableError: 503,
   DatabaseError: 503,

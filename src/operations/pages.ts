@@ -62,11 +62,12 @@ export const putPageTool = defineOperation({
     content: z.string().min(1).max(MAX_CONTENT_CHARS).describe('The whole page as markdown, front matter included'),
     source,
     no_embed: z.boolean().optional().describe('Store without embeddings (default false)'),
+    expected_content_hash: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('Write only if the page still has this content_hash (the one you read); otherwise ConflictError write_conflict and nothing is written'),
   }),
   mutating: true,
   async run(ctx, args) {
     const { putPage } = await import('../pages/index.js')
-    const result = await putPage(await pageWriteContext(ctx, args.no_embed ?? false), { slug: args.slug, content: args.content, sourceId: args.source })
+    const result = await putPage(await pageWriteContext(ctx, args.no_embed ?? false), { slug: args.slug, content: args.content, sourceId: args.source, expectedContentHash: args.expected_content_hash })
     return { ...result }
   },
   present: {

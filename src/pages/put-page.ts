@@ -1,9 +1,9 @@
 import type { Database } from '../db/types.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
-import { ValidationError } from '../errors/index.js'
+import { ConflictError, ValidationError } from '../errors/index.js'
 import type { Logger } from '../util/logger.js'
 import { importPage, type ImportResult } from './import-page.js'
-import { findPage } from './page-repository.js'
+import { findPage, findPageHash } from './page-repository.js'
 import { serializePage } from './serialize.js'
 import { normalizeSlug } from './slug.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
@@ -37,6 +37,8 @@ export interface PutPageInput {
   sourceKind?: string | null
   /** What history records the write as; `put_page` / `mcp:put_page` by default. */
   writtenVia?: string
+  /** Write only if the page still has this content hash (what the writer last read); else `write_conflict`. */
+  expectedContentHash?: string
 }
 
 export interface PutPageResult extends ImportResult {
@@ -68,6 +70,14 @@ export async function putPage(ctx: PutPageContext, input: PutPageInput): Promise
   const writesThrough = !ctx.dryRun && !(untrusted && !allowlist)
   // Refused before the page is stored: a command never fails after it has written.
   if (writesThrough) await checkWriteThrough(ctx.repoPath, sourceId, slug)
+  if (input.expectedContentHash !== undefined) {
+    const current = await findPageHash(ctx.db, sourceId, slug)
+    if (current?.contentHash !== input.expectedContentHash) {
+      throw new ConflictError('write_conflict', `${slug} changed since it was read${current ? '' : ' (it no longer exists)'}; nothing was written.`, {
+        hint: 'Read the page again, apply your change to the newer text, and save that.',
+      })
+    }
+  }
   const result = await importPage(
     ctx.db,
     {

@@ -1,0 +1,127 @@
+/**
+ * The web app in real headless Chromium against a real `brain serve --http`: sign in, search as
+ * you type, open a page, follow a wikilink to its backlink, edit and save, a refused conflicting
+ * save, and page content that carries script payloads running nothing. Screenshots of the screens
+ * are written to dist/test-artifacts/ui/.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { packageRoot } from '../../src/util/package-root.js'
+import { createPgDatabase } from '../helpers/engines.js'
+import { makeToken, startServe } from '../http/helpers.js'
+
+const ARTIFACTS = join(packageRoot(), 'dist', 'test-artifacts', 'ui')
+
+function chromiumPath(): string {
+  if (process.env.BRAIN_CHROMIUM) return process.env.BRAIN_CHROMIUM
+  return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim()
+}
+
+const HOSTILE = [
+  '# Alpha',
+  '',
+  'Alpha links to [[notes/beta|the beta note]] and talks about quokkas.',
+  '',
+  '<script>window.__pwned = "script"</script>',
+  '<img src="x" onerror="window.__pwned = \'img\'">',
+  '[a trap](javascript:window.__pwned=1) and [a site](https://example.org)',
+].join('\n')
+
+async function launch(t: Test): Promise<Browser> {
+  const browser = await puppeteer.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  })
+  const pid = browser.process()?.pid
+  t.teardown(async () => {
+    await browser.close().catch(() => undefined)
+    if (pid) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
+  })
+  return browser
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true })
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) as `${string}.png`, fullPage: true })
+}
+
+t.test('sign in, search, read, follow a link, edit, and nothing in a page runs', async (t) => {
+  const created = await createPgDatabase({ migrated: true })
+  t.teardown(created.drop)
+  const server = await startServe(created.url)
+  t.teardown(() => server.stop('SIGKILL'))
+  const token = await makeToken(created.url, 'browser', ['read', 'write'])
+  const put = async (slug: string, content: string) => {
+    const response = await fetch(`${server.base}/api/put_page`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ slug, content, no_embed: true }) })
+    t.equal(response.status, 200, `seeded ${slug}`)
+  }
+  await put('notes/alpha', HOSTILE)
+  await put('notes/beta', '# Beta\n\nThe second note.\n')
+  t.equal((await fetch(`${server.base}/api/list_pages`, { method: 'POST', body: '{}' })).status, 401, 'no API call without a token')
+
+  const browser = await launch(t)
+  const page = await browser.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (err) => errors.push(String(err)))
+  page.on('dialog', (dialog) => void dialog.dismiss())
+  page.on('console', (message) => t.comment(`console: ${message.text()}`))
+  page.on('requestfailed', (request) => t.comment(`request failed: ${request.url()} ${request.failure()?.errorText}`))
+  const response = await page.goto(`${server.base}/ui`)
+  t.match(response?.headers()['content-security-policy'], /script-src 'self'/, 'a strict content security policy')
+  await page.waitForSelector('#login')
+  await shot(page, 'login')
+  await page.type('#token', token)
+  await page.click('#login button')
+  await page.waitForSelector('.results a.result')
+  await shot(page, 'home')
+
+  await page.type('#search', 'quokkas')
+  await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Search: quokkas'`)
+  const hits = await page.$$eval('.results a.result', (links) => links.map((a) => a.textContent))
+  t.same(hits, ['Alpha'], 'search as you type finds the page')
+  await shot(page, 'search')
+  await page.click('.results a.result')
+  await page.waitForFunction(`document.querySelector('#title')?.textContent === 'Alpha'`)
+  await shot(page, 'page')
+  t.equal(await page.evaluate('typeof window.__pwned'), 'undefined', 'no payload ran')
+  t.equal(await page.$$eval('main script, main img', (nodes) => nodes.length), 0, 'script and img tags stay text')
+  t.same(await page.$$eval('main a', (links) => links.map((a) => a.getAttribute('href')).filter((href) => href?.startsWith('javascript'))), [], 'no javascript: link')
+  t.ok(await page.$('main a[href="https://example.org"][rel~="noopener"]'), 'ordinary links work')
+
+  await page.click('a.wikilink')
+  await page.waitForFunction(`document.querySelector('#title')?.textContent === 'Beta'`)
+  const backlinks = await page.$$eval('aside a', (links) => links.map((a) => a.textContent))
+  t.ok(backlinks.includes('notes/alpha'), 'the backlink to the linking note is shown')
+
+  await page.goto(`${server.base}/ui#/edit/notes%2Fbeta`)
+  await page.waitForSelector('#editor')
+  await page.evaluate(`(() => { const area = document.querySelector('#editor'); area.value = area.value.replace('The second note.', 'The second note, edited in a browser.') })()`)
+  await shot(page, 'edit')
+  await page.click('#save')
+  await page.waitForFunction(`document.querySelector('#title')?.textContent === 'Beta' && document.querySelector('main').textContent.includes('edited in a browser')`)
+  await page.goto(`${server.base}/ui#/history/notes%2Fbeta`)
+  await page.waitForSelector('main ol li')
+  t.equal(await page.$$eval('main ol li', (items) => items.length), 2, 'the edit made a version')
+  await shot(page, 'history')
+
+  await page.goto(`${server.base}/ui#/edit/notes%2Fbeta`)
+  await page.waitForSelector('#editor')
+  await put('notes/beta', '# Beta\n\nChanged elsewhere meanwhile.\n')
+  await page.evaluate(`document.querySelector('#editor').value += '\\nMy late change.\\n'`)
+  await page.click('#save')
+  await page.waitForSelector('p.error[role="status"]')
+  t.match(await page.$eval('p.error[role="status"]', (p) => p.textContent), /changed since you opened it/, 'a conflicting save is refused and said')
+  const stored = await fetch(`${server.base}/api/get_page`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ slug: 'notes/beta' }) })
+  t.match(((await stored.json()) as { compiled_truth: string }).compiled_truth, /Changed elsewhere meanwhile/, 'and the newer text is kept')
+  t.same(errors, [], 'no script errors')
+})

@@ -37,7 +37,7 @@ async function api(name, args = {}) {
   const body = await response.json().catch(() => ({}))
   if (response.status === 401) {
     sessionStorage.removeItem(TOKEN_KEY)
-    showLogin('That token was not accepted.')
+    showLogin(token ? 'That token was not accepted.' : undefined)
     throw new ApiError(401, body.error)
   }
   if (!response.ok) throw new ApiError(response.status, body.error)
@@ -63,7 +63,7 @@ function showLogin(message) {
       sessionStorage.setItem(TOKEN_KEY, input.value.trim())
       route()
     },
-  }, el('p', { text: message ?? 'Sign in with an access token (brain auth create <name> --scopes read,write).' }), input, ' ', el('button', { type: 'submit', text: 'Sign in' }))
+  }, el('p', { text: message ?? 'Sign in with an access token (brain auth create <name> --scopes read,write), or on your own machine open the link `brain ui` prints.' }), input, ' ', el('button', { type: 'submit', text: 'Sign in' }))
   show(form)
   input.focus()
 }
@@ -270,7 +270,6 @@ async function trashView() {
 }
 
 async function route() {
-  if (!sessionStorage.getItem(TOKEN_KEY)) return showLogin()
   const [, view, ...rest] = location.hash.split('/')
   const arg = decodeURIComponent(rest.join('/'))
   try {

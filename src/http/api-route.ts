@@ -6,6 +6,7 @@ import { verifyAnyBearer } from '../oauth/index.js'
 import { writeAudit } from './audit.js'
 import { readBodyCapped } from './body.js'
 import { bearerChallenge, publicBase } from './oauth-common.js'
+import { sessionCookie } from './ui-sessions.js'
 import { sendJson } from './respond.js'
 import type { Route, RouteRequest } from './types.js'
 
@@ -54,10 +55,20 @@ function contextFor(request: RouteRequest, token: VerifiedToken): OperationConte
   }
 }
 
+/** The local web app's owner, signed in with the link `brain ui` printed: every scope. */
+const UI_OWNER: VerifiedToken = { tokenId: null, oauthClientId: null, name: 'web', scopes: ['read', 'write', 'admin'], rateKey: 'ui' }
+
 async function authorize(request: RouteRequest): Promise<VerifiedToken | Outcome> {
   const { deps, req } = request
   const byIp = deps.ipBuckets.take(request.clientIp)
   if (!byIp.allowed) return { status: 429, errorCode: 'rate_limited_ip', tokenId: null, body: { error: rateLimited() }, headers: { 'Retry-After': String(byIp.retryAfterSeconds) } }
+  if (deps.uiSessions) {
+    // The cookie is SameSite=Strict and CORS admits only this origin, so no other site can
+    // make a browser send a request that carries it.
+    if (deps.uiSessions.valid(sessionCookie(req.headers.cookie))) return UI_OWNER
+    const body = { error: { class: 'AuthError', code: 'unauthorized', message: 'Not signed in.', hint: 'Run `brain ui` and open the link it prints.' } }
+    return { status: 401, errorCode: 'unauthorized_session', tokenId: null, body }
+  }
   const bearer = await verifyAnyBearer(deps.db, req.headers.authorization, publicBase(request))
   if (!bearer.ok) {
     const body = { error: { class: 'AuthError', code: 'unauthorized', message: `No valid access token (${bearer.reason}).`, hint: 'Send Authorization: Bearer <token>; create one with `brain auth create <name>`.' } }
@@ -112,7 +123,7 @@ async function answer(request: RouteRequest, route: string, toolName: string | n
     outcome = { status: 503, errorCode: 'unavailable', tokenId: null, body: { error: unavailable } }
   }
   const row = { tokenId: outcome.tokenId, oauthClientId: outcome.oauthClientId ?? null, clientIp: request.clientIp, route, method: request.req.method ?? null, toolName, status: outcome.status, errorCode: outcome.errorCode, durationMs: performance.now() - started }
-  await writeAudit(request.deps.db, row, request.deps.logger)
+  if (!request.deps.uiSessions) await writeAudit(request.deps.db, row, request.deps.logger)
   if (outcome.status === 499) request.res.destroy()
   else sendJson(request.res, outcome.status, outcome.body, outcome.headers)
 }

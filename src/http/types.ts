@@ -3,6 +3,7 @@ import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import type { Logger } from '../util/logger.js'
 import type { TokenBucketLru } from './token-bucket.js'
+import type { UiSessions } from './ui-sessions.js'
 
 /** What every route handler may use; one instance per server. */
 export interface HttpDeps {
@@ -14,6 +15,11 @@ export interface HttpDeps {
   ipBuckets: TokenBucketLru
   /** Post-auth bucket keyed by token id. */
   tokenBuckets: TokenBucketLru
+  /**
+   * The local web app's browser sessions (`brain ui` on the embedded engine): the API then takes
+   * a session cookie instead of a token, and keeps no request log (that is the server's).
+   */
+  uiSessions?: UiSessions
 }
 
 export interface RouteRequest {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { packageRoot } from '../util/package-root.js'
 import type { Route } from './types.js'
+import { UI_SESSION_COOKIE } from './ui-sessions.js'
 
 /**
  * The web app's files under `/ui`: one page, one script, one stylesheet, shipped in the package
@@ -36,7 +37,7 @@ async function load(file: string): Promise<Buffer> {
   return body
 }
 
-export const uiRoutes: Route[] = FILES.flatMap(({ paths, file, type }) =>
+const fileRoutes: Route[] = FILES.flatMap(({ paths, file, type }) =>
   paths.map((path): Route => ({
     method: 'GET',
     path,
@@ -54,3 +55,31 @@ export const uiRoutes: Route[] = FILES.flatMap(({ paths, file, type }) =>
     },
   })),
 )
+
+/**
+ * `GET /ui/login?code=…`: the link `brain ui` prints. The one-time code becomes a session cookie
+ * (HttpOnly, SameSite=Strict) and the browser goes on to the app; a used or expired code is refused.
+ */
+export const uiLoginRoute: Route = {
+  method: 'GET',
+  path: '/ui/login',
+  async handle({ res, url, deps }) {
+    const code = url.searchParams.get('code') ?? ''
+    const session = deps.uiSessions && code !== '' ? deps.uiSessions.redeem(code) : null
+    if (!session) {
+      const text = deps.uiSessions ? 'This sign-in link was used already or has expired. Run `brain ui` for a new one.\n' : 'Sign in with an access token on /ui.\n'
+      res.writeHead(deps.uiSessions ? 401 : 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': "default-src 'none'", 'Cache-Control': 'no-store' })
+      res.end(text)
+      return
+    }
+    res.writeHead(303, {
+      Location: '/ui',
+      'Set-Cookie': `${UI_SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+    })
+    res.end()
+  },
+}
+
+export const uiRoutes: Route[] = [...fileRoutes, uiLoginRoute]

@@ -17,6 +17,11 @@ export interface BrainHost {
    * autopilot schedule it asked for. Null when the host runs no worker there.
    */
   attachWorker(db: Database, options: { autopilotCron: string | null }): Promise<AttachedWorker | null>
+  /**
+   * The local web app on 127.0.0.1 over this database, started on first use (`port` 0: any
+   * free port) and kept while the host runs; returns its address and a one-time sign-in link.
+   */
+  webApp(db: Database, options: { port: number; version: string }): Promise<{ base: string; signInUrl: string }>
 }
 
 export interface AttachedWorker {

@@ -4,6 +4,7 @@ import type { Database } from '../db/types.js'
 import type { Logger } from '../util/logger.js'
 import type { Worker } from '../queue/worker.js'
 import { engineKey } from '../db/engine.js'
+import type { RunningWebApp } from './web-app.js'
 
 interface OpenBrain {
   db: Database
@@ -23,6 +24,8 @@ export class ServiceHost implements BrainHost {
   private readonly brains = new Map<string, Promise<OpenBrain>>()
   private readonly settled: OpenBrain[] = []
   private closed = false
+  private web: Promise<RunningWebApp> | null = null
+  private runningWeb: RunningWebApp | null = null
 
   constructor(
     private readonly config: Config,
@@ -73,6 +76,23 @@ export class ServiceHost implements BrainHost {
     }
   }
 
+  async webApp(db: Database, options: { port: number; version: string }): Promise<{ base: string; signInUrl: string }> {
+    if (this.closed) throw new Error('the brain service is stopping')
+    if (!this.web) {
+      const { startWebApp } = await import('./web-app.js')
+      this.web = startWebApp(db, this.config, this.logger, options)
+      this.web.catch(() => (this.web = null))
+    }
+    const web = await this.web
+    this.runningWeb = web
+    return { base: web.base, signInUrl: web.signInUrl() }
+  }
+
+  /** Whether the web app answered a request in the last `ms` milliseconds. */
+  webAppUsedWithin(ms: number): boolean {
+    return this.runningWeb !== null && Date.now() - this.runningWeb.lastRequestAt < ms
+  }
+
   /** Jobs the service's workers are running now. */
   get runningJobs(): number {
     let count = 0
@@ -87,6 +107,8 @@ export class ServiceHost implements BrainHost {
   /** Stops the workers (their jobs go back to the queue) and closes every brain. */
   async close(): Promise<void> {
     this.closed = true
+    const web = await this.web?.catch(() => null)
+    await web?.close().catch((err: unknown) => this.logger.warn(`web app close: ${String(err)}`))
     const brains = await Promise.allSettled([...this.brains.values()])
     this.brains.clear()
     this.settled.length = 0

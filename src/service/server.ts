@@ -131,7 +131,7 @@ export class BrainService {
   }
 
   get busy(): boolean {
-    return this.sessions.size > 0 || this.host.runningJobs > 0
+    return this.sessions.size > 0 || this.host.runningJobs > 0 || this.host.webAppUsedWithin(this.config.service.idleTimeoutMs)
   }
 
   /** Stops listening, ends running commands, stops the worker and closes the brains. */

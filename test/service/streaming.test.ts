@@ -16,6 +16,7 @@ const noHost: BrainHost = {
   database: () => Promise.reject(new Error('no brain in this test')),
   workerOn: () => Promise.resolve(null),
   attachWorker: () => Promise.resolve(null),
+  webApp: () => Promise.reject(new Error('no web app in this test')),
 }
 
 const TERMINAL = { stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, stdoutColumns: 123, stderrColumns: null, colorDepth: 8 }

@@ -20,6 +20,7 @@ import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand }
 import { IntegrationsDashboardCommand, IntegrationsDoctorCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatsCommand, IntegrationsStatusCommand, IntegrationsTestCommand } from './integrations.js'
 import { JobsCancelCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { ExportCommand } from './export.js'
+import { UiCommand } from './ui.js'
 import { DiffCommand, GetCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
 import { ReindexCommand } from './reindex.js'
 import { ServeCommand } from './serve.js'
@@ -37,6 +38,7 @@ export const commands: Array<CommandClass<BrainContext>> = [
   GetCommand,
   DiffCommand,
   ExportCommand,
+  UiCommand,
   TagCommand,
   UntagCommand,
   CaptureCommand,

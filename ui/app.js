@@ -269,6 +269,16 @@ async function trashView() {
     } })))))
 }
 
+async function jobsView(status) {
+  const { jobs } = await api('list_jobs', { limit: 100, ...(status ? { status } : {}) })
+  const filters = el('p', {}, ...['', 'waiting', 'active', 'completed', 'dead'].flatMap((s) => [el('a', { href: `#/jobs/${s}`, text: s || 'all' }), ' ']))
+  const rows = jobs.map((job) => el('tr', { 'data-job': job.id },
+    el('td', { text: job.id }), el('td', { text: job.name }), el('td', { class: 'status', text: job.status }), el('td', { text: String(job.attempts) }),
+    el('td', {}, job.status === 'dead' ? el('button', { type: 'button', class: 'retry', text: 'Retry', onclick: async () => { await api('retry_job', { id: job.id }); route() } }) : null,
+      job.status === 'waiting' || job.status === 'active' ? el('button', { type: 'button', class: 'cancel', text: 'Cancel', onclick: async () => { await api('cancel_job', { id: job.id }); route() } }) : null)))
+  show(el('h1', { text: 'Jobs' }), filters, jobs.length === 0 ? el('p', { class: 'muted', text: 'No jobs.' }) : el('table', { class: 'fm jobs' }, ...rows))
+}
+
 async function route() {
   const [, view, ...rest] = location.hash.split('/')
   const arg = decodeURIComponent(rest.join('/'))
@@ -277,6 +287,7 @@ async function route() {
     else if (view === 'edit') await editView(arg)
     else if (view === 'history') await historyView(arg)
     else if (view === 'trash') await trashView()
+    else if (view === 'jobs') await jobsView(arg)
     else if (view === 'search') await runSearch(arg)
     else await home()
   } catch (err) {

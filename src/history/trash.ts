@@ -143,7 +143,7 @@ async function freeSlug(tx: SqlExecutor, sourceId: string, slug: string): Promis
   }
 }
 
-/** Rows of the snapshot put back where every row they point at exists again. */
+/** Rows of the snapshot put back where every row they point at exists again (an unresolved link points at none). */
 const RESTORES = [
   `INSERT INTO tags SELECT r.* FROM page_trash t, jsonb_populate_recordset(null::tags, t.snapshot->'tags') r WHERE t.id = $1 ON CONFLICT DO NOTHING`,
   `INSERT INTO content_chunks SELECT r.* FROM page_trash t, jsonb_populate_recordset(null::content_chunks, t.snapshot->'chunks') r WHERE t.id = $1 ON CONFLICT DO NOTHING`,
@@ -157,7 +157,8 @@ const RESTORES = [
 ] as const
 
 const RESTORE_LINKS = `INSERT INTO links SELECT r.* FROM page_trash t, jsonb_populate_recordset(null::links, t.snapshot->'links') r
-   WHERE t.id = $1 AND EXISTS (SELECT 1 FROM pages p WHERE p.id = r.from_page_id) AND EXISTS (SELECT 1 FROM pages p WHERE p.id = r.to_page_id)
+   WHERE t.id = $1 AND EXISTS (SELECT 1 FROM pages p WHERE p.id = r.from_page_id)
+     AND (r.to_page_id IS NULL OR EXISTS (SELECT 1 FROM pages p WHERE p.id = r.to_page_id))
    ON CONFLICT DO NOTHING`
 
 /**

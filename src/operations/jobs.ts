@@ -134,4 +134,30 @@ export const syncTool = defineOperation({
   },
 })
 
-export const jobTools: Operation[] = [syncTool, submitJobTool, getJobTool, listJobsTool]
+function jobChange(name: 'cancel_job' | 'retry_job'): Operation {
+  const cancelling = name === 'cancel_job'
+  return defineOperation({
+    name,
+    description: cancelling
+      ? 'Cancel a waiting or active job: it ends dead (retry_job brings it back). Returns {id, cancelled}; cancelled is false when the job was not waiting or active.'
+      : 'Give a dead job one more attempt: it waits again. Returns {id, retried}; retried is false when the job was not dead.',
+    input: z.strictObject({ id: z.string().trim().min(1).max(200) }),
+    mutating: true,
+    async run(ctx, args) {
+      const changed = await withQueue(ctx, (queue) => (cancelling ? queue.cancel(args.id) : queue.retry(args.id)))
+      return cancelling ? { id: args.id, cancelled: changed } : { id: args.id, retried: changed }
+    },
+    present: {
+      text: (result) => {
+        const r = result as { id: string; cancelled?: boolean; retried?: boolean }
+        if (cancelling) return r.cancelled ? `cancelled ${r.id}` : `${r.id} is not waiting or active`
+        return r.retried ? `${r.id} is waiting again` : `${r.id} is not dead`
+      },
+    },
+  })
+}
+
+export const cancelJobTool = jobChange('cancel_job')
+export const retryJobTool = jobChange('retry_job')
+
+export const jobTools: Operation[] = [syncTool, submitJobTool, getJobTool, listJobsTool, cancelJobTool, retryJobTool]

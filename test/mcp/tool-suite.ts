@@ -10,6 +10,7 @@ export const EXPECTED_TOOLS = [
   'code_def', 'code_refs', 'code_callers', 'code_callees', 'get_links', 'get_backlinks',
   'sync', 'submit_job', 'get_job', 'list_jobs', 'list_sources', 'get_stats', 'get_health',
   'list_versions', 'get_version', 'diff_versions', 'revert_page', 'list_trash', 'restore_page', 'purge_trash',
+  'cancel_job', 'retry_job',
 ]
 
 export interface CallOutcome {
@@ -94,6 +95,8 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   const jobs = await call(client, 'list_jobs', { limit: 20 })
   t.ok((jobs.data.jobs as Array<{ id: string }>).some((j) => j.id === jobId), 'list_jobs shows the submitted job')
   t.match(envelope(await call(client, 'get_job', { id: 'no-such-job' })), { code: 'job_not_found' })
+  t.match((await call(client, 'retry_job', { id: 'no-such-job' })).data, { id: 'no-such-job', retried: false }, 'retry_job answers')
+  t.match((await call(client, 'cancel_job', { id: 'no-such-job' })).data, { id: 'no-such-job', cancelled: false }, 'cancel_job answers')
 
   await exerciseHistory(t, client, options)
   t.match((await call(client, 'delete_page', { slug: 'notes/alpha' })).data, { deleted: true, trashed: true })

@@ -4,6 +4,7 @@ import { NotFoundError, UsageError } from '../../errors/index.js'
 import type { JobDetail, JobRecord, JobStatus, Queue } from '../../queue/index.js'
 import { jobDetailText, jobLine } from '../../operations/jobs.js'
 import { BrainCommand } from '../brain-command.js'
+import { checkedArgs } from '../operation-command.js'
 import type { AttachedWorker } from '../../service/context.js'
 
 const DEFAULT_AUTOPILOT_CRON = '*/30 * * * *'
@@ -107,9 +108,10 @@ export class JobsCancelCommand extends QueueCommand {
   id = Option.String({ required: true })
 
   protected async run(): Promise<number> {
-    const cancelled = await this.withQueue((queue) => queue.cancel(this.id))
-    this.print({ id: this.id, cancelled }, () => (cancelled ? `cancelled ${this.id}` : `${this.id} is not waiting or active`))
-    return cancelled ? 0 : 1
+    const { cancelJobTool } = await import('../../operations/jobs.js')
+    const result = await this.runOperation(cancelJobTool, checkedArgs(cancelJobTool, { id: this.id }))
+    await this.present(cancelJobTool, result)
+    return result.cancelled ? 0 : 1
   }
 }
 
@@ -119,9 +121,10 @@ export class JobsRetryCommand extends QueueCommand {
   id = Option.String({ required: true })
 
   protected async run(): Promise<number> {
-    const retried = await this.withQueue((queue) => queue.retry(this.id))
-    this.print({ id: this.id, retried }, () => (retried ? `${this.id} is waiting again` : `${this.id} is not dead`))
-    return retried ? 0 : 1
+    const { retryJobTool } = await import('../../operations/jobs.js')
+    const result = await this.runOperation(retryJobTool, checkedArgs(retryJobTool, { id: this.id }))
+    await this.present(retryJobTool, result)
+    return result.retried ? 0 : 1
   }
 }
 

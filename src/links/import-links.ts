@@ -1,16 +1,35 @@
 /**
- * Citation links written by the import of a markdown page, inside its transaction: the page's
- * previous citation links are replaced by those of its new text.
+ * The links written by the import of a markdown page, inside its transaction. Explicit links
+ * (the author's own wikilinks, embeds, markdown and property links) are replaced on every write,
+ * remote ones included; derived citation links only on trusted writes with `auto_link` on.
  */
 import type { SqlExecutor } from '../db/types.js'
 import { pageCitations } from './citations.js'
+import { noteLinks } from './note-links.js'
+import { replaceNoteLinks } from './note-repository.js'
 import { addCitationLinks, deleteCitationLinks, type MarkdownPageRef } from './repository.js'
 import { autoLinkEnabled } from './reconcile.js'
 
-export async function linkImportedMarkdown(tx: SqlExecutor, page: MarkdownPageRef, text: { compiledTruth: string; timeline: string }, isNewPage: boolean): Promise<void> {
+export interface ImportedMarkdown {
+  /** The file as written, front matter included (line numbers count from its first line). */
+  content: string
+  frontmatter: Record<string, unknown>
+  compiledTruth: string
+  timeline: string
+}
+
+export interface LinkImportOptions {
+  isNewPage: boolean
+  /** Derive citation links too: false for untrusted (remote) writers. */
+  derived: boolean
+}
+
+export async function linkImportedMarkdown(tx: SqlExecutor, page: MarkdownPageRef, text: ImportedMarkdown, options: LinkImportOptions): Promise<void> {
+  await replaceNoteLinks(tx, page, noteLinks(text.content, text.frontmatter, page.slug), options.isNewPage)
+  if (!options.derived) return
   const citations = pageCitations(text.compiledTruth, text.timeline)
-  if (citations.length === 0 && isNewPage) return
+  if (citations.length === 0 && options.isNewPage) return
   if (!(await autoLinkEnabled(tx))) return
-  if (!isNewPage) await deleteCitationLinks(tx, page)
+  if (!options.isNewPage) await deleteCitationLinks(tx, page)
   await addCitationLinks(tx, page, citations)
 }

@@ -37,8 +37,8 @@ export interface ImportOptions {
   /** Work out the status without writing anything. */
   dryRun?: boolean
   /**
-   * Write the citation links of a markdown page (when config `auto_link` is not false). Default
-   * true; untrusted (remote) writers pass false.
+   * Derive the citation links of a markdown page (when config `auto_link` is not false). Default
+   * true; untrusted (remote) writers pass false. Explicit links are written either way.
    */
   autoLink?: boolean
 }
@@ -175,8 +175,8 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
     await replaceTags(tx, id, page.tags)
     await upsertChunks(tx, id, drafts)
     if (input.kind === 'code' || !created) await replacePageCodeGraph(tx, id, sourceId, codeGraph, created)
-    if (input.kind === 'markdown' && options.autoLink !== false) {
-      await linkImportedMarkdown(tx, { id, slug, sourceId }, { compiledTruth: page.compiledTruth, timeline: page.timeline }, created)
+    if (input.kind === 'markdown') {
+      await linkImportedMarkdown(tx, { id, slug, sourceId }, { ...page, content: input.content }, { isNewPage: created, derived: options.autoLink !== false })
     }
     return { id, created }
   })

@@ -83,7 +83,7 @@ function validateContent(slug: string, content: string): void {
 
 function prepare(input: ImportInput, slug: string): PreparedPage {
   if (input.kind === 'markdown') {
-    const parsed = parseMarkdownPage(input.content, slug)
+    const parsed = parseMarkdownPage(input.content, slug, input.path)
     return { ...parsed, language: null }
   }
   const path = input.path ?? slug

@@ -1,13 +1,14 @@
 import { z } from 'zod'
 import { codeTools } from './code.js'
 import { jobTools } from './jobs.js'
+import { linkTools } from './links.js'
 import { pageTools } from './pages.js'
 import { searchTools } from './search.js'
 import { systemTools } from './system.js'
 import type { Operation } from './operation.js'
 
 /** Every operation: served as MCP tools over stdio and HTTP, as commands where they have a CLI shape. */
-export const OPERATIONS: readonly Operation[] = [...pageTools, ...searchTools, ...codeTools, ...jobTools, ...systemTools]
+export const OPERATIONS: readonly Operation[] = [...pageTools, ...searchTools, ...codeTools, ...linkTools, ...jobTools, ...systemTools]
 
 /** The MCP view of the catalogue: each operation is a tool of the same name. */
 export const TOOLS = OPERATIONS

@@ -1,60 +1,6 @@
 import { Command, Option } from 'clipanion'
-import type { PageLink, ReconcileResult } from '../../links/index.js'
-import { UsageError } from '../../errors/index.js'
+import type { ReconcileResult } from '../../links/index.js'
 import { BrainCommand } from '../brain-command.js'
-
-function requireSlug(command: string, slug: string | undefined): string {
-  const trimmed = slug?.trim() ?? ''
-  if (trimmed === '') {
-    throw new UsageError(`${command}_requires_slug`, `${command} needs a page slug.`, { hint: `e.g. \`brain ${command} notes/design\`` })
-  }
-  return trimmed
-}
-
-function formatLinks(links: readonly PageLink[], direction: 'out' | 'in'): string {
-  if (links.length === 0) return direction === 'out' ? 'No links.' : 'No backlinks.'
-  return links
-    .map((l) => {
-      const other = direction === 'out' ? l.toSlug : l.fromSlug
-      const origin = l.linkSource ? ` (${l.linkSource}${l.originField ? `, ${l.originField}` : ''})` : ''
-      return `${l.linkType.padEnd(14)} ${other}${origin}`
-    })
-    .join('\n')
-}
-
-export class LinksCommand extends BrainCommand {
-  static override paths = [['links']]
-  static override usage = Command.Usage({
-    description: "A page's outgoing links (a markdown page's `documents` links to the code it cites, …)",
-    examples: [['Code a note cites', '$0 links notes/design']],
-  })
-  slug = Option.String({ required: false })
-
-  protected async run(): Promise<number> {
-    const slug = requireSlug('links', this.slug)
-    const { getLinks } = await import('../../links/index.js')
-    const links = await this.withBrain(({ db }) => getLinks(db, slug))
-    this.print(links, () => formatLinks(links, 'out'))
-    return 0
-  }
-}
-
-export class BacklinksCommand extends BrainCommand {
-  static override paths = [['backlinks']]
-  static override usage = Command.Usage({
-    description: 'Links pointing at a page (the notes that cite a code file, …)',
-    examples: [['Notes citing a file', '$0 backlinks src/db/open.ts']],
-  })
-  slug = Option.String({ required: false })
-
-  protected async run(): Promise<number> {
-    const slug = requireSlug('backlinks', this.slug)
-    const { getBacklinks } = await import('../../links/index.js')
-    const links = await this.withBrain(({ db }) => getBacklinks(db, slug))
-    this.print(links, () => formatLinks(links, 'in'))
-    return 0
-  }
-}
 
 export function formatReconcile(result: ReconcileResult): string {
   if (result.status === 'auto_link_disabled') return 'auto_link is false: no links derived (`brain config set auto_link true` turns it on).'

@@ -1,10 +1,12 @@
 /**
  * The links written by the import of a markdown page, inside its transaction. Explicit links
  * (the author's own wikilinks, embeds, markdown and property links) are replaced on every write,
- * remote ones included; derived citation links only on trusted writes with `auto_link` on.
+ * remote ones included; derived links (code citations, entity mentions) only on trusted writes
+ * with `auto_link` on.
  */
 import type { SqlExecutor } from '../db/types.js'
 import { pageCitations } from './citations.js'
+import { entityNames, replaceMentionLinks } from './mentions.js'
 import { noteLinks } from './note-links.js'
 import { replaceNoteLinks } from './note-repository.js'
 import { addCitationLinks, deleteCitationLinks, type MarkdownPageRef } from './repository.js'
@@ -20,16 +22,15 @@ export interface ImportedMarkdown {
 
 export interface LinkImportOptions {
   isNewPage: boolean
-  /** Derive citation links too: false for untrusted (remote) writers. */
+  /** Derive citation and mention links too: false for untrusted (remote) writers. */
   derived: boolean
 }
 
 export async function linkImportedMarkdown(tx: SqlExecutor, page: MarkdownPageRef, text: ImportedMarkdown, options: LinkImportOptions): Promise<void> {
   await replaceNoteLinks(tx, page, noteLinks(text.content, text.frontmatter, page.slug), options.isNewPage)
-  if (!options.derived) return
+  if (!options.derived || !(await autoLinkEnabled(tx))) return
   const citations = pageCitations(text.compiledTruth, text.timeline)
-  if (citations.length === 0 && options.isNewPage) return
-  if (!(await autoLinkEnabled(tx))) return
   if (!options.isNewPage) await deleteCitationLinks(tx, page)
-  await addCitationLinks(tx, page, citations)
+  if (citations.length > 0) await addCitationLinks(tx, page, citations)
+  await replaceMentionLinks(tx, page, text.content, await entityNames(tx), { isNewPage: options.isNewPage })
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { GraphWalkResult, OrphanPage, PageLink, WantedPage } from '../links/index.js'
+import type { EntitySummary, GraphWalkResult, OrphanPage, PageLink, WantedPage } from '../links/index.js'
 import { defineOperation, type CliOption, type Operation } from './operation.js'
 
 const slug = z.string().trim().min(1).max(512).describe('Page slug')
@@ -167,4 +167,31 @@ export const unresolvedTool = defineOperation({
   },
 })
 
-export const linkTools: Operation[] = [getLinksTool, getBacklinksTool, graphWalkTool, orphansTool, unresolvedTool]
+export const entitiesTool = defineOperation({
+  name: 'list_entities',
+  description:
+    'Entities: pages whose type is person, company, organization, project or place (config links.entity_types), with their aliases, how many pages mention them in plain text and how many other links point at them. Returns {entities: [...]}.',
+  input: z.strictObject({ type: z.string().trim().min(1).max(100).optional().describe('Only this entity type'), source, limit: limit(10_000, 100), offset }),
+  mutating: false,
+  async run(ctx, args) {
+    const { listEntities } = await import('../links/index.js')
+    const { db } = await ctx.brain()
+    return { entities: await listEntities(db, { type: args.type, sourceId: args.source, limit: args.limit, offset: args.offset }) }
+  },
+  cli: {
+    path: ['entities'],
+    description: 'Entities (people, companies, projects, …) with mention and backlink counts',
+    details: 'An entity is a page whose type is in `links.entity_types` (default person, company, organization, project, place). Plain-text mentions of its title or aliases in other notes become `mentions` links; names under three characters, names on `links.mention_stoplist` and names shared by two entities never link.',
+    examples: [['Every entity', '$0 entities'], ['People only', '$0 entities --type person']],
+    options: [{ field: 'type', flag: '--type', kind: 'string', description: 'Only this entity type' }, SOURCE_FLAG, LIMIT_FLAG, OFFSET_FLAG],
+    integerErrorPrefix: 'entities_',
+  },
+  present: {
+    text: (r: { entities: EntitySummary[] }) =>
+      r.entities.length === 0
+        ? 'No entities (pages of type person, company, organization, project or place).'
+        : r.entities.map((e) => `${e.type.padEnd(12)} ${e.slug}  (${e.title})  ${e.mentions} mentions, ${e.backlinks} backlinks`).join('\n'),
+  },
+})
+
+export const linkTools: Operation[] = [getLinksTool, getBacklinksTool, graphWalkTool, orphansTool, unresolvedTool, entitiesTool]

@@ -5,7 +5,12 @@ import { BrainCommand } from '../brain-command.js'
 export function formatReconcile(result: ReconcileResult): string {
   if (result.status === 'auto_link_disabled') return 'auto_link is false: no links derived (`brain config set auto_link true` turns it on).'
   const verb = result.dryRun ? 'would add' : 'added'
-  return `${result.pagesScanned} markdown pages, ${result.references} code references: ${verb} ${result.linksAdded} links; ${result.edgesTargetsMissing} cited files have no code page`
+  const { mentions, explicit } = result.kinds
+  return (
+    `${result.pagesScanned} markdown pages, ${result.references} code references: ${verb} ${result.linksAdded} links; ${result.edgesTargetsMissing} cited files have no code page\n` +
+    `mentions: ${mentions.found} found, ${mentions.added} ${result.dryRun ? 'to add' : 'added'}; ` +
+    `explicit links: ${explicit.stored} ${result.dryRun ? 'to store' : 'stored'} for ${explicit.pagesBackfilled} pages, ${explicit.reresolved} ${result.dryRun ? 'to re-resolve' : 're-resolved'}, ${explicit.unresolved} unresolved`
+  )
 }
 
 export class ReconcileLinksCommand extends BrainCommand {

@@ -126,3 +126,18 @@ engineTest(t, 'sync: a moved page keeps the links that still resolve; a deleted 
   t.same(await targets(db, 'index'), [['Ada Lovelace', 'people/ada-lovelace'], ['Gone', null], ['notes/Grace', null]],
     'found by file name after the move; a path that no longer exists and a deleted file are unresolved')
 })
+
+engineTest(t, 'a page with 10,000 links is stored whole; odd characters are kept as written', async (t, { db }) => {
+  await note(db, 'hub/target-7', 'one of them exists')
+  const many = Array.from({ length: 10_000 }, (_, i) => `[[target-${i}]]`).join(' ')
+  await note(db, 'hub/many', `${many}\n[[Wh@t?! "quoted" <odd> ünï]] [[%00]] [[../../../../etc]]`)
+  const { rows } = await db.query<{ n: number; resolved: number }>(
+    `SELECT count(*) AS n, count(l.to_page_id) AS resolved FROM links l JOIN pages p ON p.id = l.from_page_id WHERE p.slug = 'hub/many'`,
+  )
+  t.same([Number(rows[0]!.n), Number(rows[0]!.resolved)], [10_003, 1])
+  const odd = await db.query<{ target_text: string; target_key: string }>(
+    `SELECT target_text, target_key FROM links WHERE target_text NOT LIKE 'target-%' ORDER BY target_text COLLATE "C"`,
+  )
+  t.same(odd.rows.map((r) => [r.target_text, r.target_key]), [['%00', '%00'], ['../../../../etc', 'etc'], ['Wh@t?! "quoted" <odd> ünï', 'wh@t?!-"quoted"-<odd>-ünï']])
+  t.equal((await getLinks(db, 'hub/many', { limit: 5 })).length, 5, 'reads are capped')
+})

@@ -48,43 +48,61 @@ CREATE OR REPLACE FUNCTION brain_frontmatter_aliases(fm jsonb) RETURNS SETOF tex
   ) s WHERE btrim(a) <> ''
 $$ LANGUAGE sql IMMUTABLE;
 
--- How a link finds its page, like Obsidian: the exact path (vault-absolute key, then the key
--- relative to the linking page's folder), then the shortest path ending in the same file name
--- (ties broken by path order), then a page title, then an alias; all case-insensitive. Pages of
--- the linking page's own source come first. `p_exclude` is a page about to be deleted.
+-- How links find their pages, like Obsidian (one row per link, in the order given): the first
+-- rule that matches, all case-insensitive: the exact path (vault-absolute key, then the key
+-- relative to the linking page's folder), the shortest path ending in the same file name (ties
+-- broken by path order), a page title, an alias. Within a rule, pages of the linking page's own
+-- source come first. `p_exclude` is a page about to be deleted.
+CREATE OR REPLACE FUNCTION brain_resolve_links(p_source text[], p_key text[], p_rel text[], p_text text[], p_exclude bigint)
+RETURNS TABLE (ord bigint, page_id bigint) AS $$
+  -- coalesce stops at the first rule that matches: most links cost one or two index probes.
+  SELECT k.ord, coalesce(
+      (SELECT p.id FROM pages p WHERE lower(p.slug) = k.key AND p.id IS DISTINCT FROM p_exclude
+        ORDER BY (p.source_id = k.source) DESC, length(p.slug), p.slug, p.source_id LIMIT 1),
+      (SELECT p.id FROM pages p WHERE k.rel IS NOT NULL AND lower(p.slug) = k.rel AND p.id IS DISTINCT FROM p_exclude
+        ORDER BY (p.source_id = k.source) DESC, length(p.slug), p.slug, p.source_id LIMIT 1),
+      (SELECT p.id FROM pages p WHERE brain_link_name(p.slug) = brain_link_name(k.key) AND right(lower(p.slug), length(k.key) + 1) = '/' || k.key AND p.id IS DISTINCT FROM p_exclude
+        ORDER BY (p.source_id = k.source) DESC, length(p.slug), p.slug, p.source_id LIMIT 1),
+      (SELECT p.id FROM pages p WHERE k.txt <> '' AND lower(p.title) = lower(k.txt) AND p.id IS DISTINCT FROM p_exclude
+        ORDER BY (p.source_id = k.source) DESC, length(p.slug), p.slug, p.source_id LIMIT 1),
+      (SELECT p.id FROM pages p WHERE k.txt <> '' AND p.id IN (SELECT a.page_id FROM page_aliases a WHERE a.alias = lower(btrim(k.txt))) AND p.id IS DISTINCT FROM p_exclude
+        ORDER BY (p.source_id = k.source) DESC, length(p.slug), p.slug, p.source_id LIMIT 1)) AS page_id
+  FROM unnest(p_source, p_key, p_rel, p_text) WITH ORDINALITY AS k(source, key, rel, txt, ord)
+$$ LANGUAGE sql STABLE;
+
+-- One link at a time (the page triggers): the same rules.
 CREATE OR REPLACE FUNCTION brain_resolve_link(p_source text, p_key text, p_rel text, p_text text, p_exclude bigint) RETURNS bigint AS $$
-  SELECT c.id FROM (
-    SELECT p.id, p.source_id, p.slug, 0 AS rule FROM pages p WHERE lower(p.slug) = p_key
-    UNION ALL
-    SELECT p.id, p.source_id, p.slug, 1 FROM pages p WHERE p_rel IS NOT NULL AND lower(p.slug) = p_rel
-    UNION ALL
-    SELECT p.id, p.source_id, p.slug, 2 FROM pages p
-     WHERE brain_link_name(p.slug) = brain_link_name(p_key) AND right(lower(p.slug), length(p_key) + 1) = '/' || p_key
-    UNION ALL
-    SELECT p.id, p.source_id, p.slug, 3 FROM pages p WHERE p_text <> '' AND lower(p.title) = lower(p_text)
-    UNION ALL
-    SELECT p.id, p.source_id, p.slug, 4 FROM page_aliases a JOIN pages p ON p.id = a.page_id WHERE p_text <> '' AND a.alias = lower(btrim(p_text))
-  ) c
-  WHERE c.id IS DISTINCT FROM p_exclude
-  ORDER BY (c.source_id = p_source) DESC, c.rule, length(c.slug), c.slug, c.source_id
-  LIMIT 1
+  SELECT page_id FROM brain_resolve_links(ARRAY[p_source], ARRAY[p_key], ARRAY[p_rel], ARRAY[p_text], p_exclude)
 $$ LANGUAGE sql STABLE;
 
 -- Re-resolves the explicit links a page's names could satisfy (its file name, title, aliases),
 -- and those pointing at it now. Runs when a page appears, moves, is renamed or restored.
 CREATE OR REPLACE FUNCTION brain_page_names_changed() RETURNS trigger AS $$
+DECLARE
+  names text[];
+  ids bigint[];
 BEGIN
   IF TG_OP = 'UPDATE' THEN
     DELETE FROM page_aliases WHERE page_id = NEW.id;
   END IF;
-  INSERT INTO page_aliases (page_id, alias) SELECT NEW.id, a FROM brain_frontmatter_aliases(NEW.frontmatter) a ON CONFLICT DO NOTHING;
-  UPDATE links l SET to_page_id = brain_resolve_link(f.source_id, l.target_key, l.target_rel_key, l.target_text, NULL)
-  FROM pages f
-  WHERE f.id = l.from_page_id AND l.id IN (
+  SELECT array_agg(a) INTO names FROM brain_frontmatter_aliases(NEW.frontmatter) a;
+  IF names IS NOT NULL THEN
+    INSERT INTO page_aliases (page_id, alias) SELECT NEW.id, a FROM unnest(names) a ON CONFLICT DO NOTHING;
+  END IF;
+  names := coalesce(names, '{}') || lower(NEW.title);
+  -- The candidates first, then the update by id: the plans cached for the trigger stay on the
+  -- indexes whatever the size of the tables.
+  IF TG_OP = 'UPDATE' THEN
+    SELECT array_agg(x.id) INTO ids FROM links x WHERE x.to_page_id = NEW.id AND x.target_text IS NOT NULL;
+  END IF;
+  SELECT coalesce(ids, '{}') || coalesce(array_agg(c.id), '{}') INTO ids FROM (
     SELECT x.id FROM links x WHERE x.target_text IS NOT NULL AND brain_link_name(x.target_key) = brain_link_name(NEW.slug)
-    UNION SELECT x.id FROM links x WHERE x.target_text IS NOT NULL AND lower(x.target_text) = lower(NEW.title)
-    UNION SELECT x.id FROM links x JOIN page_aliases a ON a.page_id = NEW.id AND lower(x.target_text) = a.alias WHERE x.target_text IS NOT NULL
-    UNION SELECT x.id FROM links x WHERE TG_OP = 'UPDATE' AND x.to_page_id = NEW.id AND x.target_text IS NOT NULL);
+    UNION SELECT x.id FROM links x WHERE x.target_text IS NOT NULL AND lower(x.target_text) = ANY(names)) c;
+  IF cardinality(ids) = 0 THEN
+    RETURN NULL;
+  END IF;
+  UPDATE links l SET to_page_id = brain_resolve_link((SELECT f.source_id FROM pages f WHERE f.id = l.from_page_id), l.target_key, l.target_rel_key, l.target_text, NULL)
+  WHERE l.id = ANY(ids);
   RETURN NULL;
 END
 $$ LANGUAGE plpgsql;
@@ -101,11 +119,16 @@ CREATE TRIGGER pages_link_names_update AFTER UPDATE OF slug, title, frontmatter 
 -- Before a page goes: derived links to it go with it; explicit links to it fall back to the next
 -- page that satisfies them, or to unresolved (their target text is kept).
 CREATE OR REPLACE FUNCTION brain_page_deleting() RETURNS trigger AS $$
+DECLARE
+  ids bigint[];
 BEGIN
   DELETE FROM links WHERE to_page_id = OLD.id AND target_text IS NULL;
-  UPDATE links l SET to_page_id = brain_resolve_link(f.source_id, l.target_key, l.target_rel_key, l.target_text, OLD.id)
-  FROM pages f
-  WHERE f.id = l.from_page_id AND l.to_page_id = OLD.id AND l.from_page_id <> OLD.id;
+  SELECT array_agg(x.id) INTO ids FROM links x WHERE x.to_page_id = OLD.id AND x.from_page_id <> OLD.id;
+  IF ids IS NULL THEN
+    RETURN OLD;
+  END IF;
+  UPDATE links l SET to_page_id = brain_resolve_link((SELECT f.source_id FROM pages f WHERE f.id = l.from_page_id), l.target_key, l.target_rel_key, l.target_text, OLD.id)
+  WHERE l.id = ANY(ids);
   RETURN OLD;
 END
 $$ LANGUAGE plpgsql;

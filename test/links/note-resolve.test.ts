@@ -43,13 +43,17 @@ engineTest(t, 'resolution order: exact path, relative path, shortest path by fil
   ])
 })
 
-engineTest(t, "the linking page's own source is searched first", async (t, { db }) => {
+engineTest(t, "within a rule, the linking page's own source comes first; an earlier rule wins in any source", async (t, { db }) => {
   await db.query(`INSERT INTO sources (id, name) VALUES ('work', 'work')`)
-  await note(db, 'notes/plan', '# Plan (default)\n')
+  await note(db, 'x/plan', '# Plan (default)\n')
   await note(db, 'deep/folder/plan', '# Plan (work)\n', 'work')
-  await note(db, 'notes/link', '[[plan]]', 'work')
-  const [link] = await getLinks(db, 'notes/link')
-  t.match(link, { toSlug: 'deep/folder/plan', toSourceId: 'work' })
+  await note(db, 'roadmap', '# Roadmap (default)\n')
+  await note(db, 'notes/roadmap', '# Roadmap (work)\n', 'work')
+  await note(db, 'notes/link', '[[plan]] [[roadmap]]', 'work')
+  t.same((await getLinks(db, 'notes/link')).map((l) => [l.targetText, l.toSlug, l.toSourceId]), [
+    ['plan', 'deep/folder/plan', 'work'],
+    ['roadmap', 'roadmap', 'default'],
+  ], 'a shorter path in another source loses to its own; an exact path wins over a file-name match')
 })
 
 engineTest(t, 'unresolved links resolve when the page appears (put, import), fall back when it goes, and become unresolved again', async (t, { db }) => {

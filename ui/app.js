@@ -194,7 +194,11 @@ async function runSearch(query) {
 
 function linkList(title, links, key) {
   if (!links.length) return el('div', {}, el('h3', { text: title }), el('p', { class: 'muted', text: 'None.' }))
-  return el('div', {}, el('h3', { text: title }), el('ul', {}, ...links.map((l) => el('li', {}, el('a', { href: pageHref(l[key]), text: l[key] }), l.link_type ? el('span', { class: 'muted', text: ` (${l.link_type})` }) : null))))
+  const item = (l) => el('li', {},
+    l[key] ? el('a', { href: pageHref(l[key]), text: l[key] }) : el('span', { class: 'muted', text: `${l.target_text ?? '?'} (not yet written)` }),
+    l.link_type ? el('span', { class: 'muted', text: ` (${l.link_type}${l.line ? `, line ${l.line}` : ''})` }) : null,
+    l.context ? el('div', { class: 'muted', text: l.context }) : null)
+  return el('div', {}, el('h3', { text: title }), el('ul', {}, ...links.map(item)))
 }
 
 async function pageView(slug) {

@@ -1,16 +1,36 @@
 /**
- * Citation links written by the import of a markdown page, inside its transaction: the page's
- * previous citation links are replaced by those of its new text.
+ * The links written by the import of a markdown page, inside its transaction. Explicit links
+ * (the author's own wikilinks, embeds, markdown and property links) are replaced on every write,
+ * remote ones included; derived links (code citations, entity mentions) only on trusted writes
+ * with `auto_link` on.
  */
 import type { SqlExecutor } from '../db/types.js'
 import { pageCitations } from './citations.js'
+import { entityNames, replaceMentionLinks } from './mentions.js'
+import { noteLinks } from './note-links.js'
+import { replaceNoteLinks } from './note-repository.js'
 import { addCitationLinks, deleteCitationLinks, type MarkdownPageRef } from './repository.js'
 import { autoLinkEnabled } from './reconcile.js'
 
-export async function linkImportedMarkdown(tx: SqlExecutor, page: MarkdownPageRef, text: { compiledTruth: string; timeline: string }, isNewPage: boolean): Promise<void> {
+export interface ImportedMarkdown {
+  /** The file as written, front matter included (line numbers count from its first line). */
+  content: string
+  frontmatter: Record<string, unknown>
+  compiledTruth: string
+  timeline: string
+}
+
+export interface LinkImportOptions {
+  isNewPage: boolean
+  /** Derive citation and mention links too: false for untrusted (remote) writers. */
+  derived: boolean
+}
+
+export async function linkImportedMarkdown(tx: SqlExecutor, page: MarkdownPageRef, text: ImportedMarkdown, options: LinkImportOptions): Promise<void> {
+  await replaceNoteLinks(tx, page, noteLinks(text.content, text.frontmatter, page.slug), options.isNewPage)
+  if (!options.derived || !(await autoLinkEnabled(tx))) return
   const citations = pageCitations(text.compiledTruth, text.timeline)
-  if (citations.length === 0 && isNewPage) return
-  if (!(await autoLinkEnabled(tx))) return
-  if (!isNewPage) await deleteCitationLinks(tx, page)
-  await addCitationLinks(tx, page, citations)
+  if (!options.isNewPage) await deleteCitationLinks(tx, page)
+  if (citations.length > 0) await addCitationLinks(tx, page, citations)
+  await replaceMentionLinks(tx, page, text.content, await entityNames(tx), { isNewPage: options.isNewPage })
 }

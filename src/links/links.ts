@@ -1,31 +1,50 @@
 /**
- * Reading links: a page's outgoing links and the links pointing at it.
+ * Reading links: a page's outgoing links (resolved or not) and the links pointing at it.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor, SqlParam } from '../db/types.js'
 
 export interface PageLink {
   fromSlug: string
   fromSourceId: string
-  toSlug: string
-  toSourceId: string
-  /** The page at the other end: its page kind (markdown or code). */
-  otherPageKind: string
+  /** Null while the link is unresolved: nothing matches its target text. */
+  toSlug: string | null
+  toSourceId: string | null
+  /** The page at the other end: its page kind (markdown or code); null when unresolved. */
+  otherPageKind: string | null
   linkType: string
   linkSource: string | null
   originPageId: string | null
   originField: string | null
+  /** Explicit links: the target as written, the shown text and the heading or ^block anchor. */
+  targetText: string | null
+  shownText: string | null
+  anchor: string | null
+  line: number | null
+  context: string | null
+}
+
+export interface LinkQuery {
+  /** Only links of these types (links_to, embeds, documents, a property name, …). */
+  types?: readonly string[]
+  sourceId?: string
+  limit?: number
 }
 
 interface LinkRow {
   from_slug: string
   from_source_id: string
-  to_slug: string
-  to_source_id: string
-  other_page_kind: string
+  to_slug: string | null
+  to_source_id: string | null
+  other_page_kind: string | null
   link_type: string
   link_source: string | null
   origin_page_id: string | null
   origin_field: string | null
+  target_text: string | null
+  shown_text: string | null
+  anchor: string | null
+  line: number | null
+  context: string | null
 }
 
 function toLink(r: LinkRow): PageLink {
@@ -39,30 +58,44 @@ function toLink(r: LinkRow): PageLink {
     linkSource: r.link_source,
     originPageId: r.origin_page_id,
     originField: r.origin_field,
+    targetText: r.target_text,
+    shownText: r.shown_text,
+    anchor: r.anchor,
+    line: r.line === null ? null : Number(r.line),
+    context: r.context,
   }
 }
 
 const SELECT = `SELECT f.slug AS from_slug, f.source_id AS from_source_id, t.slug AS to_slug, t.source_id AS to_source_id,
-    l.link_type, l.link_source, l.origin_page_id, l.origin_field`
+    l.link_type, l.link_source, l.origin_page_id, l.origin_field, l.target_text, l.shown_text, l.anchor, l.line, l.context`
 
-/** Links leaving the page(s) with this slug, in any source. */
-export async function getLinks(db: SqlExecutor, slug: string): Promise<PageLink[]> {
+const FILTER = `($2::text[] IS NULL OR l.link_type = ANY($2::text[])) AND ($3::text IS NULL OR p.source_id = $3)`
+export const MAX_LINKS = 10_000
+
+function params(slug: string, query: LinkQuery): SqlParam[] {
+  return [slug, query.types && query.types.length > 0 ? [...query.types] : null, query.sourceId ?? null, Math.min(query.limit ?? MAX_LINKS, MAX_LINKS)]
+}
+
+/** Links leaving the page(s) with this slug, in any source (or the given one); unresolved ones too. */
+export async function getLinks(db: SqlExecutor, slug: string, query: LinkQuery = {}): Promise<PageLink[]> {
   const { rows } = await db.query<LinkRow>(
     `${SELECT}, t.page_kind AS other_page_kind
-     FROM links l JOIN pages f ON f.id = l.from_page_id JOIN pages t ON t.id = l.to_page_id
-     WHERE f.slug = $1 ORDER BY l.link_type, t.slug, t.source_id`,
-    [slug],
+     FROM pages p JOIN links l ON l.from_page_id = p.id JOIN pages f ON f.id = p.id LEFT JOIN pages t ON t.id = l.to_page_id
+     WHERE p.slug = $1 AND ${FILTER}
+     ORDER BY l.link_type, coalesce(t.slug, l.target_text), t.source_id, l.line NULLS FIRST, l.id LIMIT $4`,
+    params(slug, query),
   )
   return rows.map(toLink)
 }
 
-/** Links pointing at the page(s) with this slug, in any source. */
-export async function getBacklinks(db: SqlExecutor, slug: string): Promise<PageLink[]> {
+/** Links pointing at the page(s) with this slug, in any source (or the given one). */
+export async function getBacklinks(db: SqlExecutor, slug: string, query: LinkQuery = {}): Promise<PageLink[]> {
   const { rows } = await db.query<LinkRow>(
     `${SELECT}, f.page_kind AS other_page_kind
-     FROM links l JOIN pages f ON f.id = l.from_page_id JOIN pages t ON t.id = l.to_page_id
-     WHERE t.slug = $1 ORDER BY l.link_type, f.slug, f.source_id`,
-    [slug],
+     FROM pages p JOIN links l ON l.to_page_id = p.id JOIN pages f ON f.id = l.from_page_id JOIN pages t ON t.id = p.id
+     WHERE p.slug = $1 AND ${FILTER}
+     ORDER BY l.link_type, f.slug, f.source_id, l.line NULLS FIRST, l.id LIMIT $4`,
+    params(slug, query),
   )
   return rows.map(toLink)
 }

@@ -1,10 +1,15 @@
 /**
- * reconcile-links and the extract job: (re)derive citation links from markdown pages. Adding is
- * idempotent (existing links are kept), so running either twice changes nothing the second time.
+ * reconcile-links and the extract job: re-derive every kind of link from the stored markdown
+ * pages. Citations and mentions are added where missing (existing ones kept); explicit links are
+ * parsed for pages stored before they were recorded, and every explicit link is resolved again.
+ * Running either twice changes nothing the second time.
  */
 import { readConfigValue } from '../config/db-config.js'
 import type { SqlExecutor } from '../db/types.js'
 import { pageCitations } from './citations.js'
+import { entityNames, replaceMentionLinks } from './mentions.js'
+import { noteLinks } from './note-links.js'
+import { replaceNoteLinks } from './note-repository.js'
 import { addCitationLinks, countMissingCitationLinks, type MarkdownPageRef } from './repository.js'
 
 export interface ReconcileOptions {
@@ -16,6 +21,13 @@ export interface ReconcileOptions {
   signal?: AbortSignal
 }
 
+export interface ReconcileKinds {
+  citations: { references: number; added: number; targetsMissing: number }
+  mentions: { found: number; added: number }
+  /** Pages whose explicit links were parsed now, links stored for them, links whose target changed. */
+  explicit: { pagesBackfilled: number; stored: number; reresolved: number; unresolved: number }
+}
+
 export interface ReconcileResult {
   status: 'ok' | 'auto_link_disabled'
   dryRun: boolean
@@ -23,10 +35,11 @@ export interface ReconcileResult {
   pagesScanned: number
   /** Distinct (page, path) citations found. */
   references: number
-  /** Links added (or, in a dry run, that would be), both directions counted. */
+  /** Links added (or, in a dry run, that would be), every kind, both directions of citations counted. */
   linksAdded: number
   /** Cited paths with no code page: skipped, not an error. */
   edgesTargetsMissing: number
+  kinds: ReconcileKinds
 }
 
 const BATCH = 500
@@ -43,16 +56,19 @@ interface MarkdownRow {
   source_id: string
   compiled_truth: string
   timeline: string
+  frontmatter: Record<string, unknown>
+  has_explicit: boolean
 }
 
 /** Markdown pages to scan, in id order after `afterId`. */
 async function markdownBatch(db: SqlExecutor, afterId: number, options: ReconcileOptions): Promise<MarkdownRow[]> {
   const slugs = options.slugs ? [...options.slugs] : null
   const { rows } = await db.query<MarkdownRow>(
-    `SELECT p.id, p.slug, p.source_id, p.compiled_truth, p.timeline FROM pages p
+    `SELECT p.id, p.slug, p.source_id, p.compiled_truth, p.timeline, p.frontmatter,
+            EXISTS (SELECT 1 FROM links l WHERE l.from_page_id = p.id AND l.target_text IS NOT NULL) AS has_explicit
+     FROM pages p
      WHERE p.page_kind = 'markdown' AND p.id > $1
        AND ($2::text IS NULL OR p.source_id = $2)
-       AND (p.compiled_truth LIKE '%/%' OR p.timeline LIKE '%/%')
        AND ($3::text[] IS NULL OR p.slug = ANY($3::text[]) OR EXISTS (
              SELECT 1 FROM unnest($3::text[]) AS s(slug)
              WHERE strpos(p.compiled_truth, s.slug) > 0 OR strpos(p.timeline, s.slug) > 0))
@@ -62,27 +78,76 @@ async function markdownBatch(db: SqlExecutor, afterId: number, options: Reconcil
   return rows
 }
 
+/** The page's text as stored (front matter aside): line numbers count from its body. */
+function storedBody(row: MarkdownRow): string {
+  return row.timeline === '' ? row.compiled_truth : `${row.compiled_truth}\n\n## Timeline\n\n${row.timeline}`
+}
+
+function emptyResult(dryRun: boolean): ReconcileResult {
+  return {
+    status: 'ok', dryRun, pagesScanned: 0, references: 0, linksAdded: 0, edgesTargetsMissing: 0,
+    kinds: { citations: { references: 0, added: 0, targetsMissing: 0 }, mentions: { found: 0, added: 0 }, explicit: { pagesBackfilled: 0, stored: 0, reresolved: 0, unresolved: 0 } },
+  }
+}
+
+async function derivePage(db: SqlExecutor, row: MarkdownRow, names: ReadonlyMap<string, number>, dryRun: boolean, kinds: ReconcileKinds): Promise<void> {
+  const page: MarkdownPageRef = { id: Number(row.id), slug: row.slug, sourceId: row.source_id }
+  const body = storedBody(row)
+  const citations = pageCitations(row.compiled_truth, row.timeline)
+  const counts = dryRun ? await countMissingCitationLinks(db, page, citations) : await addCitationLinks(db, page, citations)
+  kinds.citations.references += counts.cited
+  kinds.citations.added += counts.added
+  kinds.citations.targetsMissing += counts.cited - counts.found
+  const mentions = await replaceMentionLinks(db, page, body, names, { isNewPage: false, dryRun, keepPlaces: true })
+  kinds.mentions.found += mentions.found
+  kinds.mentions.added += mentions.added
+  if (row.has_explicit) return
+  const explicit = noteLinks(body, row.frontmatter ?? {}, row.slug)
+  if (explicit.length === 0) return
+  kinds.explicit.pagesBackfilled++
+  kinds.explicit.stored += dryRun ? explicit.length : (await replaceNoteLinks(db, page, explicit, true)).stored
+}
+
+/** Resolves every explicit link again; returns how many now point elsewhere and how many stay unresolved. */
+async function reresolve(db: SqlExecutor, options: ReconcileOptions, dryRun: boolean): Promise<{ changed: number; unresolved: number }> {
+  const scope = `FROM links l JOIN pages f ON f.id = l.from_page_id
+    CROSS JOIN LATERAL (SELECT brain_resolve_link(f.source_id, l.target_key, l.target_rel_key, l.target_text, NULL) AS id) r
+    WHERE l.target_text IS NOT NULL AND ($1::text IS NULL OR f.source_id = $1) AND ($2::text[] IS NULL OR f.slug = ANY($2::text[]))`
+  const params = [options.sourceId ?? null, options.slugs ? [...options.slugs] : null]
+  const { rows } = await db.query<{ changed: number; unresolved: number }>(
+    `SELECT count(*) FILTER (WHERE r.id IS DISTINCT FROM l.to_page_id) AS changed, count(*) FILTER (WHERE r.id IS NULL) AS unresolved ${scope}`,
+    params,
+  )
+  if (!dryRun && Number(rows[0]!.changed) > 0) {
+    await db.query(`UPDATE links u SET to_page_id = x.id FROM (SELECT l.id AS link, r.id ${scope} AND r.id IS DISTINCT FROM l.to_page_id) x WHERE u.id = x.link`, params)
+  }
+  return { changed: Number(rows[0]!.changed), unresolved: Number(rows[0]!.unresolved) }
+}
+
 export async function deriveLinks(db: SqlExecutor, options: ReconcileOptions = {}): Promise<ReconcileResult> {
   const dryRun = options.dryRun === true
-  const result: ReconcileResult = { status: 'ok', dryRun, pagesScanned: 0, references: 0, linksAdded: 0, edgesTargetsMissing: 0 }
+  const result = emptyResult(dryRun)
   if (options.slugs !== undefined && options.slugs.length === 0) return result
   if (!(await autoLinkEnabled(db))) return { ...result, status: 'auto_link_disabled' }
+  const names = await entityNames(db)
+  const kinds = result.kinds
   let afterId = 0
   for (;;) {
     options.signal?.throwIfAborted()
     const rows = await markdownBatch(db, afterId, options)
     for (const row of rows) {
-      const page: MarkdownPageRef = { id: Number(row.id), slug: row.slug, sourceId: row.source_id }
-      const citations = pageCitations(row.compiled_truth, row.timeline)
-      const counts = dryRun ? await countMissingCitationLinks(db, page, citations) : await addCitationLinks(db, page, citations)
+      await derivePage(db, row, names, dryRun, kinds)
       result.pagesScanned++
-      result.references += counts.cited
-      result.linksAdded += counts.added
-      result.edgesTargetsMissing += counts.cited - counts.found
     }
     if (rows.length < BATCH) break
     afterId = Number(rows[rows.length - 1]!.id)
   }
+  const again = await reresolve(db, options, dryRun)
+  kinds.explicit.reresolved = again.changed
+  kinds.explicit.unresolved = again.unresolved
+  result.references = kinds.citations.references
+  result.edgesTargetsMissing = kinds.citations.targetsMissing
+  result.linksAdded = kinds.citations.added + kinds.mentions.added + kinds.explicit.stored
   return result
 }
 

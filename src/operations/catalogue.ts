@@ -3,13 +3,14 @@ import { codeTools } from './code.js'
 import { jobTools } from './jobs.js'
 import { historyTools } from './history.js'
 import { trashTools } from './trash.js'
+import { linkTools } from './links.js'
 import { pageTools } from './pages.js'
 import { searchTools } from './search.js'
 import { systemTools } from './system.js'
 import type { Operation } from './operation.js'
 
 /** Every operation: served as MCP tools over stdio and HTTP, as commands where they have a CLI shape. */
-export const OPERATIONS: readonly Operation[] = [...pageTools, ...historyTools, ...trashTools, ...searchTools, ...codeTools, ...jobTools, ...systemTools]
+export const OPERATIONS: readonly Operation[] = [...pageTools, ...historyTools, ...trashTools, ...searchTools, ...codeTools, ...linkTools, ...jobTools, ...systemTools]
 
 /** The MCP view of the catalogue: each operation is a tool of the same name. */
 export const TOOLS = OPERATIONS

@@ -10,7 +10,6 @@ const graphInput = z.strictObject({
   depth: z.number().int().min(1).max(10).optional().describe('Hops to walk, 1 (direct, default) to 10'),
   limit: z.number().int().min(1).max(1000).optional().describe('Most results (default 50)'),
 })
-const slug = z.string().trim().min(1).max(512).describe('Page slug')
 
 function location(r: { file: string | null; startLine: number | null; endLine: number | null }): string {
   if (r.file === null) return '(not in the brain)'
@@ -147,28 +146,4 @@ export const codeCalleesTool = defineOperation({
   present: { text: formatGraph },
 })
 
-export const getLinksTool = defineOperation({
-  name: 'get_links',
-  description: 'Outgoing links of a page (e.g. a note that documents code files). Returns {links: [{to_slug, link_type, …}]}.',
-  input: z.strictObject({ slug }),
-  mutating: false,
-  async run(ctx, args) {
-    const { getLinks } = await import('../links/index.js')
-    const { db } = await ctx.brain()
-    return { links: await getLinks(db, args.slug) }
-  },
-})
-
-export const getBacklinksTool = defineOperation({
-  name: 'get_backlinks',
-  description: 'Pages linking to a page (e.g. the notes that document a code file). Returns {links: [{from_slug, link_type, …}]}.',
-  input: z.strictObject({ slug }),
-  mutating: false,
-  async run(ctx, args) {
-    const { getBacklinks } = await import('../links/index.js')
-    const { db } = await ctx.brain()
-    return { links: await getBacklinks(db, args.slug) }
-  },
-})
-
-export const codeTools: Operation[] = [codeDefTool, codeRefsTool, codeCallersTool, codeCalleesTool, getLinksTool, getBacklinksTool]
+export const codeTools: Operation[] = [codeDefTool, codeRefsTool, codeCallersTool, codeCalleesTool]

@@ -42,8 +42,8 @@ export interface ImportOptions {
   /** Work out the status without writing anything. */
   dryRun?: boolean
   /**
-   * Write the citation links of a markdown page (when config `auto_link` is not false). Default
-   * true; untrusted (remote) writers pass false.
+   * Derive the citation links of a markdown page (when config `auto_link` is not false). Default
+   * true; untrusted (remote) writers pass false. Explicit links are written either way.
    */
   autoLink?: boolean
   /** Keep the replaced content as a version (default true); only measurements turn it off. */
@@ -90,7 +90,7 @@ function validateContent(slug: string, content: string): void {
 
 function prepare(input: ImportInput, slug: string): PreparedPage {
   if (input.kind === 'markdown') {
-    const parsed = parseMarkdownPage(input.content, slug)
+    const parsed = parseMarkdownPage(input.content, slug, input.path)
     return { ...parsed, language: null }
   }
   const path = input.path ?? slug
@@ -188,8 +188,8 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
     await replaceTags(tx, id, page.tags)
     await upsertChunks(tx, id, drafts)
     if (input.kind === 'code' || !created) await replacePageCodeGraph(tx, id, sourceId, codeGraph, created)
-    if (input.kind === 'markdown' && options.autoLink !== false) {
-      await linkImportedMarkdown(tx, { id, slug, sourceId }, { compiledTruth: page.compiledTruth, timeline: page.timeline }, created)
+    if (input.kind === 'markdown') {
+      await linkImportedMarkdown(tx, { id, slug, sourceId }, { ...page, content: input.content }, { isNewPage: created, derived: options.autoLink !== false })
     }
     return { id, created }
   })

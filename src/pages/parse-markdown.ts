@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors/index.js'
 import { parseFrontmatter } from '../util/frontmatter-doc.js'
+import { proseLines } from '../util/markdown-prose.js'
 
 export interface ParsedMarkdown {
   frontmatter: Record<string, unknown>
@@ -13,24 +14,53 @@ export interface ParsedMarkdown {
 /** A `## Timeline` heading starts the timeline section; everything above is compiled truth. */
 const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/im
 
+/** The first `# heading` of the prose: a `#` line inside a fenced code block is code, not a heading. */
 function firstHeading(body: string): string | null {
-  const match = /^#[ \t]+(.+?)[ \t#]*$/m.exec(body)
-  return match ? match[1]!.trim() : null
+  for (const line of proseLines(body)) {
+    const match = /^#[ \t]+(.+?)[ \t#]*$/.exec(line.raw)
+    if (match) return match[1]!.trim()
+  }
+  return null
 }
 
+/** A page with no file: its slug's last segment, as words. */
 function titleFromSlug(slug: string): string {
   const last = slug.split('/').pop() ?? slug
   return last.replace(/[-_]+/g, ' ').trim() || slug
 }
 
-/** Front-matter tags (a list or a comma-separated text) as the sorted, distinct page tags. */
-export function normalizeTags(value: unknown): string[] {
+/** A page read from a file: the file name as written, without its extension. */
+function titleFromPath(path: string): string | null {
+  const name = (path.replace(/\\/g, '/').split('/').pop() ?? '').replace(/\.(md|markdown|mdx)$/i, '').trim()
+  return name === '' ? null : name
+}
+
+/**
+ * Inline `#tags` and `#nested/tags` of the prose: after a space or at a line's start, not a
+ * heading marker (`# Title`), not in code, not a number alone (`#1`).
+ */
+export function inlineTags(body: string): string[] {
+  if (!body.includes('#')) return []
+  const tags: string[] = []
+  for (const line of proseLines(body)) {
+    if (!line.text.includes('#')) continue
+    for (const m of line.text.matchAll(/(?<=^|\s)#([\p{L}\p{N}_\-/]+)/gu)) {
+      const tag = m[1]!.replace(/\/+$/, '')
+      if (tag !== '' && !/^[\d/]+$/.test(tag)) tags.push(tag)
+    }
+  }
+  return tags
+}
+
+/** Front-matter tags (a list or a comma-separated text) and inline tags as the sorted, distinct page tags. */
+export function normalizeTags(value: unknown, inline: readonly string[] = []): string[] {
   const raw = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []
-  const tags = raw.map((t) => String(t).trim()).filter((t) => t !== '')
+  const tags = [...raw, ...inline].map((t) => String(t).trim()).filter((t) => t !== '')
   return [...new Set(tags)].sort()
 }
 
-export function parseMarkdownPage(text: string, slug: string): ParsedMarkdown {
+/** `path`, when the page comes from a file, names an untitled page after that file. */
+export function parseMarkdownPage(text: string, slug: string, path?: string): ParsedMarkdown {
   let parsed: { data: Record<string, unknown>; content: string }
   try {
     parsed = parseFrontmatter(text)
@@ -47,7 +77,7 @@ export function parseMarkdownPage(text: string, slug: string): ParsedMarkdown {
   const compiledTruth = (timelineAt >= 0 ? body.slice(0, timelineAt) : body).trim()
   const timeline = timelineAt >= 0 ? body.slice(timelineAt).replace(TIMELINE_HEADING, '').trim() : ''
   const written = typeof frontmatter.title === 'number' || typeof frontmatter.title === 'boolean' ? String(frontmatter.title) : frontmatter.title
-  const title = typeof written === 'string' && written.trim() !== '' ? written.trim() : firstHeading(compiledTruth) ?? titleFromSlug(slug)
+  const title = typeof written === 'string' && written.trim() !== '' ? written.trim() : firstHeading(compiledTruth) ?? (path ? titleFromPath(path) : null) ?? titleFromSlug(slug)
   const type = typeof frontmatter.type === 'string' && frontmatter.type.trim() !== '' ? frontmatter.type.trim() : 'note'
-  return { frontmatter, title, type, compiledTruth, timeline, tags: normalizeTags(frontmatter.tags) }
+  return { frontmatter, title, type, compiledTruth, timeline, tags: normalizeTags(frontmatter.tags, inlineTags(body)) }
 }

@@ -1,9 +1,10 @@
 import { stringifyFrontmatter } from '../util/frontmatter-doc.js'
-import { normalizeTags } from './parse-markdown.js'
+import { inlineTags, normalizeTags } from './parse-markdown.js'
 import type { Page } from './types.js'
 
-function sameTags(written: unknown, tags: readonly string[]): boolean {
-  const normalized = normalizeTags(written)
+/** Whether the tags the file would be read with (front matter and inline `#tags`) are the page's. */
+function sameTags(written: unknown, body: string, tags: readonly string[]): boolean {
+  const normalized = normalizeTags(written, inlineTags(body))
   return normalized.length === tags.length && normalized.every((tag, i) => tag === tags[i])
 }
 
@@ -16,9 +17,11 @@ export function serializePage(page: Pick<Page, 'title' | 'type' | 'tags' | 'fron
   // Title and type lead, whatever order the stored front matter (jsonb sorts its keys) comes back in.
   const { title: _title, type: _type, ...rest } = page.frontmatter
   const data: Record<string, unknown> = { title: page.title, type: page.type, ...rest, ...extra }
-  // Tags as the author wrote them when they are still the page's tags: their order is content.
-  if (page.tags.length === 0) delete data.tags
-  else if (!sameTags(page.frontmatter.tags, page.tags)) data.tags = page.tags
   const body = page.timeline ? `${page.compiledTruth}\n\n## Timeline\n\n${page.timeline}\n` : `${page.compiledTruth}\n`
+  // Tags as the author wrote them while they still give the page's tags: their order is content.
+  if (!sameTags(page.frontmatter.tags, body, page.tags)) {
+    if (page.tags.length === 0) delete data.tags
+    else data.tags = page.tags
+  }
   return stringifyFrontmatter(body, data)
 }

@@ -7,7 +7,7 @@ import type { Test } from 'tap'
 
 export const EXPECTED_TOOLS = [
   'put_page', 'capture', 'get_page', 'list_pages', 'delete_page', 'add_tag', 'remove_tag', 'search', 'query',
-  'code_def', 'code_refs', 'code_callers', 'code_callees', 'get_links', 'get_backlinks',
+  'code_def', 'code_refs', 'code_callers', 'code_callees', 'get_links', 'get_backlinks', 'graph_walk', 'list_orphans', 'list_unresolved', 'list_entities',
   'sync', 'submit_job', 'get_job', 'list_jobs', 'list_sources', 'get_stats', 'get_health',
   'list_versions', 'get_version', 'diff_versions', 'revert_page', 'list_trash', 'restore_page', 'purge_trash',
   'cancel_job', 'retry_job',
@@ -76,6 +76,11 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   t.match((await call(client, 'code_callees', { symbol: 'noSuchFunction' })).data, { symbol: 'noSuchFunction', results: [] })
   t.same((await call(client, 'get_links', { slug: 'notes/alpha' })).data, { links: [] })
   t.same((await call(client, 'get_backlinks', { slug: 'notes/alpha' })).data, { links: [] })
+  t.match((await call(client, 'graph_walk', { slug: 'notes/alpha', depth: 2, direction: 'both' })).data, { start: { slug: 'notes/alpha' }, nodes: [], truncated: false })
+  t.ok(((await call(client, 'list_orphans', {})).data.pages as Array<{ slug: string }>).some((p) => p.slug === 'notes/alpha'), 'list_orphans answers')
+  t.same((await call(client, 'list_unresolved', { limit: 5 })).data, { unresolved: [] })
+  t.same((await call(client, 'list_entities', { type: 'person' })).data, { entities: [] })
+  t.match(envelope(await call(client, 'graph_walk', { slug: 'notes/alpha', direction: 'sideways' })), { code: 'invalid_params' })
   t.match(envelope(await call(client, 'code_callers', { symbol: 'x', depth: 99 })), { code: 'invalid_params' })
 
   t.match((await call(client, 'list_sources', {})).data, { sources: [{ id: 'default' }] })

@@ -16,7 +16,7 @@ import { ImportCommand } from './import.js'
 import { IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand } from './ingest.js'
 import { FrontmatterAuditCommand, FrontmatterInstallHookCommand, FrontmatterValidateCommand } from './frontmatter.js'
 import { InitCommand } from './init.js'
-import { BacklinksCommand, ExtractCommand, LinksCommand, ReconcileLinksCommand } from './links.js'
+import { ExtractCommand, ReconcileLinksCommand } from './links.js'
 import { IntegrationsDashboardCommand, IntegrationsDoctorCommand, IntegrationsListCommand, IntegrationsShowCommand, IntegrationsStatsCommand, IntegrationsStatusCommand, IntegrationsTestCommand } from './integrations.js'
 import { JobsCancelCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { ExportCommand } from './export.js'
@@ -57,7 +57,7 @@ export const commands: Array<CommandClass<BrainContext>> = [
   JobsSubmitCommand, JobsStatsCommand, JobsCancelCommand, JobsRetryCommand, JobsWorkCommand, JobsSupervisorCommand,
   DreamCommand,
   ServiceStatusCommand, ServiceStartCommand, ServiceStopCommand,
-  LinksCommand, BacklinksCommand, ReconcileLinksCommand, ExtractCommand,
+  ReconcileLinksCommand, ExtractCommand,
   IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand,
   ServeCommand,
   AuthCreateCommand, AuthListCommand, AuthRevokeCommand, AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand,

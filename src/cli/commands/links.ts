@@ -1,73 +1,24 @@
 import { Command, Option } from 'clipanion'
-import type { PageLink, ReconcileResult } from '../../links/index.js'
-import { UsageError } from '../../errors/index.js'
+import type { ReconcileResult } from '../../links/index.js'
 import { BrainCommand } from '../brain-command.js'
-
-function requireSlug(command: string, slug: string | undefined): string {
-  const trimmed = slug?.trim() ?? ''
-  if (trimmed === '') {
-    throw new UsageError(`${command}_requires_slug`, `${command} needs a page slug.`, { hint: `e.g. \`brain ${command} notes/design\`` })
-  }
-  return trimmed
-}
-
-function formatLinks(links: readonly PageLink[], direction: 'out' | 'in'): string {
-  if (links.length === 0) return direction === 'out' ? 'No links.' : 'No backlinks.'
-  return links
-    .map((l) => {
-      const other = direction === 'out' ? l.toSlug : l.fromSlug
-      const origin = l.linkSource ? ` (${l.linkSource}${l.originField ? `, ${l.originField}` : ''})` : ''
-      return `${l.linkType.padEnd(14)} ${other}${origin}`
-    })
-    .join('\n')
-}
-
-export class LinksCommand extends BrainCommand {
-  static override paths = [['links']]
-  static override usage = Command.Usage({
-    description: "A page's outgoing links (a markdown page's `documents` links to the code it cites, …)",
-    examples: [['Code a note cites', '$0 links notes/design']],
-  })
-  slug = Option.String({ required: false })
-
-  protected async run(): Promise<number> {
-    const slug = requireSlug('links', this.slug)
-    const { getLinks } = await import('../../links/index.js')
-    const links = await this.withBrain(({ db }) => getLinks(db, slug))
-    this.print(links, () => formatLinks(links, 'out'))
-    return 0
-  }
-}
-
-export class BacklinksCommand extends BrainCommand {
-  static override paths = [['backlinks']]
-  static override usage = Command.Usage({
-    description: 'Links pointing at a page (the notes that cite a code file, …)',
-    examples: [['Notes citing a file', '$0 backlinks src/db/open.ts']],
-  })
-  slug = Option.String({ required: false })
-
-  protected async run(): Promise<number> {
-    const slug = requireSlug('backlinks', this.slug)
-    const { getBacklinks } = await import('../../links/index.js')
-    const links = await this.withBrain(({ db }) => getBacklinks(db, slug))
-    this.print(links, () => formatLinks(links, 'in'))
-    return 0
-  }
-}
 
 export function formatReconcile(result: ReconcileResult): string {
   if (result.status === 'auto_link_disabled') return 'auto_link is false: no links derived (`brain config set auto_link true` turns it on).'
   const verb = result.dryRun ? 'would add' : 'added'
-  return `${result.pagesScanned} markdown pages, ${result.references} code references: ${verb} ${result.linksAdded} links; ${result.edgesTargetsMissing} cited files have no code page`
+  const { mentions, explicit } = result.kinds
+  return (
+    `${result.pagesScanned} markdown pages, ${result.references} code references: ${verb} ${result.linksAdded} links; ${result.edgesTargetsMissing} cited files have no code page\n` +
+    `mentions: ${mentions.found} found, ${mentions.added} ${result.dryRun ? 'to add' : 'added'}; ` +
+    `explicit links: ${explicit.stored} ${result.dryRun ? 'to store' : 'stored'} for ${explicit.pagesBackfilled} pages, ${explicit.reresolved} ${result.dryRun ? 'to re-resolve' : 're-resolved'}, ${explicit.unresolved} unresolved`
+  )
 }
 
 export class ReconcileLinksCommand extends BrainCommand {
   static override paths = [['reconcile-links']]
   static override usage = Command.Usage({
-    description: 'Add the documents / documented_by links for code cited in markdown pages',
+    description: 'Re-derive every kind of link: citations, entity mentions, explicit links, their resolution',
     details:
-      'Walks every markdown page, finds code citations (src/…, lib/…, test/… paths with a code extension, optional :line) in compiled truth and timeline, and adds a `documents` link to each cited code page and a `documented_by` link back. Idempotent. A cited file without a code page is counted as edgesTargetsMissing (the specification\'s name, kept in JSON). With auto_link = false it does nothing.',
+      'Walks every markdown page, finds code citations (src/…, lib/…, test/… paths with a code extension, optional :line) in compiled truth and timeline, and adds a `documents` link to each cited code page and a `documented_by` link back; adds `mentions` links for plain-text mentions of entities (see `brain entities`); parses the explicit links (wikilinks, embeds, markdown and property links) of pages stored before they were recorded; and resolves every explicit link again. Idempotent; counts per kind under `kinds`. A cited file without a code page is counted as edgesTargetsMissing (the specification\'s name, kept in JSON). With auto_link = false it does nothing.',
     examples: [['Preview', '$0 reconcile-links --dry-run'], ['Run', '$0 reconcile-links']],
   })
   dryRun = Option.Boolean('--dry-run', false, { description: 'Count without writing' })
@@ -84,7 +35,7 @@ export class ExtractCommand extends BrainCommand {
   static override paths = [['extract']]
   static override usage = Command.Usage({
     description: 'Derive links for the given pages, or all pages (runs as an `extract` job)',
-    details: 'For a markdown slug: its code citation links. For a code slug: the links of every markdown page citing it (fills the gap when the code arrived after the note).',
+    details: 'For a markdown slug: its citation and mention links (and its explicit links, if it has none stored yet). For a code slug: the links of every markdown page citing it (fills the gap when the code arrived after the note). Explicit links of the pages scanned are resolved again.',
     examples: [['Everything', '$0 extract'], ['One note and one file', '$0 extract notes/design src/db/open.ts']],
   })
   slugs = Option.Rest()

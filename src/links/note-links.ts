@@ -1,0 +1,202 @@
+/**
+ * Explicit links in a markdown page, as its author wrote them: wikilinks and embeds, markdown
+ * links to local files, and front-matter properties whose value is a wikilink. Pure: text in,
+ * link drafts out, each with the keys the database resolves it by.
+ */
+import { proseLines, splitFrontmatterLines } from '../util/markdown-prose.js'
+
+export type NoteLinkSource = 'wikilink' | 'markdown_link' | 'frontmatter'
+
+export interface NoteLinkDraft {
+  /** links_to, embeds, or the front-matter property's name. */
+  type: string
+  source: NoteLinkSource
+  /** The target as written, without its anchor ('' for a link into the same page). */
+  targetText: string
+  /** Lower-cased slug form of the target: vault-absolute for wikilinks, folder-relative for markdown links. */
+  key: string
+  /** The other reading of the path (relative for wikilinks, vault-absolute for markdown links), when it differs. */
+  relKey: string | null
+  shownText: string | null
+  /** A heading (`Heading`) or block (`^id`) inside the target. */
+  anchor: string | null
+  /** compiled_truth, timeline or frontmatter. */
+  field: string
+  /** 1-based line in the file. */
+  line: number
+  context: string
+}
+
+const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g
+const MD_LINK = /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^>\n]+>|[^()\s]+(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
+const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/i
+const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i
+const CONTEXT_CHARS = 160
+
+/** The slug form of a path: what `markdownSlugForPath` makes of a file name, lower-cased. */
+export function slugKey(path: string): string {
+  return path
+    .replace(/\\/g, '/')
+    .replace(/\.(md|markdown|mdx)$/i, '')
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/\/+/g, '/')
+    .replace(/^\/+|\/+$/g, '')
+}
+
+/** Joins a relative path to a folder, resolving `.` and `..` (never above the root). */
+export function joinPath(folder: string, path: string): string {
+  const parts = folder === '' ? [] : folder.split('/')
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue
+    if (segment === '..') parts.pop()
+    else parts.push(segment)
+  }
+  return parts.join('/')
+}
+
+function folderOf(slug: string): string {
+  const at = slug.lastIndexOf('/')
+  return at < 0 ? '' : slug.slice(0, at)
+}
+
+function splitAnchor(target: string): { path: string; anchor: string | null } {
+  const at = target.indexOf('#')
+  if (at < 0) return { path: target.trim(), anchor: null }
+  const anchor = target.slice(at + 1).trim()
+  return { path: target.slice(0, at).trim(), anchor: anchor === '' ? null : anchor }
+}
+
+function contextOf(raw: string, column: number): string {
+  const line = raw.trim()
+  if (line.length <= CONTEXT_CHARS) return line
+  const offset = raw.length - raw.trimStart().length
+  const start = Math.max(0, Math.min(column - offset - CONTEXT_CHARS / 2, line.length - CONTEXT_CHARS))
+  return `${start > 0 ? '…' : ''}${line.slice(start, start + CONTEXT_CHARS)}${start + CONTEXT_CHARS < line.length ? '…' : ''}`
+}
+
+interface Place {
+  field: string
+  line: number
+  raw: string
+  column: number
+}
+
+/** One wikilink body (`Target#Anchor|shown`) at a place. */
+function wikilink(inner: string, embed: boolean, type: string | null, slug: string, place: Place): NoteLinkDraft | null {
+  const bar = inner.search(/\\?\|/)
+  const target = bar < 0 ? inner : inner.slice(0, bar)
+  const shown = bar < 0 ? null : inner.slice(bar).replace(/^\\?\|/, '').trim() || null
+  const { path, anchor } = splitAnchor(target)
+  if (path === '' && anchor === null) return null
+  const folder = folderOf(slug)
+  let key: string
+  let relKey: string | null = null
+  if (path === '') key = slug.toLowerCase()
+  else if (/^\.\.?\//.test(path)) key = slugKey(joinPath(folder, path))
+  else {
+    key = slugKey(path)
+    const rel = folder === '' ? key : slugKey(joinPath(folder, path))
+    relKey = rel !== key ? rel : null
+  }
+  if (key === '') return null
+  return {
+    type: type ?? (embed ? 'embeds' : 'links_to'), source: type ? 'frontmatter' : 'wikilink',
+    targetText: path, key, relKey, shownText: shown, anchor, field: place.field, line: place.line, context: contextOf(place.raw, place.column),
+  }
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** One markdown link's destination, when it is a local file (or an anchor in this page). */
+function markdownLink(destination: string, text: string, embed: boolean, slug: string, place: Place): NoteLinkDraft | null {
+  const bare = destination.startsWith('<') ? destination.slice(1, -1) : destination
+  if (EXTERNAL.test(bare)) return null
+  const { path: encoded, anchor } = splitAnchor(bare.replace(/\?[^#]*/, ''))
+  const path = decode(encoded)
+  const folder = folderOf(slug)
+  let key: string
+  let relKey: string | null = null
+  if (path === '') {
+    if (anchor === null) return null
+    key = slug.toLowerCase()
+  } else if (path.startsWith('/')) key = slugKey(path)
+  else {
+    key = slugKey(joinPath(folder, path))
+    const absolute = /^\.\.?\//.test(path) ? key : slugKey(path)
+    relKey = absolute !== key ? absolute : null
+  }
+  if (key === '') return null
+  return {
+    type: embed ? 'embeds' : 'links_to', source: 'markdown_link', targetText: path, key, relKey,
+    shownText: text.trim() || null, anchor: anchor === null ? null : decode(anchor), field: place.field, line: place.line, context: contextOf(place.raw, place.column),
+  }
+}
+
+/** Links in the body: wikilinks first on each line, then markdown links, in reading order. */
+function bodyLinks(body: string, firstLine: number, slug: string): NoteLinkDraft[] {
+  const out: NoteLinkDraft[] = []
+  let field = 'compiled_truth'
+  for (const line of proseLines(body)) {
+    if (TIMELINE_HEADING.test(line.text)) field = 'timeline'
+    if (!line.text.includes('](') && !line.text.includes('[[')) continue
+    const found: Array<{ column: number; link: NoteLinkDraft | null }> = []
+    const masked = line.text.replace(WIKILINK, (match, bang: string, inner: string, column: number) => {
+      found.push({ column, link: wikilink(inner, bang === '!', null, slug, { field, line: firstLine + line.index + 1, raw: line.raw, column }) })
+      return ' '.repeat(match.length)
+    })
+    for (const m of masked.matchAll(MD_LINK)) {
+      const place = { field, line: firstLine + line.index + 1, raw: line.raw, column: m.index }
+      found.push({ column: m.index, link: markdownLink(m[3]!, m[2]!, m[1] === '!', slug, place) })
+    }
+    found.sort((a, b) => a.column - b.column)
+    for (const f of found) if (f.link) out.push(f.link)
+  }
+  return out
+}
+
+function propertyLine(frontmatterLines: readonly string[], key: string): number {
+  const at = frontmatterLines.findIndex((l) => l.startsWith(`${key}:`) || l.startsWith(`"${key}":`) || l.startsWith(`'${key}':`))
+  return at < 0 ? 1 : at + 2
+}
+
+/** Front-matter properties whose value, or an item of whose list value, holds wikilinks. */
+function propertyLinks(frontmatter: Record<string, unknown>, frontmatterLines: readonly string[], slug: string): NoteLinkDraft[] {
+  const out: NoteLinkDraft[] = []
+  for (const [name, value] of Object.entries(frontmatter)) {
+    const items = Array.isArray(value) ? value : [value]
+    const line = propertyLine(frontmatterLines, name)
+    for (const item of items) {
+      if (typeof item !== 'string' || !item.includes('[[')) continue
+      for (const m of item.matchAll(WIKILINK)) {
+        const link = wikilink(m[2]!, false, name, slug, { field: 'frontmatter', line, raw: `${name}: ${item}`, column: 0 })
+        if (link) out.push(link)
+      }
+    }
+  }
+  return out
+}
+
+/**
+ * The explicit links of a markdown file (front matter included) for the page at `slug`. A target
+ * linked several times with the same type and anchor is kept once, at its first place.
+ */
+export function noteLinks(content: string, frontmatter: Record<string, unknown>, slug: string): NoteLinkDraft[] {
+  if (!content.includes('[[') && !content.includes('](')) return []
+  const { bodyLine, frontmatterLines } = splitFrontmatterLines(content)
+  const body = bodyLine === 0 ? content : content.split('\n').slice(bodyLine).join('\n')
+  const all = [...propertyLinks(frontmatter, frontmatterLines, slug), ...bodyLinks(body, bodyLine, slug)]
+  const seen = new Set<string>()
+  return all.filter((l) => {
+    const id = `${l.type}\u0000${l.key}\u0000${l.anchor ?? ''}`
+    if (seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
+}

@@ -1,0 +1,100 @@
+import t from 'tap'
+import { noteLinks, type NoteLinkDraft } from '../../src/links/note-links.js'
+import { parseFrontmatter } from '../../src/util/frontmatter-doc.js'
+
+function parse(content: string, slug = 'notes/here'): NoteLinkDraft[] {
+  return noteLinks(content, parseFrontmatter(content).data, slug)
+}
+
+const pick = (l: NoteLinkDraft) => [l.type, l.targetText, l.key, l.relKey, l.anchor, l.shownText]
+
+t.test('wikilink forms', async (t) => {
+  const cases: Array<[string, unknown[]]> = [
+    ['[[Target]]', ['links_to', 'Target', 'target', 'notes/target', null, null]],
+    ['[[Target|shown text]]', ['links_to', 'Target', 'target', 'notes/target', null, 'shown text']],
+    ['[[Target#Some Heading]]', ['links_to', 'Target', 'target', 'notes/target', 'Some Heading', null]],
+    ['[[Target#^block-1|see]]', ['links_to', 'Target', 'target', 'notes/target', '^block-1', 'see']],
+    ['[[#Local Heading]]', ['links_to', '', 'notes/here', null, 'Local Heading', null]],
+    ['![[Target]]', ['embeds', 'Target', 'target', 'notes/target', null, null]],
+    ['![[img.png]]', ['embeds', 'img.png', 'img.png', 'notes/img.png', null, null]],
+    ['[[Ada Lovelace.md]]', ['links_to', 'Ada Lovelace.md', 'ada-lovelace', 'notes/ada-lovelace', null, null]],
+    ['[[people/Ada Lovelace]]', ['links_to', 'people/Ada Lovelace', 'people/ada-lovelace', 'notes/people/ada-lovelace', null, null]],
+    ['[[../people/ada]]', ['links_to', '../people/ada', 'people/ada', null, null, null]],
+    ['| [[Target\\|in a table]] |', ['links_to', 'Target', 'target', 'notes/target', null, 'in a table']],
+  ]
+  for (const [text, expected] of cases) t.same(parse(text).map(pick), [expected], text)
+  t.same(parse('[[]] and [[ ]] and [[#]]'), [], 'empty links are ignored')
+  t.same(parse('[[Target]]', 'root').map(pick), [['links_to', 'Target', 'target', null, null, null]], 'a root page has no relative reading')
+})
+
+t.test('markdown links to local files', async (t) => {
+  const cases: Array<[string, unknown[] | null]> = [
+    ['[text](Other%20Note.md)', ['links_to', 'Other Note.md', 'notes/other-note', 'other-note', null, 'text']],
+    ['[up](../folder/note)', ['links_to', '../folder/note', 'folder/note', null, null, 'up']],
+    ['[h](note.md#the%20heading)', ['links_to', 'note.md', 'notes/note', 'note', 'the heading', 'h']],
+    ['[abs](/people/ada.md)', ['links_to', '/people/ada.md', 'people/ada', null, null, 'abs']],
+    ['[here](#local)', ['links_to', '', 'notes/here', null, 'local', 'here']],
+    ['![pic](./img/a%20b.png "title")', ['embeds', './img/a b.png', 'notes/img/a-b.png', null, null, 'pic']],
+    ['[angle](<My Note.md>)', ['links_to', 'My Note.md', 'notes/my-note', 'my-note', null, 'angle']],
+    ['[web](https://example.org/x.md)', null],
+    ['[mail](mailto:a@b.c)', null],
+    ['[proto](//host/x)', null],
+  ]
+  for (const [text, expected] of cases) t.same(parse(text).map(pick), expected ? [expected] : [], text)
+})
+
+t.test('code is not linked: fences (``` and ~~~, unclosed) and inline code', async (t) => {
+  const text = [
+    '[[A]] `[[not-inline]]` ``[[not]] either``',
+    '```yaml',
+    '[[in-fence]]',
+    '```',
+    '~~~~',
+    '```',
+    '[[still-in-tilde-fence]]',
+    '~~~~',
+    '[[B]]',
+    '```',
+    '[[unclosed]]',
+  ].join('\n')
+  t.same(parse(text).map((l) => l.targetText), ['A', 'B'])
+})
+
+t.test('lines count from the top of the file; front matter properties; timeline field; context; duplicates once', async (t) => {
+  const text = [
+    '---',
+    'title: Here',
+    'related: "[[Project X]]"',
+    'people:',
+    '  - "[[Ada]]"',
+    '  - plain text',
+    'aliases: [not a link]',
+    '---',
+    '# Here',
+    '',
+    'See [[Ada]] and [link](ada.md) and [[Ada]] again.',
+    '',
+    '## Timeline',
+    '- 2024: met [[Bob|Robert]]',
+  ].join('\n')
+  const links = parse(text)
+  t.same(links.map((l) => [l.type, l.targetText, l.field, l.line, l.source]), [
+    ['related', 'Project X', 'frontmatter', 3, 'frontmatter'],
+    ['people', 'Ada', 'frontmatter', 4, 'frontmatter'],
+    ['links_to', 'Ada', 'compiled_truth', 11, 'wikilink'],
+    ['links_to', 'ada.md', 'compiled_truth', 11, 'markdown_link'],
+    ['links_to', 'Bob', 'timeline', 14, 'wikilink'],
+  ])
+  t.equal(links[2]!.context, 'See [[Ada]] and [link](ada.md) and [[Ada]] again.')
+  t.equal(links.length, 5, 'the markdown link to ada.md has its own key (notes/ada): both kept; the repeated [[Ada]] once')
+})
+
+t.test('odd input: a link to itself, odd characters, very long lines, 10,000 links', async (t) => {
+  t.same(parse('[[here]]').map((l) => l.key), ['here'])
+  t.same(parse('[[Wh@t?! ünïcödé (draft) #1]]').map(pick), [['links_to', 'Wh@t?! ünïcödé (draft)', 'wh@t?!-ünïcödé-(draft)', 'notes/wh@t?!-ünïcödé-(draft)', '1', null]])
+  const long = `${'x'.repeat(5000)} [[Far]] ${'y'.repeat(5000)}`
+  const [far] = parse(long)
+  t.ok(far!.context.length <= 162 && far!.context.includes('[[Far]]'), 'context is short and around the link')
+  const many = Array.from({ length: 10_000 }, (_, i) => `[[n${i}]]`).join(' ')
+  t.equal(parse(many).length, 10_000)
+})

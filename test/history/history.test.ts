@@ -210,3 +210,18 @@ engineTest(t, 'ingestion keeps the content it replaces too', async (t, { db }) =
   t.same(versions.map((v) => [v.number, v.via]), [[2, 'ingest_capture'], [1, 'ingest_capture']])
   t.match((await tool(context(db), 'get_version', { slug: 'inbox/feed-item', version: 1 })).markdown, /first edition/)
 })
+
+engineTest(t, 'a trashed page leaves its wikilinks unresolved and a restore resolves them again', async (t, { db }) => {
+  const ctx = context(db)
+  await put(db, 'notes/a', '# A\n\nSee [[notes/b]].\n')
+  await put(db, 'notes/b', '# B\n\nWaiting for [[notes/not-yet]] and back to [[notes/a]].\n')
+  const backlinks = async () => ((await tool(ctx, 'get_backlinks', { slug: 'notes/b' })).links as Array<{ from_slug: string }>).map((l) => l.from_slug)
+  t.same(await backlinks(), ['notes/a'])
+  await tool(ctx, 'delete_page', { slug: 'notes/b' })
+  const out = (await tool(ctx, 'get_links', { slug: 'notes/a' })).links as Array<{ to_slug: string | null; target_text: string }>
+  t.match(out, [{ to_slug: null, target_text: 'notes/b' }], 'the link waits, unresolved')
+  await tool(ctx, 'restore_page', { page: 'notes/b' })
+  t.same(await backlinks(), ['notes/a'], 'restored, the link resolves again')
+  const own = ((await tool(ctx, 'get_links', { slug: 'notes/b' })).links as Array<{ to_slug: string | null; target_text: string }>)
+  t.same(own.map((l) => [l.target_text, l.to_slug]).sort(), [['notes/a', 'notes/a'], ['notes/not-yet', null]], 'its own links come back, the unresolved one too')
+})

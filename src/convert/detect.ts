@@ -1,0 +1,36 @@
+/** Which converter a file goes to, judged by its name, declared content type and first bytes. */
+
+export type ConverterKind = 'chat' | 'pdf'
+
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
+
+function startsWithPdfMagic(bytes: Uint8Array | undefined): boolean {
+  if (bytes === undefined || bytes.byteLength < PDF_MAGIC.length) return false
+  return PDF_MAGIC.every((b, i) => bytes[i] === b)
+}
+
+function baseName(name: string): string {
+  return name.slice(name.lastIndexOf('/') + 1).toLowerCase()
+}
+
+/** Chat exports are recognised by name: other JSON files stay code or data. */
+function isChatName(name: string): boolean {
+  const base = baseName(name)
+  return base.endsWith('.jsonl') || /^conversations.*\.json$/.test(base)
+}
+
+/**
+ * The converter for a file, or null when no converter takes it. The content type wins over the
+ * name, and a `%PDF-` header marks a PDF whatever it is called.
+ */
+export function converterFor(name: string, contentType?: string, bytes?: Uint8Array): ConverterKind | null {
+  const type = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase()
+  if (type === 'application/pdf' || startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
+  if (type === 'application/x-ndjson' || type === 'application/jsonl' || isChatName(name)) return 'chat'
+  return null
+}
+
+/** Whether a folder import hands this path to a converter (by name alone, before reading it). */
+export function isDocumentPath(relativePath: string): boolean {
+  return converterFor(relativePath) !== null
+}

@@ -43,7 +43,7 @@ function toLines(items: readonly TextItemLike[]): Line[] {
 
 const normalise = (s: string): string => s.replace(/\d+/g, '#').toLowerCase()
 
-/** First or last lines that repeat on at least half the pages (three or more): running heads. */
+/** First or last lines that repeat on at least half the pages (two or more): running heads. */
 function runningLines(pages: Line[][]): Set<string> {
   const seen = new Map<string, number>()
   for (const lines of pages) {
@@ -51,8 +51,8 @@ function runningLines(pages: Line[][]): Set<string> {
     for (const key of ends) seen.set(key, (seen.get(key) ?? 0) + 1)
   }
   const repeated = new Set<string>()
-  if (pages.length < 3) return repeated
-  for (const [key, n] of seen) if (n >= Math.max(3, pages.length / 2)) repeated.add(key)
+  if (pages.length < 2) return repeated
+  for (const [key, n] of seen) if (n >= Math.max(2, pages.length / 2)) repeated.add(key)
   return repeated
 }
 

@@ -39,18 +39,26 @@ export function documentSlugForPath(path: string): string {
  * becomes a markdown page recording `source_format` and the original file's `source_hash`.
  * The same bytes from the same source URI are a no-op; changed bytes update the same slugs.
  */
-export async function importDocument(db: Database, input: DocumentInput, options: ImportOptions & { limits?: ConvertLimits } = {}): Promise<DocumentResult> {
+export interface DocumentImportOptions extends ImportOptions {
+  limits?: ConvertLimits
+  /** Sees every slug before any page is written; throws to refuse the whole document. */
+  beforeWrite?: (slug: string) => void
+}
+
+export async function importDocument(db: Database, input: DocumentInput, options: DocumentImportOptions = {}): Promise<DocumentResult> {
   const sourceHash = hashBytes(input.bytes)
   if (await hasPagesWithSourceHash(db, input.sourceId, input.sourceUri, sourceHash)) {
     return { format: null, sourceHash, pages: [], counts: {}, unchanged: true }
   }
   const converted = await convertBounded({ bytes: input.bytes, name: input.name, contentType: input.contentType }, options.limits)
   const single = SINGLE_PAGE_FORMATS.has(converted.format) && converted.drafts.length === 1
+  const slugs = converted.drafts.map((draft) =>
+    single ? normalizeSlug(input.slug ?? documentSlugForPath(input.name)) : normalizeSlug(input.slugPrefix ? `${input.slugPrefix}/${draft.slugHint}` : draft.slugHint),
+  )
+  if (options.beforeWrite) slugs.forEach(options.beforeWrite)
   const pages: ImportResult[] = []
-  for (const draft of converted.drafts) {
-    const slug = single
-      ? (input.slug ?? documentSlugForPath(input.name))
-      : normalizeSlug(input.slugPrefix ? `${input.slugPrefix}/${draft.slugHint}` : draft.slugHint)
+  for (const [i, draft] of converted.drafts.entries()) {
+    const slug = slugs[i]!
     const content = renderDraft({ ...draft, frontmatter: { ...draft.frontmatter, source_format: converted.format } }, sourceHash)
     pages.push(
       await importPage(

@@ -39,7 +39,27 @@ export class CaptureCommand extends BrainCommand {
     return this.stdin ? this.readStdin() : this.text.join(' ')
   }
 
+  /** A --file a converter reads (PDF, chat export, agent log), as the capture operation's `file`; else null. */
+  private async documentFile(): Promise<{ name: string; data_base64: string } | null> {
+    if (this.file === undefined || this.text.length > 0 || this.stdin) return null
+    const { readFile } = await import('node:fs/promises')
+    const { basename } = await import('node:path')
+    const { converterFor } = await import('../../convert/index.js')
+    const path = this.resolvePath(this.file)
+    // An unreadable file is reported by the text path's reader, with its own error.
+    const bytes = await readFile(path).catch(() => null)
+    if (bytes === null) return null
+    if (converterFor(path, undefined, bytes) === null) return null
+    return { name: basename(path), data_base64: bytes.toString('base64') }
+  }
+
   protected async run(): Promise<number> {
+    const document = await this.documentFile()
+    if (document !== null) {
+      const { captureTool } = await import('../../operations/pages.js')
+      const args = checkedArgs(captureTool, { file: document, slug: this.slug, source: this.source, no_embed: this.noEmbed || undefined })
+      return this.finish(captureTool, await this.runOperation(captureTool, args))
+    }
     const raw = await this.content()
     if (raw.trim() === '') throw new UsageError('capture_empty', 'The content is empty.', { hint: 'Capture some text.' })
     const { captureTool } = await import('../../operations/pages.js')
@@ -55,11 +75,15 @@ export class CaptureCommand extends BrainCommand {
       const data = { content: raw, slug: this.slug, type: this.type, source: this.source, captured_at: new Date().toISOString(), noEmbed: this.noEmbed }
       receipt = camelCaseKeys(toSnakeCaseJson(await this.withBrain((brain) => runJob(brain, this.context.stderr, 'capture', data, 'capturing')))) as Record<string, unknown>
     }
+    return this.finish(captureTool, receipt)
+  }
+
+  private async finish(operation: Parameters<BrainCommand['present']>[0], receipt: Record<string, unknown>): Promise<number> {
     if (this.quiet && !this.json) {
       this.context.stdout.write(`${String(receipt.slug)}\n`)
       return 0
     }
-    await this.present(captureTool, receipt)
+    await this.present(operation, receipt)
     return 0
   }
 }

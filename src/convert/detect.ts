@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf'
+export type ConverterKind = 'chat' | 'pdf' | 'html'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -27,6 +27,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   const type = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase()
   if (type === 'application/pdf' || startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
   if (type === 'application/x-ndjson' || type === 'application/jsonl' || isChatName(name)) return 'chat'
+  if (type === 'text/html' || type === 'application/xhtml+xml' || /\.x?html?$/.test(baseName(name))) return 'html'
   return null
 }
 

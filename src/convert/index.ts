@@ -30,5 +30,9 @@ export async function convert(input: ConvertInput, limits: ConvertLimits = DEFAU
     const { convertPdf } = await import('./pdf.js')
     return convertPdf(input, limits)
   }
+  if (kind === 'html') {
+    const { convertHtml } = await import('./html.js')
+    return convertHtml(input, limits)
+  }
   return convertChat(input, limits)
 }

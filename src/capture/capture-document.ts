@@ -8,6 +8,8 @@ export interface DocumentCaptureRequest {
   /** The file's name (format detection, default slug, last-resort title). */
   name: string
   contentType?: string
+  url?: string
+  fetchedAt?: string
   /** Slug of a one-page document; default `inbox/<file name>`. */
   slug?: string
   /** Provenance; also what recognises the same file captured again (default: the file name). */
@@ -47,7 +49,7 @@ export async function captureDocument(db: Database, request: DocumentCaptureRequ
   request.checkSlug?.(slug)
   const result = await importDocument(
     db,
-    { bytes: request.bytes, name: base, contentType: request.contentType, sourceId: request.sourceId ?? 'default', sourceUri, sourceKind: 'capture', slug, slugPrefix: undefined, writtenVia: request.writtenVia, writtenBy: request.writtenBy },
+    { bytes: request.bytes, name: base, contentType: request.contentType, url: request.url, fetchedAt: request.fetchedAt, sourceId: request.sourceId ?? 'default', sourceUri, sourceKind: 'capture', slug, slugPrefix: undefined, writtenVia: request.writtenVia, writtenBy: request.writtenBy },
     { embedder: request.embedder, maxFences: request.maxFences, autoLink: request.autoLink, beforeWrite: request.checkSlug },
   )
   const pages = result.pages.map((p) => ({ slug: p.slug, status: p.status }))

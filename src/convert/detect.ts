@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html'
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -21,14 +21,27 @@ function isChatName(name: string): boolean {
 
 /**
  * The converter for a file, or null when no converter takes it. The content type wins over the
- * name, and a `%PDF-` header marks a PDF whatever it is called.
+ * name, and a `%PDF-` header marks a PDF whatever it is called. Plain text and markdown are
+ * converted only when a content type says so (a fetched page); by name they are notes.
  */
 export function converterFor(name: string, contentType?: string, bytes?: Uint8Array): ConverterKind | null {
   const type = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase()
-  if (type === 'application/pdf' || startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
-  if (type === 'application/x-ndjson' || type === 'application/jsonl' || isChatName(name)) return 'chat'
-  if (type === 'text/html' || type === 'application/xhtml+xml' || /\.x?html?$/.test(baseName(name))) return 'html'
+  const byType = TYPES[type]
+  if (byType !== undefined) return byType
+  if (startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
+  if (isChatName(name)) return 'chat'
+  if (/\.x?html?$/.test(baseName(name))) return 'html'
   return null
+}
+
+const TYPES: Record<string, ConverterKind> = {
+  'application/pdf': 'pdf',
+  'application/x-ndjson': 'chat',
+  'application/jsonl': 'chat',
+  'text/html': 'html',
+  'application/xhtml+xml': 'html',
+  'text/plain': 'text',
+  'text/markdown': 'text',
 }
 
 /** Whether a folder import hands this path to a converter (by name alone, before reading it). */

@@ -34,5 +34,9 @@ export async function convert(input: ConvertInput, limits: ConvertLimits = DEFAU
     const { convertHtml } = await import('./html.js')
     return convertHtml(input, limits)
   }
+  if (kind === 'text') {
+    const { convertText } = await import('./text.js')
+    return convertText(input, limits)
+  }
   return convertChat(input, limits)
 }

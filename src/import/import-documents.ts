@@ -7,6 +7,9 @@ export interface DocumentInput {
   /** The file's name or path (format detection, last-resort title). */
   name: string
   contentType?: string
+  /** A fetched document's final URL and fetch time, for its front matter. */
+  url?: string
+  fetchedAt?: string
   sourceId: string
   /** Provenance: the file's path or URL; an unchanged file is recognised by it and its hash. */
   sourceUri: string
@@ -50,7 +53,7 @@ export async function importDocument(db: Database, input: DocumentInput, options
   if (await hasPagesWithSourceHash(db, input.sourceId, input.sourceUri, sourceHash)) {
     return { format: null, sourceHash, pages: [], counts: {}, unchanged: true }
   }
-  const converted = await convertBounded({ bytes: input.bytes, name: input.name, contentType: input.contentType }, options.limits)
+  const converted = await convertBounded({ bytes: input.bytes, name: input.name, contentType: input.contentType, url: input.url, fetchedAt: input.fetchedAt }, options.limits)
   const single = SINGLE_PAGE_FORMATS.has(converted.format) && converted.drafts.length === 1
   const slugs = converted.drafts.map((draft) =>
     single ? normalizeSlug(input.slug ?? documentSlugForPath(input.name)) : normalizeSlug(input.slugPrefix ? `${input.slugPrefix}/${draft.slugHint}` : draft.slugHint),

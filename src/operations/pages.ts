@@ -93,6 +93,8 @@ export const captureTool = defineOperation({
       })
       .optional()
       .describe('A document file to convert instead of text'),
+    url: z.string().trim().min(1).max(2048).optional().describe('An http(s) URL to fetch and convert (HTML, PDF, text, markdown) into web/<host>/<path>'),
+    allow_private: z.boolean().optional().describe('Let url reach loopback/private addresses (local callers only)'),
     slug: slug.optional(),
     type: z.string().trim().min(1).max(100).optional().describe('Page type for wrapped prose (default capture)'),
     source: z.string().trim().min(1).max(500).optional().describe('Where the content came from, stamped as provenance'),
@@ -100,10 +102,11 @@ export const captureTool = defineOperation({
   }),
   mutating: true,
   async run(ctx, args) {
-    if ((args.text === undefined) === (args.file === undefined)) {
-      throw new ValidationError('capture_requires_one_input', 'Give capture either text or file.', { hint: 'text: "a thought" | file: {name, data_base64}' })
+    if ([args.text, args.file, args.url].filter((v) => v !== undefined).length !== 1) {
+      throw new ValidationError('capture_requires_one_input', 'Give capture one of text, file or url.', { hint: 'text: "a thought" | file: {name, data_base64} | url: "https://…"' })
     }
     if (args.file !== undefined) return captureFile(ctx, args.file, args)
+    if (args.url !== undefined) return captureFromUrl(ctx, args.url, args)
     const { shapeCapture, defaultCaptureSlug } = await import('../capture/index.js')
     const { putPage } = await import('../pages/index.js')
     const raw = args.text!.trim()
@@ -121,17 +124,45 @@ export const captureTool = defineOperation({
   present: { text: formatReceipt },
 })
 
+/** The slug check of remote callers with configured prefixes (none for local callers). */
+function remoteSlugCheck(ctx: OperationContext, prefixes: readonly string[] | null): ((slug: string) => void) | undefined {
+  const allowed = prefixes && prefixes.length > 0 ? prefixes : null
+  if (!ctx.remote || allowed === null) return undefined
+  return (target) => {
+    if (!allowed.some((p) => target.startsWith(p))) {
+      throw new ValidationError('slug_not_allowed', `Writing ${target} is not allowed for this caller.`, { hint: `Allowed slug prefixes: ${allowed.join(', ')}` })
+    }
+  }
+}
+
+/** A URL fetched behind the address guard; a remote caller can never reach private addresses. */
+async function captureFromUrl(ctx: OperationContext, url: string, args: { slug?: string; no_embed?: boolean; allow_private?: boolean }) {
+  if (ctx.remote && args.allow_private) throw new ValidationError('allow_private_local_only', 'allow_private is for local callers only.', { hint: 'Capture private URLs on the machine itself.' })
+  if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A URL capture cannot be previewed.', { hint: 'Run it without --dry-run.' })
+  const { captureUrl } = await import('../capture/index.js')
+  const write = await pageWriteContext(ctx, args.no_embed ?? false)
+  const { config } = await ctx.brain()
+  const receipt = await captureUrl(write.db, {
+    url,
+    slug: args.slug,
+    maxBytes: config.fetch.maxBytes,
+    timeoutMs: config.fetch.timeoutMs,
+    allowPrivate: args.allow_private === true,
+    embedder: write.embedder,
+    maxFences: write.maxFences,
+    writtenVia: ctx.remote ? 'mcp:capture' : 'capture',
+    writtenBy: write.caller,
+    checkSlug: remoteSlugCheck(ctx, write.allowedSlugPrefixes),
+    autoLink: !ctx.remote,
+  })
+  return { ...receipt }
+}
+
 /** A document file through its converter; remote callers keep their slug prefixes and get no derived links. */
 async function captureFile(ctx: OperationContext, file: { name: string; content_type?: string; data_base64: string }, args: { slug?: string; source?: string; no_embed?: boolean }) {
   const { captureDocument } = await import('../capture/index.js')
   const write = await pageWriteContext(ctx, args.no_embed ?? false)
   if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A document capture cannot be previewed.', { hint: 'Run it without --dry-run.' })
-  const prefixes = write.allowedSlugPrefixes && write.allowedSlugPrefixes.length > 0 ? write.allowedSlugPrefixes : null
-  const checkSlug = (target: string): void => {
-    if (prefixes && !prefixes.some((p) => target.startsWith(p))) {
-      throw new ValidationError('slug_not_allowed', `Writing ${target} is not allowed for this caller.`, { hint: `Allowed slug prefixes: ${prefixes.join(', ')}` })
-    }
-  }
   const receipt = await captureDocument(write.db, {
     bytes: Buffer.from(file.data_base64, 'base64'),
     name: file.name,
@@ -142,7 +173,7 @@ async function captureFile(ctx: OperationContext, file: { name: string; content_
     maxFences: write.maxFences,
     writtenVia: ctx.remote ? 'mcp:capture' : 'capture',
     writtenBy: write.caller,
-    checkSlug: ctx.remote ? checkSlug : undefined,
+    checkSlug: remoteSlugCheck(ctx, write.allowedSlugPrefixes),
     autoLink: !ctx.remote,
   })
   return { ...receipt }

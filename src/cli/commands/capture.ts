@@ -13,12 +13,15 @@ export class CaptureCommand extends BrainCommand {
       ['Capture a thought', '$0 capture "Call the dentist about the crown"'],
       ['Capture a file', '$0 capture --file meeting.md --slug meetings/2024-05-02'],
       ['Capture from a pipe', 'pbpaste | $0 capture --stdin --quiet'],
+      ['Capture a web page', '$0 capture --url https://example.org/post'],
     ],
   })
 
   text = Option.Rest()
   file = Option.String('--file', { description: 'Read the content from a file' })
   stdin = Option.Boolean('--stdin', false, { description: 'Read the content from standard input' })
+  url = Option.String('--url', { description: 'Fetch an http(s) URL and convert it (HTML, PDF, text) into web/<host>/<path>' })
+  allowPrivate = Option.Boolean('--allow-private', false, { description: 'Let --url reach loopback and private-network addresses' })
   slug = Option.String('--slug', { description: 'Target slug (default inbox/<date>-<hash8>)' })
   type = Option.String('--type', { description: 'Page type for wrapped prose (default capture)' })
   source = Option.String('--source', { description: 'Where the content came from, stamped as provenance' })
@@ -54,6 +57,14 @@ export class CaptureCommand extends BrainCommand {
   }
 
   protected async run(): Promise<number> {
+    if (this.url !== undefined) {
+      if (this.text.length > 0 || this.file !== undefined || this.stdin) {
+        throw new UsageError('capture_requires_one_input', 'Give the content one way: text, --file, --stdin or --url.', { hint: 'brain capture --url https://example.org/post' })
+      }
+      const { captureTool } = await import('../../operations/pages.js')
+      const args = checkedArgs(captureTool, { url: this.url, allow_private: this.allowPrivate || undefined, slug: this.slug, no_embed: this.noEmbed || undefined })
+      return this.finish(captureTool, await this.runOperation(captureTool, args))
+    }
     const document = await this.documentFile()
     if (document !== null) {
       const { captureTool } = await import('../../operations/pages.js')

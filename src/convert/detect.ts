@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text'
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -11,6 +11,11 @@ function startsWithPdfMagic(bytes: Uint8Array | undefined): boolean {
 
 function baseName(name: string): string {
   return name.slice(name.lastIndexOf('/') + 1).toLowerCase()
+}
+
+/** A Maildir message: `<dir>/cur/<name>` or `<dir>/new/<name>` with Maildir's `<time>.<unique>` name. */
+function isMaildirMessage(path: string): boolean {
+  return /(^|\/)(cur|new)\/\d{9,}\.[^/]+$/.test(path)
 }
 
 /** Chat exports are recognised by name: other JSON files stay code or data. */
@@ -31,6 +36,8 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
   if (isChatName(name)) return 'chat'
   if (/\.x?html?$/.test(baseName(name))) return 'html'
+  if (baseName(name).endsWith('.eml') || isMaildirMessage(name)) return 'eml'
+  if (baseName(name).endsWith('.mbox')) return 'mbox'
   return null
 }
 
@@ -40,6 +47,8 @@ const TYPES: Record<string, ConverterKind> = {
   'application/jsonl': 'chat',
   'text/html': 'html',
   'application/xhtml+xml': 'html',
+  'message/rfc822': 'eml',
+  'application/mbox': 'mbox',
   'text/plain': 'text',
   'text/markdown': 'text',
 }

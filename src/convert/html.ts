@@ -31,6 +31,11 @@ function turndown(): TurndownService {
 type ParsedDocument = ReturnType<typeof parseHTML>['document']
 type ReadabilityDocument = ConstructorParameters<typeof Readability>[0]
 
+/** An HTML fragment (a mail's HTML part) as markdown, scripts and styles dropped. */
+export function htmlToMarkdown(html: string): string {
+  return turndown().turndown(html).trim().replace(/^(\s*)([-*]|\d+\.) {2,}/gm, '$1$2 ')
+}
+
 function meta(document: ParsedDocument, selector: string, attribute: string): string | undefined {
   const value = document.querySelector(selector)?.getAttribute(attribute)?.trim()
   return value ? value : undefined
@@ -55,7 +60,7 @@ export function convertHtml(input: ConvertInput, _limits: ConvertLimits): Conver
   const article = new Readability(document as unknown as ReadabilityDocument, { charThreshold: 100, keepClasses: true }).parse()
   const contentHtml = article?.content ?? document.body?.innerHTML ?? ''
   // One space after a list marker, as hand-written markdown has it.
-  let body = turndown().turndown(contentHtml).trim().replace(/^(\s*)([-*]|\d+\.) {2,}/gm, '$1$2 ')
+  let body = htmlToMarkdown(contentHtml)
   if (body === '') body = (document.body?.textContent ?? '').replace(/\s+/g, ' ').trim()
   const fileTitle = input.name.slice(input.name.lastIndexOf('/') + 1).replace(/\.x?html?$/i, '')
   let title = (article?.title ?? '').trim() || docTitle || fileTitle

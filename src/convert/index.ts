@@ -34,6 +34,10 @@ export async function convert(input: ConvertInput, limits: ConvertLimits = DEFAU
     const { convertHtml } = await import('./html.js')
     return convertHtml(input, limits)
   }
+  if (kind === 'eml' || kind === 'mbox') {
+    const { convertMail } = await import('./mail.js')
+    return convertMail(input, limits, kind)
+  }
   if (kind === 'text') {
     const { convertText } = await import('./text.js')
     return convertText(input, limits)

@@ -28,7 +28,7 @@ export interface ConvertResult {
   counts: Record<string, number>
 }
 
-export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text'
+export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox'
 
 /**
  * Formats that turn one file into one page: the importer gives that page the file's own slug,

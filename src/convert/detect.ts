@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox'
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -38,6 +38,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (/\.x?html?$/.test(baseName(name))) return 'html'
   if (baseName(name).endsWith('.eml') || isMaildirMessage(name)) return 'eml'
   if (baseName(name).endsWith('.mbox')) return 'mbox'
+  if (baseName(name).endsWith('.docx')) return 'docx'
   return null
 }
 
@@ -48,6 +49,7 @@ const TYPES: Record<string, ConverterKind> = {
   'text/html': 'html',
   'application/xhtml+xml': 'html',
   'message/rfc822': 'eml',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
   'application/mbox': 'mbox',
   'text/plain': 'text',
   'text/markdown': 'text',

@@ -6,6 +6,7 @@ export type ConvertErrorCode =
   | 'convert_corrupt'
   | 'convert_too_many_pages'
   | 'convert_timeout'
+  | 'convert_archive_bomb'
   | 'pdf_encrypted'
   | 'pdf_corrupt'
   | 'pdf_no_text'

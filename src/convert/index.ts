@@ -38,6 +38,10 @@ export async function convert(input: ConvertInput, limits: ConvertLimits = DEFAU
     const { convertMail } = await import('./mail.js')
     return convertMail(input, limits, kind)
   }
+  if (kind === 'docx') {
+    const { convertDocx } = await import('./docx.js')
+    return convertDocx(input, limits)
+  }
   if (kind === 'text') {
     const { convertText } = await import('./text.js')
     return convertText(input, limits)

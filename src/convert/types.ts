@@ -28,13 +28,13 @@ export interface ConvertResult {
   counts: Record<string, number>
 }
 
-export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox'
+export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx'
 
 /**
  * Formats that turn one file into one page: the importer gives that page the file's own slug,
  * while multi-page formats (chat exports, mailboxes) name their pages with `slugHint`.
  */
-export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text'])
+export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx'])
 
 export type Converter = (input: ConvertInput, limits: ConvertLimits) => ConvertResult | Promise<ConvertResult>
 

@@ -13,6 +13,7 @@ const TYPE_BY_EXTENSION: Record<string, string> = {
   '.txt': 'text/plain', '.text': 'text/plain', '.log': 'text/plain',
   '.html': 'text/html', '.htm': 'text/html',
   '.json': 'application/json', '.jsonl': 'application/x-ndjson',
+  '.eml': 'message/rfc822', '.mbox': 'application/mbox', '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   '.pdf': 'application/pdf', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
   '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4', '.wav': 'audio/wav', '.mp4': 'video/mp4', '.mov': 'video/quicktime',
 }

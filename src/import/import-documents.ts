@@ -1,3 +1,4 @@
+import type { ChunkDraft } from '../chunking/index.js'
 import type { Database } from '../db/types.js'
 import { convertBounded, hashBytes, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult } from '../convert/index.js'
 import { hasPagesWithSourceHash, importPage, markdownSlugForPath, normalizeSlug, type ImportOptions, type ImportResult } from '../pages/index.js'
@@ -30,6 +31,27 @@ export interface DocumentResult {
   counts: Record<string, number>
   /** True when the same bytes were already imported from this source URI. */
   unchanged: boolean
+}
+
+/**
+ * A PDF page's chunks say which pages they hold (`symbol_type` `pdf_page`, `symbol_name` `p. 3`
+ * or `p. 3–4`), found from the `## Page N` headings the converter writes; search shows it.
+ */
+export function labelPdfPages(drafts: ChunkDraft[], compiledTruth: string): void {
+  const starts = [...compiledTruth.matchAll(/^## Page (\d+)$/gm)].map((m) => ({ at: m.index ?? 0, page: Number(m[1]) }))
+  if (starts.length === 0) return
+  const pageAt = (offset: number): number => starts.filter((s) => s.at <= offset).pop()?.page ?? starts[0]!.page
+  let from = 0
+  for (const draft of drafts) {
+    if (draft.source !== 'compiled_truth' || draft.symbolType !== null) continue
+    const at = compiledTruth.indexOf(draft.text, from)
+    if (at < 0) continue
+    from = at + 1
+    const first = pageAt(at)
+    const last = pageAt(at + draft.text.length - 1)
+    draft.symbolType = 'pdf_page'
+    draft.symbolName = first === last ? `p. ${first}` : `p. ${first}–${last}`
+  }
 }
 
 /** The slug of a one-page document from its path: `papers/Deep Nets.pdf` → `papers/deep-nets`. */
@@ -75,7 +97,7 @@ export async function importDocument(db: Database, input: DocumentInput, options
           writtenVia: input.writtenVia,
           writtenBy: input.writtenBy,
         },
-        options,
+        converted.format === 'pdf' ? { ...options, annotateChunks: labelPdfPages } : options,
       ),
     )
   }

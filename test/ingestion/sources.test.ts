@@ -67,6 +67,22 @@ t.test('watcher: pruned folders, non-markdown files and symlinks emit nothing', 
   t.ok(harness.warnings.some((w) => /link\.md is a symbolic link/.test(w)), 'the symlink is reported')
 })
 
+t.test('watcher: a document file is sent base64-encoded with the slug of its path', async (t) => {
+  const dir = await tempDir('brain-watch-')
+  await mkdir(join(dir, 'papers'))
+  const harness = new IngestionTestHarness()
+  const run = harness.run(new DirectoryWatcherSource({ dir }))
+  t.teardown(() => run.stop())
+  await until(() => harness.clock.pendingSleeps === 0, 'watcher start')
+  await new Promise((r) => setTimeout(r, 150))
+  const pdf = Buffer.from('%PDF-1.4\n%\xff binary', 'latin1')
+  await writeFile(join(dir, 'papers', 'Deep Nets.pdf'), pdf)
+  await until(() => harness.clock.pendingSleeps >= 1, 'the change to be seen')
+  await harness.advance(1000)
+  const event = await harness.expectEvent({ content_type: 'application/pdf', content_encoding: 'base64', metadata: { slug: 'papers/deep-nets', file_name: 'Deep Nets.pdf' } })
+  t.same(Buffer.from(event.content, 'base64'), pdf)
+})
+
 t.test('watcher: inotify exhaustion fails with a paste-ready sysctl hint', async (t) => {
   const dir = await tempDir('brain-watch-')
   const limits = join(dir, 'max_user_watches')

@@ -45,9 +45,10 @@ const handler: JobHandler = async (ctx) => {
   }
   const event = validateIngestionEvent(ctx.data.event)
   const type = classifyContentType(event.content_type)
-  if (type.kind === 'binary') throw binaryContentError(type.type)
   const now = new Date()
   const slug = resolveIngestSlug(ctx.data, event, now)
+  if (event.content_encoding === 'base64') return ingestDocument(ctx, event, slug)
+  if (type.kind === 'binary') throw binaryContentError(type.type)
   const capturedVia = `ingest:${event.source_id}`
   const markdown = eventToMarkdown(type.type, event.content, capturedVia, now)
   const noEmbed = ctx.data.noEmbed !== false
@@ -61,6 +62,36 @@ const handler: JobHandler = async (ctx) => {
   const embedJobId = noEmbed && imported.status !== 'skipped' && imported.chunks > 0 ? await queueEmbed(ctx) : null
   const result: IngestCaptureResult = { slug: imported.slug, status: imported.status, content_hash: imported.contentHash, chunks: imported.chunks, embed_job_id: embedJobId }
   return result
+}
+
+/** A document event (base64 bytes) through its converter: the pages it yields, the receipt naming the first. */
+async function ingestDocument(ctx: JobContext, event: IngestionEvent, slug: string): Promise<IngestCaptureResult> {
+  const { converterFor } = await import('../src/convert/index.js')
+  const bytes = Buffer.from(event.content, 'base64')
+  const fileName = typeof event.metadata?.file_name === 'string' ? event.metadata.file_name : 'ingested'
+  if (converterFor(fileName, event.content_type, bytes) === null) throw binaryContentError(event.content_type)
+  const { documentSlugForPath, importDocument } = await import('../src/import/index.js')
+  const explicit = typeof ctx.data.slug === 'string' || typeof event.metadata?.slug === 'string'
+  const target = explicit || fileName === 'ingested' ? slug : `inbox/${documentSlugForPath(fileName)}`
+  const result = await importDocument(
+    ctx.db,
+    {
+      bytes,
+      name: fileName,
+      contentType: event.content_type,
+      sourceId: 'default',
+      sourceUri: event.source_uri ?? `${event.source_id}:${fileName}`,
+      sourceKind: event.source_id,
+      slug: target,
+      slugPrefix: undefined,
+      writtenVia: 'ingest_capture',
+    },
+    { maxFences: ctx.config.import.maxFencesPerPage, signal: ctx.signal, onWarning: (m) => ctx.logger.warn(m), autoLink: !ctx.data.untrusted_payload },
+  )
+  const first = result.pages[0]
+  const chunks = result.pages.reduce((n, p) => n + p.chunks, 0)
+  const embedJobId = ctx.data.noEmbed !== false && chunks > 0 ? await queueEmbed(ctx) : null
+  return { slug: first?.slug ?? target, status: first?.status ?? 'skipped', content_hash: first?.contentHash ?? result.sourceHash, chunks, embed_job_id: embedJobId }
 }
 
 export default handler

@@ -4,3 +4,6 @@
  */
 export { shapeCapture, defaultCaptureSlug, captureTitle, isStructured, contentDigest, MAX_CAPTURE_TITLE, DEFAULT_CAPTURE_TYPE } from './shape.js'
 export { capturePage, type CaptureRequest, type CaptureReceipt } from './capture-page.js'
+export { captureDocument, type DocumentCaptureRequest, type DocumentCaptureReceipt } from './capture-document.js'
+export { captureUrl, type UrlCaptureRequest } from './capture-url.js'
+export { fetchUrl, isPrivateAddress, webSlugForUrl, MAX_REDIRECTS, type FetchOptions, type FetchedUrl } from './fetch-url.js'

@@ -44,6 +44,8 @@ export interface Config {
     sourceBoostRaw: string | null
   }
   import: { maxFencesPerPage: number }
+  /** `capture --url`: the most bytes read of a response (BRAIN_FETCH_MAX_BYTES) and the time it may take. */
+  fetch: { maxBytes: number; timeoutMs: number }
   jobs: { allowShell: boolean }
   /** The resident service: it exits after this long with no client and no running job (0: never). */
   service: { idleTimeoutMs: number }
@@ -184,6 +186,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       sourceBoostRaw: env.BRAIN_SOURCE_BOOST ?? null,
     },
     import: { maxFencesPerPage: positiveInt('BRAIN_MAX_FENCES_PER_PAGE', env.BRAIN_MAX_FENCES_PER_PAGE, 100) },
+    fetch: {
+      maxBytes: positiveInt('BRAIN_FETCH_MAX_BYTES', env.BRAIN_FETCH_MAX_BYTES, 10 * 1024 * 1024),
+      timeoutMs: positiveInt('BRAIN_FETCH_TIMEOUT_MS', env.BRAIN_FETCH_TIMEOUT_MS, 10_000),
+    },
     jobs: { allowShell: env.BRAIN_ALLOW_SHELL_JOBS === '1' },
     service: {
       idleTimeoutMs: parseDurationMs(

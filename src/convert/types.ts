@@ -15,6 +15,10 @@ export interface ConvertInput {
   /** The original file name (used for format detection and as the last-resort title). */
   name: string
   contentType?: string
+  /** Where the bytes were fetched from (web pages: the final URL after redirects). */
+  url?: string
+  /** When they were fetched (ISO 8601); a converter stays pure by being told. */
+  fetchedAt?: string
 }
 
 export interface ConvertResult {
@@ -24,13 +28,23 @@ export interface ConvertResult {
   counts: Record<string, number>
 }
 
-export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl'
+export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx'
 
-export type Converter = (input: ConvertInput, limits: ConvertLimits) => ConvertResult
+/**
+ * Formats that turn one file into one page: the importer gives that page the file's own slug,
+ * while multi-page formats (chat exports, mailboxes) name their pages with `slugHint`.
+ */
+export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx'])
+
+export type Converter = (input: ConvertInput, limits: ConvertLimits) => ConvertResult | Promise<ConvertResult>
 
 export interface ConvertLimits {
   maxBytes: number
   maxDrafts: number
+  /** Wall-clock limit of one file's conversion in a worker (ms). */
+  timeMs?: number
+  /** Heap limit of the conversion worker (MiB). */
+  maxMemoryMb?: number
 }
 
-export const DEFAULT_LIMITS: ConvertLimits = { maxBytes: 50 * 1024 * 1024, maxDrafts: 10_000 }
+export const DEFAULT_LIMITS: ConvertLimits = { maxBytes: 50 * 1024 * 1024, maxDrafts: 10_000, timeMs: 60_000, maxMemoryMb: 512 }

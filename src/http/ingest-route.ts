@@ -11,7 +11,7 @@ import { normalizeSlug } from '../pages/slug.js'
 import { openQueue } from '../queue/index.js'
 import { AdminFeed, adminEventsRoute } from './admin-feed.js'
 import { countWaitingIngestJobs, submitIngestCapture } from '../ingestion/dispatch.js'
-import { classifyContentType, computeContentHash, PROCESSOR_HINT, validateIngestionEvent, type IngestionEvent } from '../ingestion/event.js'
+import { classifyContentType, computeContentHash, isDocumentContentType, PROCESSOR_HINT, validateIngestionEvent, type IngestionEvent } from '../ingestion/event.js'
 
 /** Waiting `ingest_capture` jobs one client may have before further submissions are refused. */
 export const INGEST_BACKLOG_PER_CLIENT = 50
@@ -67,7 +67,9 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   const { deps, req } = request
   const tokenId = token.tokenId
   const type = classifyContentType(header(request, 'x-brain-content-type') ?? req.headers['content-type'] ?? 'text/plain')
-  if (type.kind === 'binary') return refuse(request, 415, { error: 'unsupported_media_type', content_type: type.type, hint: PROCESSOR_HINT }, tokenId)
+  // Documents a converter reads (PDF, chat exports) travel base64-encoded; other binary is refused.
+  const document = type.kind === 'binary' && isDocumentContentType(type.type)
+  if (type.kind === 'binary' && !document) return refuse(request, 415, { error: 'unsupported_media_type', content_type: type.type, hint: PROCESSOR_HINT }, tokenId)
   const body = await readBodyCapped(req, deps.config.http.ingestMaxBytes)
   if (!body.ok) {
     if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted', tokenId, send: () => request.res.destroy() }
@@ -77,7 +79,7 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   if (body.body.length === 0) return refuse(request, 400, { error: 'empty_body' }, tokenId)
   let content: string
   try {
-    content = utf8.decode(body.body)
+    content = document ? body.body.toString('base64') : utf8.decode(body.body)
   } catch {
     return refuse(request, 415, { error: 'unsupported_media_type', content_type: type.type, hint: `The body is not UTF-8 text. ${PROCESSOR_HINT}` }, tokenId)
   }
@@ -90,6 +92,7 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
     slug = rawSlug === undefined ? undefined : normalizeSlug(rawSlug)
     const sourceUri = header(request, 'x-brain-source-uri')
     event = validateIngestionEvent({
+      ...(document ? { content_encoding: 'base64' } : {}),
       content_type: type.type,
       content,
       source_id: header(request, 'x-brain-source-id') ?? `webhook:${token.name}`,

@@ -1,11 +1,14 @@
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Database } from '../db/types.js'
-import { NotFoundError } from '../errors/index.js'
-import { createFileFilter, type SyncStrategy } from '../sources/file-filter.js'
+import { isDocumentPath } from '../convert/index.js'
+import { NotFoundError, serializeError } from '../errors/index.js'
+import { createFileFilter, type FileFilter, type SyncStrategy } from '../sources/file-filter.js'
+import { compileGlobs } from '../sources/glob.js'
 import { readExportManifest } from './export-manifest.js'
+import { importDocument } from './import-documents.js'
 import { importFiles, slugForFile, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
-import { walkFiles, type IgnoredFile } from '../sources/walk.js'
+import { walkFiles, type IgnoredFile, type WalkedFile } from '../sources/walk.js'
 
 export interface ImportFolderOptions extends ImportFilesOptions {
   strategy: SyncStrategy
@@ -13,11 +16,38 @@ export interface ImportFolderOptions extends ImportFilesOptions {
   exclude?: readonly string[]
 }
 
+/** Per-format counts of the documents (PDF, chat exports, …) a folder import converted. */
+export interface FormatCount {
+  files: number
+  pages: number
+  unchanged: number
+  failed: number
+}
+
 export interface ImportFolderResult extends ImportFilesResult {
   root: string
   strategy: SyncStrategy
   /** Files of accepted names that were not imported (links, pipes, devices), with the reason. */
   ignored: IgnoredFile[]
+  /** Documents by source format (`pdf`, `chatgpt`, …; `failed` for files no converter read). */
+  formats: Record<string, FormatCount>
+  /** What converters counted (secrets scrubbed, messages, PDF pages). */
+  documentCounts: Record<string, number>
+}
+
+/** Document files the walk takes: any converter's file under the same folders and globs as the rest. */
+function documentFilter(base: FileFilter, options: ImportFolderOptions): FileFilter {
+  const include = compileGlobs(options.include ?? [])
+  const exclude = compileGlobs(options.exclude ?? [])
+  return {
+    enterDirectory: (dir) => base.enterDirectory(dir),
+    kindOf(relativePath) {
+      const name = relativePath.slice(relativePath.lastIndexOf('/') + 1)
+      if (name.startsWith('.') || !isDocumentPath(relativePath)) return null
+      if (!include.empty && !include.matches(relativePath)) return null
+      return exclude.matches(relativePath) ? null : 'markdown'
+    },
+  }
 }
 
 /** Imports every accepted file below a folder; the folder need not be a git repository. */
@@ -29,10 +59,59 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   }
   const filter = createFileFilter({ strategy: options.strategy, include: options.include, exclude: options.exclude })
   const ignored: IgnoredFile[] = []
-  const files = await walkFiles(absoluteRoot, filter, (file) => ignored.push(file))
+  const withDocuments = options.strategy === 'auto'
+  // Files a converter reads (a chat export's .json, a saved .html) are not also imported as code.
+  const files = (await walkFiles(absoluteRoot, filter, (file) => ignored.push(file))).filter((f) => !withDocuments || !isDocumentPath(f.relativePath))
+  const documents = withDocuments ? await walkFiles(absoluteRoot, documentFilter(filter, options), (file) => ignored.push(file)) : []
   const exported = await readExportManifest(absoluteRoot)
   const slugFor = exported.size === 0 ? options.slugFor : (file: Parameters<typeof slugForFile>[0]) => exported.get(file.relativePath) ?? slugForFile(file)
   const result = await importFiles(db, files, { ...options, slugFor })
+  const folder: ImportFolderResult = { ...result, root: absoluteRoot, strategy: options.strategy, ignored, formats: {}, documentCounts: {} }
+  await importDocuments(db, documents, options, folder)
   ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return { ...result, root: absoluteRoot, strategy: options.strategy, ignored }
+  return folder
+}
+
+/** Converts and imports each document file into `result`; a file that fails is recorded and the rest go on. */
+async function importDocuments(db: Database, documents: readonly WalkedFile[], options: ImportFolderOptions, result: ImportFolderResult): Promise<void> {
+  const bump = (format: string, key: keyof FormatCount, n = 1): void => {
+    const entry = (result.formats[format] ??= { files: 0, pages: 0, unchanged: 0, failed: 0 })
+    entry[key] += n
+  }
+  result.files += documents.length
+  for (const [index, file] of documents.entries()) {
+    options.signal?.throwIfAborted()
+    options.onProgress?.({ phase: 'import', done: index, total: documents.length, path: file.relativePath })
+    try {
+      const bytes = await readFile(file.absolutePath)
+      const imported = await importDocument(
+        db,
+        { bytes, name: file.relativePath, sourceId: options.sourceId, sourceUri: file.relativePath, sourceKind: 'file' },
+        { embedder: options.embedder, maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions, signal: options.signal },
+      )
+      if (imported.unchanged) {
+        result.skipped++
+        bump('unchanged', 'unchanged')
+        continue
+      }
+      const format = imported.format ?? 'unknown'
+      bump(format, 'files')
+      bump(format, 'pages', imported.pages.length)
+      for (const [key, n] of Object.entries(imported.counts)) result.documentCounts[key] = (result.documentCounts[key] ?? 0) + n
+      for (const page of imported.pages) {
+        result[page.status]++
+        result.chunks += page.chunks
+        result.embedded += page.embedded
+        if (page.status !== 'skipped') {
+          result.touchedSlugs.push(page.slug)
+          result.pageIds.push(page.pageId)
+        }
+      }
+    } catch (err) {
+      const envelope = serializeError(err)
+      bump('failed', 'failed')
+      result.failed.push({ path: file.relativePath, class: envelope.class, code: envelope.code, message: envelope.message })
+    }
+  }
+  if (documents.length > 0) options.onProgress?.({ phase: 'import', done: documents.length, total: documents.length })
 }

@@ -7,3 +7,4 @@
 export { importFiles, slugForFile, type ImportFilesResult, type ImportFilesOptions, type ImportFilesProgress, type FileFailure } from './import-files.js'
 export { importFolder, type ImportFolderOptions, type ImportFolderResult } from './import-folder.js'
 export { EXPORT_MANIFEST, readExportManifest, type ExportManifest } from './export-manifest.js'
+export { importDocument, documentSlugForPath, type DocumentInput, type DocumentResult, type DocumentImportOptions } from './import-documents.js'

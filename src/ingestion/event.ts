@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { converterFor } from '../convert/index.js'
 import { ValidationError } from '../errors/index.js'
 
 /** Content types the built-in `ingest_capture` handler turns into pages. */
@@ -23,8 +24,15 @@ export interface IngestionEvent {
   source_uri?: string
   /** When the source saw the content (ISO 8601); the default slug's date comes from it. */
   received_at?: string
-  /** Free-form fields; `metadata.slug` names the target page. */
+  /** Free-form fields; `metadata.slug` names the target page, `metadata.file_name` the original file. */
   metadata?: Record<string, unknown>
+  /** `base64` when `content` holds a document file's bytes (PDF, chat export) for a converter. */
+  content_encoding?: 'base64'
+}
+
+/** Whether a content type names a document a converter reads (sent base64-encoded). */
+export function isDocumentContentType(type: string): boolean {
+  return converterFor('', type) !== null
 }
 
 export type ContentClass = { kind: 'text'; type: TextContentType } | { kind: 'binary'; type: string }
@@ -87,7 +95,10 @@ export function validateIngestionEvent(value: unknown): IngestionEvent {
   if (metadata && (metadata as Record<string, unknown>).slug !== undefined && typeof (metadata as Record<string, unknown>).slug !== 'string') {
     throw invalid('metadata.slug', 'must be a string')
   }
+  const encoding = record.content_encoding
+  if (encoding !== undefined && encoding !== null && encoding !== 'base64') throw invalid('content_encoding', 'must be "base64" when given')
   return {
+    ...(encoding === 'base64' ? { content_encoding: 'base64' as const } : {}),
     content_type: contentType.trim(),
     content: record.content,
     source_id: record.source_id,

@@ -39,7 +39,7 @@ function options(args: SearchArgs): SearchOptions {
 /** `[score] slug -- snippet`, one line per result; `No results.` when there are none. */
 export function formatResults(response: Pick<SearchResponse, 'results'>): string {
   if (response.results.length === 0) return 'No results.'
-  return response.results.map((r) => `[${r.score.toFixed(4)}] ${r.slug} -- ${r.snippet}`).join('\n')
+  return response.results.map((r) => `[${r.score.toFixed(4)}] ${r.slug}${r.symbol_type === 'pdf_page' ? ` (${r.symbol_name})` : ''} -- ${r.snippet}`).join('\n')
 }
 
 const SEARCH_FLAGS: CliOption[] = [

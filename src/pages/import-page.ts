@@ -48,6 +48,8 @@ export interface ImportOptions {
   autoLink?: boolean
   /** Keep the replaced content as a version (default true); only measurements turn it off. */
   keepVersions?: boolean
+  /** Labels chunks from what the writer knows of the page's layout (a PDF's page numbers). */
+  annotateChunks?: (drafts: ChunkDraft[], compiledTruth: string) => void
 }
 
 export type ImportStatus = 'created' | 'updated' | 'skipped'
@@ -161,6 +163,7 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
   }
   const calls = new CallSiteCollector()
   const drafts = await chunk(input, page, slug, options, calls)
+  options.annotateChunks?.(drafts, page.compiledTruth)
   const codeGraph = calls.graph(drafts)
   const provenance = input.provenance ?? {}
   const writtenVia = input.writtenVia ?? provenance.ingestedVia ?? (provenance.sourceKind === 'sync' ? 'sync' : 'import')

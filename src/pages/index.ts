@@ -13,5 +13,6 @@ export { listChunks, upsertChunks, type ChunkWrite } from './chunk-repository.js
 export { importPage, MAX_PAGE_BYTES, type ImportInput, type ImportOptions, type ImportResult, type ImportStatus } from './import-page.js'
 export { putPage, type PutPageContext, type PutPageInput, type PutPageResult } from './put-page.js'
 export { serializePage } from './serialize.js'
+export { hasPagesWithSourceHash } from './source-hash.js'
 export { writePageFile, writeThroughPath, type WriteThroughResult } from './write-through.js'
 export { resolvePageRef, type PageRef } from './resolve-page.js'

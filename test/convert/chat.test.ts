@@ -16,7 +16,7 @@ t.test('ChatGPT export: follows current_node branch, one page per conversation',
       n3: { message: { author: { role: 'assistant' }, content: { parts: ['Go to Lisbon.'] } }, parent: 'n1' },
     },
   }
-  const r = convert({ bytes: enc([conv, { ...conv, id: 'def456', title: '' }]), name: 'conversations.json' })
+  const r = await convert({ bytes: enc([conv, { ...conv, id: 'def456', title: '' }]), name: 'conversations.json' })
   t.equal(r.format, 'chatgpt')
   t.equal(r.drafts.length, 2)
   const d = r.drafts[0]!
@@ -47,7 +47,7 @@ t.test('Claude.ai export: text and condensed tool calls', async (t) => {
       },
     ],
   }
-  const r = convert({ bytes: enc([conv]), name: 'conversations.json' })
+  const r = await convert({ bytes: enc([conv]), name: 'conversations.json' })
   t.equal(r.format, 'claude')
   const body = r.drafts[0]!.body
   t.match(body, /## human — 2024-01-01T00:00:01Z\n\nHelp/)
@@ -66,7 +66,7 @@ t.test('agent JSONL: one page, title from first user message, secrets scrubbed a
     },
     { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: 'a.txt\nb.txt' }] } },
   ]
-  const r = convert({ bytes: enc(lines.map((l) => JSON.stringify(l)).join('\n')), name: 'session.jsonl' })
+  const r = await convert({ bytes: enc(lines.map((l) => JSON.stringify(l)).join('\n')), name: 'session.jsonl' })
   t.equal(r.format, 'agent-jsonl')
   t.equal(r.drafts.length, 1)
   const d = r.drafts[0]!
@@ -89,10 +89,10 @@ t.test('scrubSecrets keeps prefixes and counts each pattern', async (t) => {
 })
 
 t.test('typed errors: unsupported content and size cap', async (t) => {
-  t.throws(() => convert({ bytes: enc('{"a":1}'), name: 'x.json' }), { code: 'convert_unsupported' })
-  t.throws(() => convert({ bytes: enc('[]'), name: 'big.json' }, { maxBytes: 1, maxDrafts: 10 }), { code: 'convert_too_large' })
+  await t.rejects(convert({ bytes: enc('{"a":1}'), name: 'x.json' }), { code: 'convert_unsupported' })
+  await t.rejects(convert({ bytes: enc('[]'), name: 'big.json' }, { maxBytes: 1, maxDrafts: 10 }), { code: 'convert_too_large' })
   try {
-    convert({ bytes: enc('not json'), name: 'x.json' })
+    await convert({ bytes: enc('not json'), name: 'x.json' })
     t.fail('should throw')
   } catch (err) {
     t.ok(err instanceof ConvertError)

@@ -6,7 +6,7 @@ t.test('rendered drafts parse as pages with front matter and source hash intact'
   const bytes = new TextEncoder().encode(
     JSON.stringify([{ uuid: 'u-2', name: 'Plan: "v2" # ideas', created_at: '2024-05-05T00:00:00Z', chat_messages: [{ sender: 'human', text: 'hi' }] }]),
   )
-  const r = convert({ bytes, name: 'conversations.json' })
+  const r = await convert({ bytes, name: 'conversations.json' })
   const hash = hashBytes(bytes)
   t.match(hash, /^[0-9a-f]{64}$/)
   t.not(hash, hashBytes(new Uint8Array([1, 2, 3])))

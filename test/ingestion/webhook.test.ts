@@ -95,7 +95,10 @@ t.test('content types: unknown text/* is text/plain, the override header wins, b
   t.match((await queue.get(((await csv.json()) as { job_id: string }).job_id))!.data.event, { content_type: 'text/plain' })
   const html = await ingest(ctx, '<p>hi</p>', { 'content-type': 'application/octet-stream', 'x-brain-content-type': 'text/html' })
   t.equal(html.status, 202, 'X-Brain-Content-Type overrides Content-Type')
-  for (const type of ['image/png', 'application/pdf', 'audio/mpeg', 'video/mp4']) {
+  const pdf = await ingest(ctx, Buffer.from('%PDF-1.7\n\xff\xfe', 'latin1'), { 'content-type': 'application/pdf' })
+  t.equal(pdf.status, 202, 'a PDF goes to its converter')
+  t.match((await queue.get(((await pdf.json()) as { job_id: string }).job_id))!.data.event, { content_type: 'application/pdf', content_encoding: 'base64', content: Buffer.from('%PDF-1.7\n\xff\xfe', 'latin1').toString('base64') })
+  for (const type of ['image/png', 'audio/mpeg', 'video/mp4']) {
     const res = await ingest(ctx, Buffer.from([0x89, 0x50, 0x4e, 0x47]), { 'content-type': type })
     t.equal(res.status, 415, type)
     t.match(await res.json(), { error: 'unsupported_media_type', hint: /install an ingestion processor/ })
@@ -104,7 +107,7 @@ t.test('content types: unknown text/* is text/plain, the override header wins, b
   t.equal(labelled.status, 415)
   const notUtf8 = await ingest(ctx, Buffer.from([0xff, 0xfe, 0x00]), { 'content-type': 'text/plain' })
   t.equal(notUtf8.status, 415, 'bytes that are not UTF-8 are refused as binary')
-  t.equal(await jobCount(ctx.db), 2)
+  t.equal(await jobCount(ctx.db), 3)
   await queue.close()
 })
 

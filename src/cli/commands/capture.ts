@@ -13,12 +13,15 @@ export class CaptureCommand extends BrainCommand {
       ['Capture a thought', '$0 capture "Call the dentist about the crown"'],
       ['Capture a file', '$0 capture --file meeting.md --slug meetings/2024-05-02'],
       ['Capture from a pipe', 'pbpaste | $0 capture --stdin --quiet'],
+      ['Capture a web page', '$0 capture --url https://example.org/post'],
     ],
   })
 
   text = Option.Rest()
   file = Option.String('--file', { description: 'Read the content from a file' })
   stdin = Option.Boolean('--stdin', false, { description: 'Read the content from standard input' })
+  url = Option.String('--url', { description: 'Fetch an http(s) URL and convert it (HTML, PDF, text) into web/<host>/<path>' })
+  allowPrivate = Option.Boolean('--allow-private', false, { description: 'Let --url reach loopback and private-network addresses' })
   slug = Option.String('--slug', { description: 'Target slug (default inbox/<date>-<hash8>)' })
   type = Option.String('--type', { description: 'Page type for wrapped prose (default capture)' })
   source = Option.String('--source', { description: 'Where the content came from, stamped as provenance' })
@@ -39,7 +42,35 @@ export class CaptureCommand extends BrainCommand {
     return this.stdin ? this.readStdin() : this.text.join(' ')
   }
 
+  /** A --file a converter reads (PDF, chat export, agent log), as the capture operation's `file`; else null. */
+  private async documentFile(): Promise<{ name: string; data_base64: string } | null> {
+    if (this.file === undefined || this.text.length > 0 || this.stdin) return null
+    const { readFile } = await import('node:fs/promises')
+    const { basename } = await import('node:path')
+    const { converterFor } = await import('../../convert/index.js')
+    const path = this.resolvePath(this.file)
+    // An unreadable file is reported by the text path's reader, with its own error.
+    const bytes = await readFile(path).catch(() => null)
+    if (bytes === null) return null
+    if (converterFor(path, undefined, bytes) === null) return null
+    return { name: basename(path), data_base64: bytes.toString('base64') }
+  }
+
   protected async run(): Promise<number> {
+    if (this.url !== undefined) {
+      if (this.text.length > 0 || this.file !== undefined || this.stdin) {
+        throw new UsageError('capture_requires_one_input', 'Give the content one way: text, --file, --stdin or --url.', { hint: 'brain capture --url https://example.org/post' })
+      }
+      const { captureTool } = await import('../../operations/pages.js')
+      const args = checkedArgs(captureTool, { url: this.url, allow_private: this.allowPrivate || undefined, slug: this.slug, no_embed: this.noEmbed || undefined })
+      return this.finish(captureTool, await this.runOperation(captureTool, args))
+    }
+    const document = await this.documentFile()
+    if (document !== null) {
+      const { captureTool } = await import('../../operations/pages.js')
+      const args = checkedArgs(captureTool, { file: document, slug: this.slug, source: this.source, no_embed: this.noEmbed || undefined })
+      return this.finish(captureTool, await this.runOperation(captureTool, args))
+    }
     const raw = await this.content()
     if (raw.trim() === '') throw new UsageError('capture_empty', 'The content is empty.', { hint: 'Capture some text.' })
     const { captureTool } = await import('../../operations/pages.js')
@@ -55,11 +86,15 @@ export class CaptureCommand extends BrainCommand {
       const data = { content: raw, slug: this.slug, type: this.type, source: this.source, captured_at: new Date().toISOString(), noEmbed: this.noEmbed }
       receipt = camelCaseKeys(toSnakeCaseJson(await this.withBrain((brain) => runJob(brain, this.context.stderr, 'capture', data, 'capturing')))) as Record<string, unknown>
     }
+    return this.finish(captureTool, receipt)
+  }
+
+  private async finish(operation: Parameters<BrainCommand['present']>[0], receipt: Record<string, unknown>): Promise<number> {
     if (this.quiet && !this.json) {
       this.context.stdout.write(`${String(receipt.slug)}\n`)
       return 0
     }
-    await this.present(captureTool, receipt)
+    await this.present(operation, receipt)
     return 0
   }
 }

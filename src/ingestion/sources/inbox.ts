@@ -1,8 +1,9 @@
 import { watch, type FSWatcher } from 'node:fs'
-import { lstat, mkdir, readdir, rename, stat } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rename, stat } from 'node:fs/promises'
 import { containedDirectory } from '../../util/contained-path.js'
 import { extname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { converterFor } from '../../convert/index.js'
 import { serializeError } from '../../errors/index.js'
 import { readTextFile } from '../../sources/read-text.js'
 import type { IngestionSource, IngestionSourceContext } from '../contract.js'
@@ -11,7 +12,8 @@ const TYPE_BY_EXTENSION: Record<string, string> = {
   '.md': 'text/markdown', '.markdown': 'text/markdown', '.mdx': 'text/markdown',
   '.txt': 'text/plain', '.text': 'text/plain', '.log': 'text/plain',
   '.html': 'text/html', '.htm': 'text/html',
-  '.json': 'application/json',
+  '.json': 'application/json', '.jsonl': 'application/x-ndjson',
+  '.eml': 'message/rfc822', '.mbox': 'application/mbox', '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   '.pdf': 'application/pdf', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
   '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4', '.wav': 'audio/wav', '.mp4': 'video/mp4', '.mov': 'video/quicktime',
 }
@@ -107,6 +109,7 @@ export class InboxSource implements IngestionSource {
   /** null when done with the file; a wait in ms when the pipeline asked to slow down. */
   private async ingestFile(ctx: IngestionSourceContext, name: string, path: string): Promise<number | null> {
     const contentType = contentTypeForFile(name)
+    if (converterFor(name) !== null) return this.ingestDocument(ctx, name, path, contentType)
     if (!contentType.startsWith('text/') && contentType !== 'application/json') {
       this.refuse(ctx, path, `${name} is ${contentType}; no processor for it is installed, so it stays in the inbox`)
       return null
@@ -119,9 +122,25 @@ export class InboxSource implements IngestionSource {
       return null
     }
     if (content.trim() === '') return null
+    return this.send(ctx, name, path, { content_type: contentType, content })
+  }
+
+  /** A file a converter reads (PDF, chat export, agent log): its bytes go base64-encoded to the converter. */
+  private async ingestDocument(ctx: IngestionSourceContext, name: string, path: string, contentType: string): Promise<number | null> {
+    let bytes: Buffer
+    try {
+      bytes = await readFile(path)
+    } catch (err) {
+      this.refuse(ctx, path, `${name} was not read: ${serializeError(err).message}`)
+      return null
+    }
+    if (bytes.length === 0) return null
+    return this.send(ctx, name, path, { content_type: contentType, content: bytes.toString('base64'), content_encoding: 'base64' })
+  }
+
+  private async send(ctx: IngestionSourceContext, name: string, path: string, body: { content_type: string; content: string; content_encoding?: 'base64' }): Promise<number | null> {
     const outcome = await ctx.emit({
-      content_type: contentType,
-      content,
+      ...body,
       source_id: this.id,
       source_uri: pathToFileURL(path).href,
       received_at: new Date(ctx.now()).toISOString(),

@@ -3,7 +3,11 @@ import { lstat, opendir, readFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ConfigError, serializeError } from '../../errors/index.js'
+import { isDocumentPath } from '../../convert/index.js'
+import { documentSlugForPath } from '../../import/import-documents.js'
 import { markdownSlugForPath } from '../../pages/slug.js'
+import type { IngestionEvent } from '../event.js'
+import { contentTypeForFile } from './inbox.js'
 import { createFileFilter, type FileFilter } from '../../sources/file-filter.js'
 import { readTextFile } from '../../sources/read-text.js'
 import type { IngestionSource, IngestionSourceContext } from '../contract.js'
@@ -124,16 +128,35 @@ export class DirectoryWatcherSource implements IngestionSource {
       return
     }
     const parent = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : ''
-    if (!info.isFile() || this.filter.kindOf(relPath) !== 'markdown' || !this.insideKeptDirs(parent)) return
-    const content = await readTextFile(absolute)
-    if (content.trim() === '') return
-    const event = {
-      content_type: 'text/markdown',
-      content,
-      source_id: this.id,
-      source_uri: pathToFileURL(absolute).href,
-      received_at: new Date(ctx.now()).toISOString(),
-      metadata: { slug: markdownSlugForPath(relative(this.options.dir, absolute).split(sep).join('/')) },
+    if (!info.isFile() || !this.insideKeptDirs(parent)) return
+    const slugPath = relative(this.options.dir, absolute).split(sep).join('/')
+    const name = slugPath.slice(slugPath.lastIndexOf('/') + 1)
+    let event: IngestionEvent
+    if (isDocumentPath(relPath) && !name.startsWith('.')) {
+      // A document (PDF, docx, mail, chat export) goes to its converter as bytes.
+      const bytes = await readFile(absolute)
+      if (bytes.length === 0) return
+      event = {
+        content_type: contentTypeForFile(name),
+        content_encoding: 'base64',
+        content: bytes.toString('base64'),
+        source_id: this.id,
+        source_uri: pathToFileURL(absolute).href,
+        received_at: new Date(ctx.now()).toISOString(),
+        metadata: { slug: documentSlugForPath(slugPath), file_name: name },
+      }
+    } else {
+      if (this.filter.kindOf(relPath) !== 'markdown') return
+      const content = await readTextFile(absolute)
+      if (content.trim() === '') return
+      event = {
+        content_type: 'text/markdown',
+        content,
+        source_id: this.id,
+        source_uri: pathToFileURL(absolute).href,
+        received_at: new Date(ctx.now()).toISOString(),
+        metadata: { slug: markdownSlugForPath(slugPath) },
+      }
     }
     for (let outcome = await ctx.emit(event); outcome.status === 'rate_limited' && !ctx.signal.aborted; outcome = await ctx.emit(event)) {
       await ctx.sleep(outcome.retryAfterMs)

@@ -1,0 +1,83 @@
+/**
+ * bench/documents: documents through the converters and the import, on PGLite by default.
+ * One corpus per run, so each run's peak memory (the process's max RSS, converter worker
+ * included) is its own:
+ *
+ *   node dist/bench/documents/run.js pdf  [count=500]   [pglite|postgres]   ten-page PDFs
+ *   node dist/bench/documents/run.js mail [count=10000] [pglite|postgres]   messages in one mbox
+ *   node dist/bench/documents/run.js html [count=1000]  [pglite|postgres]   article pages
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { importFolder } from '../../src/import/index.js'
+import { openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
+
+const WORDS = 'tide harbour engine budget design parser review channel signal archive column ledger'.split(' ')
+const sentence = (i: number, n = 14): string => Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ') + '.'
+
+async function writePdfs(dir: string, count: number): Promise<number> {
+  for (let i = 0; i < count; i++) {
+    const doc = await PDFDocument.create()
+    const font = await doc.embedFont(StandardFonts.Helvetica)
+    doc.setTitle(`Report ${i}`)
+    for (let p = 0; p < 10; p++) {
+      const page = doc.addPage([600, 800])
+      for (let l = 0; l < 30; l++) page.drawText(sentence(i + p + l), { x: 40, y: 760 - l * 22, size: 10, font })
+    }
+    writeFileSync(join(dir, `report-${i}.pdf`), await doc.save())
+  }
+  return count * 10
+}
+
+function writeMbox(dir: string, count: number): number {
+  const parts: string[] = []
+  for (let i = 0; i < count; i++) {
+    const reply = i % 3 === 0 ? '' : `In-Reply-To: <m${i - 1}@bench.example>\n`
+    parts.push(
+      `From sender${i % 50}@bench.example Mon May  6 09:00:00 2024\nFrom: Sender ${i % 50} <sender${i % 50}@bench.example>\nTo: team@bench.example\nSubject: Thread ${Math.floor(i / 3)} message ${i}\nDate: Mon, 06 May 2024 09:${String(i % 60).padStart(2, '0')}:00 +0000\nMessage-ID: <m${i}@bench.example>\n${reply}Content-Type: text/plain; charset=utf-8\n\n${sentence(i)} ${sentence(i + 1)}\n\n> ${sentence(i + 2)}\n\n-- \nSender ${i % 50}\n`,
+    )
+  }
+  writeFileSync(join(dir, 'all.mbox'), parts.join('\n'))
+  return count
+}
+
+function writeHtml(dir: string, count: number): number {
+  for (let i = 0; i < count; i++) {
+    const paragraphs = Array.from({ length: 8 }, (_, k) => `<p>${sentence(i + k, 30)}</p>`).join('')
+    writeFileSync(
+      join(dir, `page-${i}.html`),
+      `<!doctype html><html><head><title>Page ${i} | Bench</title><link rel="canonical" href="https://bench.example/p/${i}"></head><body><nav><a href="/">Home</a><a href="/a">About</a></nav><article><h1>Article ${i}</h1>${paragraphs}<ul><li>one</li><li>two</li></ul><table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>${i}</td></tr></table></article><footer>Footer text</footer></body></html>`,
+    )
+  }
+  return count
+}
+
+async function main(): Promise<void> {
+  const [kind = 'pdf', countArg, engineArg] = process.argv.slice(2)
+  const count = Number(countArg ?? (kind === 'pdf' ? 500 : kind === 'mail' ? 10_000 : 1000))
+  const engine = (engineArg ?? 'pglite') as BenchEngine
+  const dir = mkdtempSync(join(tmpdir(), 'brain-bench-docs-'))
+  try {
+    const expected = kind === 'pdf' ? await writePdfs(dir, count) : kind === 'mail' ? writeMbox(dir, count) : writeHtml(dir, count)
+    const { db, close } = await openBenchDatabase(engine)
+    try {
+      const started = performance.now()
+      const result = await importFolder(db, dir, { sourceId: 'default', embedder: null, strategy: 'auto' })
+      const seconds = (performance.now() - started) / 1000
+      const pages = result.created + result.updated
+      const peakMb = process.resourceUsage().maxRSS / 1024
+      console.log(
+        JSON.stringify({ engine, kind, count, pages, expected_units: expected, failed: result.failed.length, seconds: +seconds.toFixed(1), pages_per_s: +(pages / seconds).toFixed(1), units_per_s: +(expected / seconds).toFixed(1), peak_rss_mb: Math.round(peakMb) }),
+      )
+    } finally {
+      await close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+    stopBenchCluster()
+  }
+}
+
+await main()

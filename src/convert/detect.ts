@@ -1,0 +1,61 @@
+/** Which converter a file goes to, judged by its name, declared content type and first bytes. */
+
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx'
+
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
+
+function startsWithPdfMagic(bytes: Uint8Array | undefined): boolean {
+  if (bytes === undefined || bytes.byteLength < PDF_MAGIC.length) return false
+  return PDF_MAGIC.every((b, i) => bytes[i] === b)
+}
+
+function baseName(name: string): string {
+  return name.slice(name.lastIndexOf('/') + 1).toLowerCase()
+}
+
+/** A Maildir message: `<dir>/cur/<name>` or `<dir>/new/<name>` with Maildir's `<time>.<unique>` name. */
+function isMaildirMessage(path: string): boolean {
+  return /(^|\/)(cur|new)\/\d{9,}\.[^/]+$/.test(path)
+}
+
+/** Chat exports are recognised by name: other JSON files stay code or data. */
+function isChatName(name: string): boolean {
+  const base = baseName(name)
+  return base.endsWith('.jsonl') || /^conversations.*\.json$/.test(base)
+}
+
+/**
+ * The converter for a file, or null when no converter takes it. The content type wins over the
+ * name, and a `%PDF-` header marks a PDF whatever it is called. Plain text and markdown are
+ * converted only when a content type says so (a fetched page); by name they are notes.
+ */
+export function converterFor(name: string, contentType?: string, bytes?: Uint8Array): ConverterKind | null {
+  const type = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase()
+  const byType = TYPES[type]
+  if (byType !== undefined) return byType
+  if (startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
+  if (isChatName(name)) return 'chat'
+  if (/\.x?html?$/.test(baseName(name))) return 'html'
+  if (baseName(name).endsWith('.eml') || isMaildirMessage(name)) return 'eml'
+  if (baseName(name).endsWith('.mbox')) return 'mbox'
+  if (baseName(name).endsWith('.docx')) return 'docx'
+  return null
+}
+
+const TYPES: Record<string, ConverterKind> = {
+  'application/pdf': 'pdf',
+  'application/x-ndjson': 'chat',
+  'application/jsonl': 'chat',
+  'text/html': 'html',
+  'application/xhtml+xml': 'html',
+  'message/rfc822': 'eml',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/mbox': 'mbox',
+  'text/plain': 'text',
+  'text/markdown': 'text',
+}
+
+/** Whether a folder import hands this path to a converter (by name alone, before reading it). */
+export function isDocumentPath(relativePath: string): boolean {
+  return converterFor(relativePath) !== null
+}

@@ -1,0 +1,105 @@
+import type { ChunkDraft } from '../chunking/index.js'
+import type { Database } from '../db/types.js'
+import { convertBounded, hashBytes, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult } from '../convert/index.js'
+import { hasPagesWithSourceHash, importPage, markdownSlugForPath, normalizeSlug, type ImportOptions, type ImportResult } from '../pages/index.js'
+
+export interface DocumentInput {
+  bytes: Uint8Array
+  /** The file's name or path (format detection, last-resort title). */
+  name: string
+  contentType?: string
+  /** A fetched document's final URL and fetch time, for its front matter. */
+  url?: string
+  fetchedAt?: string
+  sourceId: string
+  /** Provenance: the file's path or URL; an unchanged file is recognised by it and its hash. */
+  sourceUri: string
+  sourceKind: string
+  /** Slug of a one-page document (PDF, docx, web page); default: from `name` without its extension. */
+  slug?: string
+  /** Prefix for the pages of a many-page document (chat export, mailbox); default none. */
+  slugPrefix?: string
+  writtenVia?: string
+  writtenBy?: string | null
+}
+
+export interface DocumentResult {
+  /** null when the file was unchanged and not converted again. */
+  format: ConvertResult['format'] | null
+  sourceHash: string
+  pages: ImportResult[]
+  counts: Record<string, number>
+  /** True when the same bytes were already imported from this source URI. */
+  unchanged: boolean
+}
+
+/**
+ * A PDF page's chunks say which pages they hold (`symbol_type` `pdf_page`, `symbol_name` `p. 3`
+ * or `p. 3–4`), found from the `## Page N` headings the converter writes; search shows it.
+ */
+export function labelPdfPages(drafts: ChunkDraft[], compiledTruth: string): void {
+  const starts = [...compiledTruth.matchAll(/^## Page (\d+)$/gm)].map((m) => ({ at: m.index ?? 0, page: Number(m[1]) }))
+  if (starts.length === 0) return
+  const pageAt = (offset: number): number => starts.filter((s) => s.at <= offset).pop()?.page ?? starts[0]!.page
+  let from = 0
+  for (const draft of drafts) {
+    if (draft.source !== 'compiled_truth' || draft.symbolType !== null) continue
+    const at = compiledTruth.indexOf(draft.text, from)
+    if (at < 0) continue
+    from = at + 1
+    const first = pageAt(at)
+    const last = pageAt(at + draft.text.length - 1)
+    draft.symbolType = 'pdf_page'
+    draft.symbolName = first === last ? `p. ${first}` : `p. ${first}–${last}`
+  }
+}
+
+/** The slug of a one-page document from its path: `papers/Deep Nets.pdf` → `papers/deep-nets`. */
+export function documentSlugForPath(path: string): string {
+  return markdownSlugForPath(path.replace(/\.[A-Za-z0-9]{1,8}$/, ''))
+}
+
+/**
+ * One document file through a converter (in a bounded worker) and the page pipeline: each draft
+ * becomes a markdown page recording `source_format` and the original file's `source_hash`.
+ * The same bytes from the same source URI are a no-op; changed bytes update the same slugs.
+ */
+export interface DocumentImportOptions extends ImportOptions {
+  limits?: ConvertLimits
+  /** Sees every slug before any page is written; throws to refuse the whole document. */
+  beforeWrite?: (slug: string) => void
+}
+
+export async function importDocument(db: Database, input: DocumentInput, options: DocumentImportOptions = {}): Promise<DocumentResult> {
+  const sourceHash = hashBytes(input.bytes)
+  if (await hasPagesWithSourceHash(db, input.sourceId, input.sourceUri, sourceHash)) {
+    return { format: null, sourceHash, pages: [], counts: {}, unchanged: true }
+  }
+  const converted = await convertBounded({ bytes: input.bytes, name: input.name, contentType: input.contentType, url: input.url, fetchedAt: input.fetchedAt }, options.limits)
+  const single = SINGLE_PAGE_FORMATS.has(converted.format) && converted.drafts.length === 1
+  const slugs = converted.drafts.map((draft) =>
+    single ? normalizeSlug(input.slug ?? documentSlugForPath(input.name)) : normalizeSlug(input.slugPrefix ? `${input.slugPrefix}/${draft.slugHint}` : draft.slugHint),
+  )
+  if (options.beforeWrite) slugs.forEach(options.beforeWrite)
+  const pages: ImportResult[] = []
+  for (const [i, draft] of converted.drafts.entries()) {
+    const slug = slugs[i]!
+    const content = renderDraft({ ...draft, frontmatter: { ...draft.frontmatter, source_format: converted.format } }, sourceHash)
+    pages.push(
+      await importPage(
+        db,
+        {
+          slug,
+          sourceId: input.sourceId,
+          kind: 'markdown',
+          content,
+          provenance: { sourceUri: input.sourceUri, sourceKind: input.sourceKind },
+          writtenVia: input.writtenVia,
+          writtenBy: input.writtenBy,
+        },
+        converted.format === 'pdf' ? { ...options, annotateChunks: labelPdfPages } : options,
+      ),
+    )
+  }
+  return { format: converted.format, sourceHash, pages, counts: converted.counts, unchanged: false }
+}

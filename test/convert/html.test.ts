@@ -1,0 +1,35 @@
+import t from 'tap'
+import { convertBounded } from '../../src/convert/index.js'
+
+export const ARTICLE_HTML = `<!doctype html><html><head><title>Tide tables | Coast Notes</title>
+<link rel="canonical" href="/posts/tides"><meta property="og:site_name" content="Coast Notes">
+<script>document.write('should never run')</script><style>body{color:red}</style></head>
+<body><nav><a href="/">Home</a> <a href="/about">About</a> <a href="/archive">Archive</a></nav>
+<article><h1>Reading tide tables</h1>
+<p>Tide tables list the times and heights of high and low water for a harbour. This article explains how to read them,
+how to correct for your own location, and what the columns mean. It is long enough to count as the main content.</p>
+<h2>Columns</h2><ul><li>Time of high water</li><li>Height in metres</li></ul>
+<p>See <a href="https://example.org/tides">the official tables</a> for your harbour. Spring tides come after full and new moon,
+neap tides after the quarter moons; the difference can be several metres on some coasts.</p>
+<pre><code class="language-python">def height(t):
+    return 2.5 * t</code></pre>
+<table><thead><tr><th>Port</th><th>High</th></tr></thead><tbody><tr><td>Dover</td><td>06:12</td></tr></tbody></table>
+</article><footer>Copyright 2024 Coast Notes. All rights reserved. Privacy policy.</footer></body></html>`
+
+t.test('HTML: main content as markdown; navigation, footer and scripts left out; metadata in front matter', async (t) => {
+  const r = await convertBounded({ bytes: new TextEncoder().encode(ARTICLE_HTML), name: 'tides.html', url: 'https://coast.example/posts/tides?ref=x', fetchedAt: '2024-06-01T00:00:00.000Z' })
+  t.equal(r.format, 'html')
+  const d = r.drafts[0]!
+  t.equal(d.title, 'Reading tide tables')
+  t.match(d.frontmatter, { type: 'web', source_format: 'html', canonical_url: 'https://coast.example/posts/tides', site_name: 'Coast Notes', url: 'https://coast.example/posts/tides?ref=x', fetched_at: '2024-06-01T00:00:00.000Z' })
+  t.match(d.body, /## Columns/)
+  t.match(d.body, /- Time of high water\n- Height in metres/)
+  t.match(d.body, /\[the official tables\]\(https:\/\/example\.org\/tides\)/)
+  t.match(d.body, /```python\ndef height\(t\):\n    return 2\.5 \* t\n```/)
+  t.match(d.body, /\| Port \| High \|\n\| --- \| --- \|\n\| Dover \| 06:12 \|/)
+  t.notMatch(d.body, /Archive|All rights reserved|should never run|color:red/)
+})
+
+t.test('HTML without markup is refused with a code', async (t) => {
+  await t.rejects(convertBounded({ bytes: new TextEncoder().encode('just words'), name: 'x.html' }), { code: 'convert_unsupported' })
+})

@@ -1,0 +1,64 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { importFolder } from '../../src/import/index.js'
+import { findPage } from '../../src/pages/index.js'
+import { engineTest } from '../helpers/engines.js'
+import { makeEncryptedPdf, makeImageOnlyPdf, makePdf } from './pdf-fixtures.js'
+
+const claudeExport = JSON.stringify([
+  { uuid: 'c-1', name: 'Trip planning', created_at: '2024-05-01T10:00:00Z', chat_messages: [{ sender: 'human', text: 'Where to go in May?' }, { sender: 'assistant', text: 'Lisbon.' }] },
+])
+
+async function folderWithDocuments(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'brain-docs-'))
+  await mkdir(join(root, 'papers'))
+  await mkdir(join(root, 'chats'))
+  await writeFile(join(root, 'note.md'), '# A note\n\nplain markdown\n')
+  await writeFile(join(root, 'papers', 'Q1 Report.pdf'), await makePdf([{ heading: 'Revenue', lines: ['Revenue grew.'] }, { lines: ['Costs fell.'] }], { title: 'Q1 Report' }))
+  await writeFile(join(root, 'papers', 'locked.pdf'), await makeEncryptedPdf())
+  const whole = await makePdf([{ lines: ['x'] }])
+  await writeFile(join(root, 'papers', 'cut.pdf'), whole.slice(0, 200))
+  await writeFile(join(root, 'papers', 'scan.pdf'), await makeImageOnlyPdf())
+  await writeFile(join(root, 'chats', 'conversations.json'), claudeExport)
+  return root
+}
+
+engineTest(t, 'import --strategy auto converts PDFs and chat exports; failures coded; unchanged files are no-ops; changed files update', async (t, { db }) => {
+  const root = await folderWithDocuments()
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  const options = { sourceId: 'default', embedder: null, strategy: 'auto' as const }
+  const first = await importFolder(db, root, options)
+  t.equal(first.files, 6)
+  t.equal(first.created, 3, 'note, PDF page, conversation page')
+  t.same(
+    first.failed.map((f) => [f.path, f.code]).sort(),
+    [['papers/cut.pdf', 'pdf_corrupt'], ['papers/locked.pdf', 'pdf_encrypted'], ['papers/scan.pdf', 'pdf_no_text']],
+  )
+  t.match(first.formats, { pdf: { files: 1, pages: 1 }, claude: { files: 1, pages: 1 }, failed: { failed: 3 } })
+  t.equal(first.documentCounts.pdf_pages, 2)
+
+  const pdf = await findPage(db, 'default', 'papers/q1-report')
+  t.ok(pdf, 'the PDF page has the slug of its path')
+  t.equal(pdf!.title, 'Q1 Report')
+  t.equal(pdf!.frontmatter.source_format, 'pdf')
+  t.match(pdf!.frontmatter.source_hash, /^[0-9a-f]{64}$/)
+  t.equal(pdf!.sourceUri, 'papers/Q1 Report.pdf')
+  t.match(pdf!.compiledTruth, /## Page 2\n\nCosts fell\./)
+  const chat = (await db.query<{ slug: string }>(`SELECT slug FROM pages WHERE frontmatter ->> 'source_format' = 'claude'`)).rows
+  t.same(chat.map((r) => r.slug), ['chats/claude/trip-planning-c-1'])
+
+  const again = await importFolder(db, root, options)
+  t.equal(again.created + again.updated, 0, 'nothing unchanged is written again')
+  t.equal(again.skipped, 3)
+
+  await writeFile(join(root, 'papers', 'Q1 Report.pdf'), await makePdf([{ lines: ['Revenue grew a lot.'] }], { title: 'Q1 Report' }))
+  const changed = await importFolder(db, root, options)
+  t.equal(changed.updated, 1)
+  t.equal(changed.created, 0)
+  t.match((await findPage(db, 'default', 'papers/q1-report'))!.compiledTruth, /Revenue grew a lot\./)
+
+  const markdownOnly = await importFolder(db, root, { ...options, strategy: 'markdown' })
+  t.equal(markdownOnly.files, 1, 'documents come with --strategy auto only')
+})

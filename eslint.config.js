@@ -9,7 +9,7 @@ const SURFACES = ['src/cli', 'src/service', 'supervisor']
 const TRANSPORTS = ['src/mcp', 'src/http']
 const FOUNDATION = ['src/db', 'src/config', 'src/errors', 'src/util']
 const CAPABILITIES = [
-  'auth', 'capture', 'chunking', 'code', 'convert', 'doctor', 'embedding', 'export', 'frontmatter', 'history', 'import', 'ingestion', 'integrations', 'links',
+  'activity', 'auth', 'capture', 'chunking', 'code', 'convert', 'doctor', 'embedding', 'export', 'frontmatter', 'history', 'import', 'ingestion', 'integrations', 'links',
   'oauth', 'pages', 'queue', 'release', 'search', 'skills', 'sources', 'sync', 'update', 'upgrade',
 ].map((name) => `src/${name}`)
 

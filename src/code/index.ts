@@ -9,6 +9,7 @@ export {
 } from './graph.js'
 export { addCodeEdges, deleteCodeEdgesForChunks, getEdgesByChunk, replacePageCodeGraph, lastSegment, type CodeEdgeInput, type CodeEdgeResult } from './edges.js'
 export { DEFAULT_CODE_LIMIT, MAX_CODE_LIMIT } from './query-args.js'
+export { fileSymbols, type FileSymbol } from './file-symbols.js'
 export { CallSiteCollector, type PageCodeGraph } from './page-edges.js'
 export { extractCallSites, extractDefinitions, planPageEdges, CALL_RULES, type CallSite, type CallEdgeType, type PageEdge, type PageSymbol } from './calls/index.js'
 

@@ -4,6 +4,8 @@ import type { OperationContext } from '../operations/context.js'
 import { OPERATIONS } from '../operations/catalogue.js'
 import { verifyAnyBearer } from '../oauth/index.js'
 import { writeAudit } from './audit.js'
+import type { AdminFeed } from './admin-feed.js'
+import { apiEventsRoute } from './api-events.js'
 import { readBodyCapped } from './body.js'
 import { bearerChallenge, publicBase } from './oauth-common.js'
 import { sessionCookie } from './ui-sessions.js'
@@ -90,6 +92,13 @@ async function call(request: RouteRequest, name: string): Promise<Outcome> {
     req.resume()
     return token
   }
+  if (deps.uiSessions && !/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    // A cross-site form can only send simple content types; a JSON body needs a preflight
+    // that CORS refuses, so requiring it closes the last CSRF path on top of SameSite=Strict.
+    req.resume()
+    const refused = { class: 'UsageError', code: 'json_required', message: 'Send the arguments as application/json.', hint: 'The web app does; other pages cannot.' }
+    return { status: 415, errorCode: 'json_required', tokenId: token.tokenId, body: { error: refused } }
+  }
   const body = await readBodyCapped(req, deps.config.http.maxBodyBytes)
   if (!body.ok) {
     const tooLarge = { class: 'UsageError', code: 'body_too_large', message: `The body is over ${deps.config.http.maxBodyBytes} bytes.`, hint: 'Send less, or raise BRAIN_HTTP_MAX_BODY_BYTES on the server.' }
@@ -142,10 +151,11 @@ const catalogueRoute: Route = {
     }),
 }
 
-/** One route per operation, generated from the catalogue. */
-export function apiRoutes(): Route[] {
+/** One route per operation, generated from the catalogue, and the live event stream. */
+export function apiRoutes(options: { feed?: AdminFeed } = {}): Route[] {
   return [
     catalogueRoute,
+    apiEventsRoute(authorize, options.feed),
     ...OPERATIONS.map((operation): Route => ({
       method: 'POST',
       path: `/api/${operation.name}`,

@@ -7,7 +7,10 @@ import { registerRoute } from './oauth-register.js'
 import { authorizeRoutes } from './oauth-authorize.js'
 import { tokenRoutes } from './oauth-token.js'
 import { uiRoutes } from './ui-route.js'
+import { AdminFeed } from './admin-feed.js'
 import type { Route } from './types.js'
 
-/** The route table of `brain serve --http`. */
-export const ROUTES: readonly Route[] = [healthRoute, mcpRoute, ...ingestRoutes(), ...apiRoutes(), ...oauthMetadataRoutes, registerRoute, ...authorizeRoutes, ...tokenRoutes, ...uiRoutes]
+const feed = new AdminFeed()
+
+/** The route table of `brain serve --http`; `/ingest` and the event streams share one feed. */
+export const ROUTES: readonly Route[] = [healthRoute, mcpRoute, ...ingestRoutes({ feed }), ...apiRoutes({ feed }), ...oauthMetadataRoutes, registerRoute, ...authorizeRoutes, ...tokenRoutes, ...uiRoutes]

@@ -83,8 +83,8 @@ export async function dispatchTool(ctx: OperationContext, name: string, rawArgs:
     if (tool.admin && !ctx.scopes.includes('admin')) {
       return fail(new ScopeError('insufficient_scope', `${name} needs a token with the admin scope.`, { hint: 'Create one with `brain auth create <name> --scopes read,write,admin`.' }))
     }
-    // Writing implies reading; other scopes (admin) open neither.
-    if (!tool.mutating && !ctx.scopes.includes('read') && !ctx.scopes.includes('write')) {
+    // Writing implies reading; admin opens the admin operations that only read, nothing else.
+    if (!tool.mutating && !tool.admin && !ctx.scopes.includes('read') && !ctx.scopes.includes('write')) {
       return fail(new ScopeError('insufficient_scope', `${name} needs a token with the read scope.`, { hint: 'Create one with `brain auth create <name> --scopes read`.' }))
     }
   }

@@ -146,4 +146,17 @@ export const codeCalleesTool = defineOperation({
   present: { text: formatGraph },
 })
 
-export const codeTools: Operation[] = [codeDefTool, codeRefsTool, codeCallersTool, codeCalleesTool]
+export const codeSymbolsTool = defineOperation({
+  name: 'code_symbols',
+  description: "The outline of one code file: the functions, classes, methods and types its page defines, in file order, with their lines. Use code_callers / code_callees on a name to follow the call graph.",
+  input: z.strictObject({ slug: z.string().trim().min(1).max(500), source: z.string().trim().min(1).max(200).optional().describe('The source id, when several sources hold the slug') }),
+  mutating: false,
+  async run(ctx, args) {
+    const { fileSymbols } = await import('../code/index.js')
+    return { ...(await fileSymbols((await ctx.brain()).db, args.slug, args.source ?? null)) }
+  },
+  present: { text: (r) => (r.symbols.length === 0 ? 'No symbols.' : r.symbols.map((s) => `${String(s.start_line).padStart(5)}-${s.end_line}  ${s.symbol_type.padEnd(10)}  ${s.qualified}`).join('\n')) },
+  cli: { path: ['code-symbols'], description: 'The outline of one code file: the symbols it defines, with their lines', positional: { field: 'slug', required: true }, options: [] },
+})
+
+export const codeTools: Operation[] = [codeDefTool, codeRefsTool, codeCallersTool, codeCalleesTool, codeSymbolsTool]

@@ -9,6 +9,7 @@ export { normalizeSlug, markdownSlugForPath, codeSlugForPath, MAX_SLUG_LENGTH } 
 export { parseMarkdownPage, type ParsedMarkdown } from './parse-markdown.js'
 export { computePageContentHash } from './content-hash.js'
 export { findPage, findPagesByIds, findPageHash, listPages, deletePage, countPages, addTag, removeTag, type ListPagesFilter } from './page-repository.js'
+export { listTagCounts, type TagCount } from './tag-counts.js'
 export { listChunks, upsertChunks, type ChunkWrite } from './chunk-repository.js'
 export { importPage, MAX_PAGE_BYTES, type ImportInput, type ImportOptions, type ImportResult, type ImportStatus } from './import-page.js'
 export { putPage, type PutPageContext, type PutPageInput, type PutPageResult } from './put-page.js'

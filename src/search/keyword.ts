@@ -22,9 +22,9 @@ export interface KeywordRequest {
   withCoverage?: boolean
 }
 
-/** Share of the query's lexemes ($14) present in the chunk's search_vector. */
-const COVERAGE_SQL = `(SELECT count(*) FROM unnest($14::text[]) AS l(lexeme)
-     WHERE c.search_vector @@ quote_literal(l.lexeme)::tsquery)::float8 / GREATEST(1, cardinality($14::text[])) AS coverage`
+/** Share of the query's lexemes ($16) present in the chunk's search_vector. */
+const COVERAGE_SQL = `(SELECT count(*) FROM unnest($16::text[]) AS l(lexeme)
+     WHERE c.search_vector @@ quote_literal(l.lexeme)::tsquery)::float8 / GREATEST(1, cardinality($16::text[])) AS coverage`
 
 /**
  * Chunks ranked by BM25 (bm25.ts) times the source factor of their page. Per page, the inner
@@ -46,16 +46,16 @@ export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: Ke
 
 async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery, filter: string): Promise<ResultRow[]> {
   const window = plan.offset + plan.limit
-  const score = bm25ScoreSql(prepared.terms.length, 11, 12, 13)
+  const score = bm25ScoreSql(prepared.terms.length, 13, 14, 15)
   // search_chunks carries every column ranking and filtering read (slug and source included),
   // so the candidates are scored without touching content_chunks or pages; only the returned
   // rows are read in full below.
   const ranked = `SELECT c.chunk_id, c.page_id, c.slug, c.chunk_index,
         ${score} * ${sourceFactorSql(plan.boosts.length, 'c')} AS score
       FROM search_chunks c
-      WHERE c.search_vector @@ $7::tsquery AND ${filterSql('c')}
+      WHERE c.search_vector @@ $9::tsquery AND ${filterSql('c')}
       ORDER BY score DESC, c.slug, c.chunk_index
-      LIMIT $8`
+      LIMIT $10`
   const picked = request.perPage
     ? `SELECT DISTINCT ON (page_id) chunk_id, score FROM ranked ORDER BY page_id, score DESC, chunk_index`
     : `SELECT chunk_id, score FROM ranked`
@@ -64,7 +64,7 @@ async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordReq
      SELECT k.score, ${RESULT_COLUMNS_SQL}${request.withCoverage ? `, ${COVERAGE_SQL}` : ''}
      FROM picked k JOIN content_chunks c ON c.id = k.chunk_id JOIN pages p ON p.id = c.page_id
      ORDER BY k.score DESC, p.slug, c.chunk_index
-     LIMIT $9 OFFSET $10`,
+     LIMIT $11 OFFSET $12`,
     [
       ...planParams(plan),
       filter,

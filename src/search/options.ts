@@ -28,6 +28,8 @@ export interface SearchPlan {
   language: string | null
   symbolKind: string | null
   sourceId: string | null
+  pageType: string | null
+  tag: string | null
 }
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
@@ -66,6 +68,8 @@ export function planSearch(options: SearchOptions, settings: SearchSettings): Se
     language: canonicalLanguage(options.language),
     symbolKind: optionalText(options.symbolKind)?.toLowerCase() ?? null,
     sourceId: optionalText(options.sourceId),
+    pageType: optionalText(options.pageType),
+    tag: optionalText(options.tag),
   }
 }
 

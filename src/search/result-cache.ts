@@ -62,7 +62,7 @@ function cacheFor(db: Database): PerDatabase {
 }
 
 function cacheKey(query: string, plan: SearchPlan, perPage: boolean): string {
-  return JSON.stringify([query, perPage, plan.limit, plan.offset, plan.boosts, plan.excludes, plan.language, plan.symbolKind, plan.sourceId])
+  return JSON.stringify([query, perPage, plan.limit, plan.offset, plan.boosts, plan.excludes, plan.language, plan.symbolKind, plan.sourceId, plan.pageType, plan.tag])
 }
 
 /**

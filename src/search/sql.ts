@@ -3,11 +3,11 @@ import { DatabaseError } from '../errors/index.js'
 import type { SearchPlan } from './options.js'
 
 /**
- * SQL shared by every search statement. Parameters $1–$6 are always the plan's boost prefixes,
- * boost factors, excluded prefixes, language, symbol kind and source id; statement-specific
- * parameters start at $7. `p` is pages and `c` is content_chunks in every statement.
+ * SQL shared by every search statement. Parameters $1–$8 are always the plan's boost prefixes,
+ * boost factors, excluded prefixes, language, symbol kind, source id, page type and tag;
+ * statement-specific parameters start at $9. `p` is pages and `c` is content_chunks in every statement.
  */
-export const FIRST_OWN_PARAM = 7
+export const FIRST_OWN_PARAM = 9
 
 export function planParams(plan: SearchPlan): SqlParam[] {
   return [
@@ -17,6 +17,8 @@ export function planParams(plan: SearchPlan): SqlParam[] {
     plan.language,
     plan.symbolKind,
     plan.sourceId,
+    plan.pageType,
+    plan.tag,
   ]
 }
 
@@ -40,14 +42,18 @@ export function sourceFactorSql(boostCount: number, slugOwner: 'p' | 'c' = 'p'):
 }
 
 /**
- * Hard excludes (LIKE patterns in $3) and the language, symbol-kind and source filters, over
- * chunk `c` and the row `pageColumns` naming the one that carries slug and source_id.
+ * Hard excludes (LIKE patterns in $3) and the language, symbol-kind, source, page-type and tag
+ * filters, over chunk `c` and the row `pageColumns` naming the one that carries slug and
+ * source_id. Type and tag live on the page, so the narrow ranking table reaches them by page_id
+ * only when one is asked for.
  */
 export function filterSql(pageColumns: 'p' | 'c'): string {
   return `NOT (${pageColumns}.slug LIKE ANY ($3::text[]))
   AND ($4::text IS NULL OR c.language = $4::text)
   AND ($5::text IS NULL OR c.symbol_type = $5::text)
-  AND ($6::text IS NULL OR ${pageColumns}.source_id = $6::text)`
+  AND ($6::text IS NULL OR ${pageColumns}.source_id = $6::text)
+  AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM pages fp WHERE fp.id = c.page_id AND fp.type = $7::text))
+  AND ($8::text IS NULL OR EXISTS (SELECT 1 FROM tags ft WHERE ft.page_id = c.page_id AND ft.tag = $8::text))`
 }
 
 /** The filters over content_chunks `c` joined to pages `p`. */

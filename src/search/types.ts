@@ -14,6 +14,10 @@ export interface SearchOptions {
   symbolKind?: string
   /** Only pages of this source. */
   sourceId?: string
+  /** Only pages of this type (front matter `type`: note, person, …). */
+  pageType?: string
+  /** Only pages carrying this tag. */
+  tag?: string
   /** Extra hard-excluded slug prefixes for this call. */
   exclude_slug_prefixes?: readonly string[]
   /** Prefixes removed from the hard-exclude set for this call. */

@@ -24,11 +24,11 @@ export function vectorInnerLimit(plan: Pick<SearchPlan, 'offset' | 'limit'>): nu
 export async function vectorRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: string, model: string): Promise<ResultRow[]> {
   const { rows } = await tx.query<ResultRow>(
     `WITH nearest AS (
-       SELECT c.id AS chunk_id, c.page_id, c.embedding <=> $7::vector AS distance
+       SELECT c.id AS chunk_id, c.page_id, c.embedding <=> $9::vector AS distance
        FROM content_chunks c JOIN pages p ON p.id = c.page_id
-       WHERE c.embedding IS NOT NULL AND c.model = $8::text AND ${FILTER_SQL}
-       ORDER BY c.embedding <=> $7::vector
-       LIMIT $9
+       WHERE c.embedding IS NOT NULL AND c.model = $10::text AND ${FILTER_SQL}
+       ORDER BY c.embedding <=> $9::vector
+       LIMIT $11
      ),
      scored AS (
        SELECT n.chunk_id, n.page_id, c.chunk_index, (1 - n.distance) * ${sourceFactorSql(plan.boosts.length)} AS score
@@ -40,7 +40,7 @@ export async function vectorRows(tx: SqlExecutor, plan: SearchPlan, vectorLitera
      SELECT k.score, ${RESULT_COLUMNS_SQL}
      FROM picked k JOIN content_chunks c ON c.id = k.chunk_id JOIN pages p ON p.id = c.page_id
      ORDER BY k.score DESC, p.slug, c.chunk_index
-     LIMIT $10 OFFSET $11`,
+     LIMIT $12 OFFSET $13`,
     [...planParams(plan), vectorLiteral, model, vectorInnerLimit(plan), plan.limit, plan.offset],
   )
   return rows
@@ -57,16 +57,16 @@ export async function vectorChunkRows(tx: SqlExecutor, plan: SearchPlan, vectorL
     `WITH nearest AS (
        SELECT c.id AS chunk_id
        FROM content_chunks c JOIN pages p ON p.id = c.page_id
-       WHERE c.embedding IS NOT NULL AND c.model = $8::text AND ${FILTER_SQL}
-       ORDER BY c.embedding <=> $7::vector
-       LIMIT $9
+       WHERE c.embedding IS NOT NULL AND c.model = $10::text AND ${FILTER_SQL}
+       ORDER BY c.embedding <=> $9::vector
+       LIMIT $11
      ),
      wanted AS (
-       SELECT chunk_id FROM nearest UNION SELECT unnest($10::bigint[]) AS chunk_id
+       SELECT chunk_id FROM nearest UNION SELECT unnest($12::bigint[]) AS chunk_id
      )
-     SELECT (1 - (c.embedding <=> $7::vector)) * ${sourceFactorSql(plan.boosts.length)} AS score, ${RESULT_COLUMNS_SQL}
+     SELECT (1 - (c.embedding <=> $9::vector)) * ${sourceFactorSql(plan.boosts.length)} AS score, ${RESULT_COLUMNS_SQL}
      FROM wanted w JOIN content_chunks c ON c.id = w.chunk_id JOIN pages p ON p.id = c.page_id
-     WHERE c.embedding IS NOT NULL AND c.model = $8::text
+     WHERE c.embedding IS NOT NULL AND c.model = $10::text
      ORDER BY score DESC, p.slug, c.chunk_index`,
     [...planParams(plan), vectorLiteral, model, plan.limit, alsoChunkIds.map(Number)],
   )

@@ -1,14 +1,6 @@
 import { Command } from 'clipanion'
-import type { DoctorReport } from '../../doctor/index.js'
+import { doctorText } from '../../operations/operate.js'
 import { BrainCommand } from '../brain-command.js'
-
-const LABEL = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const
-
-function describe(report: DoctorReport): string {
-  const width = Math.max(...report.checks.map((c) => c.name.length))
-  const lines = report.checks.map((c) => `${LABEL[c.status]}  ${c.name.padEnd(width)}  ${c.message}`)
-  return [...lines, `brain doctor: ${report.status}`].join('\n')
-}
 
 export class DoctorCommand extends BrainCommand {
   static override paths = [['doctor']]
@@ -32,7 +24,7 @@ export class DoctorCommand extends BrainCommand {
       brainConfigured: brainIsConfigured(config),
       withBrain: (fn) => this.withBrain(({ db }) => fn(db), { noRetryConnect: true }),
     })
-    this.print(report, () => describe(report))
+    this.print(report, () => doctorText(report))
     return report.status === 'fail' ? 1 : 0
   }
 }

@@ -1,5 +1,6 @@
+import { readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { extname, join } from 'node:path'
 import { packageRoot } from '../util/package-root.js'
 import type { Route } from './types.js'
 import { UI_SESSION_COOKIE } from './ui-sessions.js'
@@ -20,11 +21,15 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-const FILES: Array<{ paths: string[]; file: string; type: string }> = [
-  { paths: ['/ui', '/ui/'], file: 'index.html', type: 'text/html; charset=utf-8' },
-  { paths: ['/ui/app.js'], file: 'app.js', type: 'text/javascript; charset=utf-8' },
-  { paths: ['/ui/app.css'], file: 'app.css', type: 'text/css; charset=utf-8' },
-]
+const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' }
+
+/** `/ui` and every script and stylesheet the package ships in `ui/`, each under `/ui/<name>`. */
+function shippedFiles(): Array<{ paths: string[]; file: string; type: string }> {
+  const assets = readdirSync(join(packageRoot(), 'ui'))
+    .filter((name) => /^[a-z][a-z0-9-]*\.(js|css)$/.test(name))
+    .map((name) => ({ paths: [`/ui/${name}`], file: name, type: TYPES[extname(name)] ?? 'application/octet-stream' }))
+  return [{ paths: ['/ui', '/ui/'], file: 'index.html', type: 'text/html; charset=utf-8' }, ...assets]
+}
 
 const cache = new Map<string, Buffer>()
 
@@ -37,7 +42,7 @@ async function load(file: string): Promise<Buffer> {
   return body
 }
 
-const fileRoutes: Route[] = FILES.flatMap(({ paths, file, type }) =>
+const fileRoutes: Route[] = shippedFiles().flatMap(({ paths, file, type }) =>
   paths.map((path): Route => ({
     method: 'GET',
     path,

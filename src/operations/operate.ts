@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { TokenScope } from '../auth/index.js'
+import type { TokenInfo, TokenScope } from '../auth/index.js'
 import type { DoctorReport } from '../doctor/index.js'
 import { defineOperation, type Operation } from './operation.js'
 
@@ -59,6 +59,12 @@ export const listSupervisorEventsTool = defineOperation({
   present: { text: (r) => (r.events.length === 0 ? 'No supervisor events.' : r.events.map((e) => `${e.ts}  ${e.supervisor.padEnd(6)}  ${e.event}`).join('\n')) },
 })
 
+/** A token as every surface shows it: dates as ISO text, never the token or its hash. */
+function shownToken(info: TokenInfo) {
+  const iso = (d: Date | null) => (d === null ? null : d.toISOString())
+  return { id: info.id, name: info.name, scopes: info.scopes, created_at: iso(info.createdAt), last_used_at: iso(info.lastUsedAt), revoked_at: iso(info.revokedAt) }
+}
+
 const scopes = z.array(z.enum(['read', 'write', 'admin'])).min(1).max(3)
 
 export const listTokensTool = defineOperation({
@@ -69,7 +75,7 @@ export const listTokensTool = defineOperation({
   admin: true,
   async run(ctx) {
     const { listTokens } = await import('../auth/index.js')
-    return { tokens: await listTokens((await ctx.brain()).db) }
+    return { tokens: (await listTokens((await ctx.brain()).db)).map(shownToken) }
   },
 })
 
@@ -83,7 +89,7 @@ export const createTokenTool = defineOperation({
     const { createToken } = await import('../auth/index.js')
     const wanted: TokenScope[] = args.scopes ?? ['read', 'write']
     const { token, info } = await createToken((await ctx.brain()).db, args.name, wanted)
-    return { ...info, token }
+    return { ...shownToken(info), token }
   },
 })
 
@@ -95,7 +101,7 @@ export const revokeTokenTool = defineOperation({
   admin: true,
   async run(ctx, args) {
     const { revokeToken } = await import('../auth/index.js')
-    return { ...(await revokeToken((await ctx.brain()).db, args.token)) }
+    return shownToken(await revokeToken((await ctx.brain()).db, args.token))
   },
 })
 

@@ -1,0 +1,158 @@
+// Markdown rendered as DOM nodes: headings, paragraphs, lists, quotes, tables, fenced code (with
+// a small highlighter), wikilinks and local links that open pages. Page text is only ever
+// textContent; only http(s) and mailto links leave the app.
+
+import { el, pageHref } from './dom.js'
+
+const INLINE = /(`[^`]+`)|(!?\[\[[^\]]+\]\])|(\[[^\]]+\]\([^)\s]+\))|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*)|(https?:\/\/[^\s)<>]+)/g
+
+function safeHref(url) {
+  return /^(https?:|mailto:)/i.test(url) ? url : null
+}
+
+function localTarget(url, fromSlug) {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('#')) return null
+  let path
+  try {
+    path = decodeURIComponent(url.split('#')[0]).replace(/\.md$/i, '')
+  } catch {
+    return null
+  }
+  if (path === '') return null
+  const base = fromSlug.includes('/') ? fromSlug.slice(0, fromSlug.lastIndexOf('/') + 1) : ''
+  const parts = []
+  for (const part of (path.startsWith('/') ? path.slice(1) : base + path).split('/')) {
+    if (part === '..') parts.pop()
+    else if (part !== '.' && part !== '') parts.push(part)
+  }
+  return parts.join('/')
+}
+
+/** A wikilink opens the page the brain resolved it to when known, else its target text. */
+export function inline(text, slug, resolved = new Map()) {
+  const nodes = []
+  let last = 0
+  for (const match of text.matchAll(INLINE)) {
+    if (match.index > last) nodes.push(text.slice(last, match.index))
+    const [token, code, wiki, link, bold, em, bare] = match
+    if (code) nodes.push(el('code', { text: code.slice(1, -1) }))
+    else if (wiki) {
+      const inner = wiki.replace(/^!?\[\[|\]\]$/g, '')
+      const [target, shown] = inner.split('|')
+      const page = target.split('#')[0].trim()
+      const to = resolved.get(page.toLowerCase()) ?? page
+      nodes.push(page ? el('a', { href: pageHref(to), class: 'wikilink', text: (shown ?? target).trim() }) : (shown ?? target))
+    } else if (link) {
+      const [, label, url] = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(link)
+      const external = safeHref(url)
+      const local = external ? null : localTarget(url, slug)
+      if (external) nodes.push(el('a', { href: external, rel: 'noopener noreferrer', target: '_blank', text: label }))
+      else if (local) nodes.push(el('a', { href: pageHref(local), text: label }))
+      else nodes.push(label)
+    } else if (bold) nodes.push(el('strong', { text: bold.slice(2, -2) }))
+    else if (em) nodes.push(el('em', { text: em.slice(1, -1) }))
+    else if (bare) nodes.push(el('a', { href: bare, rel: 'noopener noreferrer', target: '_blank', text: bare }))
+    else nodes.push(token)
+    last = match.index + token.length
+  }
+  if (last < text.length) nodes.push(text.slice(last))
+  return nodes
+}
+
+const KEYWORDS = new Set('abstract as async await break case catch class const continue def default defer del do elif else enum export extends false final finally fn for from func function go if impl import in interface is lambda let match mod module mut new nil none not null or package pass private protected pub public raise return self static struct super switch this throw trait true try type typeof use val var void while with yield'.split(' '))
+const TOKEN = /(\/\/[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/)|("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|(\b\d[\d_.]*\b)|([A-Za-z_$][\w$]*)/g
+
+/** Code as spans by kind (comment, string, number, keyword); `#` comments only where the language uses them. */
+export function highlight(code, language = '') {
+  const hashComments = /^(py|python|rb|ruby|sh|bash|shell|yaml|yml|toml|r|perl|pl)$/i.test(language)
+  const nodes = []
+  let last = 0
+  for (const match of code.matchAll(TOKEN)) {
+    const [token, comment, string, number, word] = match
+    if (comment && comment.startsWith('#') && !hashComments) continue
+    if (match.index > last) nodes.push(code.slice(last, match.index))
+    if (comment) nodes.push(el('span', { class: 'tok-comment', text: comment }))
+    else if (string) nodes.push(el('span', { class: 'tok-string', text: string }))
+    else if (number) nodes.push(el('span', { class: 'tok-number', text: number }))
+    else if (word && KEYWORDS.has(word)) nodes.push(el('span', { class: 'tok-keyword', text: word }))
+    else nodes.push(token)
+    last = match.index + token.length
+  }
+  if (last < code.length) nodes.push(code.slice(last))
+  return nodes
+}
+
+function tableBlock(rows, slug, resolved) {
+  const cells = (line) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim())
+  const [head, , ...body] = rows
+  return el('table', { class: 'grid' },
+    el('thead', {}, el('tr', {}, cells(head).map((c) => el('th', {}, inline(c, slug, resolved))))),
+    el('tbody', {}, body.map((row) => el('tr', {}, cells(row).map((c) => el('td', {}, inline(c, slug, resolved)))))))
+}
+
+export function renderMarkdown(markdown, slug, resolved = new Map()) {
+  const out = el('div', { class: 'markdown' })
+  const lines = markdown.split('\n')
+  let paragraph = []
+  let list = null
+  const flush = () => {
+    if (paragraph.length) out.append(el('p', {}, inline(paragraph.join(' '), slug, resolved)))
+    paragraph = []
+    list = null
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    const fence = /^\s*(```|~~~)(.*)$/.exec(line)
+    if (fence) {
+      flush()
+      const code = []
+      for (i++; i < lines.length && !lines[i].trim().startsWith(fence[1]); i++) code.push(lines[i])
+      const language = fence[2].trim()
+      out.append(el('pre', {}, el('code', { 'data-lang': language }, highlight(code.join('\n'), language))))
+      continue
+    }
+    if (/^\s*\|.*\|\s*$/.test(line) && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1] ?? '')) {
+      flush()
+      const rows = []
+      while (i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i])) rows.push(lines[i++])
+      i--
+      out.append(tableBlock(rows, slug, resolved))
+      continue
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line)
+    if (heading) {
+      flush()
+      out.append(el(`h${Math.min(6, heading[1].length + 1)}`, {}, inline(heading[2], slug, resolved)))
+      continue
+    }
+    if (/^\s*(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$/.test(line)) {
+      flush()
+      out.append(el('hr'))
+      continue
+    }
+    const item = /^\s*([-*+]|\d+\.)\s+(\[[ xX]\]\s+)?(.*)$/.exec(line)
+    if (item) {
+      if (paragraph.length) flush()
+      const ordered = /\d/.test(item[1])
+      if (!list || (list.tagName === 'OL') !== ordered) {
+        list = el(ordered ? 'ol' : 'ul')
+        out.append(list)
+      }
+      const box = item[2] ? el('input', { type: 'checkbox', disabled: true, checked: /x/i.test(item[2]) }) : null
+      list.append(el('li', {}, box, box ? ' ' : null, inline(item[3], slug, resolved)))
+      continue
+    }
+    if (/^>\s?/.test(line)) {
+      flush()
+      out.append(el('blockquote', {}, inline(line.replace(/^>\s?/, ''), slug, resolved)))
+      continue
+    }
+    if (line.trim() === '') flush()
+    else {
+      list = null
+      paragraph.push(line.trim())
+    }
+  }
+  flush()
+  return out
+}

@@ -70,6 +70,7 @@ async function route() {
   for (const link of document.querySelectorAll('header nav a')) link.toggleAttribute('aria-current', link.getAttribute('href') === `#/${view}`)
   try {
     await (SCREENS[view] ?? (() => home(show)))(arg)
+    window.scrollTo(0, 0)
     main.focus({ preventScroll: true })
   } catch (err) {
     if (err.status !== 401) showError(err)

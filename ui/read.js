@@ -117,11 +117,12 @@ async function codeBody(page) {
     detail.replaceChildren(el('p', { class: 'muted', text: `Loading ${symbol}…` }))
     const [callers, callees] = await Promise.all([api('code_callers', { symbol }), api('code_callees', { symbol })])
     const row = (r) => el('li', {}, el('a', { href: `${pageHref(r.slug)}`, class: 'code-ref', 'data-line': r.start_line ?? '', text: `${r.symbol_name_qualified ?? r.symbol_name ?? r.slug}` }), el('span', { class: 'muted', text: ` ${r.file ?? r.slug}${r.start_line ? `:${r.start_line}` : ''}${r.edge_type ? ` (${r.edge_type})` : ''}` }))
-    detail.replaceChildren(
+    detail.replaceChildren(...[
       el('h3', { text: symbol }),
       callers.ambiguous ? el('p', { class: 'muted', text: 'This name has several definitions; results may mix them.' }) : null,
       el('h4', { text: `Callers (${callers.results.length})` }), el('ul', { class: 'callers' }, callers.results.map(row)),
-      el('h4', { text: `Callees (${callees.results.length})` }), el('ul', { class: 'callees' }, callees.results.map(row)))
+      el('h4', { text: `Callees (${callees.results.length})` }), el('ul', { class: 'callees' }, callees.results.map(row)),
+    ].filter(Boolean))
   }
   const outline = el('section', { class: 'outline' }, el('h3', { text: `Symbols (${symbols.length})` }),
     symbols.length === 0 ? el('p', { class: 'muted', text: 'No symbols.' }) : el('ul', {}, symbols.map((s) => el('li', {},

@@ -63,12 +63,21 @@ async function measure(engine: BenchEngine, pages: number): Promise<void> {
       }
       for (const word of TYPED.slice(0, 2)) await call('search', { query: word, limit: 20 })
       const times: number[] = []
-      for (const text of TYPED) for (let n = 2; n <= text.length; n++) times.push(await call('search', { query: text.slice(0, n), limit: 20 }))
+      const slowest: Array<[string, number]> = []
+      for (const text of TYPED) {
+        for (let n = 2; n <= text.length; n++) {
+          const ms = await call('search', { query: text.slice(0, n), limit: 20 })
+          times.push(ms)
+          slowest.push([text.slice(0, n), Math.round(ms)])
+        }
+      }
+      slowest.sort((a, b) => b[1] - a[1])
       const { rows } = await db.query<{ slug: string }>('SELECT slug FROM pages ORDER BY id LIMIT 21')
       const render = await firstRender(app.base, app.signInUrl(), rows.map((r) => r.slug))
       console.log(JSON.stringify({
         engine, pages, import_seconds: Number(importSeconds.toFixed(1)), search_requests: times.length,
         search_p50_ms: Number(percentile(times, 50).toFixed(1)), search_p95_ms: Number(percentile(times, 95).toFixed(1)), search_max_ms: Number(Math.max(...times).toFixed(1)),
+        slowest: slowest.slice(0, 4).map(([q, ms]) => `${q}: ${ms} ms`),
         ...render,
       }))
     } finally {
@@ -111,7 +120,7 @@ const pagesAt = args.indexOf('--pages')
 const pages = pagesAt >= 0 ? Number(args[pagesAt + 1]) : 10_000
 console.log(JSON.stringify({ first_load: firstLoadBytes() }))
 try {
-  for (const engine of enginesFromArgs(args.filter((a, i) => a !== '--pages' && i !== pagesAt + 1))) await measure(engine, pages)
+  for (const engine of enginesFromArgs(args.filter((a, i) => a !== '--pages' && (pagesAt < 0 || i !== pagesAt + 1)))) await measure(engine, pages)
 } finally {
   stopBenchCluster()
 }

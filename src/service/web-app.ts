@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
@@ -25,9 +26,17 @@ export async function startWebApp(db: Database, config: Config, logger: Logger, 
   ])
   const uiSessions: UiSessions = new Sessions()
   let lastRequestAt = Date.now()
+  // A screen following the live event stream is in use for as long as the stream is open.
+  let openStreams = 0
   const http: BrainHttpServer = createBrainHttpServer([...apiRoutes(), ...uiRoutes], { db, config, logger, version: options.version, ...mcpBuckets(config.http), uiSessions })
-  http.server.on('request', () => {
+  http.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     lastRequestAt = Date.now()
+    if (!req.url?.startsWith('/api/events')) return
+    openStreams++
+    res.once('close', () => {
+      openStreams--
+      lastRequestAt = Date.now()
+    })
   })
   const address: AddressInfo = await http.listen(options.port, '127.0.0.1')
   const base = `http://127.0.0.1:${address.port}`
@@ -36,7 +45,7 @@ export async function startWebApp(db: Database, config: Config, logger: Logger, 
     base,
     signInUrl: () => `${base}/ui/login?code=${uiSessions.issueCode()}`,
     get lastRequestAt() {
-      return lastRequestAt
+      return openStreams > 0 ? Date.now() : lastRequestAt
     },
     close: () => http.shutdown(),
   }

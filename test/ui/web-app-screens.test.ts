@@ -12,6 +12,7 @@ import t, { type Test } from 'tap'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { packageRoot } from '../../src/util/package-root.js'
 import { cliBrain } from '../helpers/cli.js'
+import { OPERATIONS } from '../../src/operations/catalogue.js'
 
 const ARTIFACTS = join(packageRoot(), 'dist', 'test-artifacts', 'ui')
 
@@ -153,5 +154,11 @@ t.test('code, graph and operate screens', async (t) => {
   t.equal((await fetch(`${base}/api/delete_page`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie }, body: 'slug=notes/alpha' })).status, 415, 'a form post is refused')
   t.equal((await fetch(`${base}/api/delete_page`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: 'http://evil.example' }, body: '{"slug":"notes/alpha"}' })).status, 403, 'another origin is refused')
   t.equal((await brain.run(['get', 'notes/alpha', '--json'])).code, 0, 'and the page is still there')
+  const routes = await fetch(`${base}/api`, { headers: { Cookie: cookie } })
+  t.same(((await routes.json()) as { operations: Array<{ name: string }> }).operations.map((o) => o.name).sort(), OPERATIONS.map((o) => o.name).sort(), 'the embedded API lists the whole catalogue')
+  for (const operation of OPERATIONS) {
+    const refused = await fetch(`${base}/api/${operation.name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: '{"not_an_argument":true}' })
+    t.match({ status: refused.status, body: await refused.json() }, { status: 400, body: { error: { class: 'UsageError', code: 'invalid_params' } } }, `${operation.name} answers on the embedded engine`)
+  }
   t.same(errors, [], 'no script errors')
 })

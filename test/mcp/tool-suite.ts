@@ -10,7 +10,8 @@ export const EXPECTED_TOOLS = [
   'code_def', 'code_refs', 'code_callers', 'code_callees', 'get_links', 'get_backlinks', 'graph_walk', 'list_orphans', 'list_unresolved', 'list_entities',
   'sync', 'submit_job', 'get_job', 'list_jobs', 'list_sources', 'get_stats', 'get_health',
   'list_versions', 'get_version', 'diff_versions', 'revert_page', 'list_trash', 'restore_page', 'purge_trash',
-  'cancel_job', 'retry_job',
+  'cancel_job', 'retry_job', 'list_tags', 'code_symbols',
+  'run_doctor', 'list_workers', 'list_supervisor_events', 'list_tokens', 'create_token', 'revoke_token', 'list_requests',
 ]
 
 export interface CallOutcome {
@@ -102,6 +103,15 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   t.match(envelope(await call(client, 'get_job', { id: 'no-such-job' })), { code: 'job_not_found' })
   t.match((await call(client, 'retry_job', { id: 'no-such-job' })).data, { id: 'no-such-job', retried: false }, 'retry_job answers')
   t.match((await call(client, 'cancel_job', { id: 'no-such-job' })).data, { id: 'no-such-job', cancelled: false }, 'cancel_job answers')
+
+  t.match((await call(client, 'list_tags', {})).data, { tags: [] }, 'list_tags answers')
+  t.match(envelope(await call(client, 'code_symbols', { slug: 'src/nowhere.ts' })), { code: 'page_not_found' })
+  const doctor = await call(client, 'run_doctor', {})
+  if (options.remote) t.match(envelope(doctor), { code: 'insufficient_scope' }, 'doctor needs the admin scope remotely')
+  else t.match(doctor.data, { status: /^(ok|warn|fail)$/, checks: [{ name: 'service' }] }, 'doctor runs for a local caller')
+  const workers = await call(client, 'list_workers', {})
+  if (options.remote) t.match(envelope(workers), { code: 'insufficient_scope' })
+  else t.ok(Array.isArray(workers.data.workers), 'list_workers answers')
 
   await exerciseHistory(t, client, options)
   t.match((await call(client, 'delete_page', { slug: 'notes/alpha' })).data, { deleted: true, trashed: true })

@@ -13,7 +13,9 @@ function executor(target: PgliteQueryable): SqlExecutor {
   return {
     async query<R extends object>(text: string, params: readonly SqlParam[] = []): Promise<QueryResult<R>> {
       const result = await target.query<R>(text, params as unknown[])
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length }
+      // PGLite reports affectedRows 0 for a SELECT; node-postgres counts the rows it returned.
+      // The larger of the two is what node-postgres would say for every kind of statement.
+      return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) }
     },
     async exec(sql: string): Promise<void> {
       await target.exec(sql)

@@ -176,3 +176,19 @@ engineTest(t, 'HEAD moving backwards (a reset) brings the pages back to HEAD; an
   await t.rejects(sync(db, { repo: empty.dir }), { code: 'repo_has_no_commits' })
   t.equal((await db.query('SELECT 1 FROM sync_locks')).rowCount, 0, 'a refused sync leaves no lock behind')
 })
+
+engineTest(t, 'a rename onto a slug another file already holds trashes the old page and fails nothing', async (t, { db }) => {
+  const repo = makeRepo({
+    'notes/Target.md': '# Target\n\nThe page that holds the slug.\n',
+    'notes/a.md': '# A\n\nAbout to be renamed onto a taken slug.\n',
+  })
+  await insertSource(db, { id: 'notes', localPath: repo.dir, strategy: 'markdown' })
+  t.equal((await sync(db, { sourceId: 'notes' })).added, 2)
+  repo.move('notes/a.md', 'notes/TARGET.md')
+  repo.commit('rename onto a taken slug')
+  const result = await sync(db, { sourceId: 'notes' })
+  t.equal(result.failed, 0, JSON.stringify(await listFailures(db, 'notes')))
+  t.same(await slugs(db, 'notes'), ['notes/target'], 'one page holds the slug')
+  const { rows } = await db.query<{ slug: string }>('SELECT slug FROM page_trash ORDER BY slug')
+  t.same(rows.map((r) => r.slug), ['notes/a'], 'the renamed page went to the trash, restorable')
+})

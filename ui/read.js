@@ -28,9 +28,22 @@ function resultList(items, query) {
 /** The search filters, kept across searches; their values become the operation's arguments. */
 const filters = { mode: 'search', type: '', tag: '', source: '', language: '', symbol_kind: '' }
 
+/** Suggestions for the tag and source filters, read once per visit. */
+let suggestions = null
+function suggestionLists() {
+  const tags = el('datalist', { id: 'tag-suggestions' })
+  const sources = el('datalist', { id: 'source-suggestions' })
+  suggestions ??= Promise.all([api('list_tags', { limit: 500 }).catch(() => ({ tags: [] })), api('list_sources').catch(() => ({ sources: [] }))])
+  void suggestions.then(([t, s]) => {
+    tags.replaceChildren(...t.tags.map((x) => el('option', { value: x.tag })))
+    sources.replaceChildren(...s.sources.map((x) => el('option', { value: x.id })))
+  })
+  return [tags, sources]
+}
+
 export function filterBar(onChange) {
-  const field = (name, label, placeholder) => {
-    const input = el('input', { name, placeholder, 'aria-label': label, size: 10, value: filters[name] })
+  const field = (name, label, placeholder, list) => {
+    const input = el('input', { name, placeholder, 'aria-label': label, size: 10, value: filters[name], list })
     input.addEventListener('change', () => {
       filters[name] = input.value.trim()
       onChange()
@@ -45,7 +58,7 @@ export function filterBar(onChange) {
     onChange()
   })
   return el('form', { class: 'filters', id: 'filters', onsubmit: (e) => e.preventDefault() },
-    mode, field('type', 'Page type', 'type'), field('tag', 'Tag', 'tag'), field('source', 'Source id', 'source'), field('language', 'Code language', 'language'), field('symbol_kind', 'Symbol kind', 'symbol kind'))
+    mode, field('type', 'Page type', 'type'), field('tag', 'Tag', 'tag', 'tag-suggestions'), field('source', 'Source id', 'source', 'source-suggestions'), field('language', 'Code language', 'language'), field('symbol_kind', 'Symbol kind', 'symbol kind'), suggestionLists())
 }
 
 let searchSeq = 0

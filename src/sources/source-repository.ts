@@ -134,13 +134,12 @@ export async function insertSource(db: SqlExecutor, source: NewSource): Promise<
 }
 
 /**
- * Deletes a source and its pages; the cascade takes chunks, tags, links and edges. Their history
- * and trash go with them: a page can only come back into a source that exists.
+ * Deletes a source row and any page still in it (the cascade takes chunks, tags, links and
+ * edges). Page history and the trash are kept: a removed source's pages wait there until the
+ * source is added again and they are restored, or the trash is purged.
  */
 export async function deleteSource(db: SqlExecutor, id: string): Promise<{ pages: number }> {
   const { rowCount: pages } = await db.query('DELETE FROM pages WHERE source_id = $1', [id])
-  await db.query('DELETE FROM page_versions WHERE source_id = $1', [id])
-  await db.query('DELETE FROM page_trash WHERE source_id = $1', [id])
   await db.query('DELETE FROM sources WHERE id = $1', [id])
   return { pages }
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../db/types.js'
 import { ValidationError } from '../errors/index.js'
+import { trashPages } from '../history/index.js'
 import { DEFAULT_SOURCE_ID } from '../pages/index.js'
 import { deleteSource, requireSource } from '../sources/source-repository.js'
 import { acquireSyncLock } from './lock.js'
@@ -8,12 +9,14 @@ export interface RemovedSource {
   id: string
   localPath: string | null
   pages: number
+  /** Pages moved to the trash (all of them): `brain trash restore` brings each back once the source is added again. */
+  trashed: number
 }
 
 /**
- * Removes a source and every page of it (the cascade takes chunks, tags, links, edges and the
- * recorded sync failures). It takes the source's sync lock first, so a sync never writes into a
- * source that is being removed.
+ * Removes a source: its pages move to the trash (with chunks, tags, links and embeddings, so
+ * nothing is lost), then the source row goes with its recorded sync failures. It takes the
+ * source's sync lock first, so a sync never writes into a source that is being removed.
  */
 export async function removeSource(db: Database, id: string): Promise<RemovedSource> {
   if (id === DEFAULT_SOURCE_ID) {
@@ -24,8 +27,12 @@ export async function removeSource(db: Database, id: string): Promise<RemovedSou
   const source = await requireSource(db, id)
   const lock = await acquireSyncLock(db, id, { holder: 'sources remove' })
   try {
-    const { pages } = await db.transaction((tx) => deleteSource(tx, id))
-    return { id, localPath: source.localPath, pages }
+    return await db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: number }>('SELECT id FROM pages WHERE source_id = $1', [id])
+      const trashed = await trashPages(tx, rows.map((r) => Number(r.id)), { via: 'sources remove' })
+      const { pages } = await deleteSource(tx, id)
+      return { id, localPath: source.localPath, pages: trashed.length + pages, trashed: trashed.length }
+    })
   } finally {
     await lock.release()
   }

@@ -64,7 +64,7 @@ for (const engine of ENGINES) {
 
     const removed = await brain.run(['repos', 'remove', 'notes'])
     t.equal(removed.code, 0, removed.stderr)
-    t.same(removed.json(), { id: 'notes', local_path: realpathSync(repo.dir), pages: 2 })
+    t.same(removed.json(), { id: 'notes', local_path: realpathSync(repo.dir), pages: 2, trashed: 2 })
     t.match(removed.stderr, /deprecated/)
     const protectedDefault = await brain.run(['sources', 'remove', 'default'])
     t.equal(protectedDefault.json<Envelope>().error.code, 'source_protected')

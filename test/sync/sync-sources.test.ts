@@ -8,6 +8,7 @@ import type { EmbeddingProvider } from '../../src/embedding/index.js'
 import { ProviderError } from '../../src/errors/index.js'
 import { findPage, importPage, listPages } from '../../src/pages/index.js'
 import { getSource, insertSource, listSources } from '../../src/sources/source-repository.js'
+import { listTrash, restoreFromTrash } from '../../src/history/index.js'
 import { removeSource } from '../../src/sync/remove-source.js'
 import { runSync, type SourceSyncResult, type SyncAllResult, type SyncRequest } from '../../src/sync/index.js'
 import { engineTest } from '../helpers/engines.js'
@@ -80,7 +81,7 @@ engineTest(t, 'a directory uses its registered source bookmark, else the global 
   await t.rejects(sync(db, { all: true, sourceId: 'reg' }), { code: 'sync_conflicting_targets' })
 })
 
-engineTest(t, 'sources remove deletes that source pages, chunks and links, and nothing of other sources', async (t, { db }) => {
+engineTest(t, 'sources remove moves that source pages to the trash, and nothing of other sources', async (t, { db }) => {
   const a = makeRepo({ 'shared.md': '# A shared\n\nSee src/lib/util.ts for details.\n', 'src/lib/util.ts': 'export const u = 1\n' })
   const b = makeRepo({ 'shared.md': '# B shared\n' })
   await insertSource(db, { id: 'a', localPath: a.dir, strategy: 'auto' })
@@ -89,7 +90,7 @@ engineTest(t, 'sources remove deletes that source pages, chunks and links, and n
   await importPage(db, { slug: 'shared', kind: 'markdown', content: '# default shared\n' })
   const pageA = await findPage(db, 'a', 'shared')
   const removed = await removeSource(db, 'a')
-  t.same(removed, { id: 'a', localPath: a.dir, pages: 2 })
+  t.same(removed, { id: 'a', localPath: a.dir, pages: 2, trashed: 2 })
   t.equal(await getSource(db, 'a'), null)
   const orphans = await db.query('SELECT 1 FROM content_chunks WHERE page_id = $1', [pageA!.id])
   t.equal(orphans.rowCount, 0, 'chunks went with the pages')
@@ -98,6 +99,13 @@ engineTest(t, 'sources remove deletes that source pages, chunks and links, and n
   t.same((await listSources(db)).map((s) => s.id), ['b', 'default'])
   await t.rejects(removeSource(db, 'default'), { code: 'source_protected' })
   await t.rejects(removeSource(db, 'a'), { code: 'source_not_found' })
+  const trashed = await listTrash(db, { sourceId: 'a' })
+  t.same(trashed.map((e) => e.slug).sort(), ['shared', 'src/lib/util.ts'], 'the pages wait in the trash')
+  await t.rejects(restoreFromTrash(db, { sourceId: 'a', slug: 'shared' }), { code: 'source_not_found' }, 'a restore needs the source back')
+  await insertSource(db, { id: 'a', localPath: a.dir, strategy: 'auto' })
+  const restored = await restoreFromTrash(db, { sourceId: 'a', slug: 'shared' })
+  t.equal(restored.pageId, pageA!.id, 'added again, the source gets its page back under the same id')
+  t.match((await findPage(db, 'a', 'shared'))?.compiledTruth, /A shared/)
 })
 
 engineTest(t, 'a source in a subdirectory of a repository syncs only that subtree; symlinks are never followed', async (t, { db }) => {

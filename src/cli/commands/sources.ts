@@ -73,8 +73,8 @@ export class SourcesListCommand extends SourcesCommand {
 export class SourcesRemoveCommand extends SourcesCommand {
   static override paths = [['sources', 'remove']]
   static override usage: Usage | undefined = Command.Usage({
-    description: "Remove a source and its pages (with their chunks, tags and links); other sources' pages are untouched",
-    details: 'The files on disk are not touched. Refused while a sync of the source runs. The `default` source cannot be removed.',
+    description: "Remove a source; its pages move to the trash (with their chunks, tags and links); other sources' pages are untouched",
+    details: 'The files on disk are not touched. Refused while a sync of the source runs. The `default` source cannot be removed. To undo, add the source again with the same id and restore its pages with `brain trash restore`.',
   })
   id = Option.String({ required: true })
 
@@ -82,7 +82,7 @@ export class SourcesRemoveCommand extends SourcesCommand {
     this.warnIfDeprecated()
     const { removeSource } = await import('../../sync/remove-source.js')
     const removed = await this.withBrain(({ db }) => removeSource(db, this.id))
-    this.print(removed, () => `removed source ${removed.id} and its ${removed.pages} page${removed.pages === 1 ? '' : 's'}`)
+    this.print(removed, () => `removed source ${removed.id}; its ${removed.trashed} page${removed.trashed === 1 ? '' : 's'} moved to the trash (brain trash list)`)
     return 0
   }
 }

@@ -45,9 +45,10 @@ const SCREENS = {
   page: (arg) => pageView(show, arg, navigate),
   edit: (arg) => editView(show, arg, navigate),
   history: (arg) => historyView(show, arg, refresh),
-  graph: (arg) => {
-    const depth = /\/([12])$/.exec(arg)?.[1]
-    return graphView(show, depth ? arg.slice(0, -2) : arg, depth)
+  // `#/graph/<encoded slug>/<depth>`: the slug is one encoded segment, so a slug ending in /1 stays whole.
+  graph: (_arg, parts) => {
+    const depth = parts.length > 1 && /^[12]$/.test(parts[parts.length - 1]) ? parts.pop() : undefined
+    return graphView(show, parts.map(decodeURIComponent).join('/'), depth)
   },
   capture: () => captureView(show, navigate),
   tags: () => tagsView(show),
@@ -69,7 +70,7 @@ async function route() {
   const arg = rest.map(decodeURIComponent).join('/')
   for (const link of document.querySelectorAll('header nav a')) link.toggleAttribute('aria-current', link.getAttribute('href') === `#/${view}`)
   try {
-    await (SCREENS[view] ?? (() => home(show)))(arg)
+    await (SCREENS[view] ?? (() => home(show)))(arg, rest)
     window.scrollTo(0, 0)
     main.focus({ preventScroll: true })
   } catch (err) {

@@ -76,10 +76,37 @@ interface EntityRow {
   aliases: string[]
 }
 
+/**
+ * The entity names of the last brain asked, with what they were read from: the settings and the
+ * entity set's count, newest write and highest id. Reading that fingerprint is one index scan,
+ * where reading every entity with its aliases on every page write made a bulk import slower the
+ * more entities it had written.
+ */
+let cached: { fingerprint: string; names: Map<string, number> } | null = null
+
+async function entityFingerprint(db: SqlExecutor, types: readonly string[], stoplist: string | null): Promise<string> {
+  const { rows } = await db.query<{ n: number; newest: string | null; top: string | null }>(
+    `SELECT count(*) AS n, max(updated_at)::text AS newest, max(id)::text AS top FROM pages
+     WHERE lower(type) = ANY($1::text[]) AND page_kind = 'markdown'`,
+    [types],
+  )
+  const row = rows[0]
+  return JSON.stringify([types, stoplist, Number(row?.n ?? 0), row?.newest ?? null, row?.top ?? null])
+}
+
 /** Linkable names of every entity: each name of exactly one entity, long enough, not stopped. */
 export async function entityNames(db: SqlExecutor): Promise<Map<string, number>> {
   const types = await entityTypes(db)
-  const stop = new Set(listSetting(await readConfigValue(db, 'links.mention_stoplist'), DEFAULT_MENTION_STOPLIST).map(normalizeName))
+  const stoplist = await readConfigValue(db, 'links.mention_stoplist')
+  const fingerprint = await entityFingerprint(db, types, stoplist)
+  if (cached?.fingerprint === fingerprint) return cached.names
+  const names = await readEntityNames(db, types, stoplist)
+  cached = { fingerprint, names }
+  return names
+}
+
+async function readEntityNames(db: SqlExecutor, types: readonly string[], stoplist: string | null): Promise<Map<string, number>> {
+  const stop = new Set(listSetting(stoplist, DEFAULT_MENTION_STOPLIST).map(normalizeName))
   const { rows } = await db.query<EntityRow>(
     `SELECT p.id, p.title, coalesce(array_agg(a.alias) FILTER (WHERE a.alias IS NOT NULL), '{}') AS aliases
      FROM pages p LEFT JOIN page_aliases a ON a.page_id = p.id

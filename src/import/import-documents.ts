@@ -1,6 +1,7 @@
 import type { ChunkDraft } from '../chunking/index.js'
 import type { Database } from '../db/types.js'
 import { convertBounded, hashBytes, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult } from '../convert/index.js'
+import { trashPages } from '../history/index.js'
 import { hasPagesWithSourceHash, importPage, markdownSlugForPath, normalizeSlug, type ImportOptions, type ImportResult } from '../pages/index.js'
 
 export interface DocumentInput {
@@ -31,6 +32,8 @@ export interface DocumentResult {
   counts: Record<string, number>
   /** True when the same bytes were already imported from this source URI. */
   unchanged: boolean
+  /** Pages an earlier version of this file made that it no longer holds, moved to the trash (with `removeMissing`). */
+  removed: string[]
 }
 
 /**
@@ -68,12 +71,18 @@ export interface DocumentImportOptions extends ImportOptions {
   limits?: ConvertLimits
   /** Sees every slug before any page is written; throws to refuse the whole document. */
   beforeWrite?: (slug: string) => void
+  /**
+   * The file is known by its path: pages an earlier version of it made (same source and source
+   * URI) that this version no longer holds — a conversation or message taken out of an export —
+   * move to the trash.
+   */
+  removeMissing?: boolean
 }
 
 export async function importDocument(db: Database, input: DocumentInput, options: DocumentImportOptions = {}): Promise<DocumentResult> {
   const sourceHash = hashBytes(input.bytes)
   if (await hasPagesWithSourceHash(db, input.sourceId, input.sourceUri, sourceHash)) {
-    return { format: null, sourceHash, pages: [], counts: {}, unchanged: true }
+    return { format: null, sourceHash, pages: [], counts: {}, unchanged: true, removed: [] }
   }
   const converted = await convertBounded({ bytes: input.bytes, name: input.name, contentType: input.contentType, url: input.url, fetchedAt: input.fetchedAt }, options.limits)
   const single = SINGLE_PAGE_FORMATS.has(converted.format) && converted.drafts.length === 1
@@ -101,5 +110,18 @@ export async function importDocument(db: Database, input: DocumentInput, options
       ),
     )
   }
-  return { format: converted.format, sourceHash, pages, counts: converted.counts, unchanged: false }
+  const removed = options.removeMissing ? await trashPagesLeftBehind(db, input, sourceHash) : []
+  return { format: converted.format, sourceHash, pages, counts: converted.counts, unchanged: false, removed }
+}
+
+/** Pages of this file written from other bytes than these: what the new version no longer holds. */
+async function trashPagesLeftBehind(db: Database, input: DocumentInput, sourceHash: string): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number }>(
+      `SELECT id FROM pages WHERE source_id = $1 AND source_uri = $2 AND frontmatter ? 'source_hash' AND frontmatter ->> 'source_hash' <> $3`,
+      [input.sourceId, input.sourceUri, sourceHash],
+    )
+    const trashed = await trashPages(tx, rows.map((r) => Number(r.id)), { via: input.writtenVia ?? 'import' })
+    return trashed.map((entry) => entry.slug).sort()
+  })
 }

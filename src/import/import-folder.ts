@@ -22,6 +22,8 @@ export interface FormatCount {
   pages: number
   unchanged: number
   failed: number
+  /** Pages moved to the trash because the file no longer holds them (a conversation taken out of an export). */
+  removed: number
 }
 
 export interface ImportFolderResult extends ImportFilesResult {
@@ -33,6 +35,8 @@ export interface ImportFolderResult extends ImportFilesResult {
   formats: Record<string, FormatCount>
   /** What converters counted (secrets scrubbed, messages, PDF pages). */
   documentCounts: Record<string, number>
+  /** Pages moved to the trash because their document no longer holds them. */
+  removedSlugs: string[]
 }
 
 /** Document files the walk takes: any converter's file under the same folders and globs as the rest. */
@@ -66,7 +70,7 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   const exported = await readExportManifest(absoluteRoot)
   const slugFor = exported.size === 0 ? options.slugFor : (file: Parameters<typeof slugForFile>[0]) => exported.get(file.relativePath) ?? slugForFile(file)
   const result = await importFiles(db, files, { ...options, slugFor })
-  const folder: ImportFolderResult = { ...result, root: absoluteRoot, strategy: options.strategy, ignored, formats: {}, documentCounts: {} }
+  const folder: ImportFolderResult = { ...result, root: absoluteRoot, strategy: options.strategy, ignored, formats: {}, documentCounts: {}, removedSlugs: [] }
   await importDocuments(db, documents, options, folder)
   ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return folder
@@ -75,7 +79,7 @@ export async function importFolder(db: Database, root: string, options: ImportFo
 /** Converts and imports each document file into `result`; a file that fails is recorded and the rest go on. */
 async function importDocuments(db: Database, documents: readonly WalkedFile[], options: ImportFolderOptions, result: ImportFolderResult): Promise<void> {
   const bump = (format: string, key: keyof FormatCount, n = 1): void => {
-    const entry = (result.formats[format] ??= { files: 0, pages: 0, unchanged: 0, failed: 0 })
+    const entry = (result.formats[format] ??= { files: 0, pages: 0, unchanged: 0, failed: 0, removed: 0 })
     entry[key] += n
   }
   result.files += documents.length
@@ -87,7 +91,7 @@ async function importDocuments(db: Database, documents: readonly WalkedFile[], o
       const imported = await importDocument(
         db,
         { bytes, name: file.relativePath, sourceId: options.sourceId, sourceUri: file.relativePath, sourceKind: 'file' },
-        { embedder: options.embedder, maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions, signal: options.signal },
+        { embedder: options.embedder, maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions, signal: options.signal, removeMissing: true },
       )
       if (imported.unchanged) {
         result.skipped++
@@ -97,6 +101,8 @@ async function importDocuments(db: Database, documents: readonly WalkedFile[], o
       const format = imported.format ?? 'unknown'
       bump(format, 'files')
       bump(format, 'pages', imported.pages.length)
+      bump(format, 'removed', imported.removed.length)
+      result.removedSlugs.push(...imported.removed)
       for (const [key, n] of Object.entries(imported.counts)) result.documentCounts[key] = (result.documentCounts[key] ?? 0) + n
       for (const page of imported.pages) {
         result[page.status]++

@@ -59,6 +59,23 @@ engineTest(t, 'import --strategy auto converts PDFs and chat exports; failures c
   t.equal(changed.created, 0)
   t.match((await findPage(db, 'default', 'papers/q1-report'))!.compiledTruth, /Revenue grew a lot\./)
 
+  const twoChats = JSON.stringify([
+    JSON.parse(claudeExport)[0],
+    { uuid: 'c-2', name: 'Garden plan', created_at: '2024-05-02T10:00:00Z', chat_messages: [{ sender: 'human', text: 'Tomatoes or beans?' }, { sender: 'assistant', text: 'Beans.' }] },
+  ])
+  await writeFile(join(root, 'chats', 'conversations.json'), twoChats)
+  const grown = await importFolder(db, root, options)
+  t.equal(grown.created, 1, 'a conversation added to the export becomes a page')
+  await writeFile(join(root, 'chats', 'conversations.json'), JSON.stringify([JSON.parse(twoChats)[1]]))
+  const shrunk = await importFolder(db, root, options)
+  t.same(shrunk.removedSlugs, ['chats/claude/trip-planning-c-1'], 'a conversation taken out of the export leaves the brain')
+  t.match(shrunk.formats, { claude: { files: 1, pages: 1, removed: 1 } })
+  t.equal(await findPage(db, 'default', 'chats/claude/trip-planning-c-1'), null)
+  t.ok(await findPage(db, 'default', 'chats/claude/garden-plan-c-2'), 'the one still in it stays')
+  const { rows: trashed } = await db.query<{ slug: string }>('SELECT slug FROM page_trash')
+  t.same(trashed.map((r) => r.slug), ['chats/claude/trip-planning-c-1'], 'into the trash, where it can be restored')
+  t.ok(await findPage(db, 'default', 'papers/q1-report'), 'pages of other files are untouched')
+
   const markdownOnly = await importFolder(db, root, { ...options, strategy: 'markdown' })
   t.equal(markdownOnly.files, 1, 'documents come with --strategy auto only')
 })

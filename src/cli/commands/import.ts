@@ -7,7 +7,7 @@ export class ImportCommand extends BrainCommand {
   static override usage = Command.Usage({
     description: 'Import a folder of notes and code (it need not be a git repository)',
     details:
-      'Walks the folder with the same file filters as sync (markdown: *.md without README files, .raw/ and ops/; code: every supported language), imports each file as a page, then embeds the new chunks. With --strategy auto, documents go through their converters too: PDF files, ChatGPT/Claude.ai conversations*.json exports and coding-agent *.jsonl logs, counted per format. Unchanged files are skipped; a file that fails is reported and the rest continue. Runs as an `import` job.',
+      'Walks the folder with the same file filters as sync (markdown: *.md without README files, .raw/ and ops/; code: every supported language), imports each file as a page, then embeds the new chunks. With --strategy auto, documents go through their converters too: PDF files, ChatGPT/Claude.ai conversations*.json exports and coding-agent *.jsonl logs, counted per format; a conversation or message no longer in its export or mailbox moves to the trash. Unchanged files are skipped; a file that fails is reported and the rest continue. Runs as an `import` job.',
     examples: [['Notes and code', '$0 import ~/notes'], ['Only code, no embeddings', '$0 import ~/src/app --strategy code --no-embed']],
   })
   folder = Option.String({ required: true })
@@ -38,7 +38,7 @@ export class ImportCommand extends BrainCommand {
       ]
       for (const [format, n] of Object.entries(result.formats ?? {})) {
         if (format === 'failed' || format === 'unchanged') continue
-        lines.push(`  ${format}: ${n.files} files, ${n.pages} pages`)
+        lines.push(`  ${format}: ${n.files} files, ${n.pages} pages${n.removed ? `; ${n.removed} no longer in their file, moved to the trash` : ''}`)
       }
       for (const [key, n] of Object.entries(result.documentCounts ?? {})) lines.push(`  ${key.replace(/_/g, ' ')}: ${n}`)
       for (const failure of result.failed) lines.push(`  failed ${failure.path}: ${failure.message}`)

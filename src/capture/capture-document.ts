@@ -1,7 +1,7 @@
 import type { Database } from '../db/types.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { documentSlugForPath, importDocument } from '../import/import-documents.js'
-import type { ImportStatus } from '../pages/index.js'
+import type { ImportStatus, WriteThroughResult } from '../pages/index.js'
 
 export interface DocumentCaptureRequest {
   bytes: Uint8Array
@@ -23,6 +23,11 @@ export interface DocumentCaptureRequest {
   checkSlug?: (slug: string) => void
   /** Untrusted writers get no derived links. */
   autoLink?: boolean
+  /**
+   * Where converted pages are mirrored as markdown files (`sync.repo_path`), as `put` does;
+   * `sandboxed` for an untrusted writer without a slug allowlist. Unset: no mirror.
+   */
+  writeThrough?: { repoPath: string | null; sandboxed: boolean }
 }
 
 export interface DocumentCaptureReceipt {
@@ -34,7 +39,10 @@ export interface DocumentCaptureReceipt {
   format: string | null
   pages: { slug: string; status: ImportStatus }[]
   counts: Record<string, number>
-  writeThrough: { written: false; path: null; reason: 'converted_document' }
+  /** The first page's file; every page of the document is written the same way. */
+  writeThrough: WriteThroughResult
+  /** How many of the document's pages were written to files. */
+  filesWritten: number
 }
 
 /**
@@ -66,8 +74,27 @@ export async function captureDocument(db: Database, request: DocumentCaptureRequ
     format: result.format,
     pages,
     counts: result.counts,
-    writeThrough: { written: false, path: null, reason: 'converted_document' },
+    ...(await mirrorPages(db, request, result.pages.length > 0 ? result.pages.map((p) => p.slug) : [firstSlug])),
   }
+}
+
+/** Writes each converted page to `sync.repo_path` like `put` writes a page, so the files hold what the brain holds. */
+async function mirrorPages(db: Database, request: DocumentCaptureRequest, slugs: readonly string[]): Promise<{ writeThrough: WriteThroughResult; filesWritten: number }> {
+  const target = request.writeThrough
+  if (!target || target.repoPath === null) return { writeThrough: { written: false, path: null, reason: 'repo_path_unset' }, filesWritten: 0 }
+  if (target.sandboxed) return { writeThrough: { written: false, path: null, reason: 'sandboxed' }, filesWritten: 0 }
+  const { findPage, serializePage, writePageFile } = await import('../pages/index.js')
+  const sourceId = request.sourceId ?? 'default'
+  let first: WriteThroughResult | null = null
+  let filesWritten = 0
+  for (const slug of slugs) {
+    const page = await findPage(db, sourceId, slug)
+    if (!page) continue
+    const written = await writePageFile(target.repoPath, sourceId, slug, serializePage(page))
+    first ??= written
+    if (written.written) filesWritten++
+  }
+  return { writeThrough: first ?? { written: false, path: null, reason: 'repo_path_unset' }, filesWritten }
 }
 
 /** The first page an unchanged capture wrote before. */

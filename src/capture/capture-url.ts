@@ -12,6 +12,7 @@ export interface UrlCaptureRequest extends FetchOptions {
   writtenBy?: string | null
   checkSlug?: (slug: string) => void
   autoLink?: boolean
+  writeThrough?: { repoPath: string | null; sandboxed: boolean }
 }
 
 /** A file name for the converter's choice when the response's type says little (`.../paper.pdf`). */
@@ -43,6 +44,7 @@ export async function captureUrl(db: Database, request: UrlCaptureRequest): Prom
     writtenBy: request.writtenBy,
     checkSlug: request.checkSlug,
     autoLink: request.autoLink,
+    writeThrough: request.writeThrough,
   })
   return { ...receipt, url: fetched.url }
 }

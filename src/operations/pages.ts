@@ -137,6 +137,11 @@ function remoteSlugCheck(ctx: OperationContext, prefixes: readonly string[] | nu
 }
 
 /** A URL fetched behind the address guard; a remote caller can never reach private addresses. */
+/** Converted pages are mirrored to `sync.repo_path` as `put` mirrors a page: not for remote writers without a slug allowlist. */
+function documentWriteThrough(write: { repoPath: string | null; remote: boolean; allowedSlugPrefixes: readonly string[] | null }): { repoPath: string | null; sandboxed: boolean } {
+  return { repoPath: write.repoPath, sandboxed: write.remote && (write.allowedSlugPrefixes ?? []).length === 0 }
+}
+
 async function captureFromUrl(ctx: OperationContext, url: string, args: { slug?: string; no_embed?: boolean; allow_private?: boolean }) {
   if (ctx.remote && args.allow_private) throw new ValidationError('allow_private_local_only', 'allow_private is for local callers only.', { hint: 'Capture private URLs on the machine itself.' })
   if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A URL capture cannot be previewed.', { hint: 'Run it without --dry-run.' })
@@ -144,6 +149,7 @@ async function captureFromUrl(ctx: OperationContext, url: string, args: { slug?:
   const write = await pageWriteContext(ctx, args.no_embed ?? false)
   const { config } = await ctx.brain()
   const receipt = await captureUrl(write.db, {
+    writeThrough: documentWriteThrough(write),
     url,
     slug: args.slug,
     maxBytes: config.fetch.maxBytes,
@@ -165,6 +171,7 @@ async function captureFile(ctx: OperationContext, file: { name: string; content_
   const write = await pageWriteContext(ctx, args.no_embed ?? false)
   if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A document capture cannot be previewed.', { hint: 'Run it without --dry-run.' })
   const receipt = await captureDocument(write.db, {
+    writeThrough: documentWriteThrough(write),
     bytes: Buffer.from(file.data_base64, 'base64'),
     name: file.name,
     contentType: file.content_type,

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +24,15 @@ for (const engine of ENGINES) {
     t.match(again.json(), { slug: 'inbox/field-notes', status: 'skipped' })
     const page = await brain.run(['get', 'inbox/field-notes'])
     t.match(page.json(), { title: 'Field Notes', frontmatter: { source_format: 'pdf', pages: 2 }, compiled_truth: /## Page 2\n\nTwo egrets\./ })
+
+    const mirror = join(dir, 'mirror')
+    await mkdir(mirror)
+    t.equal((await brain.run(['config', 'set', 'sync.repo_path', mirror])).code, 0)
+    const birds = join(dir, 'Bird List.pdf')
+    await writeFile(birds, await makePdf([{ lines: ['A kingfisher by the river.'] }], { title: 'Bird List' }))
+    const mirrored = await brain.run(['capture', '--file', birds, '--slug', 'papers/bird-list', '--no-embed'])
+    t.match(mirrored.json(), { slug: 'papers/bird-list', write_through: { written: true, path: join(mirror, 'papers', 'bird-list.md') } }, 'a document capture is written through like put')
+    t.match(readFileSync(join(mirror, 'papers', 'bird-list.md'), 'utf8'), /source_format: pdf[\s\S]*kingfisher/, 'the file holds the converted page')
 
     const locked = join(dir, 'locked.pdf')
     await writeFile(locked, await makeEncryptedPdf())

@@ -52,6 +52,8 @@ export interface Config {
   http: {
     maxBodyBytes: number
     ingestMaxBytes: number
+    /** The cap of a document body (PDF, docx, chat export) on /ingest; text keeps ingestMaxBytes. */
+    ingestMaxDocumentBytes: number
     corsOrigins: string[]
     trustProxy: boolean
     /** Slug prefixes remote (HTTP) writes may use: BRAIN_REMOTE_SLUG_PREFIXES or config.json mcp.allowed_slug_prefixes. */
@@ -201,6 +203,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     http: {
       maxBodyBytes: positiveInt('BRAIN_HTTP_MAX_BODY_BYTES', env.BRAIN_HTTP_MAX_BODY_BYTES, 1024 * 1024),
       ingestMaxBytes: positiveInt('BRAIN_INGEST_MAX_BYTES', env.BRAIN_INGEST_MAX_BYTES, 1_000_000),
+      ingestMaxDocumentBytes: positiveInt('BRAIN_INGEST_MAX_DOCUMENT_BYTES', env.BRAIN_INGEST_MAX_DOCUMENT_BYTES, 10_000_000),
       corsOrigins: list(env.BRAIN_HTTP_CORS_ORIGIN),
       trustProxy: env.BRAIN_HTTP_TRUST_PROXY === '1',
       ipBurst: positiveInt('BRAIN_HTTP_IP_BURST', env.BRAIN_HTTP_IP_BURST, 120),

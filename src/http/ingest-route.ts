@@ -70,11 +70,14 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   // Documents a converter reads (PDF, chat exports) travel base64-encoded; other binary is refused.
   const document = type.kind === 'binary' && isDocumentContentType(type.type)
   if (type.kind === 'binary' && !document) return refuse(request, 415, { error: 'unsupported_media_type', content_type: type.type, hint: PROCESSOR_HINT }, tokenId)
-  const body = await readBodyCapped(req, deps.config.http.ingestMaxBytes)
+  // A document is bytes for a converter and may be larger than a text body; each has its own cap.
+  const cap = document ? deps.config.http.ingestMaxDocumentBytes : deps.config.http.ingestMaxBytes
+  const body = await readBodyCapped(req, cap)
   if (!body.ok) {
     if (body.reason === 'aborted') return { status: 499, errorCode: 'client_aborted', tokenId, send: () => request.res.destroy() }
     // Drained, not cut off, so the client reads this answer (see the /mcp route).
-    return refuse(request, 413, { error: 'body_too_large', max_bytes: deps.config.http.ingestMaxBytes, hint: 'Raise BRAIN_INGEST_MAX_BYTES on the server, or split the content.' }, tokenId)
+    const hint = document ? 'Raise BRAIN_INGEST_MAX_DOCUMENT_BYTES on the server.' : 'Raise BRAIN_INGEST_MAX_BYTES on the server, or split the content.'
+    return refuse(request, 413, { error: 'body_too_large', max_bytes: cap, hint }, tokenId)
   }
   if (body.body.length === 0) return refuse(request, 400, { error: 'empty_body' }, tokenId)
   let content: string

@@ -8,6 +8,8 @@ export type TextContentType = (typeof TEXT_CONTENT_TYPES)[number]
 
 /** Events larger than this are refused at validation (the page import limit is 5 MiB too). */
 export const MAX_EVENT_CONTENT_BYTES = 5 * 1024 * 1024
+/** A document (base64 content) may be as large as a converter takes one file: 50 MiB of bytes. */
+export const MAX_EVENT_DOCUMENT_BYTES = 50 * 1024 * 1024
 
 /**
  * One piece of captured content on its way to becoming a page. Sources emit these; the daemon
@@ -85,7 +87,8 @@ export function validateIngestionEvent(value: unknown): IngestionEvent {
   if (typeof contentType !== 'string' || contentType.trim() === '') throw invalid('content_type', 'must be a non-empty string')
   if (typeof record.content !== 'string') throw invalid('content', 'must be a string')
   if (record.content === '') throw new ValidationError('empty_body', 'The ingestion event has no content.', { hint: 'Send some content.' })
-  if (Buffer.byteLength(record.content, 'utf8') > MAX_EVENT_CONTENT_BYTES) throw invalid('content', `is larger than ${MAX_EVENT_CONTENT_BYTES} bytes`)
+  const limit = record.content_encoding === 'base64' ? Math.ceil(MAX_EVENT_DOCUMENT_BYTES / 3) * 4 : MAX_EVENT_CONTENT_BYTES
+  if (Buffer.byteLength(record.content, 'utf8') > limit) throw invalid('content', `is larger than ${limit} bytes`)
   if (typeof record.source_id !== 'string' || record.source_id.trim() === '') throw invalid('source_id', 'must be a non-empty string')
   const sourceUri = optionalString(record, 'source_uri')
   const receivedAt = optionalString(record, 'received_at')

@@ -136,6 +136,17 @@ t.test('400 empty_body, 400 for a bad slug, 413 over BRAIN_INGEST_MAX_BYTES (als
   t.equal(await jobCount(ctx.db), 1)
 })
 
+t.test('a document has its own cap: over BRAIN_INGEST_MAX_BYTES but under BRAIN_INGEST_MAX_DOCUMENT_BYTES is accepted', async (t) => {
+  const ctx = await setup(t, { BRAIN_INGEST_MAX_BYTES: '1000', BRAIN_INGEST_MAX_DOCUMENT_BYTES: '5000' })
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(3000, 0x41)])
+  t.equal((await ingest(ctx, pdf, { 'content-type': 'application/pdf' })).status, 202, 'a 3 KB PDF passes the document cap')
+  t.equal((await ingest(ctx, 'y'.repeat(3000))).status, 413, 'the same size of text is over the text cap')
+  const big = await ingest(ctx, Buffer.concat([pdf, Buffer.alloc(3000, 0x42)]), { 'content-type': 'application/pdf' })
+  t.equal(big.status, 413)
+  t.match(await big.json(), { error: 'body_too_large', max_bytes: 5000, hint: /BRAIN_INGEST_MAX_DOCUMENT_BYTES/ })
+  t.equal(await jobCount(ctx.db), 1)
+})
+
 t.test('100 events per 10 s per IP, then 429 with Retry-After', async (t) => {
   const ctx = await setup(t)
   for (let i = 0; i < 100; i++) {

@@ -2,7 +2,9 @@ import { readConfigValue } from '../src/config/index.js'
 import type { Database } from '../src/db/types.js'
 import { runHousekeeping } from '../src/queue/housekeeping.js'
 import { DEFAULT_TIMINGS } from '../src/queue/settings.js'
-import type { JobContext, JobHandler } from '../src/queue/handler.js'
+import { z } from 'zod'
+import { ValidationError } from '../src/errors/index.js'
+import { defineJob, type DefinedJob, type JobContext, type JobHandler } from '../src/queue/handler.js'
 import { selectPhases, skipOrFail, touchedSlugs, type PhaseName, type PhaseReport } from './autopilot/phases.js'
 import { resolveSyncTarget, type SyncTarget } from './autopilot/sync-target.js'
 import { phaseLoaders } from './autopilot/phase-loaders.js'
@@ -96,8 +98,13 @@ async function runPhase(deps: AutopilotDeps, ctx: JobContext, phase: PhaseName, 
  * reason. The abort signal is checked between phases, so a timed-out cycle stops after the
  * phase it is in.
  */
-export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): JobHandler {
-  return async (ctx) => {
+export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): DefinedJob {
+  return defineJob({
+    name: 'autopilot-cycle',
+    // selectPhases reads `phases` and `dir` with its own error codes.
+    data: z.record(z.string(), z.unknown()),
+    invalid: (problem) => new ValidationError('invalid_autopilot_job', `Autopilot job data: ${problem.message}`),
+    run: async (ctx) => {
     const phases = selectPhases(ctx.data)
     const target = phases.includes('sync') || phases.includes('frontmatter-audit') ? await resolveSyncTarget(ctx.db, await brainDir(ctx)) : null
     const state: CycleState = { phases, target, syncCompleted: false }
@@ -124,8 +131,9 @@ export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): JobHa
       failed: reports.filter((r) => r.status === 'failed').map((r) => r.phase),
     }
     return report
-  }
+    },
+  })
 }
 
-const autopilotHandler: JobHandler = createAutopilotHandler()
+const autopilotHandler: DefinedJob = createAutopilotHandler()
 export default autopilotHandler

@@ -1,26 +1,29 @@
-import type { JobHandler } from '../src/queue/handler.js'
+import { z } from 'zod'
+import { ValidationError } from '../src/errors/index.js'
+import { defineJob } from '../src/queue/handler.js'
 
-function optionalSourceId(data: Record<string, unknown>): string | undefined {
-  return typeof data.sourceId === 'string' && data.sourceId !== '' ? data.sourceId : undefined
-}
+const data = z.looseObject({ sourceId: z.unknown().optional().transform((id) => (typeof id === 'string' && id !== '' ? id : undefined)) })
 
 /**
  * The autopilot's frontmatter-audit phase: the read-only scan of `brain frontmatter audit`.
  * The result keeps the per-source counts and leaves out the per-file list, so a cycle's stored
  * result stays small; `brain frontmatter audit --json` lists the files.
  */
-const frontmatterAuditHandler: JobHandler = async (ctx) => {
-  const { auditSources, loadPageRoots, nonZeroCounts } = await import('../src/frontmatter/index.js')
-  const { listSources, requireSource } = await import('../src/sources/source-repository.js')
-  const sourceId = optionalSourceId(ctx.data)
-  const sources = sourceId ? [await requireSource(ctx.db, sourceId)] : await listSources(ctx.db)
-  const report = await auditSources(sources, { roots: await loadPageRoots(ctx.db), signal: ctx.signal })
-  return {
-    files: report.totals.files,
-    files_with_issues: report.totals.filesWithIssues,
-    counts: nonZeroCounts(report.totals.counts),
-    sources: report.sources.map((s) => ({ source_id: s.sourceId, status: s.status, files: s.files, files_with_issues: s.filesWithIssues, counts: nonZeroCounts(s.counts) })),
-  }
-}
-
-export default frontmatterAuditHandler
+export default defineJob({
+  name: 'frontmatter-audit',
+  data,
+  invalid: (problem) => new ValidationError('invalid_frontmatter_audit_job', `frontmatter-audit data.${problem.key}: ${problem.message}`),
+  run: async (ctx) => {
+    const { auditSources, loadPageRoots, nonZeroCounts } = await import('../src/frontmatter/index.js')
+    const { listSources, requireSource } = await import('../src/sources/source-repository.js')
+    const sourceId = ctx.data.sourceId
+    const sources = sourceId ? [await requireSource(ctx.db, sourceId)] : await listSources(ctx.db)
+    const report = await auditSources(sources, { roots: await loadPageRoots(ctx.db), signal: ctx.signal })
+    return {
+      files: report.totals.files,
+      files_with_issues: report.totals.filesWithIssues,
+      counts: nonZeroCounts(report.totals.counts),
+      sources: report.sources.map((s) => ({ source_id: s.sourceId, status: s.status, files: s.files, files_with_issues: s.filesWithIssues, counts: nonZeroCounts(s.counts) })),
+    }
+  },
+})

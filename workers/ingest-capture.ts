@@ -1,7 +1,8 @@
 import { ValidationError } from '../src/errors/index.js'
 import { binaryContentError, classifyContentType, computeContentHash, validateIngestionEvent, type IngestionEvent } from '../src/ingestion/event.js'
 import { eventToMarkdown } from '../src/ingestion/to-markdown.js'
-import type { JobContext, JobHandler } from '../src/queue/handler.js'
+import { z } from 'zod'
+import { defineJob, type JobContext } from '../src/queue/handler.js'
 
 export interface IngestCaptureResult {
   slug: string
@@ -39,10 +40,12 @@ async function queueEmbed(ctx: JobContext): Promise<string | null> {
  * import. Binary content ends the job dead with a processor hint. Embedding is a separate `embed`
  * job unless the submitter asked for `noEmbed: false`.
  */
-const handler: JobHandler = async (ctx) => {
-  if (ctx.data.event === undefined) {
-    throw new ValidationError('invalid_ingestion_event', 'The ingest_capture job has no event.', { hint: 'Submit {"event": {content_type, content, source_id}}.' })
-  }
+const handler = defineJob({
+  name: 'ingest_capture',
+  // The event itself is checked by validateIngestionEvent, the one reader of events for every entry path.
+  data: z.looseObject({ event: z.unknown().refine((event) => event !== undefined) }),
+  invalid: () => new ValidationError('invalid_ingestion_event', 'The ingest_capture job has no event.', { hint: 'Submit {"event": {content_type, content, source_id}}.' }),
+  run: async (ctx) => {
   const event = validateIngestionEvent(ctx.data.event)
   const type = classifyContentType(event.content_type)
   const now = new Date()
@@ -62,7 +65,8 @@ const handler: JobHandler = async (ctx) => {
   const embedJobId = noEmbed && imported.status !== 'skipped' && imported.chunks > 0 ? await queueEmbed(ctx) : null
   const result: IngestCaptureResult = { slug: imported.slug, status: imported.status, content_hash: imported.contentHash, chunks: imported.chunks, embed_job_id: embedJobId }
   return result
-}
+  },
+})
 
 /** A document event (base64 bytes) through its converter: the pages it yields, the receipt naming the first. */
 async function ingestDocument(ctx: JobContext, event: IngestionEvent, slug: string): Promise<IngestCaptureResult> {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { BrainError, NotAvailableError, ValidationError } from '../src/errors/index.js'
-import type { JobHandler } from '../src/queue/handler.js'
+import { z } from 'zod'
+import { defineJob, type DefinedJob } from '../src/queue/handler.js'
 import { parseShellJobData } from './shell-job-data.js'
 
 /** A shell command that ran and exited non-zero. */
@@ -36,10 +37,16 @@ function collect(stream: NodeJS.ReadableStream, max: number): Buffer[] {
  * configuration allows shell jobs (BRAIN_ALLOW_SHELL_JOBS=1), never for an untrusted payload.
  * On abort the group gets SIGTERM, then SIGKILL if it is still there after the grace period.
  */
-export function createShellHandler(options: ShellOptions = {}): JobHandler {
+export function createShellHandler(options: ShellOptions = {}): DefinedJob {
   const killGraceMs = options.killGraceMs ?? 5000
   const maxOutput = options.maxOutputBytes ?? 64 * 1024
-  return async (ctx) => {
+  return defineJob({
+    name: 'shell',
+    // parseShellJobData reads cmd, argv, cwd and env once the job may run at all: a disabled or
+    // untrusted shell job is refused for that before its data is looked at.
+    data: z.record(z.string(), z.unknown()),
+    invalid: (problem) => new ValidationError('invalid_shell_job', `Shell job data: ${problem.message}`),
+    run: async (ctx) => {
     if (!ctx.config.jobs.allowShell) {
       throw new NotAvailableError('shell_jobs_disabled', 'Shell jobs are disabled on the process that ran this job.', {
         hint: 'Set BRAIN_ALLOW_SHELL_JOBS=1 for the worker (or command) that runs shell jobs.',
@@ -94,8 +101,9 @@ export function createShellHandler(options: ShellOptions = {}): JobHandler {
       ctx.signal.removeEventListener('abort', onAbort)
       if (killTimer) clearTimeout(killTimer)
     }
-  }
+    },
+  })
 }
 
-const shellHandler: JobHandler = createShellHandler()
+const shellHandler: DefinedJob = createShellHandler()
 export default shellHandler

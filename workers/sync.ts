@@ -1,30 +1,15 @@
+import { z } from 'zod'
 import { UsageError } from '../src/errors/index.js'
 import type { SyncProgress, SyncRequest, SyncResult } from '../src/sync/index.js'
-import type { JobHandler } from '../src/queue/handler.js'
+import { defineJob } from '../src/queue/handler.js'
 
-function optionalString(data: Record<string, unknown>, key: string): string | undefined {
-  const value = data[key]
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError('invalid_sync_data', `Sync job data.${key} must be a non-empty string.`)
-  return value
-}
+const text = z.string().refine((value) => value.trim() !== '').nullish().transform((value) => value ?? undefined)
+const flag = z.unknown().optional().transform((value) => value === true)
 
-/**
- * Reads the job data. The directory may come as `repo` (CLI), `repoPath` (autopilot cycle) or
- * `dir`; each means the same thing.
- */
-export function parseSyncData(data: Record<string, unknown>): SyncRequest {
-  const repo = optionalString(data, 'repo') ?? optionalString(data, 'repoPath') ?? optionalString(data, 'dir')
-  return {
-    sourceId: optionalString(data, 'sourceId'),
-    all: data.all === true,
-    repo,
-    full: data.full === true,
-    dryRun: data.dryRun === true,
-    noEmbed: data.noEmbed === true,
-    noExtract: data.noExtract === true,
-  }
-}
+/** The directory may come as `repo` (CLI), `repoPath` (autopilot cycle) or `dir`; each means the same thing. */
+const data = z
+  .looseObject({ sourceId: text, repo: text, repoPath: text, dir: text, all: flag, full: flag, dryRun: flag, noEmbed: flag, noExtract: flag })
+  .transform((d): SyncRequest => ({ sourceId: d.sourceId, all: d.all, repo: d.repo ?? d.repoPath ?? d.dir, full: d.full, dryRun: d.dryRun, noEmbed: d.noEmbed, noExtract: d.noExtract }))
 
 function progressMessage(p: SyncProgress): string {
   if (p.phase === 'plan') return `${p.sourceId}: reading git history`
@@ -36,19 +21,22 @@ function progressMessage(p: SyncProgress): string {
  * The job behind `brain sync` and the autopilot cycle's sync phase. The result carries the
  * touched slugs twice: `touchedSlugs`, and `slugs`, which the cycle hands to its extract phase.
  */
-const syncHandler: JobHandler = async (ctx) => {
-  const request = parseSyncData(ctx.data)
-  const { runSync } = await import('../src/sync/index.js')
-  const { embeddingProviderFor } = await import('../src/embedding/store/index.js')
-  const result: SyncResult = await runSync(ctx.db, request, {
-    embedder: request.noEmbed ? null : embeddingProviderFor(ctx.config.embedding),
-    holder: `sync job ${ctx.jobId}`,
-    maxFences: ctx.config.import.maxFencesPerPage,
-    signal: ctx.signal,
-    onWarning: (message) => ctx.logger.warn(message),
-    onProgress: (p) => ctx.progress({ done: p.done, total: p.total, message: progressMessage(p) }),
-  })
-  return { ...result, slugs: result.touchedSlugs }
-}
-
-export default syncHandler
+export default defineJob({
+  name: 'sync',
+  data,
+  invalid: (problem) => new UsageError('invalid_sync_data', `Sync job data.${problem.key} must be a non-empty string.`),
+  async run(ctx) {
+    const request = ctx.data
+    const { runSync } = await import('../src/sync/index.js')
+    const { embeddingProviderFor } = await import('../src/embedding/store/index.js')
+    const result: SyncResult = await runSync(ctx.db, request, {
+      embedder: request.noEmbed ? null : embeddingProviderFor(ctx.config.embedding),
+      holder: `sync job ${ctx.jobId}`,
+      maxFences: ctx.config.import.maxFencesPerPage,
+      signal: ctx.signal,
+      onWarning: (message) => ctx.logger.warn(message),
+      onProgress: (p) => ctx.progress({ done: p.done, total: p.total, message: progressMessage(p) }),
+    })
+    return { ...result, slugs: result.touchedSlugs }
+  },
+})

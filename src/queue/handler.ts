@@ -1,4 +1,5 @@
-import { NotAvailableError } from '../errors/index.js'
+import type { z } from 'zod'
+import { NotAvailableError, type BrainError } from '../errors/index.js'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import type { JobName, JobProgress } from './types.js'
@@ -25,6 +26,42 @@ export interface JobContext<D = Record<string, unknown>> {
 
 /** Resolves with the job's result (stored as-is, so keep it JSON); a rejection ends the job dead. */
 export type JobHandler = (ctx: JobContext) => Promise<unknown>
+
+/** The first thing a job's data schema refused: where, and what it says. */
+export interface DataProblem {
+  /** The data key, dotted for nested ones (`event.content`); empty for the whole object. */
+  key: string
+  message: string
+}
+
+/**
+ * One job handler as a file in `workers/` defines it: its name, the schema of its data, the
+ * error a refused payload raises (the handler's own code, so callers see what they always saw),
+ * and what it runs with the data the schema returned.
+ */
+export interface JobDefinition<S extends z.ZodType> {
+  /** The job name, or the autopilot phase, it runs as. */
+  name: string
+  data: S
+  invalid: (problem: DataProblem, data: Record<string, unknown>) => BrainError
+  run: (ctx: JobContext<z.output<S>>) => Promise<unknown>
+}
+
+/** A handler made by defineJob: callable as any JobHandler, and it carries its name and schema. */
+export type DefinedJob = JobHandler & { readonly jobName: string; readonly dataSchema: z.ZodType }
+
+/** Makes a handler that validates the job's data with its schema before it runs. */
+export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): DefinedJob {
+  const handler: JobHandler = async (ctx) => {
+    const parsed = definition.data.safeParse(ctx.data)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw definition.invalid({ key: issue?.path.map(String).join('.') ?? '', message: issue?.message ?? 'invalid' }, ctx.data)
+    }
+    return definition.run({ ...ctx, data: parsed.data })
+  }
+  return Object.assign(handler, { jobName: definition.name, dataSchema: definition.data })
+}
 
 /** Resolves a job name to its handler; workers and inline runs take one of these. */
 export type HandlerResolver = (name: JobName) => Promise<JobHandler>

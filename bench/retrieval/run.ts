@@ -77,8 +77,11 @@ async function paraphraseViolations(db: Database, dataset: Dataset): Promise<str
   return violations
 }
 
+/** `--graph-boost`: every search runs with graph-aware ranking (src/search/graph-boost.ts). */
+const GRAPH_BOOST = process.argv.includes('--graph-boost')
+
 async function rankedSlugs(context: SearchContext, mode: Exclude<Mode, 'bm25'>, text: string): Promise<string[]> {
-  const options = { limit: 10 }
+  const options = { limit: 10, graphBoost: GRAPH_BOOST }
   const response =
     mode === 'keyword' ? await search(context, text, options)
     : mode === 'vector' ? await vectorSearch(context, text, options)

@@ -42,6 +42,8 @@ export interface Config {
     excludeRaw: string | null
     /** Raw BRAIN_SOURCE_BOOST (comma-separated `prefix:factor`). */
     sourceBoostRaw: string | null
+    /** BRAIN_SEARCH_GRAPH_BOOST=1 turns graph-aware ranking on by default. */
+    graphBoost: boolean
   }
   import: { maxFencesPerPage: number }
   /** `capture --url`: the most bytes read of a response (BRAIN_FETCH_MAX_BYTES) and the time it may take. */
@@ -186,6 +188,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     search: {
       excludeRaw: env.BRAIN_SEARCH_EXCLUDE ?? null,
       sourceBoostRaw: env.BRAIN_SOURCE_BOOST ?? null,
+      graphBoost: env.BRAIN_SEARCH_GRAPH_BOOST === '1',
     },
     import: { maxFencesPerPage: positiveInt('BRAIN_MAX_FENCES_PER_PAGE', env.BRAIN_MAX_FENCES_PER_PAGE, 100) },
     fetch: {

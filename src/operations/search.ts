@@ -19,6 +19,7 @@ const searchInput = z.strictObject({
   exclude_slug_prefixes: slugPrefixes.describe('Extra slug prefixes never returned by this call'),
   near_symbol: z.string().trim().min(1).max(500).optional().describe('Boost results near this symbol in the call graph'),
   walk_depth: z.number().int().optional().describe('Call-graph hops from near_symbol that earn a boost, 0–3 (default 1)'),
+  graph_boost: z.boolean().optional().describe('Rank results that link to each other, and much-linked pages, higher (default off, or BRAIN_SEARCH_GRAPH_BOOST=1)'),
 })
 
 type SearchArgs = z.output<typeof searchInput>
@@ -37,6 +38,7 @@ function options(args: SearchArgs): SearchOptions {
     exclude_slug_prefixes: args.exclude_slug_prefixes,
     nearSymbol: args.near_symbol,
     walkDepth: args.walk_depth,
+    graphBoost: args.graph_boost,
   }
 }
 
@@ -59,6 +61,7 @@ const SEARCH_FLAGS: CliOption[] = [
   { field: 'exclude_slug_prefixes', flag: '--exclude-slug-prefixes', kind: 'list', description: 'Never return pages under these slug prefixes (comma-separated or repeated)' },
   { field: 'near_symbol', flag: '--near-symbol', kind: 'string', description: 'Boost results near this symbol in the call graph' },
   { field: 'walk_depth', flag: '--walk-depth', kind: 'integer', description: 'Call-graph hops from --near-symbol that earn a boost, 0–3 (default 1)' },
+  { field: 'graph_boost', flag: '--graph-boost', kind: 'boolean', description: 'Rank results that link to each other, and much-linked pages, higher' },
 ]
 
 function searchCli(path: string, usage: Pick<CliShape, 'description' | 'details' | 'examples'>): CliShape {

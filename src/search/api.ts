@@ -1,6 +1,7 @@
 import { baseResponse, mapRows, requireQuery, type SearchContext } from './context.js'
 import { hybridSearch } from './hybrid.js'
 import { keywordRows, type KeywordMatch } from './keyword.js'
+import { searchWithGraphBoost } from './graph-boost.js'
 import { searchNearSymbol } from './near-symbol.js'
 import { planSearch } from './options.js'
 import { keywordPageRows } from './result-cache.js'
@@ -14,6 +15,7 @@ import { vectorSearchResponse } from './vector.js'
  */
 export async function search(context: SearchContext, queryText: string, options: SearchOptions = {}): Promise<SearchResponse> {
   if (options.nearSymbol !== undefined) return searchNearSymbol(context, options, (inner) => search(context, queryText, inner))
+  if (options.graphBoost ?? context.settings.graphBoost) return searchWithGraphBoost(context, options, (inner) => search(context, queryText, inner))
   const query = requireQuery(queryText, 'search')
   const plan = planSearch(options, context.settings)
   const rows = await keywordPageRows(context.db, plan, query)
@@ -44,6 +46,7 @@ export async function vectorSearch(context: SearchContext, queryText: string, op
 /** Hybrid search: the keyword and vector lists fused into one ranking (see fusion.ts). */
 export async function query(context: SearchContext, questionText: string, options: SearchOptions = {}): Promise<SearchResponse> {
   if (options.nearSymbol !== undefined) return searchNearSymbol(context, options, (inner) => query(context, questionText, inner))
+  if (options.graphBoost ?? context.settings.graphBoost) return searchWithGraphBoost(context, options, (inner) => query(context, questionText, inner))
   const question = requireQuery(questionText, 'query')
   return hybridSearch(context, question, planSearch(options, context.settings))
 }

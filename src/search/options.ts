@@ -14,6 +14,8 @@ export interface SearchSettings {
   excludeRaw: string | null
   /** BRAIN_SOURCE_BOOST. */
   sourceBoostRaw: string | null
+  /** BRAIN_SEARCH_GRAPH_BOOST=1: graph-aware ranking unless a call says otherwise (default off). */
+  graphBoost?: boolean
 }
 
 /** Validated, normalized options: what the SQL needs and nothing else. */

@@ -26,6 +26,8 @@ export interface SearchOptions {
   nearSymbol?: string
   /** Hops from nearSymbol that still earn a boost, 0–3 (default 1). */
   walkDepth?: number
+  /** Rank results the brain's links tie together higher (graph-boost.ts); default BRAIN_SEARCH_GRAPH_BOOST, off. */
+  graphBoost?: boolean
 }
 
 /**

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Writable } from 'node:stream'
 
-export type SupervisorEventName =
+type SupervisorEventName =
   | 'supervisor_started'
   | 'worker_started'
   | 'worker_exited'
@@ -14,7 +14,7 @@ export type SupervisorEventName =
   | 'supervisor_stopping'
   | 'supervisor_stopped'
 
-export interface SupervisorEvent {
+interface SupervisorEvent {
   ts: string
   event: SupervisorEventName
   [field: string]: unknown

@@ -1,7 +1,7 @@
 /** Exit code of a worker that shut itself down because its memory watchdog fired. */
 export const EXIT_MEMORY_LIMIT = 75
 
-export type LikelyCause = 'oom_or_external_kill' | 'graceful_shutdown' | 'runtime_error' | 'memory_limit' | 'clean_exit' | 'unknown'
+type LikelyCause = 'oom_or_external_kill' | 'graceful_shutdown' | 'runtime_error' | 'memory_limit' | 'clean_exit' | 'unknown'
 
 /**
  * What most likely ended a worker process. SIGKILL is what the kernel's OOM killer sends (or an

@@ -1,6 +1,6 @@
 import type { EventSink } from './events.js'
 
-export interface HealthMonitorOptions {
+interface HealthMonitorOptions {
   /** A trivial query against the current connection; rejects when the database is unreachable. */
   probe: () => Promise<void>
   /** Replaces the connection (close, then open again). */
@@ -13,7 +13,7 @@ export interface HealthMonitorOptions {
   probeTimeoutMs?: number
 }
 
-export interface HealthCheckResult {
+interface HealthCheckResult {
   ok: boolean
   consecutiveFailures: number
   warned: boolean

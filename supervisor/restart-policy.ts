@@ -8,14 +8,14 @@ export interface RestartPolicyOptions {
   maxDelayMs: number
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicyOptions = Object.freeze({
+const DEFAULT_RESTART_POLICY: RestartPolicyOptions = Object.freeze({
   maxCrashes: 5,
   stableAfterMs: 5 * 60_000,
   baseDelayMs: 1000,
   maxDelayMs: 60_000,
 })
 
-export interface RestartDecision {
+interface RestartDecision {
   /** Consecutive crashes including this one. */
   crashes: number
   giveUp: boolean

@@ -7,7 +7,7 @@ import { HealthMonitor } from './health.js'
 import { spawnWorkerProcess, type WorkerCommand } from './spawn.js'
 import { Supervisor, type SupervisorEnd } from './supervisor.js'
 
-export interface RunSupervisorOptions {
+interface RunSupervisorOptions {
   config: Config
   env: Record<string, string | undefined>
   stdout: Writable

@@ -13,7 +13,7 @@ export interface WorkerCommand {
   args?: readonly string[]
 }
 
-export function workerArgs(command: WorkerCommand): string[] {
+function workerArgs(command: WorkerCommand): string[] {
   if (command.args) return [...command.args]
   const args = ['jobs', 'work', '--concurrency', String(command.concurrency)]
   if (command.maxRssMb !== null) args.push('--max-rss', String(command.maxRssMb))

@@ -10,7 +10,7 @@ export interface WorkerProcess {
   kill(signal?: NodeJS.Signals): boolean
 }
 
-export interface SupervisorOptions {
+interface SupervisorOptions {
   spawnWorker: () => WorkerProcess
   events: EventSink
   policy?: Partial<RestartPolicyOptions>

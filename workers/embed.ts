@@ -6,8 +6,6 @@ import { defineJob } from '../src/queue/handler.js'
 /** `stale` (default): chunks without an embedding. `all`: every chunk, page by page. */
 const data = z.looseObject({ mode: z.enum(['stale', 'all']).nullish().transform((mode) => mode ?? 'stale') })
 
-export type EmbedJobData = z.input<typeof data>
-
 /**
  * The `embed` job: embeds stale chunks (or all of them) with the configured provider and reports
  * progress per batch. A provider that keeps failing ends the run early with the chunks left stale

@@ -9,8 +9,6 @@ const data = z.looseObject({
   sourceId: z.unknown().optional().transform((id) => (typeof id === 'string' ? id : undefined)),
 })
 
-export type ExtractJobData = z.input<typeof data>
-
 /**
  * The `extract` job: derives citation links for the pages it is given. A markdown slug gets its
  * own citations; a code slug gets the links of every markdown page citing it, so a code page

@@ -4,7 +4,7 @@ import { eventToMarkdown } from '../src/ingestion/to-markdown.js'
 import { z } from 'zod'
 import { defineJob, type JobContext } from '../src/queue/handler.js'
 
-export interface IngestCaptureResult {
+interface IngestCaptureResult {
   slug: string
   status: 'created' | 'updated' | 'skipped'
   content_hash: string
@@ -14,7 +14,7 @@ export interface IngestCaptureResult {
 }
 
 /** Slug: job data `slug`, then `metadata.slug`, then `inbox/<YYYY-MM-DD>-<hash6>` (UTC date of receipt). */
-export function resolveIngestSlug(data: Record<string, unknown>, event: IngestionEvent, now: Date): string {
+function resolveIngestSlug(data: Record<string, unknown>, event: IngestionEvent, now: Date): string {
   if (typeof data.slug === 'string' && data.slug.trim() !== '') return data.slug
   const fromMetadata = event.metadata?.slug
   if (typeof fromMetadata === 'string' && fromMetadata.trim() !== '') return fromMetadata

@@ -2,7 +2,7 @@ import type { HandlerResolver, JobHandler } from '../src/queue/handler.js'
 import type { JobName } from '../src/queue/types.js'
 
 export type { HandlerResolver }
-export type HandlerLoader = () => Promise<JobHandler>
+type HandlerLoader = () => Promise<JobHandler>
 
 /**
  * One lazy loader per job name, so a command that runs one job loads one handler module and

@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path'
 import { ValidationError } from '../src/errors/index.js'
 
 /** What a shell job runs: a command line through `/bin/sh -c`, or an argument vector without a shell. */
-export interface ShellJobSpec {
+interface ShellJobSpec {
   /** File to execute and its arguments. */
   file: string
   args: string[]
@@ -21,7 +21,7 @@ function invalid(message: string): ValidationError {
 }
 
 /** The environment a shell job starts from; the job's own `env` is merged over it. */
-export function minimalEnvironment(): Record<string, string> {
+function minimalEnvironment(): Record<string, string> {
   return { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: homedir(), LANG: 'C.UTF-8' }
 }
 

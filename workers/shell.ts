@@ -9,7 +9,7 @@ export class ShellCommandError extends BrainError {
   override readonly errorClass = 'ShellCommandError'
 }
 
-export interface ShellOptions {
+interface ShellOptions {
   /** After SIGTERM on abort, SIGKILL follows this long later (the spec's 5 s). */
   killGraceMs?: number
   /** Keep at most this much of stdout and of stderr (the tail). */

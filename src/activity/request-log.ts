@@ -16,7 +16,7 @@ export interface RequestLogRow {
   duration_ms: number | null
 }
 
-export interface RequestLogFilter {
+interface RequestLogFilter {
   limit: number
   /** Only requests that failed (status 400 and above). */
   errorsOnly?: boolean

@@ -23,7 +23,7 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex')
 }
 
-export function generateToken(): string {
+function generateToken(): string {
   return TOKEN_PREFIX + randomBytes(32).toString('base64url')
 }
 

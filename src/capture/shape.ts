@@ -28,7 +28,7 @@ function yamlString(value: string): string {
   return JSON.stringify(value)
 }
 
-export interface ShapeOptions {
+interface ShapeOptions {
   type?: string
   capturedVia: string
   now: Date

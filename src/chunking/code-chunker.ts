@@ -29,7 +29,7 @@ export const DEFAULT_CHUNK_SIZE_TOKENS = 400
 const MIN_CHUNK_SIZE_TOKENS = 16
 
 /** Larger inputs (minified bundles, generated data) skip parsing and use the fallback. */
-export const MAX_PARSE_CHARS = 1_000_000
+const MAX_PARSE_CHARS = 1_000_000
 
 export interface ChunkCodeInput {
   path: string

@@ -11,7 +11,7 @@ import { grammarFor, type CodeLanguage } from './languages.js'
 import { rulesFor, type LanguageRules } from './rules/index.js'
 import { parseFailed, parseWithinBudget } from './syntax.js'
 
-export interface EmbeddedRegion {
+interface EmbeddedRegion {
   readonly rules: LanguageRules
   readonly nodes: Node[]
 }

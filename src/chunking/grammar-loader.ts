@@ -39,7 +39,7 @@ function loadRuntime(): Promise<TreeSitter> {
 }
 
 /** Absolute path of a grammar's wasm, resolved from the installed package. */
-export function resolveGrammarPath(grammar: GrammarLocation): string {
+function resolveGrammarPath(grammar: GrammarLocation): string {
   return require.resolve(grammar.specifier)
 }
 

@@ -6,7 +6,7 @@
  * stays free for commands that never chunk code.
  */
 
-export const CODE_LANGUAGES = [
+const CODE_LANGUAGES = [
   'typescript', 'tsx', 'javascript', 'python', 'ruby', 'go', 'rust', 'java', 'csharp', 'cpp',
   'c', 'php', 'swift', 'kotlin', 'scala', 'lua', 'elixir', 'elm', 'ocaml', 'dart', 'zig',
   'solidity', 'bash', 'css', 'html', 'vue', 'json', 'yaml', 'toml',
@@ -86,7 +86,7 @@ const LANGUAGES: Readonly<Record<CodeLanguage, LanguageInfo>> = {
  * OCaml interface files use the sibling grammar from the same package: `val` specifications
  * are not valid implementation syntax and would otherwise parse as errors.
  */
-export const OCAML_INTERFACE_GRAMMAR: GrammarLocation = wasm('tree-sitter-ocaml/tree-sitter-ocaml_interface.wasm')
+const OCAML_INTERFACE_GRAMMAR: GrammarLocation = wasm('tree-sitter-ocaml/tree-sitter-ocaml_interface.wasm')
 
 /** Well-known extension-less files that are unambiguously one language. */
 const FILENAMES: Readonly<Record<string, CodeLanguage>> = {

@@ -26,7 +26,7 @@ import type { ChunkDraft, ChunkSource } from './types.js'
 /** Spec limit: fences chunked per page. */
 export const DEFAULT_MAX_FENCES = 100
 
-export interface ChunkMarkdownInput {
+interface ChunkMarkdownInput {
   compiledTruth: string
   timeline: string
   chunkSizeTokens?: number
@@ -35,10 +35,10 @@ export interface ChunkMarkdownInput {
   onFenceError?: (err: unknown, fenceIndex: number) => void
 }
 
-export type CodeChunker = (input: ChunkCodeInput) => Promise<ChunkDraft[]>
+type CodeChunker = (input: ChunkCodeInput) => Promise<ChunkDraft[]>
 
 /** The parse time all fences of one page may take together. */
-export const FENCES_PARSE_BUDGET_MS = 2000
+const FENCES_PARSE_BUDGET_MS = 2000
 
 export function chunkMarkdown(input: ChunkMarkdownInput): Promise<ChunkDraft[]> {
   return chunkMarkdownWith(input, chunkCode)
@@ -85,7 +85,7 @@ function proseDraft(text: string, source: ChunkSource): ChunkDraft {
 }
 
 /** Prose split into trimmed chunks of at most `budget` estimated tokens. */
-export function splitProse(text: string, budget: number): string[] {
+function splitProse(text: string, budget: number): string[] {
   const normalized = text.replace(/\r\n?/g, '\n')
   if (normalized.trim() === '') return []
   const budgetChars = tokensToChars(budget)

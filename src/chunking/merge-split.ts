@@ -7,7 +7,7 @@ import { tokensToChars } from './tokens.js'
 import { MERGED_SYMBOL_TYPE, type Sym, type Unit } from './units.js'
 
 /** Adjacent units under this share of the budget are merged (spec: 15%). */
-export const SMALL_SIBLING_RATIO = 0.15
+const SMALL_SIBLING_RATIO = 0.15
 
 /**
  * Splits lines start..end into pieces within the budget. Cuts prefer, within the back

@@ -45,7 +45,7 @@ export function prefixDocText(prefixes: readonly Node[], rules: LanguageRules): 
 const MAX_DOC_CHARS = 2000
 
 /** Strips comment markers: /** * // /// # -- (* *) {-| -} <!-- -->. */
-export function cleanComment(raw: string | null): string | null {
+function cleanComment(raw: string | null): string | null {
   if (raw === null) return null
   return raw
     .replace(/^\s*(\/\*\*?!?|\(\*\*?|\{-\|?|<!--)/, '')
@@ -60,7 +60,7 @@ export function cleanComment(raw: string | null): string | null {
  * the first share (docstrings are indented like their code); bounds the length; empty
  * becomes null.
  */
-export function tidyDoc(raw: string | null): string | null {
+function tidyDoc(raw: string | null): string | null {
   if (raw === null) return null
   const lines = raw.split('\n').map((line) => line.trimEnd())
   while (lines.length > 0 && lines[0]!.trim() === '') lines.shift()

@@ -48,13 +48,6 @@ export function cleanName(raw: string): string | null {
   return name.length > MAX_NAME ? name.slice(0, MAX_NAME) : name
 }
 
-export function childOfType(node: Node, ...types: string[]): Node | null {
-  for (const child of node.namedChildren) {
-    if (types.includes(child.type)) return child
-  }
-  return null
-}
-
 /** True when an unnamed (keyword) child with this exact text exists, e.g. `interface`. */
 export function hasKeyword(node: Node, keyword: string): boolean {
   for (let i = 0; i < node.childCount; i++) {

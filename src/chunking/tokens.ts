@@ -5,7 +5,7 @@
  * tokenizer fallback. It needs no tokenizer load, is O(1) per string and is exact
  * enough for sizing chunks; embedding providers count real tokens where they must.
  */
-export const CHARS_PER_TOKEN = 4
+const CHARS_PER_TOKEN = 4
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN)

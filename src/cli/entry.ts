@@ -12,7 +12,7 @@ const LOCAL_FLAGS = new Set(['--help', '-h'])
 const VERSION_FLAGS = new Set(['--version', '-v'])
 
 /** Commands that never need the brain open, or manage the service itself. */
-export function runsInProcess(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): boolean {
+function runsInProcess(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): boolean {
   if (parseFlag(env.BRAIN_NO_SERVICE) || process.platform === 'win32') return true
   // After `--` every word is an argument (`brain get -- --help` reads the page `--help`).
   const end = argv.indexOf('--')

@@ -1,14 +1,14 @@
 import { loadConfig, oauthCredentialsFile, readFileConfig, writeFileConfig, type BrainEnv } from '../config/index.js'
 import { UsageError } from '../errors/index.js'
 
-export interface RemoteInitResult {
+interface RemoteInitResult {
   url: string
   home: string
   engine: unknown
   pages: unknown
 }
 
-export interface RemoteSignIn {
+interface RemoteSignIn {
   /** Told the consent page's address, to print it for the person at the terminal. */
   onAuthorizationUrl: (url: string) => void
   openBrowser: boolean

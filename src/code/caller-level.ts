@@ -22,7 +22,7 @@ export interface FrontierItem {
   path: string[]
 }
 
-export interface CallerRow extends LocationRow {
+interface CallerRow extends LocationRow {
   /** Index of the frontier item reached. */
   i: number
   edge_type: string

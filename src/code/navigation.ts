@@ -57,7 +57,7 @@ export interface LocationRow {
   chunk_start: number | null
 }
 
-export type DefinitionRow = LocationRow & { symbol_name: string; symbol_name_qualified: string }
+type DefinitionRow = LocationRow & { symbol_name: string; symbol_name_qualified: string }
 
 /** The chunk text without its header line. */
 export const BODY = `substr(c.chunk_text, strpos(c.chunk_text, E'\\n') + 1) AS body`

@@ -61,7 +61,7 @@ export interface RefsOptions {
 }
 
 /** How many chunks match, estimated; null when the symbol has no lexeme to count. */
-export interface MatchEstimate {
+interface MatchEstimate {
   matches: number
   chunks: number
 }
@@ -109,7 +109,7 @@ interface ProbeRow extends LocationRow {
   rows_per_block: number | null
 }
 
-export interface RefsProbe {
+interface RefsProbe {
   /** The first `limit` matches among those the probe read. */
   rows: LocationRow[]
   /** Whether the probe read every match (then `rows` is the answer). */
@@ -197,7 +197,7 @@ export async function trigramRefs(db: SqlExecutor, symbol: string, language: str
 /** A symbol the word plan answers: identifier characters only, long enough to have a trigram. */
 const WORD_SYMBOL = /^[A-Za-z0-9_]{3,}$/
 /** The most vocabulary words a symbol may expand to before the word plan gives way. */
-export const WORD_EXPANSION_CAP = 200
+const WORD_EXPANSION_CAP = 200
 /** Word rows per heap page of a table not yet analyzed (a row is about 300 bytes). */
 const DEFAULT_WORD_ROWS_PER_PAGE = 25
 

@@ -19,7 +19,7 @@ export interface EmbeddingConfig {
 }
 
 /** OAuth 2.1 on `serve --http`. */
-export interface OAuthConfig {
+interface OAuthConfig {
   /** Dynamic client registration at /register (BRAIN_OAUTH_REGISTRATION=0 or config.json oauth.registration=false turns it off). */
   registration: boolean
   /**
@@ -148,7 +148,7 @@ function remoteConfig(file: FileConfig, home: string): Config['remote'] {
   return file.remote.auth === 'oauth' ? { url: file.remote.url, token: null, credentialsFile } : null
 }
 
-export interface LoadConfigOptions {
+interface LoadConfigOptions {
   env?: BrainEnv
   /** Set by `--no-retry-connect`. */
   noRetryConnect?: boolean

@@ -17,7 +17,7 @@ type Address = NonNullable<Email['from']>
 const MAX_ATTACHMENT_TEXT = 1024 * 1024
 
 /** The messages of an mbox: split at `From ` lines, `>From ` unescaped (mboxrd). */
-export function splitMbox(text: string): string[] {
+function splitMbox(text: string): string[] {
   const messages: string[] = []
   let current: string[] | null = null
   for (const line of text.split('\n')) {
@@ -41,7 +41,7 @@ function addressText(a: Address | undefined): string | undefined {
 const addressList = (list: Address[] | undefined): string[] | undefined => (list && list.length > 0 ? list.map((a) => addressText(a) ?? '') : undefined)
 
 /** Quoted lines and their "On … wrote:" lead-in folded to one marker; a signature after `-- ` dropped. */
-export function foldReply(text: string): string {
+function foldReply(text: string): string {
   const lines = text.replace(/\r\n/g, '\n').split('\n')
   const sig = lines.findIndex((l) => l === '-- ' || l === '--')
   const kept = sig >= 0 ? lines.slice(0, sig) : lines

@@ -17,7 +17,7 @@ export const SECRET_PATTERNS: ReadonlyArray<{ name: string; re: RegExp }> = [
   },
 ]
 
-export interface ScrubResult {
+interface ScrubResult {
   text: string
   count: number
 }

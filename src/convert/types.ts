@@ -36,8 +36,6 @@ export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html'
  */
 export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx'])
 
-export type Converter = (input: ConvertInput, limits: ConvertLimits) => ConvertResult | Promise<ConvertResult>
-
 export interface ConvertLimits {
   maxBytes: number
   maxDrafts: number

@@ -1,13 +1,13 @@
 import { ConvertError } from './errors.js'
 
-export interface ZipLimits {
+interface ZipLimits {
   maxEntries: number
   maxUncompressedBytes: number
   /** Largest uncompressed/compressed ratio of one entry. */
   maxRatio: number
 }
 
-export const ZIP_LIMITS: ZipLimits = { maxEntries: 5000, maxUncompressedBytes: 200 * 1024 * 1024, maxRatio: 200 }
+const ZIP_LIMITS: ZipLimits = { maxEntries: 5000, maxUncompressedBytes: 200 * 1024 * 1024, maxRatio: 200 }
 
 /**
  * Reads a zip's central directory (without inflating anything) and refuses archives whose

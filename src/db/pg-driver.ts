@@ -3,7 +3,7 @@ import { DatabaseError } from '../errors/index.js'
 import { withConnectRetry } from './connect-retry.js'
 import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryOptions, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
 
-export interface PgOpenOptions {
+interface PgOpenOptions {
   url: string
   statementTimeoutMs: number
   idleTxTimeoutMs: number

@@ -23,7 +23,7 @@ function executor(target: PgliteQueryable): SqlExecutor {
   }
 }
 
-export interface PgliteOpenOptions {
+interface PgliteOpenOptions {
   dataDir: string
   /** In-memory database for tests; no lock file is taken. */
   memory?: boolean

@@ -19,7 +19,7 @@ function templatePaths(): { archive: string; fingerprint: string } {
 }
 
 /** Every migration's number, name and text: what a snapshot must have been built from. */
-export function migrationsFingerprint(migrations: readonly Migration[] = loadMigrations()): string {
+function migrationsFingerprint(migrations: readonly Migration[] = loadMigrations()): string {
   const hash = createHash('sha256')
   for (const m of migrations) hash.update(`${m.version}\0${m.name}\0${m.sql}\0`)
   return hash.digest('hex')

@@ -2,7 +2,7 @@
  * The line structure of a markdown file's front matter, shared by the validator and the fixer.
  * Lines keep their `\r`, so a rewrite preserves the file's line endings.
  */
-export interface TextLines {
+interface TextLines {
   lines: string[]
   eol: '\n' | '\r\n'
 }
@@ -16,7 +16,7 @@ export function joinLines(lines: readonly string[]): string {
   return lines.join('\n')
 }
 
-export interface FrontmatterBlock {
+interface FrontmatterBlock {
   /** The opening line is a delimiter (`---`, or `---<language>`). */
   opened: boolean
   /** What follows `---` on the opening line (empty for plain YAML). */
@@ -27,7 +27,7 @@ export interface FrontmatterBlock {
 
 const OPEN = /^---([A-Za-z]*)\s*$/
 
-export function isDelimiter(line: string): boolean {
+function isDelimiter(line: string): boolean {
   return line.trimEnd() === '---'
 }
 

@@ -36,7 +36,7 @@ export async function loadPageRoots(db: SqlExecutor): Promise<PageRoot[]> {
 }
 
 /** The path relative to `root` when it is `root` or inside it, else null. */
-export function insideRoot(path: string, root: string): string | null {
+function insideRoot(path: string, root: string): string | null {
   if (path === root) return ''
   const rel = relative(root, path)
   if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) return null

@@ -2,7 +2,7 @@ import type { Database, SqlExecutor } from '../db/types.js'
 import { NotFoundError } from '../errors/index.js'
 
 /** Who removed a page and through what, kept with it in the trash. */
-export interface RemovedBy {
+interface RemovedBy {
   via: string
   by?: string | null
 }
@@ -92,7 +92,7 @@ export async function hardDeletePages(tx: SqlExecutor, pageIds: readonly number[
   return rowCount
 }
 
-export interface TrashFilter {
+interface TrashFilter {
   sourceId?: string
   slugPrefix?: string
   limit?: number

@@ -10,7 +10,7 @@ import type { Route } from './types.js'
  * One accepted `/ingest` request, as broadcast on the admin feed (`event: ingest`). The content
  * itself is never broadcast, only its size and hash.
  */
-export interface IngestFeedEvent {
+interface IngestFeedEvent {
   job_id: string
   /** True when the request matched an earlier job (same client, same content). */
   duplicate: boolean

@@ -14,9 +14,9 @@ import { countWaitingIngestJobs, submitIngestCapture } from '../ingestion/dispat
 import { classifyContentType, computeContentHash, isDocumentContentType, PROCESSOR_HINT, validateIngestionEvent, type IngestionEvent } from '../ingestion/event.js'
 
 /** Waiting `ingest_capture` jobs one client may have before further submissions are refused. */
-export const INGEST_BACKLOG_PER_CLIENT = 50
+const INGEST_BACKLOG_PER_CLIENT = 50
 /** 100 events per 10 s per client IP. */
-export const INGEST_RATE = { capacity: 100, refillPerSecond: 10 }
+const INGEST_RATE = { capacity: 100, refillPerSecond: 10 }
 
 interface Outcome {
   status: number
@@ -57,7 +57,7 @@ async function authorize(request: RouteRequest): Promise<VerifiedToken | Outcome
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
-export interface IngestRouteOptions {
+interface IngestRouteOptions {
   feed: AdminFeed
   /** Clock of the per-IP bucket (tests). */
   now?: () => number

@@ -4,7 +4,7 @@ import type { VerifiedToken } from '../auth/index.js'
 import type { OperationContext } from '../operations/context.js'
 import type { HttpDeps } from './types.js'
 
-export interface McpAnswer {
+interface McpAnswer {
   status: number
   contentType: string
   text: string

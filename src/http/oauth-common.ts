@@ -5,7 +5,7 @@ import { readBodyCapped } from './body.js'
 import type { RouteRequest } from './types.js'
 
 /** OAuth endpoints take small forms and JSON documents; anything larger is not a client of ours. */
-export const OAUTH_BODY_MAX_BYTES = 64 * 1024
+const OAUTH_BODY_MAX_BYTES = 64 * 1024
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/
 
@@ -24,7 +24,7 @@ export function publicBase(request: RouteRequest): string {
   return `${https ? 'https' : 'http'}://${safeHost}`
 }
 
-export function resourceMetadataUrl(request: RouteRequest): string {
+function resourceMetadataUrl(request: RouteRequest): string {
   return `${publicBase(request)}/.well-known/oauth-protected-resource`
 }
 
@@ -73,7 +73,7 @@ export function takeIpBucket(request: RouteRequest): { allowed: true } | { allow
   return request.deps.ipBuckets.take(request.clientIp)
 }
 
-export interface OAuthAuditFields {
+interface OAuthAuditFields {
   route: string
   /** What happened: the grant type, `register`, `consent`, `revoke`. */
   method: string | null

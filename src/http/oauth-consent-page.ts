@@ -1,7 +1,7 @@
 import type { TokenScope } from '../auth/index.js'
 
 /** Escapes text for HTML content and attribute values; nothing a client supplies is written raw. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
@@ -21,7 +21,7 @@ export const CONSENT_HEADERS: Record<string, string> = {
   'Cache-Control': 'no-store',
 }
 
-export interface ConsentView {
+interface ConsentView {
   clientName: string
   clientId: string
   redirectUri: string

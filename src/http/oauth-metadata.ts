@@ -7,7 +7,7 @@ import type { Route, RouteRequest } from './types.js'
 export const DEFAULT_CLIENT_SCOPES = ['read', 'write'] as const
 
 /** RFC 9728: what the brain protects and who issues its tokens (itself). */
-export function protectedResourceMetadata(request: RouteRequest): Record<string, unknown> {
+function protectedResourceMetadata(request: RouteRequest): Record<string, unknown> {
   const base = publicBase(request)
   return {
     resource: base,
@@ -19,7 +19,7 @@ export function protectedResourceMetadata(request: RouteRequest): Record<string,
 }
 
 /** RFC 8414: the authorization server's endpoints and what they support. */
-export function authorizationServerMetadata(request: RouteRequest): Record<string, unknown> {
+function authorizationServerMetadata(request: RouteRequest): Record<string, unknown> {
   const base = publicBase(request)
   return {
     issuer: base,

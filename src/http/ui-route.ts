@@ -65,7 +65,7 @@ const fileRoutes: Route[] = shippedFiles().flatMap(({ paths, file, type }) =>
  * `GET /ui/login?code=…`: the link `brain ui` prints. The one-time code becomes a session cookie
  * (HttpOnly, SameSite=Strict) and the browser goes on to the app; a used or expired code is refused.
  */
-export const uiLoginRoute: Route = {
+const uiLoginRoute: Route = {
   method: 'GET',
   path: '/ui/login',
   async handle({ res, url, deps }) {

@@ -40,7 +40,7 @@ export interface DocumentResult {
  * A PDF page's chunks say which pages they hold (`symbol_type` `pdf_page`, `symbol_name` `p. 3`
  * or `p. 3–4`), found from the `## Page N` headings the converter writes; search shows it.
  */
-export function labelPdfPages(drafts: ChunkDraft[], compiledTruth: string): void {
+function labelPdfPages(drafts: ChunkDraft[], compiledTruth: string): void {
   const starts = [...compiledTruth.matchAll(/^## Page (\d+)$/gm)].map((m) => ({ at: m.index ?? 0, page: Number(m[1]) }))
   if (starts.length === 0) return
   const pageAt = (offset: number): number => starts.filter((s) => s.at <= offset).pop()?.page ?? starts[0]!.page

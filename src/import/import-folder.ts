@@ -17,7 +17,7 @@ export interface ImportFolderOptions extends ImportFilesOptions {
 }
 
 /** Per-format counts of the documents (PDF, chat exports, …) a folder import converted. */
-export interface FormatCount {
+interface FormatCount {
   files: number
   pages: number
   unchanged: number

@@ -7,7 +7,7 @@ import { DEDUPE_MAX_ENTRIES, DedupeWindow } from './dedupe.js'
 import { computeContentHash, validateIngestionEvent, type IngestionEvent } from './event.js'
 import { KeyedRateLimiter } from './rate-limit.js'
 
-export type SourceState = 'starting' | 'running' | 'backoff' | 'stopped'
+type SourceState = 'starting' | 'running' | 'backoff' | 'stopped'
 
 /** One source's line on the daemon's health surface. */
 export interface SourceHealth {
@@ -27,7 +27,7 @@ export interface SourceHealth {
   next_restart_at: string | null
 }
 
-export interface IngestionDaemonOptions {
+interface IngestionDaemonOptions {
   /** Submits the `ingest_capture` job; resolves once it is durably stored. */
   dispatch(event: IngestionEvent, source: IngestionSource): Promise<{ jobId: string }>
   engine: IngestionEngine

@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js'
 
-export const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000
+const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000
 export const DEDUPE_MAX_ENTRIES = 5000
 
 /**

@@ -3,7 +3,7 @@ import type { JobRecord, Queue } from '../queue/index.js'
 import { computeContentHash, type IngestionEvent } from './event.js'
 
 /** What an `ingest_capture` job carries. */
-export interface IngestJobData {
+interface IngestJobData {
   event: IngestionEvent
   /** Target slug chosen by the submitter (X-Brain-Slug); wins over `event.metadata.slug`. */
   slug?: string
@@ -14,7 +14,7 @@ export interface IngestJobData {
   untrusted_payload: boolean
 }
 
-export interface SubmitIngestOptions {
+interface SubmitIngestOptions {
   clientId: string
   untrusted: boolean
   slug?: string

@@ -7,9 +7,9 @@ export const TEXT_CONTENT_TYPES = ['text/markdown', 'text/plain', 'text/html', '
 export type TextContentType = (typeof TEXT_CONTENT_TYPES)[number]
 
 /** Events larger than this are refused at validation (the page import limit is 5 MiB too). */
-export const MAX_EVENT_CONTENT_BYTES = 5 * 1024 * 1024
+const MAX_EVENT_CONTENT_BYTES = 5 * 1024 * 1024
 /** A document (base64 content) may be as large as a converter takes one file: 50 MiB of bytes. */
-export const MAX_EVENT_DOCUMENT_BYTES = 50 * 1024 * 1024
+const MAX_EVENT_DOCUMENT_BYTES = 50 * 1024 * 1024
 
 /**
  * One piece of captured content on its way to becoming a page. Sources emit these; the daemon

@@ -18,7 +18,7 @@ export interface PluginManifest {
   options?: Record<string, unknown>
 }
 
-export interface LoadedPlugin {
+interface LoadedPlugin {
   dir: string
   manifest: PluginManifest
   source: IngestionSource

@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js'
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean
   /** When refused: how long until one more event is allowed. */
   retryAfterMs: number

@@ -10,7 +10,7 @@ import { loadPlugin } from './plugins.js'
 import { InboxSource } from './sources/inbox.js'
 import { DirectoryWatcherSource } from './sources/watcher.js'
 
-export interface RunDaemonOptions {
+interface RunDaemonOptions {
   db: Database
   config: Config
   logger: Logger

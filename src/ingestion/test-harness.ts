@@ -9,10 +9,10 @@ import { computeContentHash, validateIngestionEvent, type IngestionEvent } from 
 export { FakeClock } from './clock.js'
 
 /** A field matcher: the value itself, a RegExp for strings, or a predicate. */
-export type FieldMatcher = unknown
-export type EventMatcher = Partial<Record<keyof IngestionEvent, FieldMatcher>> | ((event: IngestionEvent) => boolean)
+type FieldMatcher = unknown
+type EventMatcher = Partial<Record<keyof IngestionEvent, FieldMatcher>> | ((event: IngestionEvent) => boolean)
 
-export class InMemoryEventBus {
+class InMemoryEventBus {
   readonly events: IngestionEvent[] = []
   private readonly listeners = new Set<(event: IngestionEvent) => void>()
 
@@ -37,7 +37,7 @@ function matchesValue(expected: unknown, actual: unknown): boolean {
   return Object.is(expected, actual)
 }
 
-export function eventMatches(matcher: EventMatcher, event: IngestionEvent): boolean {
+function eventMatches(matcher: EventMatcher, event: IngestionEvent): boolean {
   return typeof matcher === 'function' ? matcher(event) : matchesValue(matcher, event)
 }
 
@@ -50,7 +50,7 @@ export function throwingEngineProxy(): IngestionEngine {
   })
 }
 
-export interface HarnessRun {
+interface HarnessRun {
   /** What `run` threw before it was stopped, or null. */
   readonly failure: unknown
   /** Aborts the source's signal and waits for `run` to return; rethrows what it threw before that. */

@@ -12,7 +12,7 @@ import { replaceNoteLinks } from './note-repository.js'
 import { addCitationLinks, deleteCitationLinks, type MarkdownPageRef } from './repository.js'
 import { autoLinkEnabled } from './reconcile.js'
 
-export interface ImportedMarkdown {
+interface ImportedMarkdown {
   /** The file as written, front matter included (line numbers count from its first line). */
   content: string
   frontmatter: Record<string, unknown>
@@ -20,7 +20,7 @@ export interface ImportedMarkdown {
   timeline: string
 }
 
-export interface LinkImportOptions {
+interface LinkImportOptions {
   isNewPage: boolean
   /** Derive citation and mention links too: false for untrusted (remote) writers. */
   derived: boolean

@@ -12,11 +12,11 @@ import type { MarkdownPageRef } from './repository.js'
 
 export const DEFAULT_ENTITY_TYPES = ['person', 'company', 'organization', 'project', 'place'] as const
 export const DEFAULT_MENTION_STOPLIST = ['the', 'and', 'you', 'this', 'that', 'home', 'index', 'inbox', 'note', 'notes', 'todo', 'readme', 'project', 'person', 'people', 'place', 'company'] as const
-export const MIN_NAME_LENGTH = 3
+const MIN_NAME_LENGTH = 3
 /** The longest name, in words, looked for. */
-export const MAX_NAME_WORDS = 6
+const MAX_NAME_WORDS = 6
 
-export interface MentionPlace {
+interface MentionPlace {
   field: string
   line: number
   context: string
@@ -130,7 +130,7 @@ async function readEntityNames(db: SqlExecutor, types: readonly string[], stopli
 }
 
 /** The mentions a page makes: one per entity, at its first mention; never of the page itself. */
-export function matchMentions(phrases: ReadonlyMap<string, MentionPlace>, names: ReadonlyMap<string, number>, selfId: number): Map<number, MentionPlace> {
+function matchMentions(phrases: ReadonlyMap<string, MentionPlace>, names: ReadonlyMap<string, number>, selfId: number): Map<number, MentionPlace> {
   const found = new Map<number, MentionPlace>()
   const small = phrases.size < names.size
   const pairs: Iterable<[string, unknown]> = small ? phrases : names
@@ -145,7 +145,7 @@ export function matchMentions(phrases: ReadonlyMap<string, MentionPlace>, names:
 }
 
 /** Replaces the mention links a page makes; returns how many it has and how many were written. */
-export interface MentionWriteOptions {
+interface MentionWriteOptions {
   isNewPage: boolean
   /** Count what would be added, write nothing. */
   dryRun?: boolean

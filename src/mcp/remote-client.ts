@@ -1,7 +1,7 @@
 import { BrainError, ConfigError, ProviderError, UsageError, type ErrorEnvelope } from '../errors/index.js'
 
 /** An error the remote brain reported, carried through with its own class, code and hint. */
-export class RemoteToolError extends BrainError {
+class RemoteToolError extends BrainError {
   override readonly errorClass: string
   constructor(envelope: ErrorEnvelope) {
     super(envelope.code, envelope.message, { hint: envelope.hint })
@@ -9,7 +9,7 @@ export class RemoteToolError extends BrainError {
   }
 }
 
-export interface RemoteTarget {
+interface RemoteTarget {
   url: string
   /** A static access token; null: the OAuth sign-in kept in `credentialsFile`. */
   token: string | null

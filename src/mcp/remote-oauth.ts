@@ -16,10 +16,6 @@ interface StoredCredentials {
   tokens?: OAuthTokens
 }
 
-export function oauthCredentialsPath(home: string): string {
-  return join(home, 'oauth.json')
-}
-
 function writePrivate(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true })
   const tmp = `${path}.${process.pid}.tmp`
@@ -149,7 +145,7 @@ async function listenForRedirect(): Promise<{ server: Server; redirectUrl: strin
 /** How long the sign-in waits for the owner to approve in the browser. */
 const SIGN_IN_TIMEOUT_MS = 10 * 60_000
 
-export interface SignInOptions {
+interface SignInOptions {
   /** Told the consent page's address (printed for the person at the terminal). */
   onAuthorizationUrl: (url: string) => void
   /** Also try to open the address in a browser. */

@@ -6,14 +6,14 @@ import { dispatchTool, type DispatchOutcome } from './dispatch.js'
 
 export const SERVER_NAME = 'brain'
 
-export interface McpServerOptions {
+interface McpServerOptions {
   version: string
   /** Called after each tools/call, e.g. to fill the HTTP audit row. */
   onToolCall?: (name: string, outcome: DispatchOutcome, authInfo: AuthInfo | undefined) => void
 }
 
 /** A fixed context (stdio), or one built per request from the caller's credentials (HTTP). */
-export type ContextSource = OperationContext | ((authInfo: AuthInfo | undefined) => OperationContext)
+type ContextSource = OperationContext | ((authInfo: AuthInfo | undefined) => OperationContext)
 
 /** One MCP server over the catalogue; the transport is attached by the caller. */
 export async function createMcpServer(source: ContextSource, options: McpServerOptions): Promise<Server> {

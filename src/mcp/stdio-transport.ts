@@ -3,7 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
 /** Longest protocol line accepted; a longer one is answered with an error and skipped. */
-export const MAX_STDIO_LINE_BYTES = 16 * 1024 * 1024
+const MAX_STDIO_LINE_BYTES = 16 * 1024 * 1024
 
 const PARSE_ERROR = -32700
 const INVALID_REQUEST = -32600

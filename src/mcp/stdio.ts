@@ -3,7 +3,7 @@ import type { OperationContext } from '../operations/context.js'
 import { createMcpServer } from './server.js'
 import { LineTransport } from './stdio-transport.js'
 
-export interface StdioSessionOptions {
+interface StdioSessionOptions {
   stdin: Readable
   stdout: Writable
   ctx: OperationContext

@@ -44,7 +44,7 @@ export function grantScopes(requested: TokenScope[] | null, allowed: readonly To
   return requested
 }
 
-export interface CodeInput {
+interface CodeInput {
   clientId: string
   redirectUri: string
   codeChallenge: string
@@ -114,7 +114,7 @@ interface CodeRow {
   family_id: string | null
 }
 
-export interface CodeExchange {
+interface CodeExchange {
   code: string | undefined
   redirectUri: string | undefined
   codeVerifier: string | undefined
@@ -166,7 +166,7 @@ interface RefreshRow {
   reused: boolean
 }
 
-export interface RefreshInput {
+interface RefreshInput {
   refreshToken: string | undefined
   scopes: TokenScope[] | null
   resource: string | null

@@ -20,12 +20,12 @@ function firstLine(snippet: string): string {
   return snippet.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 120) ?? ''
 }
 
-export function formatDefinitions(results: readonly CodeDefinition[]): string {
+function formatDefinitions(results: readonly CodeDefinition[]): string {
   if (results.length === 0) return 'No definitions.'
   return results.map((r) => `${location(r)}  ${r.symbolType} ${r.symbolNameQualified ?? r.symbolName}\n    ${firstLine(r.snippet)}`).join('\n')
 }
 
-export function formatReferences(results: readonly CodeReference[]): string {
+function formatReferences(results: readonly CodeReference[]): string {
   if (results.length === 0) return 'No references.'
   return results.map((r) => `${location(r)}  ${r.symbolName ?? r.symbolType ?? ''}`.trimEnd()).join('\n')
 }
@@ -36,7 +36,7 @@ function graphLine(node: CodeGraphNode): string {
   return `${'  '.repeat(node.depth - 1)}${name}  ${location(node)}  ${node.edgeType}${ambiguous}\n${'  '.repeat(node.depth - 1)}    via ${node.path.join(' → ')}`
 }
 
-export function formatGraph(response: CodeGraphResponse): string {
+function formatGraph(response: CodeGraphResponse): string {
   const lines: string[] = []
   if (response.definitions.length === 0) lines.push(`${response.symbol} is not defined in the brain; matching by name.`)
   if (response.ambiguous) {
@@ -58,7 +58,7 @@ const GRAPH_FLAGS: CliOption[] = [
 ]
 const symbolWord = { field: 'symbol', required: false }
 
-export const codeDefTool = defineOperation({
+const codeDefTool = defineOperation({
   name: 'code_def',
   description:
     'Where a symbol is defined in the indexed code: functions, classes, interfaces, types, … and methods, matched by exact name. Use it to jump to an implementation; use code_refs for every mention. Returns {results: [{slug, file, language, symbol_type, start_line, end_line, snippet}]}.',
@@ -82,7 +82,7 @@ export const codeDefTool = defineOperation({
   present: { json: (result) => result.results, text: (result) => formatDefinitions(result.results) },
 })
 
-export const codeRefsTool = defineOperation({
+const codeRefsTool = defineOperation({
   name: 'code_refs',
   description: 'Every code chunk that mentions a symbol (case-insensitive substring), not one per file. Use it to find usages before changing something. Returns {results: [...]} with file, lines and a snippet.',
   input: z.strictObject({ symbol, language, limit: lookupLimit }),
@@ -103,7 +103,7 @@ export const codeRefsTool = defineOperation({
   present: { json: (result) => result.results, text: (result) => formatReferences(result.results) },
 })
 
-export const codeCallersTool = defineOperation({
+const codeCallersTool = defineOperation({
   name: 'code_callers',
   description: 'What calls a symbol, from the call graph; with depth > 1, everything affected if it changes (blast radius). Each result has its depth and call path; an ambiguous name is flagged.',
   input: graphInput,
@@ -125,7 +125,7 @@ export const codeCallersTool = defineOperation({
   present: { text: formatGraph },
 })
 
-export const codeCalleesTool = defineOperation({
+const codeCalleesTool = defineOperation({
   name: 'code_callees',
   description: 'What a symbol calls, from the call graph; with depth > 1, transitively. Use it to understand what a function depends on.',
   input: graphInput,
@@ -146,7 +146,7 @@ export const codeCalleesTool = defineOperation({
   present: { text: formatGraph },
 })
 
-export const codeSymbolsTool = defineOperation({
+const codeSymbolsTool = defineOperation({
   name: 'code_symbols',
   description: "The outline of one code file: the functions, classes, methods and types its page defines, in file order, with their lines. Use code_callers / code_callees on a name to follow the call graph.",
   input: z.strictObject({ slug: z.string().trim().min(1).max(500), source: z.string().trim().min(1).max(200).optional().describe('The source id, when several sources hold the slug') }),

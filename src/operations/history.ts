@@ -127,7 +127,7 @@ export const diffVersionsTool = defineOperation({
   present: { text: (result) => (result.diff === '' ? `No differences between versions ${result.from} and ${result.to} of ${result.slug}.` : result.diff.trimEnd()) },
 })
 
-export const revertPageTool = defineOperation({
+const revertPageTool = defineOperation({
   name: 'revert_page',
   description:
     'Bring back an earlier version of a page: its content becomes the current content, as a new version (history is never rewritten, so a revert can itself be reverted). Returns the write result and reverted_to.',

@@ -45,7 +45,7 @@ export function jobDetailText(job: ShownJob): string {
 /** Jobs an untrusted remote caller may not start: they run commands or read local paths. */
 const LOCAL_ONLY_JOBS = new Set(['shell', 'import'])
 
-export const submitJobTool = defineOperation({
+const submitJobTool = defineOperation({
   name: 'submit_job',
   description: `Submit a background job (${JOB_NAMES.join(', ')}) and, with wait=true, wait for its result. Use the dedicated tools (sync) when they exist; use this for embed, extract or autopilot-cycle. Returns the job record (id, status, result or error).`,
   input: z.strictObject({
@@ -66,7 +66,7 @@ export const submitJobTool = defineOperation({
   },
 })
 
-export const getJobTool = defineOperation({
+const getJobTool = defineOperation({
   name: 'get_job',
   description: 'Read one job by id: status (waiting|active|completed|dead), progress, result or error envelope.',
   input: z.strictObject({ id: z.string().trim().min(1).max(200) }),
@@ -85,7 +85,7 @@ export const getJobTool = defineOperation({
   },
 })
 
-export const listJobsTool = defineOperation({
+const listJobsTool = defineOperation({
   name: 'list_jobs',
   description: 'List jobs newest first, optionally by status and name. Returns {jobs: [...]}. Use it to see whether syncs or embeddings are pending or failed.',
   input: z.strictObject({
@@ -110,7 +110,7 @@ export const listJobsTool = defineOperation({
   },
 })
 
-export const syncTool = defineOperation({
+const syncTool = defineOperation({
   name: 'sync',
   description:
     'Import what changed in git-backed sources since their bookmark (runs a sync job and waits). Give source for one source or all=true for every source; embeddings are computed unless no_embed. Returns the sync result (added, modified, deleted, …).',

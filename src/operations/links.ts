@@ -23,7 +23,7 @@ function linkLine(l: PageLink, direction: 'out' | 'in'): string {
   return l.context ? `${head}\n${' '.repeat(15)}${l.context}` : head
 }
 
-export function formatLinks(links: readonly PageLink[], direction: 'out' | 'in'): string {
+function formatLinks(links: readonly PageLink[], direction: 'out' | 'in'): string {
   if (links.length === 0) return direction === 'out' ? 'No links.' : 'No backlinks.'
   return links.map((l) => linkLine(l, direction)).join('\n')
 }
@@ -31,7 +31,7 @@ export function formatLinks(links: readonly PageLink[], direction: 'out' | 'in')
 const linkInput = z.strictObject({ slug, type: types, source, limit: limit(10_000, 10_000) })
 const LINK_FLAGS = [TYPE_FLAG, SOURCE_FLAG, LIMIT_FLAG]
 
-export const getLinksTool = defineOperation({
+const getLinksTool = defineOperation({
   name: 'get_links',
   description:
     "A page's outgoing links: wikilinks, embeds, markdown links, front-matter property links, mentions and code citations (documents), unresolved ones too (to_slug null, target_text as written). Each has link_type, line and a short context. Returns {links: [...]}.",
@@ -53,7 +53,7 @@ export const getLinksTool = defineOperation({
   present: { text: (r) => formatLinks(r.links, 'out'), json: (r) => r.links },
 })
 
-export const getBacklinksTool = defineOperation({
+const getBacklinksTool = defineOperation({
   name: 'get_backlinks',
   description:
     'Links pointing at a page: notes linking, embedding or mentioning it, property links naming it, notes documenting a code file. Each has from_slug, link_type, line and a short context. Returns {links: [...]}.',
@@ -75,7 +75,7 @@ export const getBacklinksTool = defineOperation({
   present: { text: (r) => formatLinks(r.links, 'in'), json: (r) => r.links },
 })
 
-export function formatWalk(result: GraphWalkResult): string {
+function formatWalk(result: GraphWalkResult): string {
   const lines = [`${result.start.slug}  (${result.start.title})`]
   for (const node of result.nodes) {
     const arrow = node.direction === 'out' ? '→' : '←'
@@ -86,7 +86,7 @@ export function formatWalk(result: GraphWalkResult): string {
   return lines.join('\n')
 }
 
-export const graphWalkTool = defineOperation({
+const graphWalkTool = defineOperation({
   name: 'graph_walk',
   description:
     'Walk the graph from a page across note links, citations and the code call graph together, breadth first. Each page reached has its depth, the path of slugs it was reached by and the edge type. Use it to gather the context around a note or a code file. Returns {start, nodes, truncated}.',
@@ -122,7 +122,7 @@ export const graphWalkTool = defineOperation({
   present: { text: formatWalk },
 })
 
-export const orphansTool = defineOperation({
+const orphansTool = defineOperation({
   name: 'list_orphans',
   description: 'Pages with no links in or out (markdown pages by default). Use it to find notes that nothing connects. Returns {pages: [{slug, title, …}]}.',
   input: z.strictObject({ source, kind: z.enum(['markdown', 'code', 'all']).optional().describe('Page kind (default markdown)'), limit: limit(10_000, 100), offset }),
@@ -144,7 +144,7 @@ export const orphansTool = defineOperation({
   },
 })
 
-export const unresolvedTool = defineOperation({
+const unresolvedTool = defineOperation({
   name: 'list_unresolved',
   description: 'Wanted pages: link targets that match no page, with how many pages link to each, most wanted first. Returns {unresolved: [{target, pages, links, examples}]}.',
   input: z.strictObject({ source, limit: limit(10_000, 100), offset }),
@@ -167,7 +167,7 @@ export const unresolvedTool = defineOperation({
   },
 })
 
-export const entitiesTool = defineOperation({
+const entitiesTool = defineOperation({
   name: 'list_entities',
   description:
     'Entities: pages whose type is person, company, organization, project or place (config links.entity_types), with their aliases, how many pages mention them in plain text and how many other links point at them. Returns {entities: [...]}.',

@@ -16,7 +16,7 @@ export function doctorText(report: DoctorReport): string {
   return [...lines, `brain doctor: ${report.status}`].join('\n')
 }
 
-export const runDoctorTool = defineOperation({
+const runDoctorTool = defineOperation({
   name: 'run_doctor',
   description: "Run the brain's health checks (database, schema, pgvector, embeddings coverage, queue and workers, service, sources, history, version migrations). Returns {status, checks: [{name, status: ok|warn|fail, message}]}.",
   input: z.strictObject({}),
@@ -30,7 +30,7 @@ export const runDoctorTool = defineOperation({
   present: { text: doctorText },
 })
 
-export const listWorkersTool = defineOperation({
+const listWorkersTool = defineOperation({
   name: 'list_workers',
   description: 'List the processes registered with the job queue (`brain jobs work` workers and inline runners): pid, host, job names, concurrency, last heartbeat and the jobs they run.',
   input: z.strictObject({}),
@@ -46,7 +46,7 @@ export const listWorkersTool = defineOperation({
   cli: { path: ['jobs', 'workers'], description: 'List the workers registered with the job queue', options: [] },
 })
 
-export const listSupervisorEventsTool = defineOperation({
+const listSupervisorEventsTool = defineOperation({
   name: 'list_supervisor_events',
   description: "The newest events of the jobs and ingest supervisors (worker started, exited, restart scheduled, health warnings …), read from their event files in the brain's home. Returns {events: [{supervisor, ts, event, …}]}, oldest first.",
   input: z.strictObject({ limit: z.number().int().min(1).max(1000).optional().describe('At most this many (default 100)') }),
@@ -67,7 +67,7 @@ function shownToken(info: TokenInfo) {
 
 const scopes = z.array(z.enum(['read', 'write', 'admin'])).min(1).max(3)
 
-export const listTokensTool = defineOperation({
+const listTokensTool = defineOperation({
   name: 'list_tokens',
   description: 'List the access tokens of the server engine: id, name, scopes, created, last used, revoked. Never the tokens themselves.',
   input: z.strictObject({}),
@@ -79,7 +79,7 @@ export const listTokensTool = defineOperation({
   },
 })
 
-export const createTokenTool = defineOperation({
+const createTokenTool = defineOperation({
   name: 'create_token',
   description: 'Create an access token for the server engine. The token is in this answer only; the brain keeps just its hash.',
   input: z.strictObject({ name: z.string().trim().min(1).max(100), scopes: scopes.optional().describe('Default ["read","write"]') }),
@@ -93,7 +93,7 @@ export const createTokenTool = defineOperation({
   },
 })
 
-export const revokeTokenTool = defineOperation({
+const revokeTokenTool = defineOperation({
   name: 'revoke_token',
   description: 'Revoke an access token by name or id; requests with it get 401 from then on.',
   input: z.strictObject({ token: z.string().trim().min(1).max(100).describe('The token name or id') }),
@@ -105,7 +105,7 @@ export const revokeTokenTool = defineOperation({
   },
 })
 
-export const listRequestsTool = defineOperation({
+const listRequestsTool = defineOperation({
   name: 'list_requests',
   description: 'The HTTP request log of the server engine, newest first: when, token or OAuth client, route, tool, status, error code and duration. Never a token or a body.',
   input: z.strictObject({

@@ -43,7 +43,7 @@ async function formatPage(result: Page & { chunks?: ShownChunk[] }): Promise<str
 type WriteThrough = PutPageResult['write_through']
 
 /** The five-line capture receipt. */
-export function formatReceipt(receipt: { slug: string; status: string; contentHash: string; title: string }): string {
+function formatReceipt(receipt: { slug: string; status: string; contentHash: string; title: string }): string {
   const written = (receipt as unknown as { writeThrough: WriteThrough }).writeThrough
   const where = written.written ? written.path : `not written (${written.reason})`
   return [`slug:    ${receipt.slug}`, `status:  ${receipt.status}`, `hash:    ${receipt.contentHash}`, `path:    ${where}`, `title:   ${receipt.title}`].join('\n')
@@ -205,7 +205,7 @@ export const getPageTool = defineOperation({
   present: { text: formatPage },
 })
 
-export const listPagesTool = defineOperation({
+const listPagesTool = defineOperation({
   name: 'list_pages',
   description: 'List pages newest first, optionally filtered by type, tag, kind (markdown|code), source or slug prefix. Returns {pages: [{slug, title, type, tags, …}]}. Use it to browse; use search to find pages by content.',
   input: z.strictObject({
@@ -243,7 +243,7 @@ export const listPagesTool = defineOperation({
   },
 })
 
-export const deletePageTool = defineOperation({
+const deletePageTool = defineOperation({
   name: 'delete_page',
   description:
     'Delete one page by slug: it moves to the trash with its chunks, tags and links, leaves search and listings at once, and can be brought back with restore_page. The page file on disk (if any) is left alone. hard=true removes it for good (local callers only, with yes=true).',
@@ -313,7 +313,7 @@ function tagTool(name: 'add_tag' | 'remove_tag', adding: boolean): Operation {
   })
 }
 
-export const addTagTool = tagTool('add_tag', true)
-export const removeTagTool = tagTool('remove_tag', false)
+const addTagTool = tagTool('add_tag', true)
+const removeTagTool = tagTool('remove_tag', false)
 
 export const pageTools: Operation[] = [putPageTool, captureTool, getPageTool, listPagesTool, deletePageTool, addTagTool, removeTagTool]

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineOperation, type Operation } from './operation.js'
 
-export const listSourcesTool = defineOperation({
+const listSourcesTool = defineOperation({
   name: 'list_sources',
   description: 'List registered sources (id, name, local_path, last_commit, config, page count). Use it to find a source id for sync, search or list_pages.',
   input: z.strictObject({}),
@@ -13,7 +13,7 @@ export const listSourcesTool = defineOperation({
   },
 })
 
-export const getStatsTool = defineOperation({
+const getStatsTool = defineOperation({
   name: 'get_stats',
   description: 'Counts of the brain: pages (by kind), chunks, embedded chunks, tags, sources and jobs by status. Use it to get a sense of size or embedding coverage.',
   input: z.strictObject({}),
@@ -38,7 +38,7 @@ export const getStatsTool = defineOperation({
   },
 })
 
-export const getHealthTool = defineOperation({
+const getHealthTool = defineOperation({
   name: 'get_health',
   description: 'Check that the brain answers: runs a trivial query and reports {status, db, engine, latency_ms}. A database problem is returned as an error with a hint.',
   input: z.strictObject({}),

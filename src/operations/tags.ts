@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineOperation, type Operation } from './operation.js'
 
-export const listTagsTool = defineOperation({
+const listTagsTool = defineOperation({
   name: 'list_tags',
   description: 'List the tags in use with how many pages carry each, most used first. Use it to browse by topic; list_pages with tag=… lists the pages of one.',
   input: z.strictObject({ limit: z.number().int().min(1).max(10_000).optional().describe('At most this many (default 500)') }),

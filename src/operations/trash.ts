@@ -8,7 +8,7 @@ function sizeText(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1048576).toFixed(1)} MiB`
 }
 
-export const listTrashTool = defineOperation({
+const listTrashTool = defineOperation({
   name: 'list_trash',
   description: 'Deleted pages waiting in the trash, most recently deleted first: trash id, slug, source, title, when, through what and by whom. Restore one with restore_page.',
   input: z.strictObject({
@@ -49,7 +49,7 @@ export const listTrashTool = defineOperation({
   },
 })
 
-export const restorePageTool = defineOperation({
+const restorePageTool = defineOperation({
   name: 'restore_page',
   description:
     'Bring a deleted page back from the trash, by slug (the most recently deleted page with it) or by trash id: with its chunks, tags, links, embeddings and history. When its slug was taken meanwhile it comes back under a new one, given in the result (renamed: true).',
@@ -87,7 +87,7 @@ export const restorePageTool = defineOperation({
   },
 })
 
-export const purgeTrashTool = defineOperation({
+const purgeTrashTool = defineOperation({
   name: 'purge_trash',
   description: 'Empty the trash for good: every entry, or those deleted longer ago than older_than (e.g. 30d, 12h). Needs the admin scope.',
   input: z.strictObject({ older_than: z.string().trim().min(1).max(40).optional().describe('A duration: 30d, 12h, 90min') }),

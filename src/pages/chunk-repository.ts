@@ -8,7 +8,7 @@ export interface ChunkWrite extends ChunkDraft {
   model?: string | null
 }
 
-export interface ChunkUpsertResult {
+interface ChunkUpsertResult {
   written: number
   /** Chunks whose text changed (or are new) and now need an embedding. */
   needEmbedding: number

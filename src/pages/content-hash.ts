@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 
-export interface HashInput {
+interface HashInput {
   title: string
   type: string
   compiledTruth: string

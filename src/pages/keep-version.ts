@@ -6,7 +6,7 @@ import type { Page } from './types.js'
 
 type Content = Pick<Page, 'title' | 'type' | 'tags' | 'frontmatter' | 'compiledTruth' | 'timeline' | 'pageKind'>
 
-export interface WriteChanges {
+interface WriteChanges {
   linesAdded: number | null
   linesRemoved: number | null
 }

@@ -85,7 +85,7 @@ export async function findPageHash(db: SqlExecutor, sourceId: string, slug: stri
   return rows[0] ? { id: rows[0].id, contentHash: rows[0].content_hash } : null
 }
 
-export interface PageWrite extends Provenance {
+interface PageWrite extends Provenance {
   sourceId: string
   slug: string
   title: string

@@ -66,7 +66,7 @@ export interface JobEnvelope {
   settings?: Record<string, string>
 }
 
-export interface NewJob {
+interface NewJob {
   id: string
   name: JobName
   data: JobEnvelope

@@ -47,7 +47,7 @@ export class JobStalledError extends BrainError {
 }
 
 /** A job failed with an error class this process does not know; keeps the original class name. */
-export class RemoteJobError extends BrainError {
+class RemoteJobError extends BrainError {
   override readonly errorClass: string
 
   constructor(errorClass: string, code: string, message: string, options: BrainErrorOptions = {}) {

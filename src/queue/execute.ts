@@ -25,7 +25,7 @@ export interface ExecutionDeps {
   timers?: Timers
 }
 
-export interface ExecutionHooks {
+interface ExecutionHooks {
   onProgress?: (p: JobProgress) => void
   /** Receives the running job as soon as the handler starts, for aborts from outside. */
   onStart?: (running: RunningJob) => void

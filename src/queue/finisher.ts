@@ -13,7 +13,7 @@ interface Pending {
   resolve: () => void
 }
 
-export interface FinisherOptions {
+interface FinisherOptions {
   /** Keep retrying writes the database refused (a worker rides out an outage); else reject. */
   retry: boolean
   logger: Logger

@@ -5,7 +5,7 @@ import type { QueueTimings } from './settings.js'
 import { rescueStalled } from './sql/rescue.js'
 import { pruneWorkers } from './sql/workers.js'
 
-export interface HousekeepingOptions {
+interface HousekeepingOptions {
   timings: QueueTimings
   /** Finished jobs move to pg-boss's archive after this long (pg-boss's default: 12 h). */
   archiveAfterSeconds?: number
@@ -16,7 +16,7 @@ export interface HousekeepingOptions {
 }
 
 /** A job result, so in the JSON spelling the CLI prints. */
-export interface HousekeepingResult {
+interface HousekeepingResult {
   rescued_stalled: number
   forgotten_workers: number
   /** Tables analyzed because they grew (the embedded engine has no autovacuum to do it). */

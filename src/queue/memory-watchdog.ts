@@ -1,6 +1,6 @@
 import type { Logger } from '../util/logger.js'
 
-export interface MemoryWatchdogOptions {
+interface MemoryWatchdogOptions {
   /** Resident set size, in MB, above which the worker shuts down. */
   thresholdMb: number
   /** Periodic check besides the one after each job (the spec's 60 s). */

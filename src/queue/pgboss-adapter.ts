@@ -40,7 +40,7 @@ export function hasMultipleStatements(sql: string): boolean {
 }
 
 /** The one method pg-boss needs from a database (its `db` constructor option). */
-export interface PgBossDb {
+interface PgBossDb {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
 }
 

@@ -3,7 +3,7 @@ import type { Logger } from '../util/logger.js'
 import { storeProgress } from './sql/progress.js'
 import type { JobName, JobProgress } from './types.js'
 
-export interface ProgressWriter {
+interface ProgressWriter {
   write(p: JobProgress): void
   /** Stores the latest progress not yet written, then stops writing. */
   close(): Promise<void>

@@ -12,7 +12,7 @@ export interface Timers {
   clearTimeout(handle: unknown): void
 }
 
-export const realTimers: Timers = {
+const realTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 }

@@ -14,7 +14,7 @@ export type JobEvent =
   /** A process checking that its own LISTEN still works. */
   | { e: 'ping'; token: string }
 
-export type JobEventListener = (event: JobEvent) => void
+type JobEventListener = (event: JobEvent) => void
 
 function parseEvent(payload: string): JobEvent | null {
   try {

@@ -36,14 +36,14 @@ export interface WorkerOptions {
 }
 
 /** Why a worker stopped: asked to, or its memory watchdog fired. */
-export type StopReason = 'requested' | 'memory'
+type StopReason = 'requested' | 'memory'
 
 interface InFlight {
   running: RunningJob | null
   done: Promise<void>
 }
 
-export interface WorkerCounters {
+interface WorkerCounters {
   completed: number
   failed: number
   evicted: number

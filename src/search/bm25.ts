@@ -10,7 +10,7 @@ export const BM25_K1 = 1.2
 export const BM25_B = 0.75
 
 /** One scored query term: a lexeme, or a prefix matching every lexeme that starts with it. */
-export interface ScoredTerm {
+interface ScoredTerm {
   tsquery: string
   idf: number
 }
@@ -30,12 +30,12 @@ export interface PreparedQuery {
   averageLength: number
 }
 
-export type CandidateMatch = 'all' | 'any' | 'two'
+type CandidateMatch = 'all' | 'any' | 'two'
 
 /** Above this many postings (summed over the query's words) an `any` query ranks a narrower set first. */
-export const UNION_BUDGET = 2000
+const UNION_BUDGET = 2000
 /** Words in fewer chunks than this stay single-word candidates in the narrower set. */
-export const RARE_DF = 200
+const RARE_DF = 200
 
 interface PrepareRow {
   lexemes: string[] | null

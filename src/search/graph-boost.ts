@@ -18,7 +18,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from './options.js'
 import type { SearchOptions, SearchResponse, SearchResult } from './types.js'
 
 export const GRAPH_LINK_WEIGHT = 0.3
-export const GRAPH_LINK_SATURATION = 3
+const GRAPH_LINK_SATURATION = 3
 export const GRAPH_INDEGREE_WEIGHT = 0.1
 
 interface LinkEvidence {

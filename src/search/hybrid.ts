@@ -6,8 +6,8 @@ import type { SearchResponse } from './types.js'
 import { embedQuery, hasEmbeddings, vectorChunkRows } from './vector.js'
 
 /** Chunks each side contributes per result asked for (offset included), and at least. */
-export const HYBRID_CANDIDATE_FACTOR = 5
-export const HYBRID_CANDIDATE_MIN = 50
+const HYBRID_CANDIDATE_FACTOR = 5
+const HYBRID_CANDIDATE_MIN = 50
 
 export function hybridCandidates(plan: Pick<SearchPlan, 'offset' | 'limit'>): number {
   return Math.max(HYBRID_CANDIDATE_MIN, HYBRID_CANDIDATE_FACTOR * (plan.offset + plan.limit))
@@ -87,7 +87,7 @@ export interface ChunkCandidate {
 }
 
 /** A page's best fused chunk: the row as a side returned it, with the fused score. */
-export type FusedChunk<T extends ChunkCandidate> = T & { keyword: number; vector: number }
+type FusedChunk<T extends ChunkCandidate> = T & { keyword: number; vector: number }
 
 const pageKeyOf = (row: ChunkCandidate): string => `${row.source_id}\u0000${row.slug}`
 

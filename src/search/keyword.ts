@@ -4,7 +4,7 @@ import type { SearchPlan } from './options.js'
 import { filterSql, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
 
 /** The keyword stage reads this many chunks per page it returns, then keeps each page's best. */
-export const KEYWORD_INNER_FACTOR = 3
+const KEYWORD_INNER_FACTOR = 3
 
 /**
  * Which chunks are candidates (all are then ranked by BM25). `any`: at least one of the query's
@@ -13,7 +13,7 @@ export const KEYWORD_INNER_FACTOR = 3
  */
 export type KeywordMatch = 'all' | 'any' | 'two'
 
-export interface KeywordRequest {
+interface KeywordRequest {
   query: string
   match: KeywordMatch
   /** One result per page (page search) or every chunk (two-pass retrieval). */

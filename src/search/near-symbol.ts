@@ -17,8 +17,8 @@ import type { SearchContext } from './context.js'
 import { DEFAULT_LIMIT, MAX_LIMIT } from './options.js'
 import type { SearchOptions, SearchResponse, SearchResult } from './types.js'
 
-export const NEAR_SYMBOL_WEIGHT = 1
-export const DEFAULT_WALK_DEPTH = 1
+const NEAR_SYMBOL_WEIGHT = 1
+const DEFAULT_WALK_DEPTH = 1
 export const MAX_WALK_DEPTH = 3
 /** Call-graph nodes read per direction when building the neighbourhood. */
 const NEIGHBOURHOOD_CAP = 500
@@ -34,7 +34,7 @@ function resolveWalkDepth(raw: number | undefined): number {
 }
 
 /** Pages within `walkDepth` hops of the symbol's definitions, with their distance in hops. */
-export async function symbolNeighbourhood(db: SqlExecutor, symbol: string, walkDepth: number): Promise<Map<string, number>> {
+async function symbolNeighbourhood(db: SqlExecutor, symbol: string, walkDepth: number): Promise<Map<string, number>> {
   const hops = new Map<string, number>()
   const note = (sourceId: string | null, slug: string | null, d: number): void => {
     if (sourceId === null || slug === null) return
@@ -52,7 +52,7 @@ export async function symbolNeighbourhood(db: SqlExecutor, symbol: string, walkD
 }
 
 /** Multiplies the score of results in the neighbourhood and re-sorts (ties keep their order). */
-export function boostNearSymbol(results: readonly SearchResult[], hops: ReadonlyMap<string, number>): SearchResult[] {
+function boostNearSymbol(results: readonly SearchResult[], hops: ReadonlyMap<string, number>): SearchResult[] {
   const boosted = results.map((r, index) => {
     const d = hops.get(pageKey(r.source_id, r.slug))
     return { result: d === undefined ? r : { ...r, score: r.score * (1 + NEAR_SYMBOL_WEIGHT / (1 + d)) }, index }

@@ -114,7 +114,7 @@ export function parseExcludeList(raw: string | null | undefined): string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s !== '')
 }
 
-export interface ExcludeInput {
+interface ExcludeInput {
   /** Raw BRAIN_SEARCH_EXCLUDE. */
   envRaw?: string | null
   exclude_slug_prefixes?: readonly string[]

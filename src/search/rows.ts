@@ -1,7 +1,7 @@
 import type { ResultRow } from './sql.js'
 import type { SearchResult } from './types.js'
 
-export interface RowContext {
+interface RowContext {
   terms: readonly string[]
   snippetChars: number
   now: Date

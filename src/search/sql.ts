@@ -7,8 +7,6 @@ import type { SearchPlan } from './options.js'
  * boost factors, excluded prefixes, language, symbol kind, source id, page type and tag;
  * statement-specific parameters start at $9. `p` is pages and `c` is content_chunks in every statement.
  */
-export const FIRST_OWN_PARAM = 9
-
 export function planParams(plan: SearchPlan): SqlParam[] {
   return [
     plan.boosts.map((b) => b.prefix),
@@ -92,7 +90,7 @@ export const SEARCH_STATEMENT_TIMEOUT_MS = 8000
 /** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout. */
 const QUERY_CANCELED = '57014'
 
-export interface SearchTransactionOptions {
+interface SearchTransactionOptions {
   timeoutMs?: number
   /**
    * HNSW candidate list size for vector statements in this transaction. pgvector returns at most
@@ -102,7 +100,7 @@ export interface SearchTransactionOptions {
 }
 
 /** hnsw.ef_search accepts 1–1000. */
-export const MAX_EF_SEARCH = 1000
+const MAX_EF_SEARCH = 1000
 
 /**
  * Runs `fn` in a transaction whose statement_timeout is set with SET LOCAL semantics

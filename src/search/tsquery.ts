@@ -32,7 +32,7 @@ export function lexemeTsquery(lexemes: readonly string[], match: 'any' | 'two' |
  * A token starting with two dashes (`--no-color`) is words, not an exclusion.
  * `or` between words is accepted and changes nothing, since any word may match already.
  */
-export interface ParsedQuery {
+interface ParsedQuery {
   words: string[]
   prefixes: string[]
   phrases: string[]

@@ -7,8 +7,8 @@ import { FILTER_SQL, RESULT_COLUMNS_SQL, planParams, sourceFactorSql, type Resul
 import type { SearchResponse } from './types.js'
 
 /** Nearest chunks read per result asked for (offset included), so re-ranking has room to act. */
-export const VECTOR_INNER_FACTOR = 5
-export const VECTOR_INNER_MIN = 50
+const VECTOR_INNER_FACTOR = 5
+const VECTOR_INNER_MIN = 50
 
 /** The inner nearest-neighbour limit: grows with offset, so deeper pages see deeper neighbours. */
 export function vectorInnerLimit(plan: Pick<SearchPlan, 'offset' | 'limit'>): number {
@@ -21,7 +21,7 @@ export function vectorInnerLimit(plan: Pick<SearchPlan, 'offset' | 'limit'>): nu
  * cosine similarity times its page's source factor, keeps each page's best chunk and orders by
  * that score.
  */
-export async function vectorRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: string, model: string): Promise<ResultRow[]> {
+async function vectorRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: string, model: string): Promise<ResultRow[]> {
   const { rows } = await tx.query<ResultRow>(
     `WITH nearest AS (
        SELECT c.id AS chunk_id, c.page_id, c.embedding <=> $9::vector AS distance
@@ -83,7 +83,7 @@ export async function hasEmbeddings(tx: SqlExecutor, model: string): Promise<boo
 }
 
 /** The query's vector as a pgvector literal, or why there is none. */
-export type QueryEmbedding = { literal: string; error: null } | { literal: null; error: ErrorEnvelope }
+type QueryEmbedding = { literal: string; error: null } | { literal: null; error: ErrorEnvelope }
 
 /** Never rejects: a provider failure is returned, so hybrid search can fall back to keywords. */
 export async function embedQuery(embedder: EmbeddingProvider, query: string, signal?: AbortSignal): Promise<QueryEmbedding> {

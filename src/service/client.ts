@@ -42,7 +42,7 @@ export function tryConnect(path: string): Promise<Socket | null> {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Starts the service in the background, its output going to the log, never to this terminal. */
-export function spawnService(paths: ServicePaths, env: Record<string, string>): { exited: () => boolean; pid: number } {
+function spawnService(paths: ServicePaths, env: Record<string, string>): { exited: () => boolean; pid: number } {
   mkdirSync(dirname(paths.log), { recursive: true, mode: 0o700 })
   chmodSync(paths.home, 0o700)
   const log = openSync(paths.log, 'a', 0o600)
@@ -106,7 +106,7 @@ function lockHolder(path: string): number | null {
 }
 
 /** Waits until the service `pid` has let go of the home's service lock (or died), or gives up. */
-export async function waitForRelease(paths: ServicePaths, pid: number, timeoutMs = STOP_TIMEOUT_MS): Promise<boolean> {
+async function waitForRelease(paths: ServicePaths, pid: number, timeoutMs = STOP_TIMEOUT_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
   while (lockHolder(paths.lock) === pid && processAlive(pid)) {
     if (Date.now() > deadline) return false

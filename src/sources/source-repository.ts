@@ -26,7 +26,7 @@ export interface SourceWithCounts extends SourceRecord {
   pages: number
 }
 
-export interface NewSource {
+interface NewSource {
   id: string
   name?: string
   localPath: string
@@ -56,7 +56,7 @@ function strings(value: unknown): string[] {
 }
 
 /** Reads the jsonb leniently: a hand-edited or older config never stops a sync. */
-export function parseSourceConfig(raw: Record<string, unknown> | null | undefined): SourceConfig {
+function parseSourceConfig(raw: Record<string, unknown> | null | undefined): SourceConfig {
   const config = raw ?? {}
   const strategy = SYNC_STRATEGIES.includes(config.strategy as SyncStrategy) ? (config.strategy as SyncStrategy) : 'markdown'
   return { strategy, include: strings(config.include), exclude: strings(config.exclude), syncEnabled: config.syncEnabled !== false }
@@ -75,7 +75,7 @@ function toRecord(row: SourceRow): SourceRecord {
   }
 }
 
-export function validateSourceId(id: string): string {
+function validateSourceId(id: string): string {
   if (!SOURCE_ID.test(id)) {
     throw new UsageError('invalid_source_id', `"${id.slice(0, 80)}" is not a valid source id.`, {
       hint: 'Use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (e.g. notes, work-repo).',
@@ -149,7 +149,7 @@ export async function recordSourceBookmark(db: SqlExecutor, id: string, commit: 
   await db.query('UPDATE sources SET last_commit = $2, chunker_version = $3, updated_at = now() WHERE id = $1', [id, commit, chunkerVersion])
 }
 
-export interface SourceChanges {
+interface SourceChanges {
   name?: string
   strategy?: SyncStrategy
   include?: readonly string[]

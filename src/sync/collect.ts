@@ -12,7 +12,7 @@ export interface CollectedPlan extends SyncPlan {
   droppedFailures: string[]
 }
 
-export interface CollectInputs {
+interface CollectInputs {
   repoDir: string
   decision: Exclude<WalkDecision, { kind: 'up_to_date' }>
   lastCommit: string | null

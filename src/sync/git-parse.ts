@@ -8,7 +8,7 @@ export function isRegularFileMode(mode: string): boolean {
   return mode === '100644' || mode === '100755' || mode === '100664'
 }
 
-export type DiffStatus = 'A' | 'M' | 'D' | 'R' | 'C' | 'T'
+type DiffStatus = 'A' | 'M' | 'D' | 'R' | 'C' | 'T'
 
 export interface DiffEntry {
   status: DiffStatus

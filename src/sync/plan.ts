@@ -10,7 +10,7 @@ export interface PlannedFile {
   size: number | null
 }
 
-export interface PlannedDelete {
+interface PlannedDelete {
   path: string
   slug: string
 }

@@ -5,7 +5,7 @@ import { DEFAULT_SOURCE_ID } from '../pages/index.js'
 import { deleteSource, requireSource } from '../sources/source-repository.js'
 import { acquireSyncLock } from './lock.js'
 
-export interface RemovedSource {
+interface RemovedSource {
   id: string
   localPath: string | null
   pages: number

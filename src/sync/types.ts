@@ -14,8 +14,8 @@ export interface SyncRequest {
   noExtract?: boolean
 }
 
-export type SyncStatus = 'up_to_date' | 'synced' | 'dry_run'
-export type SyncMode = 'incremental' | 'full'
+type SyncStatus = 'up_to_date' | 'synced' | 'dry_run'
+type SyncMode = 'incremental' | 'full'
 export type FullWalkReason = 'first_sync' | 'full_requested' | 'chunker_version' | 'bookmark_unreachable'
 /** Which bookmark a sync reads and moves: the source's last_commit, or the global sync.last_commit. */
 export type BookmarkScope = 'source' | 'global'

@@ -82,7 +82,7 @@ const MATTER_OPTIONS = {
   },
 }
 
-export interface ParsedFrontmatter {
+interface ParsedFrontmatter {
   /** The front matter as a plain JSON object; `{}` when there is none. */
   data: Record<string, unknown>
   /** Everything after the closing delimiter. */
@@ -110,7 +110,7 @@ export function stringifyFrontmatter(body: string, data: Record<string, unknown>
   return head + (body.endsWith('\n') ? body : `${body}\n`)
 }
 
-export interface FrontmatterDoc {
+interface FrontmatterDoc {
   /** Null when the text has no front matter block at all. */
   data: Record<string, unknown> | null
   body: string

@@ -4,7 +4,7 @@
  * prose only, never from code.
  */
 
-export interface ProseLine {
+interface ProseLine {
   /** 0-based line number within the text scanned. */
   index: number
   /** The line with inline code replaced by spaces. */
@@ -16,7 +16,7 @@ export interface ProseLine {
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 
 /** Replaces `code` spans (any run of backticks, closed by the same run) by spaces. */
-export function maskInlineCode(line: string): string {
+function maskInlineCode(line: string): string {
   if (!line.includes('`')) return line
   return line.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (m) => ' '.repeat(m.length))
 }

@@ -24,7 +24,7 @@ export interface PhaseReport {
   duration_ms: number
 }
 
-export function isPhaseName(value: string): value is PhaseName {
+function isPhaseName(value: string): value is PhaseName {
   return (AUTOPILOT_PHASES as readonly string[]).includes(value)
 }
 

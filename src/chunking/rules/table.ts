@@ -5,7 +5,7 @@ import type { Node } from 'web-tree-sitter'
 import { defaultName, isComment } from '../syntax.js'
 import type { ClassifyContext, Classifier, DefMatch, LanguageRules } from './types.js'
 
-export interface RuleTable {
+interface RuleTable {
   defs: Readonly<Record<string, string | Classifier>>
   /** Non-comment node types that attach to the following definition. */
   prefix?: readonly string[]

@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion'
 import type { ReconcileResult } from '../../links/index.js'
 import { BrainCommand } from '../brain-command.js'
 
-export function formatReconcile(result: ReconcileResult): string {
+function formatReconcile(result: ReconcileResult): string {
   if (result.status === 'auto_link_disabled') return 'auto_link is false: no links derived (`brain config set auto_link true` turns it on).'
   const verb = result.dryRun ? 'would add' : 'added'
   const { mentions, explicit } = result.kinds

@@ -2,13 +2,13 @@ import { Command, Option } from 'clipanion'
 import type { ReindexProgress } from '../../search/index.js'
 import { BrainCommand } from '../brain-command.js'
 
-export interface ReindexResult {
+interface ReindexResult {
   language: string
   pages: number
   chunks: number
 }
 
-export function formatReindex(result: ReindexResult): string {
+function formatReindex(result: ReindexResult): string {
   return `Re-indexed ${result.pages} pages and ${result.chunks} chunks with search.language = ${result.language}`
 }
 

@@ -27,7 +27,7 @@ export interface LocalRuntimeOptions {
  * At most two workers, each holding a model copy (about 100 MB). A concurrent search does not
  * queue behind them: queries embed in-process, and the OS shares the cores.
  */
-export function defaultMaxWorkers(): number {
+function defaultMaxWorkers(): number {
   return Math.max(1, Math.min(2, availableParallelism()))
 }
 
@@ -45,7 +45,7 @@ const defaults = (): LocalRuntimeOptions => ({
  * threads sleep instead of spinning (native-runner.ts), so a search beside an import keeps its
  * core; a query may take one slot more than bulk work and so does not wait for the queue.
  */
-export function defaultNativeThreading(): Pick<LocalRuntimeOptions, 'nativeThreads' | 'nativeConcurrency'> {
+function defaultNativeThreading(): Pick<LocalRuntimeOptions, 'nativeThreads' | 'nativeConcurrency'> {
   return { nativeThreads: defaultMaxWorkers(), nativeConcurrency: 1 }
 }
 

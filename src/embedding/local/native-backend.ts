@@ -8,7 +8,7 @@ export interface NativeBackend extends LocalBackend {
   release(): Promise<void>
 }
 
-export interface NativeBackendOptions {
+interface NativeBackendOptions {
   /** Model calls in flight at once for bulk work; an urgent call (a query) may add one more. */
   concurrency: number
 }

@@ -13,7 +13,7 @@ export interface NativeRunner {
   release(): Promise<void>
 }
 
-export interface NativeRunnerOptions {
+interface NativeRunnerOptions {
   /** Threads inside one model call. */
   intraOpThreads: number
   /** Module providing the runtime (tests name one that does not exist). */

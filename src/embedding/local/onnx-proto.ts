@@ -4,8 +4,8 @@
  * public onnx.proto; only what the local embedding graph uses is supported.
  */
 
-export const OnnxDataType = { float: 1, int32: 6, int64: 7, bool: 9 } as const
-export type OnnxDataTypeName = keyof typeof OnnxDataType
+const OnnxDataType = { float: 1, int32: 6, int64: 7, bool: 9 } as const
+type OnnxDataTypeName = keyof typeof OnnxDataType
 
 export type OnnxAttributeValue = number | string | number[] | { floats: number[] } | { float: number } | OnnxTensor
 
@@ -24,14 +24,14 @@ export interface OnnxNode {
   domain?: string
 }
 
-export interface OnnxValueInfo {
+interface OnnxValueInfo {
   name: string
   dataType: OnnxDataTypeName
   /** A number is a fixed size, a string names a dynamic dimension. */
   shape: (number | string)[]
 }
 
-export interface OnnxModel {
+interface OnnxModel {
   graphName: string
   nodes: OnnxNode[]
   initializers: OnnxTensor[]

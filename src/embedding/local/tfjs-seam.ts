@@ -9,7 +9,7 @@ export interface TensorInfoLike {
   dtype: string
 }
 
-export interface TensorLike extends TensorInfoLike {
+interface TensorLike extends TensorInfoLike {
   array(): Promise<unknown>
   dispose(): void
 }
@@ -20,7 +20,7 @@ export interface KernelArgs {
   attrs?: Record<string, unknown>
 }
 
-export type KernelFunc = (args: KernelArgs) => TensorInfoLike | TensorInfoLike[]
+type KernelFunc = (args: KernelArgs) => TensorInfoLike | TensorInfoLike[]
 
 export interface KernelConfig {
   kernelName: string
@@ -30,7 +30,7 @@ export interface KernelConfig {
   disposeFunc?: unknown
 }
 
-export interface GraphModelLike {
+interface GraphModelLike {
   executeAsync(inputs: Record<string, TensorLike>): Promise<TensorLike>
 }
 

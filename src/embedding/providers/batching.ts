@@ -1,4 +1,4 @@
-export interface BatchLimits {
+interface BatchLimits {
   maxInputs: number
   /** Sum of input costs (tokens, characters) allowed in one batch; one input over it still gets a batch of its own. */
   maxCost?: number

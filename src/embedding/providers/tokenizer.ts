@@ -8,9 +8,9 @@ export interface TokenEncoder {
   decode(tokens: number[]): string
 }
 
-export type EncoderLoader = () => TokenEncoder
+type EncoderLoader = () => TokenEncoder
 
-export interface CappedText {
+interface CappedText {
   text: string
   tokens: number
 }

@@ -3,7 +3,7 @@ import { embedAndStore, pendingChunksOfPages } from './index.js'
 import type { EmbeddingProvider } from '../index.js'
 import { serializeError, type ErrorEnvelope } from '../../errors/index.js'
 
-export interface EmbedFollowerOptions {
+interface EmbedFollowerOptions {
   /** Chunks per embedding call. */
   batchSize: number
   /** Written pages collected before a step starts while the import is still running. */

@@ -9,11 +9,11 @@ export type EmbedMode = 'stale' | 'all'
 /** One listing of stale chunk ids reads at most this many rows. */
 export const STALE_LIST_LIMIT = 100_000
 /** Chunks per provider call and per UPDATE. */
-export const EMBED_BATCH_CHUNKS = 200
+const EMBED_BATCH_CHUNKS = 200
 /** Pages per `--all` step; their chunks are embedded together. */
-export const EMBED_ALL_PAGES_PER_STEP = 50
+const EMBED_ALL_PAGES_PER_STEP = 50
 /** A provider that fails this many batches in a row is given up on; what is left stays stale. */
-export const MAX_CONSECUTIVE_FAILURES = 3
+const MAX_CONSECUTIVE_FAILURES = 3
 
 export interface EmbedProgress {
   done: number

@@ -23,10 +23,10 @@ export function contentTypeForFile(name: string): string {
   return TYPE_BY_EXTENSION[extname(name).toLowerCase()] ?? 'text/plain'
 }
 
-export const ARCHIVE_DIR = '.archived'
+const ARCHIVE_DIR = '.archived'
 const POLL_MS = 2000
 
-export interface InboxSourceOptions {
+interface InboxSourceOptions {
   dir: string
   pollMs?: number
 }

@@ -12,11 +12,11 @@ import { createFileFilter, type FileFilter } from '../../sources/file-filter.js'
 import { readTextFile } from '../../sources/read-text.js'
 import type { IngestionSource, IngestionSourceContext } from '../contract.js'
 
-export const WATCH_DEBOUNCE_MS = 1000
+const WATCH_DEBOUNCE_MS = 1000
 
-export type WatchFn = (path: string, listener: (event: string, filename: string | Buffer | null) => void) => FSWatcher
+type WatchFn = (path: string, listener: (event: string, filename: string | Buffer | null) => void) => FSWatcher
 
-export interface DirectoryWatcherOptions {
+interface DirectoryWatcherOptions {
   /** The brain directory (`sync.repo_path`). */
   dir: string
   debounceMs?: number

@@ -4,7 +4,7 @@ import { JOB_STATUSES, type JobDetail, type JobName, type JobRecord, type ListFi
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export function isJobId(value: string): boolean {
+function isJobId(value: string): boolean {
   return UUID.test(value)
 }
 

@@ -19,7 +19,7 @@ WHERE j.state = 'active'
   )
 LIMIT 1000`
 
-export interface RescueOptions {
+interface RescueOptions {
   /** Processes silent for longer are gone. 0 treats every other process as gone. */
   livenessMs: number
   minAgeMs: number

@@ -5,6 +5,7 @@ import { historyTools } from './history.js'
 import { trashTools } from './trash.js'
 import { linkTools } from './links.js'
 import { pageTools } from './pages.js'
+import { captureTool } from './capture.js'
 import { searchTools } from './search.js'
 import { systemTools } from './system.js'
 import { operateTools } from './operate.js'
@@ -12,7 +13,7 @@ import { tagTools } from './tags.js'
 import type { Operation } from './operation.js'
 
 /** Every operation: served as MCP tools over stdio and HTTP, as commands where they have a CLI shape. */
-export const OPERATIONS: readonly Operation[] = [...pageTools, ...historyTools, ...trashTools, ...searchTools, ...codeTools, ...linkTools, ...jobTools, ...systemTools, ...tagTools, ...operateTools]
+export const OPERATIONS: readonly Operation[] = [...pageTools, captureTool, ...historyTools, ...trashTools, ...searchTools, ...codeTools, ...linkTools, ...jobTools, ...systemTools, ...tagTools, ...operateTools]
 
 /** The MCP view of the catalogue: each operation is a tool of the same name. */
 export const TOOLS = OPERATIONS

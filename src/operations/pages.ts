@@ -5,8 +5,8 @@ import type { Page } from '../pages/types.js'
 import type { PutPageResult } from '../pages/index.js'
 import { defineOperation, type Operation } from './operation.js'
 
-const MAX_CONTENT_CHARS = 5 * 1024 * 1024
-const slug = z.string().trim().min(1).max(512).describe('Page slug, e.g. notes/2024-05-02-standup (no .md)')
+export const MAX_CONTENT_CHARS = 5 * 1024 * 1024
+export const slug = z.string().trim().min(1).max(512).describe('Page slug, e.g. notes/2024-05-02-standup (no .md)')
 const source = z.string().trim().min(1).max(200).optional().describe('Source id (default: default)')
 
 /** What a page write needs, from an operation's context. */
@@ -42,13 +42,6 @@ async function formatPage(result: Page & { chunks?: ShownChunk[] }): Promise<str
 
 type WriteThrough = PutPageResult['write_through']
 
-/** The five-line capture receipt. */
-function formatReceipt(receipt: { slug: string; status: string; contentHash: string; title: string }): string {
-  const written = (receipt as unknown as { writeThrough: WriteThrough }).writeThrough
-  const where = written.written ? written.path : `not written (${written.reason})`
-  return [`slug:    ${receipt.slug}`, `status:  ${receipt.status}`, `hash:    ${receipt.contentHash}`, `path:    ${where}`, `title:   ${receipt.title}`].join('\n')
-}
-
 function pageNotFound(slugText: string): NotFoundError {
   return new NotFoundError('page_not_found', `No page ${slugText}.`, { hint: 'Find pages with list_pages or search.' })
 }
@@ -77,115 +70,6 @@ export const putPageTool = defineOperation({
     },
   },
 })
-
-const MAX_FILE_BASE64_CHARS = Math.ceil((50 * 1024 * 1024) / 3) * 4
-
-export const captureTool = defineOperation({
-  name: 'capture',
-  description:
-    'Capture a thought, snippet or message as a new page in one step: prose gets front matter and a title, and the slug defaults to inbox/<date>-<hash>. Or capture a document file (PDF, ChatGPT/Claude.ai conversations.json, coding-agent .jsonl log) sent as base64 in `file`: it is converted to markdown pages recording source_format and the file hash, and the same file sent again is skipped. Use it when you do not have a slug in mind; use put_page to write a page you named. Returns the receipt (slug, status, content_hash, write_through, title).',
-  input: z.strictObject({
-    text: z.string().min(1).max(MAX_CONTENT_CHARS).optional().describe('What to capture (markdown or prose); or give file'),
-    file: z
-      .strictObject({
-        name: z.string().trim().min(1).max(255).describe('File name, e.g. report.pdf (picks the converter)'),
-        content_type: z.string().trim().max(200).optional().describe('MIME type, e.g. application/pdf'),
-        data_base64: z.string().min(1).max(MAX_FILE_BASE64_CHARS).describe('The file bytes, base64'),
-      })
-      .optional()
-      .describe('A document file to convert instead of text'),
-    url: z.string().trim().min(1).max(2048).optional().describe('An http(s) URL to fetch and convert (HTML, PDF, text, markdown) into web/<host>/<path>'),
-    allow_private: z.boolean().optional().describe('Let url reach loopback/private addresses (local callers only)'),
-    slug: slug.optional(),
-    type: z.string().trim().min(1).max(100).optional().describe('Page type for wrapped prose (default capture)'),
-    source: z.string().trim().min(1).max(500).optional().describe('Where the content came from, stamped as provenance'),
-    no_embed: z.boolean().optional(),
-  }),
-  mutating: true,
-  async run(ctx, args) {
-    if ([args.text, args.file, args.url].filter((v) => v !== undefined).length !== 1) {
-      throw new ValidationError('capture_requires_one_input', 'Give capture one of text, file or url.', { hint: 'text: "a thought" | file: {name, data_base64} | url: "https://…"' })
-    }
-    if (args.file !== undefined) return captureFile(ctx, args.file, args)
-    if (args.url !== undefined) return captureFromUrl(ctx, args.url, args)
-    const { shapeCapture, defaultCaptureSlug } = await import('../capture/index.js')
-    const { putPage } = await import('../pages/index.js')
-    const raw = args.text!.trim()
-    const now = new Date()
-    const shaped = shapeCapture(raw, { type: args.type, capturedVia: args.source ?? (ctx.remote ? 'mcp' : 'cli'), now })
-    const result = await putPage(await pageWriteContext(ctx, args.no_embed ?? false), {
-      slug: args.slug ?? defaultCaptureSlug(raw, now),
-      content: shaped.markdown,
-      sourceUri: args.source ?? null,
-      sourceKind: 'capture',
-      writtenVia: ctx.remote ? 'mcp:capture' : 'capture',
-    })
-    return { ...result, title: shaped.title, wrapped: shaped.wrapped }
-  },
-  present: { text: formatReceipt },
-})
-
-/** The slug check of remote callers with configured prefixes (none for local callers). */
-function remoteSlugCheck(ctx: OperationContext, prefixes: readonly string[] | null): ((slug: string) => void) | undefined {
-  const allowed = prefixes && prefixes.length > 0 ? prefixes : null
-  if (!ctx.remote || allowed === null) return undefined
-  return (target) => {
-    if (!allowed.some((p) => target.startsWith(p))) {
-      throw new ValidationError('slug_not_allowed', `Writing ${target} is not allowed for this caller.`, { hint: `Allowed slug prefixes: ${allowed.join(', ')}` })
-    }
-  }
-}
-
-/** A URL fetched behind the address guard; a remote caller can never reach private addresses. */
-/** Converted pages are mirrored to `sync.repo_path` as `put` mirrors a page: not for remote writers without a slug allowlist. */
-function documentWriteThrough(write: { repoPath: string | null; remote: boolean; allowedSlugPrefixes: readonly string[] | null }): { repoPath: string | null; sandboxed: boolean } {
-  return { repoPath: write.repoPath, sandboxed: write.remote && (write.allowedSlugPrefixes ?? []).length === 0 }
-}
-
-async function captureFromUrl(ctx: OperationContext, url: string, args: { slug?: string; no_embed?: boolean; allow_private?: boolean }) {
-  if (ctx.remote && args.allow_private) throw new ValidationError('allow_private_local_only', 'allow_private is for local callers only.', { hint: 'Capture private URLs on the machine itself.' })
-  if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A URL capture cannot be previewed.', { hint: 'Run it without --dry-run.' })
-  const { captureUrl } = await import('../capture/index.js')
-  const write = await pageWriteContext(ctx, args.no_embed ?? false)
-  const { config } = await ctx.brain()
-  const receipt = await captureUrl(write.db, {
-    writeThrough: documentWriteThrough(write),
-    url,
-    slug: args.slug,
-    maxBytes: config.fetch.maxBytes,
-    timeoutMs: config.fetch.timeoutMs,
-    allowPrivate: args.allow_private === true,
-    embedder: write.embedder,
-    maxFences: write.maxFences,
-    writtenVia: ctx.remote ? 'mcp:capture' : 'capture',
-    writtenBy: write.caller,
-    checkSlug: remoteSlugCheck(ctx, write.allowedSlugPrefixes),
-    autoLink: !ctx.remote,
-  })
-  return { ...receipt }
-}
-
-/** A document file through its converter; remote callers keep their slug prefixes and get no derived links. */
-async function captureFile(ctx: OperationContext, file: { name: string; content_type?: string; data_base64: string }, args: { slug?: string; source?: string; no_embed?: boolean }) {
-  const { captureDocument } = await import('../capture/index.js')
-  const write = await pageWriteContext(ctx, args.no_embed ?? false)
-  if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A document capture cannot be previewed.', { hint: 'Run it without --dry-run.' })
-  const receipt = await captureDocument(write.db, {
-    writeThrough: documentWriteThrough(write),
-    bytes: Buffer.from(file.data_base64, 'base64'),
-    name: file.name,
-    contentType: file.content_type,
-    slug: args.slug,
-    source: args.source,
-    embedder: write.embedder,
-    maxFences: write.maxFences,
-    writtenVia: ctx.remote ? 'mcp:capture' : 'capture',
-    writtenBy: write.caller,
-    checkSlug: remoteSlugCheck(ctx, write.allowedSlugPrefixes),
-    autoLink: !ctx.remote,
-  })
-  return { ...receipt }
-}
 
 export const getPageTool = defineOperation({
   name: 'get_page',
@@ -316,4 +200,4 @@ function tagTool(name: 'add_tag' | 'remove_tag', adding: boolean): Operation {
 const addTagTool = tagTool('add_tag', true)
 const removeTagTool = tagTool('remove_tag', false)
 
-export const pageTools: Operation[] = [putPageTool, captureTool, getPageTool, listPagesTool, deletePageTool, addTagTool, removeTagTool]
+export const pageTools: Operation[] = [putPageTool, getPageTool, listPagesTool, deletePageTool, addTagTool, removeTagTool]

@@ -61,19 +61,19 @@ export class CaptureCommand extends BrainCommand {
       if (this.text.length > 0 || this.file !== undefined || this.stdin) {
         throw new UsageError('capture_requires_one_input', 'Give the content one way: text, --file, --stdin or --url.', { hint: 'brain capture --url https://example.org/post' })
       }
-      const { captureTool } = await import('../../operations/pages.js')
+      const { captureTool } = await import('../../operations/capture.js')
       const args = checkedArgs(captureTool, { url: this.url, allow_private: this.allowPrivate || undefined, slug: this.slug, no_embed: this.noEmbed || undefined })
       return this.finish(captureTool, await this.runOperation(captureTool, args))
     }
     const document = await this.documentFile()
     if (document !== null) {
-      const { captureTool } = await import('../../operations/pages.js')
+      const { captureTool } = await import('../../operations/capture.js')
       const args = checkedArgs(captureTool, { file: document, slug: this.slug, source: this.source, no_embed: this.noEmbed || undefined })
       return this.finish(captureTool, await this.runOperation(captureTool, args))
     }
     const raw = await this.content()
     if (raw.trim() === '') throw new UsageError('capture_empty', 'The content is empty.', { hint: 'Capture some text.' })
-    const { captureTool } = await import('../../operations/pages.js')
+    const { captureTool } = await import('../../operations/capture.js')
     const { loadConfig } = await import('../../config/index.js')
     let receipt: Record<string, unknown>
     if (loadConfig({ env: this.context.env }).remote !== null) {

@@ -9,8 +9,31 @@ const SURFACES = ['src/cli', 'src/service', 'supervisor']
 const TRANSPORTS = ['src/mcp', 'src/http']
 const FOUNDATION = ['src/db', 'src/config', 'src/errors', 'src/util']
 const CAPABILITIES = [
-  'activity', 'auth', 'capture', 'chunking', 'code', 'convert', 'doctor', 'embedding', 'export', 'frontmatter', 'history', 'import', 'ingestion', 'integrations', 'links',
-  'oauth', 'pages', 'queue', 'release', 'search', 'skills', 'sources', 'sync', 'update', 'upgrade',
+  'activity',
+  'auth',
+  'capture',
+  'chunking',
+  'code',
+  'convert',
+  'doctor',
+  'embedding',
+  'export',
+  'frontmatter',
+  'history',
+  'import',
+  'ingestion',
+  'integrations',
+  'links',
+  'oauth',
+  'pages',
+  'queue',
+  'release',
+  'search',
+  'skills',
+  'sources',
+  'sync',
+  'update',
+  'upgrade',
 ].map((name) => `src/${name}`)
 
 /** `from` folders may not be imported by `target` folders. */
@@ -45,7 +68,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(pglite|postgres)$/]",
+          selector: 'BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(pglite|postgres)$/]',
           message: 'Do not branch on the engine outside src/db: ask for a capability (db.capabilities) or a src/db helper.',
         },
       ],

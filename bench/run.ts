@@ -21,7 +21,11 @@ function summary(name: string): string {
   const source = join(here, '..', '..', 'bench', name, 'run.ts')
   if (!existsSync(source)) return ''
   const comment = /\/\*\*([\s\S]*?)\*\//.exec(readFileSync(source, 'utf8'))?.[1] ?? ''
-  const text = comment.split('\n').map((line) => line.replace(/^\s*\*\s?/, '')).join(' ').trim()
+  const text = comment
+    .split('\n')
+    .map((line) => line.replace(/^\s*\*\s?/, ''))
+    .join(' ')
+    .trim()
   const withoutName = text.replace(new RegExp(`^bench/${name}:\\s*`), '')
   return (withoutName.split(/(?<=[.:])\s/)[0] ?? '').slice(0, 110)
 }
@@ -29,7 +33,11 @@ function summary(name: string): string {
 const [name, ...args] = process.argv.slice(2)
 if (name === undefined || !benchmarks().includes(name)) {
   if (name !== undefined) process.stderr.write(`No benchmark named ${name}.\n`)
-  process.stdout.write(`Usage: npm run bench -- <name> [args…]\n\n${benchmarks().map((b) => `  ${b.padEnd(12)} ${summary(b)}`).join('\n')}\n`)
+  process.stdout.write(
+    `Usage: npm run bench -- <name> [args…]\n\n${benchmarks()
+      .map((b) => `  ${b.padEnd(12)} ${summary(b)}`)
+      .join('\n')}\n`,
+  )
   process.exit(name === undefined ? 0 : 2)
 }
 const run = spawnSync(process.execPath, [join(here, name, 'run.js'), ...args], { stdio: 'inherit' })

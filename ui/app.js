@@ -22,14 +22,21 @@ function showError(err) {
 function showLogin(message) {
   leaveLive()
   const input = el('input', { type: 'password', id: 'token', autocomplete: 'off', 'aria-label': 'Access token' })
-  const form = el('form', {
-    id: 'login',
-    onsubmit: (event) => {
-      event.preventDefault()
-      token.set(input.value.trim())
-      void start()
+  const form = el(
+    'form',
+    {
+      id: 'login',
+      onsubmit: (event) => {
+        event.preventDefault()
+        token.set(input.value.trim())
+        void start()
+      },
     },
-  }, el('p', { text: message ?? 'Sign in with an access token (brain auth create <name> --scopes read,write), or on your own machine open the link `brain ui` prints.' }), input, ' ', el('button', { type: 'submit', text: 'Sign in' }))
+    el('p', { text: message ?? 'Sign in with an access token (brain auth create <name> --scopes read,write), or on your own machine open the link `brain ui` prints.' }),
+    input,
+    ' ',
+    el('button', { type: 'submit', text: 'Sign in' }),
+  )
   show(form)
   input.focus()
 }

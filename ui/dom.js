@@ -31,7 +31,13 @@ export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—')
 
 /** Text with every occurrence of the query's words wrapped in <mark>, built as nodes. */
 export function highlighted(text, query) {
-  const words = [...new Set(String(query).toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])]
+  const words = [
+    ...new Set(
+      String(query)
+        .toLowerCase()
+        .match(/[\p{L}\p{N}_]{2,}/gu) ?? [],
+    ),
+  ]
   if (words.length === 0) return [text]
   const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   const pattern = new RegExp(`(${escaped.join('|')})`, 'giu')
@@ -39,5 +45,18 @@ export function highlighted(text, query) {
 }
 
 export function table(headers, rows, attrs = {}) {
-  return el('table', { class: 'grid', ...attrs }, el('thead', {}, el('tr', {}, headers.map((h) => el('th', { text: h })))), el('tbody', {}, rows))
+  return el(
+    'table',
+    { class: 'grid', ...attrs },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        headers.map((h) => el('th', { text: h })),
+      ),
+    ),
+    el('tbody', {}, rows),
+  )
 }

@@ -59,7 +59,11 @@ export function inline(text, slug, resolved = new Map()) {
   return nodes
 }
 
-const KEYWORDS = new Set('abstract as async await break case catch class const continue def default defer del do elif else enum export extends false final finally fn for from func function go if impl import in interface is lambda let match mod module mut new nil none not null or package pass private protected pub public raise return self static struct super switch this throw trait true try type typeof use val var void while with yield'.split(' '))
+const KEYWORDS = new Set(
+  'abstract as async await break case catch class const continue def default defer del do elif else enum export extends false final finally fn for from func function go if impl import in interface is lambda let match mod module mut new nil none not null or package pass private protected pub public raise return self static struct super switch this throw trait true try type typeof use val var void while with yield'.split(
+    ' ',
+  ),
+)
 const TOKEN = /(\/\/[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/)|("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|(\b\d[\d_.]*\b)|([A-Za-z_$][\w$]*)/g
 
 /** Code as spans by kind (comment, string, number, keyword); `#` comments only where the language uses them. */
@@ -83,11 +87,37 @@ export function highlight(code, language = '') {
 }
 
 function tableBlock(rows, slug, resolved) {
-  const cells = (line) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim())
+  const cells = (line) =>
+    line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((c) => c.trim())
   const [head, , ...body] = rows
-  return el('table', { class: 'grid' },
-    el('thead', {}, el('tr', {}, cells(head).map((c) => el('th', {}, inline(c, slug, resolved))))),
-    el('tbody', {}, body.map((row) => el('tr', {}, cells(row).map((c) => el('td', {}, inline(c, slug, resolved)))))))
+  return el(
+    'table',
+    { class: 'grid' },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        cells(head).map((c) => el('th', {}, inline(c, slug, resolved))),
+      ),
+    ),
+    el(
+      'tbody',
+      {},
+      body.map((row) =>
+        el(
+          'tr',
+          {},
+          cells(row).map((c) => el('td', {}, inline(c, slug, resolved))),
+        ),
+      ),
+    ),
+  )
 }
 
 export function renderMarkdown(markdown, slug, resolved = new Map()) {

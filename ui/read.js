@@ -9,20 +9,35 @@ export async function home(show) {
   const [{ pages }, stats] = await Promise.all([api('list_pages', { limit: 30 }), api('get_stats').catch(() => null)])
   show(
     el('h1', { text: 'Recent pages' }),
-    stats ? el('p', { class: 'muted', id: 'stats', text: `${stats.pages} pages (${stats.markdown_pages} notes, ${stats.code_pages} code) · ${stats.chunks} chunks, ${stats.embedded_chunks} embedded · ${stats.tags} tags · ${stats.sources} sources` }) : null,
+    stats
+      ? el('p', {
+          class: 'muted',
+          id: 'stats',
+          text: `${stats.pages} pages (${stats.markdown_pages} notes, ${stats.code_pages} code) · ${stats.chunks} chunks, ${stats.embedded_chunks} embedded · ${stats.tags} tags · ${stats.sources} sources`,
+        })
+      : null,
     resultList(pages.map((p) => ({ slug: p.slug, title: p.title, detail: `${p.type}${p.tags.length ? ` · ${p.tags.join(', ')}` : ''}` }))),
   )
 }
 
 function resultList(items, query) {
   if (items.length === 0) return el('p', { class: 'muted', text: 'Nothing found.' })
-  return el('ul', { class: 'results' }, items.map((item) =>
-    el('li', {},
-      el('a', { href: pageHref(item.slug), class: 'result', text: item.title || item.slug }), ' ',
-      el('span', { class: 'slug', text: item.slug }),
-      item.where ? el('span', { class: 'slug', text: ` · ${item.where}` }) : null,
-      item.snippet ? el('div', { class: 'snippet' }, highlighted(item.snippet, query ?? '')) : null,
-      item.detail ? el('div', { class: 'muted', text: item.detail }) : null)))
+  return el(
+    'ul',
+    { class: 'results' },
+    items.map((item) =>
+      el(
+        'li',
+        {},
+        el('a', { href: pageHref(item.slug), class: 'result', text: item.title || item.slug }),
+        ' ',
+        el('span', { class: 'slug', text: item.slug }),
+        item.where ? el('span', { class: 'slug', text: ` · ${item.where}` }) : null,
+        item.snippet ? el('div', { class: 'snippet' }, highlighted(item.snippet, query ?? '')) : null,
+        item.detail ? el('div', { class: 'muted', text: item.detail }) : null,
+      ),
+    ),
+  )
 }
 
 /** The search filters, kept across searches; their values become the operation's arguments. */
@@ -50,15 +65,27 @@ export function filterBar(onChange) {
     })
     return input
   }
-  const mode = el('select', { name: 'mode', 'aria-label': 'Search mode' },
+  const mode = el(
+    'select',
+    { name: 'mode', 'aria-label': 'Search mode' },
     el('option', { value: 'search', text: 'keyword', selected: filters.mode === 'search' }),
-    el('option', { value: 'query', text: 'hybrid', selected: filters.mode === 'query' }))
+    el('option', { value: 'query', text: 'hybrid', selected: filters.mode === 'query' }),
+  )
   mode.addEventListener('change', () => {
     filters.mode = mode.value
     onChange()
   })
-  return el('form', { class: 'filters', id: 'filters', onsubmit: (e) => e.preventDefault() },
-    mode, field('type', 'Page type', 'type'), field('tag', 'Tag', 'tag', 'tag-suggestions'), field('source', 'Source id', 'source', 'source-suggestions'), field('language', 'Code language', 'language'), field('symbol_kind', 'Symbol kind', 'symbol kind'), suggestionLists())
+  return el(
+    'form',
+    { class: 'filters', id: 'filters', onsubmit: (e) => e.preventDefault() },
+    mode,
+    field('type', 'Page type', 'type'),
+    field('tag', 'Tag', 'tag', 'tag-suggestions'),
+    field('source', 'Source id', 'source', 'source-suggestions'),
+    field('language', 'Code language', 'language'),
+    field('symbol_kind', 'Symbol kind', 'symbol kind'),
+    suggestionLists(),
+  )
 }
 
 let searchSeq = 0
@@ -74,22 +101,33 @@ export async function runSearch(show, query) {
     el('h1', { text: `Search: ${query}` }),
     filterBar(() => runSearch(show, query)),
     response.notice ? el('p', { class: 'muted', role: 'note', text: response.notice }) : null,
-    resultList(response.results.map((r) => ({ slug: r.slug, title: r.title, snippet: r.snippet, where: where(r) })), query),
+    resultList(
+      response.results.map((r) => ({ slug: r.slug, title: r.title, snippet: r.snippet, where: where(r) })),
+      query,
+    ),
   )
 }
 
 function linkList(title, links, key) {
-  const item = (l) => el('li', {},
-    l[key] ? el('a', { href: pageHref(l[key]), text: l[key] }) : el('span', { class: 'muted', text: `${l.target_text ?? '?'} (not yet written)` }),
-    l.link_type ? el('span', { class: 'muted', text: ` (${l.link_type}${l.line ? `, line ${l.line}` : ''})` }) : null,
-    l.context ? el('div', { class: 'muted context', text: l.context }) : null)
+  const item = (l) =>
+    el(
+      'li',
+      {},
+      l[key] ? el('a', { href: pageHref(l[key]), text: l[key] }) : el('span', { class: 'muted', text: `${l.target_text ?? '?'} (not yet written)` }),
+      l.link_type ? el('span', { class: 'muted', text: ` (${l.link_type}${l.line ? `, line ${l.line}` : ''})` }) : null,
+      l.context ? el('div', { class: 'muted context', text: l.context }) : null,
+    )
   return el('section', {}, el('h3', { text: `${title} (${links.length})` }), links.length ? el('ul', {}, links.map(item)) : el('p', { class: 'muted', text: 'None.' }))
 }
 
 function frontMatterTable(frontmatter) {
   const rows = Object.entries(frontmatter ?? {})
   if (rows.length === 0) return null
-  return el('table', { class: 'fm' }, rows.map(([k, v]) => el('tr', {}, el('td', { text: k }), el('td', { text: typeof v === 'string' ? v : JSON.stringify(v) }))))
+  return el(
+    'table',
+    { class: 'fm' },
+    rows.map(([k, v]) => el('tr', {}, el('td', { text: k }), el('td', { text: typeof v === 'string' ? v : JSON.stringify(v) }))),
+  )
 }
 
 export async function pageView(show, slug, navigate) {
@@ -97,24 +135,38 @@ export async function pageView(show, slug, navigate) {
   const [out, back] = await Promise.all([api('get_links', { slug }).catch(() => ({ links: [] })), api('get_backlinks', { slug }).catch(() => ({ links: [] }))])
   const resolved = new Map(out.links.filter((l) => l.to_slug && l.target_text).map((l) => [l.target_text.split('#')[0].trim().toLowerCase(), l.to_slug]))
   const enc = encodeURIComponent(slug)
-  const actions = el('nav', { class: 'actions' },
-    el('a', { href: `#/edit/${enc}`, text: 'Edit' }), ' · ',
-    el('a', { href: `#/history/${enc}`, text: 'History' }), ' · ',
-    el('a', { href: `#/graph/${enc}`, text: 'Graph' }), ' · ',
-    el('button', { type: 'button', id: 'delete', text: 'Delete', onclick: async () => {
-      if (!confirm(`Move ${slug} to the trash?`)) return
-      await api('delete_page', { slug })
-      navigate('#/trash')
-    } }))
+  const actions = el(
+    'nav',
+    { class: 'actions' },
+    el('a', { href: `#/edit/${enc}`, text: 'Edit' }),
+    ' · ',
+    el('a', { href: `#/history/${enc}`, text: 'History' }),
+    ' · ',
+    el('a', { href: `#/graph/${enc}`, text: 'Graph' }),
+    ' · ',
+    el('button', {
+      type: 'button',
+      id: 'delete',
+      text: 'Delete',
+      onclick: async () => {
+        if (!confirm(`Move ${slug} to the trash?`)) return
+        await api('delete_page', { slug })
+        navigate('#/trash')
+      },
+    }),
+  )
   const body = page.page_kind === 'code' ? await codeBody(page) : renderMarkdown(page.compiled_truth, slug, resolved)
   show(
-    el('article', { class: 'page' },
+    el(
+      'article',
+      { class: 'page' },
       el('h1', { id: 'title', text: page.title }),
       el('p', { class: 'slug', text: `${page.slug} · ${page.type}${page.tags.length ? ` · ${page.tags.join(', ')}` : ''} · updated ${when(page.updated_at)}` }),
       actions,
       frontMatterTable(page.frontmatter),
       body,
-      page.timeline ? el('section', { class: 'timeline' }, el('h2', { text: 'Timeline' }), renderMarkdown(page.timeline, slug, resolved)) : null),
+      page.timeline ? el('section', { class: 'timeline' }, el('h2', { text: 'Timeline' }), renderMarkdown(page.timeline, slug, resolved)) : null,
+    ),
     el('aside', { class: 'side' }, linkList('Links', out.links, 'to_slug'), linkList('Backlinks', back.links, 'from_slug')),
   )
 }
@@ -124,27 +176,66 @@ async function codeBody(page) {
   const { symbols } = await api('code_symbols', { slug: page.slug, source: page.source_id }).catch(() => ({ symbols: [] }))
   const language = page.frontmatter?.language ?? ''
   const lines = page.compiled_truth.replace(/\n$/, '').split('\n')
-  const code = el('pre', { class: 'code' }, el('code', { 'data-lang': language }, lines.map((line, i) => el('span', { class: 'line', id: `L${i + 1}` }, el('span', { class: 'ln', text: String(i + 1) }), highlight(line, language), '\n'))))
+  const code = el(
+    'pre',
+    { class: 'code' },
+    el(
+      'code',
+      { 'data-lang': language },
+      lines.map((line, i) => el('span', { class: 'line', id: `L${i + 1}` }, el('span', { class: 'ln', text: String(i + 1) }), highlight(line, language), '\n')),
+    ),
+  )
   const detail = el('div', { id: 'symbol-detail' })
   const showGraph = async (symbol) => {
     detail.replaceChildren(el('p', { class: 'muted', text: `Loading ${symbol}…` }))
     const [callers, callees] = await Promise.all([api('code_callers', { symbol }), api('code_callees', { symbol })])
-    const row = (r) => el('li', {}, el('a', { href: `${pageHref(r.slug)}`, class: 'code-ref', 'data-line': r.start_line ?? '', text: `${r.symbol_name_qualified ?? r.symbol_name ?? r.slug}` }), el('span', { class: 'muted', text: ` ${r.file ?? r.slug}${r.start_line ? `:${r.start_line}` : ''}${r.edge_type ? ` (${r.edge_type})` : ''}` }))
-    detail.replaceChildren(...[
-      el('h3', { text: symbol }),
-      callers.ambiguous ? el('p', { class: 'muted', text: 'This name has several definitions; results may mix them.' }) : null,
-      el('h4', { text: `Callers (${callers.results.length})` }), el('ul', { class: 'callers' }, callers.results.map(row)),
-      el('h4', { text: `Callees (${callees.results.length})` }), el('ul', { class: 'callees' }, callees.results.map(row)),
-    ].filter(Boolean))
+    const row = (r) =>
+      el(
+        'li',
+        {},
+        el('a', { href: `${pageHref(r.slug)}`, class: 'code-ref', 'data-line': r.start_line ?? '', text: `${r.symbol_name_qualified ?? r.symbol_name ?? r.slug}` }),
+        el('span', { class: 'muted', text: ` ${r.file ?? r.slug}${r.start_line ? `:${r.start_line}` : ''}${r.edge_type ? ` (${r.edge_type})` : ''}` }),
+      )
+    detail.replaceChildren(
+      ...[
+        el('h3', { text: symbol }),
+        callers.ambiguous ? el('p', { class: 'muted', text: 'This name has several definitions; results may mix them.' }) : null,
+        el('h4', { text: `Callers (${callers.results.length})` }),
+        el('ul', { class: 'callers' }, callers.results.map(row)),
+        el('h4', { text: `Callees (${callees.results.length})` }),
+        el('ul', { class: 'callees' }, callees.results.map(row)),
+      ].filter(Boolean),
+    )
   }
-  const outline = el('section', { class: 'outline' }, el('h3', { text: `Symbols (${symbols.length})` }),
-    symbols.length === 0 ? el('p', { class: 'muted', text: 'No symbols.' }) : el('ul', {}, symbols.map((s) => el('li', {},
-      el('button', { type: 'button', class: 'symbol linkish', 'data-symbol': s.qualified, text: s.qualified, onclick: () => {
-        document.getElementById(`L${s.start_line}`)?.scrollIntoView({ block: 'center' })
-        void showGraph(s.name)
-      } }),
-      el('span', { class: 'muted', text: ` ${s.symbol_type}, lines ${s.start_line}–${s.end_line}` })))),
-    detail)
+  const outline = el(
+    'section',
+    { class: 'outline' },
+    el('h3', { text: `Symbols (${symbols.length})` }),
+    symbols.length === 0
+      ? el('p', { class: 'muted', text: 'No symbols.' })
+      : el(
+          'ul',
+          {},
+          symbols.map((s) =>
+            el(
+              'li',
+              {},
+              el('button', {
+                type: 'button',
+                class: 'symbol linkish',
+                'data-symbol': s.qualified,
+                text: s.qualified,
+                onclick: () => {
+                  document.getElementById(`L${s.start_line}`)?.scrollIntoView({ block: 'center' })
+                  void showGraph(s.name)
+                },
+              }),
+              el('span', { class: 'muted', text: ` ${s.symbol_type}, lines ${s.start_line}–${s.end_line}` }),
+            ),
+          ),
+        ),
+    detail,
+  )
   return el('div', { class: 'code-page' }, outline, code)
 }
 
@@ -172,23 +263,42 @@ export async function graphView(show, slug, depthText) {
     return svg('line', { x1, y1, x2, y2, class: `edge ${n.via}` }, svg('title', { text: n.via }))
   })
   const nodes = [...position.entries()].map(([s, [x, y]]) =>
-    svg('a', { href: s === walk.start.slug ? pageHref(s) : `#/graph/${encodeURIComponent(s)}/${depth}`, class: `node ${kind.get(s)}${s === walk.start.slug ? ' start' : ''}`, 'data-slug': s },
+    svg(
+      'a',
+      { href: s === walk.start.slug ? pageHref(s) : `#/graph/${encodeURIComponent(s)}/${depth}`, class: `node ${kind.get(s)}${s === walk.start.slug ? ' start' : ''}`, 'data-slug': s },
       svg('circle', { cx: x, cy: y, r: s === walk.start.slug ? 9 : 6 }),
       svg('text', { x: x + 10, y: y + 4, text: s.split('/').pop() }),
-      svg('title', { text: s })))
+      svg('title', { text: s }),
+    ),
+  )
   show(
     el('h1', { text: `Around ${walk.start.title}` }),
-    el('p', {}, el('a', { href: pageHref(slug), text: 'Open the page' }), ' · depth ',
-      el('a', { href: `#/graph/${encodeURIComponent(slug)}/1`, 'aria-current': depth === 1 ? 'true' : null, text: '1' }), ' ',
+    el(
+      'p',
+      {},
+      el('a', { href: pageHref(slug), text: 'Open the page' }),
+      ' · depth ',
+      el('a', { href: `#/graph/${encodeURIComponent(slug)}/1`, 'aria-current': depth === 1 ? 'true' : null, text: '1' }),
+      ' ',
       el('a', { href: `#/graph/${encodeURIComponent(slug)}/2`, 'aria-current': depth === 2 ? 'true' : null, text: '2' }),
-      el('span', { class: 'muted', text: ` · ${walk.nodes.length} pages${walk.truncated ? ' (capped)' : ''}; notes are round and blue, code green. Click a page to walk on.` })),
+      el('span', { class: 'muted', text: ` · ${walk.nodes.length} pages${walk.truncated ? ' (capped)' : ''}; notes are round and blue, code green. Click a page to walk on.` }),
+    ),
     svg('svg', { viewBox: `0 0 ${size} ${size}`, class: 'graph', role: 'img', 'aria-label': `Pages linked to ${slug}` }, edges, nodes),
   )
 }
 
 export async function tagsView(show) {
   const { tags } = await api('list_tags', { limit: 500 })
-  show(el('h1', { text: 'Tags' }), tags.length === 0 ? el('p', { class: 'muted', text: 'No tags.' }) : el('ul', { class: 'tags' }, tags.map((t) => el('li', {}, el('a', { href: `#/tag/${encodeURIComponent(t.tag)}`, text: t.tag }), el('span', { class: 'muted', text: ` ${t.pages}` })))))
+  show(
+    el('h1', { text: 'Tags' }),
+    tags.length === 0
+      ? el('p', { class: 'muted', text: 'No tags.' })
+      : el(
+          'ul',
+          { class: 'tags' },
+          tags.map((t) => el('li', {}, el('a', { href: `#/tag/${encodeURIComponent(t.tag)}`, text: t.tag }), el('span', { class: 'muted', text: ` ${t.pages}` }))),
+        ),
+  )
 }
 
 export async function tagView(show, tag) {

@@ -105,32 +105,32 @@ export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): Defin
     data: z.record(z.string(), z.unknown()),
     invalid: (problem) => new ValidationError('invalid_autopilot_job', `Autopilot job data: ${problem.message}`),
     run: async (ctx) => {
-    const phases = selectPhases(ctx.data)
-    const target = phases.includes('sync') || phases.includes('frontmatter-audit') ? await resolveSyncTarget(ctx.db, await brainDir(ctx)) : null
-    const state: CycleState = { phases, target, syncCompleted: false }
-    const reports: PhaseReport[] = []
-    for (const [index, phase] of phases.entries()) {
-      if (ctx.signal.aborted) {
-        reports.push({ phase, status: 'skipped', reason: 'aborted', duration_ms: 0 })
-        continue
+      const phases = selectPhases(ctx.data)
+      const target = phases.includes('sync') || phases.includes('frontmatter-audit') ? await resolveSyncTarget(ctx.db, await brainDir(ctx)) : null
+      const state: CycleState = { phases, target, syncCompleted: false }
+      const reports: PhaseReport[] = []
+      for (const [index, phase] of phases.entries()) {
+        if (ctx.signal.aborted) {
+          reports.push({ phase, status: 'skipped', reason: 'aborted', duration_ms: 0 })
+          continue
+        }
+        ctx.progress({ done: index, total: phases.length, message: phase })
+        const report = await runPhase(deps, ctx, phase, index, state)
+        reports.push(report)
+        if (report.status === 'failed') ctx.logger.warn(`autopilot phase ${phase} failed`, { error: report.error })
       }
-      ctx.progress({ done: index, total: phases.length, message: phase })
-      const report = await runPhase(deps, ctx, phase, index, state)
-      reports.push(report)
-      if (report.status === 'failed') ctx.logger.warn(`autopilot phase ${phase} failed`, { error: report.error })
-    }
-    ctx.progress({ done: phases.length, total: phases.length, message: 'done' })
-    if (ctx.signal.aborted) {
-      ctx.logger.warn('autopilot cycle stopped early', { phases: reports.map((r) => `${r.phase}:${r.status}`) })
-      throw ctx.signal.reason
-    }
-    const report: AutopilotReport = {
-      phases: reports,
-      dir: target?.dir ?? null,
-      source_id: target?.sourceId ?? null,
-      failed: reports.filter((r) => r.status === 'failed').map((r) => r.phase),
-    }
-    return report
+      ctx.progress({ done: phases.length, total: phases.length, message: 'done' })
+      if (ctx.signal.aborted) {
+        ctx.logger.warn('autopilot cycle stopped early', { phases: reports.map((r) => `${r.phase}:${r.status}`) })
+        throw ctx.signal.reason
+      }
+      const report: AutopilotReport = {
+        phases: reports,
+        dir: target?.dir ?? null,
+        source_id: target?.sourceId ?? null,
+        failed: reports.filter((r) => r.status === 'failed').map((r) => r.phase),
+      }
+      return report
     },
   })
 }

@@ -2,7 +2,10 @@ import { z } from 'zod'
 import { UsageError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/handler.js'
 
-const optionalText = z.string().nullish().transform((value) => value ?? undefined)
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? undefined)
 
 const data = z.looseObject({
   content: z.string().refine((text) => text.trim() !== ''),
@@ -10,7 +13,10 @@ const data = z.looseObject({
   type: optionalText,
   source: optionalText,
   captured_at: optionalText.refine((raw) => raw === undefined || !Number.isNaN(new Date(raw).getTime()), 'is not a date'),
-  noEmbed: z.unknown().optional().transform((flag) => flag === true),
+  noEmbed: z
+    .unknown()
+    .optional()
+    .transform((flag) => flag === true),
 })
 
 /** The job behind `brain capture`: shapes the content and writes it as a page; the result is the receipt. */

@@ -4,7 +4,12 @@ import { ValidationError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/handler.js'
 
 /** `stale` (default): chunks without an embedding. `all`: every chunk, page by page. */
-const data = z.looseObject({ mode: z.enum(['stale', 'all']).nullish().transform((mode) => mode ?? 'stale') })
+const data = z.looseObject({
+  mode: z
+    .enum(['stale', 'all'])
+    .nullish()
+    .transform((mode) => mode ?? 'stale'),
+})
 
 /**
  * The `embed` job: embeds stale chunks (or all of them) with the configured provider and reports

@@ -6,7 +6,10 @@ import { defineJob } from '../src/queue/handler.js'
 const data = z.looseObject({
   /** Pages to derive links for; all pages when absent, nothing when empty. */
   slugs: z.array(z.string()).optional(),
-  sourceId: z.unknown().optional().transform((id) => (typeof id === 'string' ? id : undefined)),
+  sourceId: z
+    .unknown()
+    .optional()
+    .transform((id) => (typeof id === 'string' ? id : undefined)),
 })
 
 /**

@@ -2,7 +2,12 @@ import { z } from 'zod'
 import { ValidationError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/handler.js'
 
-const data = z.looseObject({ sourceId: z.unknown().optional().transform((id) => (typeof id === 'string' && id !== '' ? id : undefined)) })
+const data = z.looseObject({
+  sourceId: z
+    .unknown()
+    .optional()
+    .transform((id) => (typeof id === 'string' && id !== '' ? id : undefined)),
+})
 
 /**
  * The autopilot's frontmatter-audit phase: the read-only scan of `brain frontmatter audit`.

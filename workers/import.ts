@@ -2,15 +2,24 @@ import { z } from 'zod'
 import { UsageError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/handler.js'
 
-const stringList = z.unknown().optional().transform((value) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []))
+const stringList = z
+  .unknown()
+  .optional()
+  .transform((value) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []))
 
 const data = z.looseObject({
   path: z.string().min(1),
   strategy: z.unknown().optional(),
   include: stringList,
   exclude: stringList,
-  sourceId: z.unknown().optional().transform((id) => (typeof id === 'string' ? id : 'default')),
-  noEmbed: z.unknown().optional().transform((flag) => flag === true),
+  sourceId: z
+    .unknown()
+    .optional()
+    .transform((id) => (typeof id === 'string' ? id : 'default')),
+  noEmbed: z
+    .unknown()
+    .optional()
+    .transform((flag) => flag === true),
 })
 
 /** Imports a folder (git or not) into the brain: the job behind `brain import`. */

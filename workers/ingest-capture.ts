@@ -46,25 +46,25 @@ const handler = defineJob({
   data: z.looseObject({ event: z.unknown().refine((event) => event !== undefined) }),
   invalid: () => new ValidationError('invalid_ingestion_event', 'The ingest_capture job has no event.', { hint: 'Submit {"event": {content_type, content, source_id}}.' }),
   run: async (ctx) => {
-  const event = validateIngestionEvent(ctx.data.event)
-  const type = classifyContentType(event.content_type)
-  const now = new Date()
-  const slug = resolveIngestSlug(ctx.data, event, now)
-  if (event.content_encoding === 'base64') return ingestDocument(ctx, event, slug)
-  if (type.kind === 'binary') throw binaryContentError(type.type)
-  const capturedVia = `ingest:${event.source_id}`
-  const markdown = eventToMarkdown(type.type, event.content, capturedVia, now)
-  const noEmbed = ctx.data.noEmbed !== false
-  const { importPage } = await import('../src/pages/import-page.js')
-  const embedder = noEmbed ? null : (await import('../src/embedding/store/index.js')).embeddingProviderFor(ctx.config.embedding)
-  const imported = await importPage(
-    ctx.db,
-    { slug, kind: 'markdown', content: markdown, provenance: { ingestedVia: 'ingest_capture', ingestedAt: now, sourceUri: event.source_uri ?? null, sourceKind: event.source_id } },
-    { embedder, maxFences: ctx.config.import.maxFencesPerPage, signal: ctx.signal, onWarning: (m) => ctx.logger.warn(m) },
-  )
-  const embedJobId = noEmbed && imported.status !== 'skipped' && imported.chunks > 0 ? await queueEmbed(ctx) : null
-  const result: IngestCaptureResult = { slug: imported.slug, status: imported.status, content_hash: imported.contentHash, chunks: imported.chunks, embed_job_id: embedJobId }
-  return result
+    const event = validateIngestionEvent(ctx.data.event)
+    const type = classifyContentType(event.content_type)
+    const now = new Date()
+    const slug = resolveIngestSlug(ctx.data, event, now)
+    if (event.content_encoding === 'base64') return ingestDocument(ctx, event, slug)
+    if (type.kind === 'binary') throw binaryContentError(type.type)
+    const capturedVia = `ingest:${event.source_id}`
+    const markdown = eventToMarkdown(type.type, event.content, capturedVia, now)
+    const noEmbed = ctx.data.noEmbed !== false
+    const { importPage } = await import('../src/pages/import-page.js')
+    const embedder = noEmbed ? null : (await import('../src/embedding/store/index.js')).embeddingProviderFor(ctx.config.embedding)
+    const imported = await importPage(
+      ctx.db,
+      { slug, kind: 'markdown', content: markdown, provenance: { ingestedVia: 'ingest_capture', ingestedAt: now, sourceUri: event.source_uri ?? null, sourceKind: event.source_id } },
+      { embedder, maxFences: ctx.config.import.maxFencesPerPage, signal: ctx.signal, onWarning: (m) => ctx.logger.warn(m) },
+    )
+    const embedJobId = noEmbed && imported.status !== 'skipped' && imported.chunks > 0 ? await queueEmbed(ctx) : null
+    const result: IngestCaptureResult = { slug: imported.slug, status: imported.status, content_hash: imported.contentHash, chunks: imported.chunks, embed_job_id: embedJobId }
+    return result
   },
 })
 

@@ -57,7 +57,7 @@ function parseEnv(raw: unknown): Record<string, string> {
 
 /** Validates a shell job's data; any other shape is a `ValidationError` with code `invalid_shell_job`. */
 export function parseShellJobData(data: unknown): ShellJobSpec {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalid('A shell job\'s data must be an object.')
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalid("A shell job's data must be an object.")
   const record = data as Record<string, unknown>
   const unknown = Object.keys(record).filter((key) => !ALLOWED_KEYS.has(key))
   if (unknown.length > 0) throw invalid(`A shell job does not take ${unknown.map((k) => `"${k}"`).join(', ')}.`)

@@ -47,60 +47,62 @@ export function createShellHandler(options: ShellOptions = {}): DefinedJob {
     data: z.record(z.string(), z.unknown()),
     invalid: (problem) => new ValidationError('invalid_shell_job', `Shell job data: ${problem.message}`),
     run: async (ctx) => {
-    if (!ctx.config.jobs.allowShell) {
-      throw new NotAvailableError('shell_jobs_disabled', 'Shell jobs are disabled on the process that ran this job.', {
-        hint: 'Set BRAIN_ALLOW_SHELL_JOBS=1 for the worker (or command) that runs shell jobs.',
-      })
-    }
-    if (ctx.data.untrusted_payload === true) {
-      throw new ValidationError('shell_untrusted_payload', 'A shell job never runs an untrusted payload.')
-    }
-    const job = parseShellJobData(ctx.data)
-    ctx.signal.throwIfAborted()
-    ctx.logger.info('shell job', { job_id: ctx.jobId, command: job.display.slice(0, 200), cwd: job.cwd ?? null, env_names: Object.keys(job.env) })
-    const child = spawn(job.file, job.args, {
-      cwd: job.cwd,
-      env: job.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    })
-    const stdout = collect(child.stdout, maxOutput)
-    const stderr = collect(child.stderr, maxOutput)
-    const signalGroup = (signal: NodeJS.Signals): void => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal)
-      } catch {
-        // The group is already gone.
-      }
-    }
-    let killTimer: NodeJS.Timeout | null = null
-    const onAbort = (): void => {
-      signalGroup('SIGTERM')
-      killTimer = setTimeout(() => signalGroup('SIGKILL'), killGraceMs)
-    }
-    ctx.signal.addEventListener('abort', onAbort, { once: true })
-    try {
-      const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-        child.once('error', (error: NodeJS.ErrnoException) => {
-          reject(new ShellCommandError('shell_spawn_failed', `Could not start ${job.file}${job.cwd ? ` in ${job.cwd}` : ''} (${error.code ?? 'error'}).`, {
-            hint: 'Check that the program exists on the job\'s PATH and that "cwd" is an existing directory.',
-            cause: error,
-          }))
+      if (!ctx.config.jobs.allowShell) {
+        throw new NotAvailableError('shell_jobs_disabled', 'Shell jobs are disabled on the process that ran this job.', {
+          hint: 'Set BRAIN_ALLOW_SHELL_JOBS=1 for the worker (or command) that runs shell jobs.',
         })
-        child.once('close', (code, signal) => resolve({ code, signal }))
-      })
+      }
+      if (ctx.data.untrusted_payload === true) {
+        throw new ValidationError('shell_untrusted_payload', 'A shell job never runs an untrusted payload.')
+      }
+      const job = parseShellJobData(ctx.data)
       ctx.signal.throwIfAborted()
-      const result = { exit_code: code, signal, stdout: tail(stdout, maxOutput), stderr: tail(stderr, maxOutput) }
-      if (code !== 0) {
-        throw new ShellCommandError('shell_command_failed', `The command exited with ${code === null ? `signal ${signal}` : `code ${code}`}.`, {
-          hint: result.stderr.trim().split('\n').slice(-3).join(' | ') || 'The command printed nothing on stderr.',
-        })
+      ctx.logger.info('shell job', { job_id: ctx.jobId, command: job.display.slice(0, 200), cwd: job.cwd ?? null, env_names: Object.keys(job.env) })
+      const child = spawn(job.file, job.args, {
+        cwd: job.cwd,
+        env: job.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      })
+      const stdout = collect(child.stdout, maxOutput)
+      const stderr = collect(child.stderr, maxOutput)
+      const signalGroup = (signal: NodeJS.Signals): void => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, signal)
+        } catch {
+          // The group is already gone.
+        }
       }
-      return result
-    } finally {
-      ctx.signal.removeEventListener('abort', onAbort)
-      if (killTimer) clearTimeout(killTimer)
-    }
+      let killTimer: NodeJS.Timeout | null = null
+      const onAbort = (): void => {
+        signalGroup('SIGTERM')
+        killTimer = setTimeout(() => signalGroup('SIGKILL'), killGraceMs)
+      }
+      ctx.signal.addEventListener('abort', onAbort, { once: true })
+      try {
+        const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+          child.once('error', (error: NodeJS.ErrnoException) => {
+            reject(
+              new ShellCommandError('shell_spawn_failed', `Could not start ${job.file}${job.cwd ? ` in ${job.cwd}` : ''} (${error.code ?? 'error'}).`, {
+                hint: 'Check that the program exists on the job\'s PATH and that "cwd" is an existing directory.',
+                cause: error,
+              }),
+            )
+          })
+          child.once('close', (code, signal) => resolve({ code, signal }))
+        })
+        ctx.signal.throwIfAborted()
+        const result = { exit_code: code, signal, stdout: tail(stdout, maxOutput), stderr: tail(stderr, maxOutput) }
+        if (code !== 0) {
+          throw new ShellCommandError('shell_command_failed', `The command exited with ${code === null ? `signal ${signal}` : `code ${code}`}.`, {
+            hint: result.stderr.trim().split('\n').slice(-3).join(' | ') || 'The command printed nothing on stderr.',
+          })
+        }
+        return result
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort)
+        if (killTimer) clearTimeout(killTimer)
+      }
     },
   })
 }

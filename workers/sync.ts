@@ -3,8 +3,15 @@ import { UsageError } from '../src/errors/index.js'
 import type { SyncProgress, SyncRequest, SyncResult } from '../src/sync/index.js'
 import { defineJob } from '../src/queue/handler.js'
 
-const text = z.string().refine((value) => value.trim() !== '').nullish().transform((value) => value ?? undefined)
-const flag = z.unknown().optional().transform((value) => value === true)
+const text = z
+  .string()
+  .refine((value) => value.trim() !== '')
+  .nullish()
+  .transform((value) => value ?? undefined)
+const flag = z
+  .unknown()
+  .optional()
+  .transform((value) => value === true)
 
 /** The directory may come as `repo` (CLI), `repoPath` (autopilot cycle) or `dir`; each means the same thing. */
 const data = z

@@ -98,9 +98,17 @@ async function quality(engine: BenchEngine, db: Database): Promise<QualityRow[]>
       const tool = recallAt5(q.expected, await toolAnswer(db, q))
       if (tool < 1) row.misses.push(`${q.symbol} (${tool.toFixed(2)})`)
       row.tool += tool / questions.length
-      row.query += recallAt5(q.expected, (await query(context, q.text, { limit: 5 })).results.map((r) => r.slug)) / questions.length
+      row.query +=
+        recallAt5(
+          q.expected,
+          (await query(context, q.text, { limit: 5 })).results.map((r) => r.slug),
+        ) / questions.length
       const near = await query(context, q.text, { limit: 5, nearSymbol: q.symbol, walkDepth: kind === 'affected' ? 3 : 1 })
-      row.queryNear += recallAt5(q.expected, near.results.map((r) => r.slug)) / questions.length
+      row.queryNear +=
+        recallAt5(
+          q.expected,
+          near.results.map((r) => r.slug),
+        ) / questions.length
     }
     rows.push(row)
   }

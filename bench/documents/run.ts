@@ -69,7 +69,18 @@ async function main(): Promise<void> {
       const pages = result.created + result.updated
       const peakMb = process.resourceUsage().maxRSS / 1024
       console.log(
-        JSON.stringify({ engine, kind, count, pages, expected_units: expected, failed: result.failed.length, seconds: +seconds.toFixed(1), pages_per_s: +(pages / seconds).toFixed(1), units_per_s: +(expected / seconds).toFixed(1), peak_rss_mb: Math.round(peakMb) }),
+        JSON.stringify({
+          engine,
+          kind,
+          count,
+          pages,
+          expected_units: expected,
+          failed: result.failed.length,
+          seconds: +seconds.toFixed(1),
+          pages_per_s: +(pages / seconds).toFixed(1),
+          units_per_s: +(expected / seconds).toFixed(1),
+          peak_rss_mb: Math.round(peakMb),
+        }),
       )
     } finally {
       await close()

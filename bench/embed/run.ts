@@ -84,7 +84,9 @@ async function realisticChunks(count: number): Promise<string[]> {
   try {
     for (const page of buildCorpus()) await importPage(db, { slug: page.slug, kind: page.kind, content: page.content, path: page.path })
     writeMarkdownCorpus(notes, 1_200)
-    const paths = readdirSync(notes, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.md')).sort()
+    const paths = readdirSync(notes, { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.md'))
+      .sort()
     for (const path of paths) {
       await importPage(db, { slug: markdownSlugForPath(path), kind: 'markdown', content: readFileSync(join(notes, path), 'utf8'), path })
     }
@@ -198,7 +200,9 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) {
     const distance = r.maxCosineDistanceFromStock === null ? '—' : r.maxCosineDistanceFromStock.toExponential(1)
-    console.log(`| ${r.path} | ${r.setup} | ${r.batch} | ${r.chunks} | ${r.seconds.toFixed(1)} | ${r.chunksPerSecond.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.cpuMsPerChunk.toFixed(1)} | ${distance} |`)
+    console.log(
+      `| ${r.path} | ${r.setup} | ${r.batch} | ${r.chunks} | ${r.seconds.toFixed(1)} | ${r.chunksPerSecond.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.cpuMsPerChunk.toFixed(1)} | ${distance} |`,
+    )
   }
   for (const [path, l] of Object.entries(latency)) console.log(`single query ${path}: warm ${l.warmMs.toFixed(1)} ms (median of 21), cold ${l.coldMs} ms (fresh process, median of 3)`)
   console.log(`load average at the end: ${uptimeLoad()}`)

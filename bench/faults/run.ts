@@ -35,7 +35,12 @@ function page(frontmatter: string): string {
 function payloads(): Array<{ name: string; content: string }> {
   const names = 'abcdefghij'
   const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
-  for (let i = 1; i < 9; i++) bomb.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(',')}]`)
+  for (let i = 1; i < 9; i++)
+    bomb.push(
+      `${names[i]}: &${names[i]} [${Array(9)
+        .fill(`*${names[i - 1]}`)
+        .join(',')}]`,
+    )
   // Just under the expansion limit (16-character strings weigh 19 bytes): accepted, stored, and
   // as large as an accepted block gets from a few hundred bytes.
   const side = Math.floor(Math.cbrt(FRONTMATTER_LIMITS.maxBytes / 20))
@@ -114,7 +119,10 @@ async function main(): Promise<void> {
       const rss = watchRss(servicePid)
       const attack = (async () => {
         while (attacking) {
-          const result = (await writer.callTool({ name: 'put_page', arguments: { slug: `hostile/p${puts++}`, content: payload.content, no_embed: true } })) as { isError?: boolean; content?: Array<{ text?: string }> }
+          const result = (await writer.callTool({ name: 'put_page', arguments: { slug: `hostile/p${puts++}`, content: payload.content, no_embed: true } })) as {
+            isError?: boolean
+            content?: Array<{ text?: string }>
+          }
           const text = result.content?.[0]?.text ?? ''
           outcome = result.isError ? (/"code":\s*"([^"]+)"/.exec(text)?.[1] ?? 'error') : 'stored'
         }
@@ -124,7 +132,9 @@ async function main(): Promise<void> {
       await attack
       const peak = rss.stop()
       const p95 = percentile(busy, 0.95)
-      console.log(`| ${payload.name} | ${Buffer.byteLength(payload.content)} | ${outcome} ×${puts} | ${percentile(busy, 0.5).toFixed(1)} | ${p95.toFixed(1)} | ${(p95 / idleP95).toFixed(2)} | ${peak.toFixed(0)} | ${(peak - idlePeak).toFixed(0)} |`)
+      console.log(
+        `| ${payload.name} | ${Buffer.byteLength(payload.content)} | ${outcome} ×${puts} | ${percentile(busy, 0.5).toFixed(1)} | ${p95.toFixed(1)} | ${(p95 / idleP95).toFixed(2)} | ${peak.toFixed(0)} | ${(peak - idlePeak).toFixed(0)} |`,
+      )
     }
   } finally {
     await reader.close()

@@ -43,13 +43,21 @@ function linkText(all: readonly Note[], self: Note, r: () => number, k: number):
   const t = target(all, r)
   if (r() < 0.05) return `[[Missing ${Math.floor(r() * 500)}]]`
   switch (k % 6) {
-    case 0: return `[[${t.name}]]`
-    case 1: return `[[${t.folder}/${t.name}|see this]]`
-    case 2: return `[[${t.name}#Details]]`
-    case 3: return `[[${t.name}#^b${k}]]`
-    case 4: return `![[${t.name}]]`
+    case 0:
+      return `[[${t.name}]]`
+    case 1:
+      return `[[${t.folder}/${t.name}|see this]]`
+    case 2:
+      return `[[${t.name}#Details]]`
+    case 3:
+      return `[[${t.name}#^b${k}]]`
+    case 4:
+      return `![[${t.name}]]`
     default: {
-      const up = self.folder.split('/').map(() => '..').join('/')
+      const up = self.folder
+        .split('/')
+        .map(() => '..')
+        .join('/')
       return `[the ${WORDS[k % WORDS.length]}](${up}/${t.folder}/${encodeURIComponent(t.name)}.md)`
     }
   }
@@ -106,13 +114,13 @@ async function measure(engine: BenchEngine, linked: string, plain: string, count
   const { db, close } = await openBenchDatabase(engine)
   try {
     const withLinks = await importSeconds(db, linked)
-    const { rows } = await db.query<{ links: number; unresolved: number }>(
-      'SELECT count(*) AS links, count(*) FILTER (WHERE to_page_id IS NULL) AS unresolved FROM links',
-    )
+    const { rows } = await db.query<{ links: number; unresolved: number }>('SELECT count(*) AS links, count(*) FILTER (WHERE to_page_id IS NULL) AS unresolved FROM links')
     const extra = ((withLinks.seconds / without.seconds - 1) * 100).toFixed(1)
     out.push(`| ${engine} | import ${count} notes without links | ${without.files} files, ${without.failed} failed | ${without.seconds.toFixed(1)} s |`)
-    out.push(`| ${engine} | import ${count} notes with links | ${withLinks.files} files, ${rows[0]!.links} links (${rows[0]!.unresolved} unresolved) | ${withLinks.seconds.toFixed(1)} s (+${extra} %) |`)
-    const slug = (i: number) => `${FOLDERS[(i * 7919) % count % FOLDERS.length]}/note-${String((i * 7919) % count).padStart(5, '0')}`
+    out.push(
+      `| ${engine} | import ${count} notes with links | ${withLinks.files} files, ${rows[0]!.links} links (${rows[0]!.unresolved} unresolved) | ${withLinks.seconds.toFixed(1)} s (+${extra} %) |`,
+    )
+    const slug = (i: number) => `${FOLDERS[((i * 7919) % count) % FOLDERS.length]}/note-${String((i * 7919) % count).padStart(5, '0')}`
     const hot = (i: number) => `${FOLDERS[i % FOLDERS.length]}/note-${String(i % FOLDERS.length).padStart(5, '0')}`
     await getBacklinks(db, slug(1))
     const back = await timed(300, (i) => getBacklinks(db, slug(i)))

@@ -7,7 +7,20 @@ import { dirname, join } from 'node:path'
 
 const TOPICS = ['databases', 'gardening', 'climbing', 'typescript', 'sourdough', 'cycling', 'photography', 'chess', 'budgeting', 'woodworking', 'astronomy', 'running']
 const VERBS = ['reviewed', 'sketched', 'argued about', 'measured', 'rewrote', 'planned', 'tested', 'summarised', 'questioned', 'finished']
-const NOUNS = ['the index layout', 'a watering schedule', 'the route grades', 'error handling', 'hydration levels', 'gear ratios', 'exposure settings', 'an opening line', 'the monthly plan', 'a dovetail joint', 'the eyepiece', 'interval paces']
+const NOUNS = [
+  'the index layout',
+  'a watering schedule',
+  'the route grades',
+  'error handling',
+  'hydration levels',
+  'gear ratios',
+  'exposure settings',
+  'an opening line',
+  'the monthly plan',
+  'a dovetail joint',
+  'the eyepiece',
+  'interval paces',
+]
 const FOLDERS = ['people', 'projects', 'meetings', 'daily', 'concepts', 'writing']
 
 function rng(seed: number): () => number {

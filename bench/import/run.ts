@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   try {
     for (const engine of engines) {
       rows.push(await measure(engine, 'markdown: 2,000 generated notes', notes, 'markdown'))
-      rows.push(await measure(engine, 'code: this project\'s source tree', code, 'code'))
+      rows.push(await measure(engine, "code: this project's source tree", code, 'code'))
       rows.push(await measure(engine, 'code: generated tree, 12 languages', mixed, 'code'))
     }
   } finally {

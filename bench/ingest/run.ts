@@ -51,26 +51,34 @@ async function main(): Promise<void> {
   const worker = new Worker({ db, config, logger: silentLogger, concurrency: 2, names: ['ingest_capture'], bossRuntime: false, resolver: defaultResolver })
   await worker.start()
   const post = (i: number): Promise<Response> =>
-    fetch(`${base}/ingest`, { method: 'POST', body: note(i), headers: { authorization: `Bearer ${tokens[i % clients]}`, 'content-type': 'text/markdown', 'x-forwarded-for': `10.0.${Math.floor((i % 500) / 250)}.${i % 250}` } })
+    fetch(`${base}/ingest`, {
+      method: 'POST',
+      body: note(i),
+      headers: { authorization: `Bearer ${tokens[i % clients]}`, 'content-type': 'text/markdown', 'x-forwarded-for': `10.0.${Math.floor((i % 500) / 250)}.${i % 250}` },
+    })
 
   const counts = { accepted: 0, rateLimited: 0, backlogFull: 0, other: 0 }
   let next = 0
   const deadline = performance.now() + seconds * 1000
   const started = performance.now()
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (performance.now() < deadline) {
-      const res = await post(next++)
-      const body = (await res.json()) as { error?: string }
-      if (res.status === 202) counts.accepted++
-      else if (body.error === 'ingest_backlog_full') counts.backlogFull++
-      else if (res.status === 429) counts.rateLimited++
-      else counts.other++
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (performance.now() < deadline) {
+        const res = await post(next++)
+        const body = (await res.json()) as { error?: string }
+        if (res.status === 202) counts.accepted++
+        else if (body.error === 'ingest_backlog_full') counts.backlogFull++
+        else if (res.status === 429) counts.rateLimited++
+        else counts.other++
+      }
+    }),
+  )
   const elapsed = (performance.now() - started) / 1000
   const done = await db.query<{ n: number }>("SELECT count(*)::integer AS n FROM minion_jobs WHERE name = 'ingest_capture' AND status = 'completed'")
   console.log(`drained: ${(Number(done.rows[0]!.n) / elapsed).toFixed(1)} ingest_capture jobs/s completed by the worker in the same window`)
-  console.log(`sustained: ${(counts.accepted / elapsed).toFixed(1)} accepted/s over ${elapsed.toFixed(1)} s (${counts.accepted} accepted, ${counts.backlogFull} backlog_full, ${counts.rateLimited} rate_limited, ${counts.other} other; ${parallel} in flight, ${clients} clients, worker concurrency 2)`)
+  console.log(
+    `sustained: ${(counts.accepted / elapsed).toFixed(1)} accepted/s over ${elapsed.toFixed(1)} s (${counts.accepted} accepted, ${counts.backlogFull} backlog_full, ${counts.rateLimited} rate_limited, ${counts.other} other; ${parallel} in flight, ${clients} clients, worker concurrency 2)`,
+  )
 
   // Let the backlog drain so end-to-end latency is measured on an idle queue.
   for (;;) {
@@ -93,7 +101,9 @@ async function main(): Promise<void> {
     latencies.push((performance.now() - t0) / 1000)
   }
   latencies.sort((a, b) => a - b)
-  console.log(`end-to-end request → keyword-searchable page: p50 ${percentile(latencies, 50).toFixed(3)} s, p95 ${percentile(latencies, 95).toFixed(3)} s, max ${latencies[latencies.length - 1]!.toFixed(3)} s (${samples} samples)`)
+  console.log(
+    `end-to-end request → keyword-searchable page: p50 ${percentile(latencies, 50).toFixed(3)} s, p95 ${percentile(latencies, 95).toFixed(3)} s, max ${latencies[latencies.length - 1]!.toFixed(3)} s (${samples} samples)`,
+  )
   await worker.stop()
   await http.shutdown()
   await close()

@@ -26,7 +26,13 @@ export async function openBenchDatabase(engine: BenchEngine): Promise<{ db: Data
   if (engine === 'pglite') {
     const home = mkdtempSync(join(tmpdir(), 'brain-bench-'))
     const db = await openDatabase({ kind: 'pglite', dataDir: join(home, 'db'), url: null, ...engineDefaults })
-    return { db, close: async () => { await db.close(); rmSync(home, { recursive: true, force: true }) } }
+    return {
+      db,
+      close: async () => {
+        await db.close()
+        rmSync(home, { recursive: true, force: true })
+      },
+    }
   }
   const admin = await adminUrl()
   const name = `brain_bench_${process.pid}_${Date.now()}`

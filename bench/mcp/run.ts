@@ -87,7 +87,14 @@ async function startServer(url: string, home: string, defaultLimits: boolean): P
   const base = `http://127.0.0.1:${port}`
   for (let i = 0; i < 300; i++) {
     try {
-      if ((await fetch(`${base}/health`)).ok) return { base, stop: async () => { child.kill('SIGTERM'); await exited } }
+      if ((await fetch(`${base}/health`)).ok)
+        return {
+          base,
+          stop: async () => {
+            child.kill('SIGTERM')
+            await exited
+          },
+        }
     } catch {
       // Not listening yet.
     }
@@ -152,7 +159,14 @@ function authKinds(): AuthKind[] {
 
 /** An OAuth access token the server itself issues: client_credentials of a read-only client. */
 async function oauthToken(db: Awaited<ReturnType<typeof openDatabase>>, base: string): Promise<string> {
-  const { client, clientSecret } = await registerClient(db, { name: `bench-${process.pid}`, redirectUris: [], scopes: ['read'], grantTypes: ['client_credentials'], authMethod: 'client_secret_basic', registeredBy: 'cli' })
+  const { client, clientSecret } = await registerClient(db, {
+    name: `bench-${process.pid}`,
+    redirectUris: [],
+    scopes: ['read'],
+    grantTypes: ['client_credentials'],
+    authMethod: 'client_secret_basic',
+    registeredBy: 'cli',
+  })
   const res = await fetch(`${base}/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from(`${client.clientId}:${clientSecret}`).toString('base64')}` },
@@ -185,7 +199,9 @@ async function main(): Promise<void> {
       const pool = distinct ? [...new Set(scaleQueries(3 * (total + 50)))].slice(0, total + 50) : scaleQueries(150)
       const queries = distinct ? pool.slice(0, total) : pool.slice(0, 100)
       if (!process.argv.includes('--json')) {
-        process.stdout.write('| auth | pages | requests | clients | questions | limits | req/s | p50 ms | p95 ms | max ms | ok | 429 | errors | audit rows |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n')
+        process.stdout.write(
+          '| auth | pages | requests | clients | questions | limits | req/s | p50 ms | p95 ms | max ms | ok | 429 | errors | audit rows |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
+        )
       }
       // Compared rounds must see the same server: the first pass over the questions ranks them,
       // later ones find kept results, so that pass is made before any round is timed.
@@ -202,18 +218,37 @@ async function main(): Promise<void> {
         const errors = samples.length - ok.length - limited
         const okMs = ok.map((s) => s.ms)
         const result = {
-          auth: kind, pages, requests: total, clients, defaultLimits, distinct, seconds: Number(seconds.toFixed(2)),
+          auth: kind,
+          pages,
+          requests: total,
+          clients,
+          defaultLimits,
+          distinct,
+          seconds: Number(seconds.toFixed(2)),
           requestsPerSecond: Math.round(total / seconds),
-          p50: Number(percentile(okMs, 0.5).toFixed(1)), p95: Number(percentile(okMs, 0.95).toFixed(1)), max: Number(Math.max(...okMs).toFixed(1)),
-          ok: ok.length, rateLimited: limited, errors, auditRows: rows, missingAuditRows: total - rows,
+          p50: Number(percentile(okMs, 0.5).toFixed(1)),
+          p95: Number(percentile(okMs, 0.95).toFixed(1)),
+          max: Number(Math.max(...okMs).toFixed(1)),
+          ok: ok.length,
+          rateLimited: limited,
+          errors,
+          auditRows: rows,
+          missingAuditRows: total - rows,
           targetP95Met: percentile(okMs, 0.95) <= TARGET_P95_MS,
           // After each question has been asked once: what a server that has been running sees.
-          p95AfterFirstPass: Number(percentile(ok.filter((s) => s.index >= queries.length).map((s) => s.ms), 0.95).toFixed(1)),
+          p95AfterFirstPass: Number(
+            percentile(
+              ok.filter((s) => s.index >= queries.length).map((s) => s.ms),
+              0.95,
+            ).toFixed(1),
+          ),
         }
         p95s[kind].push(result.p95)
         if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(result) + '\n')
         else {
-          process.stdout.write(`| ${kind} | ${pages} | ${total} | ${clients} | ${distinct ? 'all distinct' : '100, repeated'} | ${defaultLimits ? 'default' : 'raised'} | ${result.requestsPerSecond} | ${result.p50} | ${result.p95} | ${result.max} | ${result.ok} | ${limited} | ${errors} | ${rows}/${total} |\n`)
+          process.stdout.write(
+            `| ${kind} | ${pages} | ${total} | ${clients} | ${distinct ? 'all distinct' : '100, repeated'} | ${defaultLimits ? 'default' : 'raised'} | ${result.requestsPerSecond} | ${result.p50} | ${result.p95} | ${result.max} | ${result.ok} | ${limited} | ${errors} | ${rows}/${total} |\n`,
+          )
         }
         if (errors > 0 || rows !== total) process.exitCode = 1
       }

@@ -34,12 +34,14 @@ function percentile(sorted: number[], p: number): number {
 async function submitThroughput(queue: Queue, n: number, parallel: number): Promise<number> {
   const started = performance.now()
   let next = 0
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < n) {
-      next++
-      await queue.submit('embed', { i: next })
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < n) {
+        next++
+        await queue.submit('embed', { i: next })
+      }
+    }),
+  )
   return n / ((performance.now() - started) / 1000)
 }
 
@@ -48,7 +50,12 @@ async function preload(db: Database, n: number): Promise<void> {
   const lease = leaseSeconds(envelope.timeout_ms, resolveTimings())
   for (let i = 0; i < n; i += 1000) {
     const batch = Array.from({ length: Math.min(1000, n - i) }, () => ({
-      id: crypto.randomUUID(), name: 'embed' as const, data: envelope, priority: 0, retryLimit: 1, expireInSeconds: lease,
+      id: crypto.randomUUID(),
+      name: 'embed' as const,
+      data: envelope,
+      priority: 0,
+      retryLimit: 1,
+      expireInSeconds: lease,
     }))
     await insertJobs(db, batch)
   }

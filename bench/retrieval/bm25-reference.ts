@@ -34,7 +34,10 @@ async function termFrequencies(db: SqlExecutor, texts: readonly string[]): Promi
 }
 
 export async function buildBm25Index(db: SqlExecutor, docs: ReadonlyArray<{ id: string; content: string }>): Promise<Bm25Index> {
-  const tfs = await termFrequencies(db, docs.map((d) => d.content))
+  const tfs = await termFrequencies(
+    db,
+    docs.map((d) => d.content),
+  )
   const lengths = tfs.map((tf) => [...tf.values()].reduce((a, b) => a + b, 0))
   const averageLength = Math.max(1, lengths.reduce((a, b) => a + b, 0) / Math.max(1, docs.length))
   const postings = new Map<string, Posting[]>()

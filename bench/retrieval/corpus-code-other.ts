@@ -1,6 +1,8 @@
 /** Python, Go and Rust source files. [path, content] */
 export const OTHER_FILES: ReadonlyArray<readonly [string, string]> = [
-  ['scripts/dedupe_photos.py', `"""Find duplicate photos by perceptual hash and move the copies aside."""
+  [
+    'scripts/dedupe_photos.py',
+    `"""Find duplicate photos by perceptual hash and move the copies aside."""
 import hashlib
 from pathlib import Path
 
@@ -20,8 +22,11 @@ def find_duplicates(root: Path) -> dict[str, list[Path]]:
     for path in root.rglob("*.jpg"):
         groups.setdefault(file_digest(path), []).append(path)
     return {k: v for k, v in groups.items() if len(v) > 1}
-`],
-  ['scripts/budget_report.py', `"""Monthly budget report from a bank CSV export."""
+`,
+  ],
+  [
+    'scripts/budget_report.py',
+    `"""Monthly budget report from a bank CSV export."""
 import csv
 from collections import defaultdict
 
@@ -40,8 +45,11 @@ def spending_by_category(transactions, rules):
         if t["amount"] < 0:
             totals[category] += -t["amount"]
     return dict(totals)
-`],
-  ['scripts/fetch_weather.py', `"""Pull the hourly forecast and decide whether to water the garden."""
+`,
+  ],
+  [
+    'scripts/fetch_weather.py',
+    `"""Pull the hourly forecast and decide whether to water the garden."""
 import json
 import urllib.request
 
@@ -55,8 +63,11 @@ def hourly_forecast(lat, lon):
 def should_water(forecast, threshold_mm=2.0):
     """Skip watering when at least threshold_mm of rain is expected in the next 24 hours."""
     return sum(forecast["precipitation"][:24]) < threshold_mm
-`],
-  ['ml/train_ranker.py', `"""Train a learning-to-rank model on click logs with LightGBM's lambdarank objective."""
+`,
+  ],
+  [
+    'ml/train_ranker.py',
+    `"""Train a learning-to-rank model on click logs with LightGBM's lambdarank objective."""
 import lightgbm as lgb
 import numpy as np
 
@@ -79,8 +90,11 @@ def ndcg_at_k(relevances, k=10):
     discounts = 1 / np.log2(np.arange(2, rel.size + 2))
     ideal = np.sort(rel)[::-1]
     return float((rel * discounts).sum() / max((ideal * discounts).sum(), 1e-9))
-`],
-  ['ml/embed_corpus.py', `"""Embed a folder of markdown notes with a sentence-transformer and store vectors in pgvector."""
+`,
+  ],
+  [
+    'ml/embed_corpus.py',
+    `"""Embed a folder of markdown notes with a sentence-transformer and store vectors in pgvector."""
 from pathlib import Path
 
 import psycopg
@@ -105,8 +119,11 @@ def embed_folder(folder, dsn):
             for i, chunk in enumerate(chunks(path.read_text())):
                 vector = model.encode(chunk).tolist()
                 conn.execute("INSERT INTO chunks (path, idx, body, embedding) VALUES (%s, %s, %s, %s)", (str(path), i, chunk, vector))
-`],
-  ['scripts/anki_export.py', `"""Turn highlighted book quotes into Anki flashcards (question on the front, quote on the back)."""
+`,
+  ],
+  [
+    'scripts/anki_export.py',
+    `"""Turn highlighted book quotes into Anki flashcards (question on the front, quote on the back)."""
 import csv
 
 
@@ -120,8 +137,11 @@ def write_deck(rows, path):
     with open(path, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=["front", "back"], delimiter="\\t")
         writer.writerows(cards_from_highlights(rows))
-`],
-  ['cmd/backup/main.go', `package main
+`,
+  ],
+  [
+    'cmd/backup/main.go',
+    `package main
 
 import (
 	"fmt"
@@ -149,8 +169,11 @@ func main() {
 		panic(err)
 	}
 }
-`],
-  ['internal/ring/ring.go', `package ring
+`,
+  ],
+  [
+    'internal/ring/ring.go',
+    `package ring
 
 import (
 	"hash/crc32"
@@ -187,8 +210,11 @@ func (r *Ring) Lookup(key string) string {
 	}
 	return r.owner[r.hashes[i]]
 }
-`],
-  ['internal/health/health.go', `package health
+`,
+  ],
+  [
+    'internal/health/health.go',
+    `package health
 
 import (
 	"context"
@@ -212,8 +238,11 @@ func Handler(db *sql.DB) http.HandlerFunc {
 		json.NewEncoder(w).Encode(map[string]string{"status": status})
 	}
 }
-`],
-  ['internal/shutdown/shutdown.go', `package shutdown
+`,
+  ],
+  [
+    'internal/shutdown/shutdown.go',
+    `package shutdown
 
 import (
 	"context"
@@ -233,8 +262,11 @@ func Graceful(server *http.Server) error {
 	defer cancel()
 	return server.Shutdown(ctx)
 }
-`],
-  ['crates/bloom/src/lib.rs', `//! A Bloom filter with double hashing: k probe positions from two 64-bit hashes.
+`,
+  ],
+  [
+    'crates/bloom/src/lib.rs',
+    `//! A Bloom filter with double hashing: k probe positions from two 64-bit hashes.
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -271,8 +303,11 @@ impl Bloom {
         self.probes(item).all(|bit| self.bits[bit / 64] & (1 << (bit % 64)) != 0)
     }
 }
-`],
-  ['crates/wal/src/lib.rs', `//! Append-only write-ahead log with a CRC per record, replayed on startup.
+`,
+  ],
+  [
+    'crates/wal/src/lib.rs',
+    `//! Append-only write-ahead log with a CRC per record, replayed on startup.
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 
@@ -306,5 +341,6 @@ impl Wal {
         Ok(out)
     }
 }
-`],
+`,
+  ],
 ]

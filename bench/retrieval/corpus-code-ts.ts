@@ -1,6 +1,8 @@
 /** TypeScript source files of an imaginary service. [path, content] */
 export const TS_FILES: ReadonlyArray<readonly [string, string]> = [
-  ['src/http/rate-limiter.ts', `/** Token bucket per client id: refills at \`ratePerSec\`, holds at most \`burst\` tokens. */
+  [
+    'src/http/rate-limiter.ts',
+    `/** Token bucket per client id: refills at \`ratePerSec\`, holds at most \`burst\` tokens. */
 export class TokenBucket {
   private tokens: number
   private last = Date.now()
@@ -22,8 +24,11 @@ export class TokenBucket {
 export function retryAfterSeconds(bucket: { ratePerSec: number }): number {
   return Math.ceil(1 / bucket.ratePerSec)
 }
-`],
-  ['src/util/retry.ts', `export interface RetryOptions { attempts: number; baseMs: number; capMs: number }
+`,
+  ],
+  [
+    'src/util/retry.ts',
+    `export interface RetryOptions { attempts: number; baseMs: number; capMs: number }
 
 /** Full jitter: a random delay between zero and min(cap, base * 2^attempt). */
 export function backoffDelay(attempt: number, options: RetryOptions, random = Math.random): number {
@@ -43,8 +48,11 @@ export async function withRetry<T>(fn: () => Promise<T>, options: RetryOptions):
   }
   throw lastError
 }
-`],
-  ['src/util/lru-cache.ts', `/** Least-recently-used cache on top of Map's insertion order. */
+`,
+  ],
+  [
+    'src/util/lru-cache.ts',
+    `/** Least-recently-used cache on top of Map's insertion order. */
 export class LruCache<K, V> {
   private readonly map = new Map<K, V>()
   constructor(private readonly capacity: number) {}
@@ -64,8 +72,11 @@ export class LruCache<K, V> {
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K)
   }
 }
-`],
-  ['src/billing/idempotency.ts', `import type { Db } from '../db/client.js'
+`,
+  ],
+  [
+    'src/billing/idempotency.ts',
+    `import type { Db } from '../db/client.js'
 
 /** Returns the stored response for a repeated Idempotency-Key, or null on first use. */
 export async function findStoredResponse(db: Db, accountId: string, key: string): Promise<string | null> {
@@ -80,8 +91,11 @@ export async function storeResponse(db: Db, accountId: string, key: string, resp
     [accountId, key, response],
   )
 }
-`],
-  ['src/billing/invoice.ts', `export interface LineItem { description: string; quantity: number; unitCents: number; taxRate: number }
+`,
+  ],
+  [
+    'src/billing/invoice.ts',
+    `export interface LineItem { description: string; quantity: number; unitCents: number; taxRate: number }
 
 /** Sums line items in integer cents; tax is rounded per line, half away from zero. */
 export function invoiceTotal(items: LineItem[]): { netCents: number; taxCents: number; grossCents: number } {
@@ -98,8 +112,11 @@ export function invoiceTotal(items: LineItem[]): { netCents: number; taxCents: n
 export function formatCents(cents: number, currency = 'EUR'): string {
   return new Intl.NumberFormat('en', { style: 'currency', currency }).format(cents / 100)
 }
-`],
-  ['src/auth/jwt.ts', `import { createHmac, timingSafeEqual } from 'node:crypto'
+`,
+  ],
+  [
+    'src/auth/jwt.ts',
+    `import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /** Verifies an HS256 JSON Web Token and returns its claims; throws on a bad signature or expiry. */
 export function verifyJwt(token: string, secret: string, now = Date.now()): Record<string, unknown> {
@@ -110,8 +127,11 @@ export function verifyJwt(token: string, secret: string, now = Date.now()): Reco
   if (typeof claims.exp === 'number' && claims.exp * 1000 < now) throw new Error('token expired')
   return claims
 }
-`],
-  ['src/auth/password.ts', `import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto'
+`,
+  ],
+  [
+    'src/auth/password.ts',
+    `import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
 
 const scrypt = promisify(scryptCb)
@@ -128,8 +148,11 @@ export async function checkPassword(password: string, stored: string): Promise<b
   const hash = (await scrypt(password, Buffer.from(saltHex, 'hex'), 64)) as Buffer
   return timingSafeEqual(hash, Buffer.from(hashHex, 'hex'))
 }
-`],
-  ['src/queue/worker.ts', `import type { Job, JobStore } from './store.js'
+`,
+  ],
+  [
+    'src/queue/worker.ts',
+    `import type { Job, JobStore } from './store.js'
 
 /** Claims jobs with FOR UPDATE SKIP LOCKED so several workers never take the same one. */
 export async function claimNext(store: JobStore, queue: string): Promise<Job | null> {
@@ -152,8 +175,11 @@ export async function runWithTimeout(job: Job, handler: (signal: AbortSignal) =>
     clearTimeout(timer)
   }
 }
-`],
-  ['src/search/fuse.ts', `/** Reciprocal rank fusion of several ranked id lists; k dampens the weight of top ranks. */
+`,
+  ],
+  [
+    'src/search/fuse.ts',
+    `/** Reciprocal rank fusion of several ranked id lists; k dampens the weight of top ranks. */
 export function fuseRankings(lists: string[][], k = 60): string[] {
   const scores = new Map<string, number>()
   for (const list of lists) {
@@ -161,8 +187,11 @@ export function fuseRankings(lists: string[][], k = 60): string[] {
   }
   return [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id)
 }
-`],
-  ['src/search/tokenize.ts', `const STOPWORDS = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'to', 'in'])
+`,
+  ],
+  [
+    'src/search/tokenize.ts',
+    `const STOPWORDS = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'to', 'in'])
 
 /** Lower-cases, splits on non-letters, drops stopwords and very short tokens. */
 export function tokenize(text: string): string[] {
@@ -173,8 +202,11 @@ export function tokenize(text: string): string[] {
 export function splitIdentifier(identifier: string): string[] {
   return identifier.replace(/([a-z])([A-Z])/g, '$1 $2').split(/[\\s_]+/).map((w) => w.toLowerCase())
 }
-`],
-  ['src/db/pool.ts', `import pg from 'pg'
+`,
+  ],
+  [
+    'src/db/pool.ts',
+    `import pg from 'pg'
 
 /** One pool per process; size from Little's law: peak requests per second times query seconds. */
 export function createPool(url: string, peakRps: number, querySeconds: number): pg.Pool {
@@ -197,8 +229,11 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
     client.release()
   }
 }
-`],
-  ['src/db/migrate.ts', `import { readdirSync, readFileSync } from 'node:fs'
+`,
+  ],
+  [
+    'src/db/migrate.ts',
+    `import { readdirSync, readFileSync } from 'node:fs'
 
 /** Applies numbered .sql files in order, recording each in schema_migrations; re-running is a no-op. */
 export async function migrate(db: { query(sql: string, params?: unknown[]): Promise<{ rows: Array<{ version: number }> }> }, dir: string): Promise<number[]> {
@@ -214,8 +249,11 @@ export async function migrate(db: { query(sql: string, params?: unknown[]): Prom
   }
   return applied
 }
-`],
-  ['src/http/cors.ts', `/** Default-deny CORS: only origins on the allow-list get Access-Control-Allow-Origin. */
+`,
+  ],
+  [
+    'src/http/cors.ts',
+    `/** Default-deny CORS: only origins on the allow-list get Access-Control-Allow-Origin. */
 export function corsHeaders(origin: string | undefined, allowed: string[]): Record<string, string> {
   if (!origin || !allowed.includes(origin)) return {}
   return {
@@ -225,8 +263,11 @@ export function corsHeaders(origin: string | undefined, allowed: string[]): Reco
     Vary: 'Origin',
   }
 }
-`],
-  ['src/ui/theme.ts', `/** Relative luminance per WCAG 2.1 for an sRGB colour given as #rrggbb. */
+`,
+  ],
+  [
+    'src/ui/theme.ts',
+    `/** Relative luminance per WCAG 2.1 for an sRGB colour given as #rrggbb. */
 export function luminance(hex: string): number {
   const channels = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
   const [r, g, b] = channels.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
@@ -238,8 +279,11 @@ export function contrastRatio(a: string, b: string): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x)
   return (hi + 0.05) / (lo + 0.05)
 }
-`],
-  ['src/observability/tracing.ts', `import { trace, SpanStatusCode } from '@opentelemetry/api'
+`,
+  ],
+  [
+    'src/observability/tracing.ts',
+    `import { trace, SpanStatusCode } from '@opentelemetry/api'
 
 const tracer = trace.getTracer('billing')
 
@@ -257,8 +301,11 @@ export async function traced<T>(name: string, fn: () => Promise<T>): Promise<T> 
     }
   })
 }
-`],
-  ['src/http/circuit-breaker.ts', `type State = 'closed' | 'open' | 'half-open'
+`,
+  ],
+  [
+    'src/http/circuit-breaker.ts',
+    `type State = 'closed' | 'open' | 'half-open'
 
 /** Opens after \`threshold\` consecutive failures, fails fast for \`coolDownMs\`, then lets one trial call through. */
 export class CircuitBreaker {
@@ -285,5 +332,6 @@ export class CircuitBreaker {
     }
   }
 }
-`],
+`,
+  ],
 ]

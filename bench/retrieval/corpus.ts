@@ -63,13 +63,48 @@ const LOG_LINES = [
 ]
 
 const MEETING_TOPICS: ReadonlyArray<{ slug: string; title: string; people: string[]; lines: string[] }> = [
-  { slug: 'search-sync', title: 'Search sync', people: ['Chen Wei', 'Dana Ross'], lines: ['Shadow traffic shows better results on long questions.', 'Identifier lookups still need lexical matching.', 'Action: add the fusion weights to the dashboard.'] },
-  { slug: 'billing-standup', title: 'Billing standup', people: ['Ada Okafor', 'Noah Fischer'], lines: ['Dual-write has run for two weeks without drift.', 'Charge retries now carry keys.', 'Action: plan the cut-over weekend.'] },
-  { slug: 'security-review', title: 'Security review', people: ['Elif Yilmaz', 'Kemi Adeyemi'], lines: ['Pentest findings: two medium, none high.', 'Rotate the signing secret quarterly.', 'Action: document token expiry.'] },
-  { slug: 'incident-review', title: 'Incident review', people: ['Hiro Tanaka', 'Noah Fischer'], lines: ['Timeline reconstructed from traces.', 'Root cause: consumer stuck on a poison message.', 'Action: dead-letter queue after three attempts.'] },
-  { slug: 'design-crit', title: 'Design critique', people: ['Kemi Adeyemi', 'Dana Ross'], lines: ['Dark theme contrast fails on secondary buttons.', 'Keyboard focus rings are back.', 'Action: audit every colour token.'] },
-  { slug: 'one-on-one-noah', title: '1:1 with Noah', people: ['Noah Fischer'], lines: ['On-call went well; one page at 3 am.', 'Wants to learn more about databases.', 'Action: pair on the migration tool.'] },
-  { slug: 'data-platform', title: 'Data platform sync', people: ['Bruno Keller', 'Chen Wei'], lines: ['Warehouse costs up twenty percent.', 'Click logs needed for ranking experiments.', 'Action: share a sampled export.'] },
+  {
+    slug: 'search-sync',
+    title: 'Search sync',
+    people: ['Chen Wei', 'Dana Ross'],
+    lines: ['Shadow traffic shows better results on long questions.', 'Identifier lookups still need lexical matching.', 'Action: add the fusion weights to the dashboard.'],
+  },
+  {
+    slug: 'billing-standup',
+    title: 'Billing standup',
+    people: ['Ada Okafor', 'Noah Fischer'],
+    lines: ['Dual-write has run for two weeks without drift.', 'Charge retries now carry keys.', 'Action: plan the cut-over weekend.'],
+  },
+  {
+    slug: 'security-review',
+    title: 'Security review',
+    people: ['Elif Yilmaz', 'Kemi Adeyemi'],
+    lines: ['Pentest findings: two medium, none high.', 'Rotate the signing secret quarterly.', 'Action: document token expiry.'],
+  },
+  {
+    slug: 'incident-review',
+    title: 'Incident review',
+    people: ['Hiro Tanaka', 'Noah Fischer'],
+    lines: ['Timeline reconstructed from traces.', 'Root cause: consumer stuck on a poison message.', 'Action: dead-letter queue after three attempts.'],
+  },
+  {
+    slug: 'design-crit',
+    title: 'Design critique',
+    people: ['Kemi Adeyemi', 'Dana Ross'],
+    lines: ['Dark theme contrast fails on secondary buttons.', 'Keyboard focus rings are back.', 'Action: audit every colour token.'],
+  },
+  {
+    slug: 'one-on-one-noah',
+    title: '1:1 with Noah',
+    people: ['Noah Fischer'],
+    lines: ['On-call went well; one page at 3 am.', 'Wants to learn more about databases.', 'Action: pair on the migration tool.'],
+  },
+  {
+    slug: 'data-platform',
+    title: 'Data platform sync',
+    people: ['Bruno Keller', 'Chen Wei'],
+    lines: ['Warehouse costs up twenty percent.', 'Click logs needed for ranking experiments.', 'Action: share a sampled export.'],
+  },
 ]
 
 function dailyPages(count: number): BenchPage[] {

@@ -41,12 +41,20 @@ export function builtinDataset(): Dataset {
 }
 
 function jsonLines<T>(file: string): T[] {
-  return readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as T)
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T)
 }
 
 /** A slug for a BEIR id: unsafe characters become '-', and a collision gets the line number. */
 function slugFor(id: string, index: number, taken: Set<string>): string {
-  let slug = `doc/${id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 200) || 'x'}`
+  let slug = `doc/${
+    id
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[.-]+/, '')
+      .slice(0, 200) || 'x'
+  }`
   if (taken.has(slug)) slug = `${slug}-${index}`
   taken.add(slug)
   return slug
@@ -61,13 +69,16 @@ export function loadBeirDataset(dir: string): Dataset {
     content: d.title ? `# ${d.title}\n\n${d.text}` : d.text,
   }))
   const grades = new Map<string, Map<string, number>>()
-  readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8').split('\n').slice(1).forEach((line) => {
-    const [queryId, docId, score] = line.split('\t')
-    if (!queryId || !docId) return
-    const forQuery = grades.get(queryId) ?? new Map<string, number>()
-    forQuery.set(docId, Number(score ?? 1))
-    grades.set(queryId, forQuery)
-  })
+  readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8')
+    .split('\n')
+    .slice(1)
+    .forEach((line) => {
+      const [queryId, docId, score] = line.split('\t')
+      if (!queryId || !docId) return
+      const forQuery = grades.get(queryId) ?? new Map<string, number>()
+      forQuery.set(docId, Number(score ?? 1))
+      grades.set(queryId, forQuery)
+    })
   const queries = jsonLines<{ _id: string; text: string }>(join(dir, 'queries.jsonl'))
     .filter((q) => [...(grades.get(String(q._id))?.values() ?? [])].some((g) => g > 0))
     .map((q, i) => ({ id: String(q._id), text: q.text, grades: grades.get(String(q._id))!, half: halfOf(i) }))

@@ -39,7 +39,11 @@ export function gradedNdcgAtK(ranked: readonly string[], grades: ReadonlyMap<str
     seen.add(id)
     dcg += (grades.get(id) ?? 0) / Math.log2(i + 2)
   })
-  const ideal = [...grades.values()].filter((g) => g > 0).sort((a, b) => b - a).slice(0, k).reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0)
+  const ideal = [...grades.values()]
+    .filter((g) => g > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k)
+    .reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0)
   return ideal === 0 ? 0 : dcg / ideal
 }
 

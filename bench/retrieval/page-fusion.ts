@@ -156,7 +156,10 @@ export function fuseHybrid<T extends Scored>(keyword: readonly T[], vector: read
   if (settings.method === 'convex') return convexFusion(kw, vec, settings.keywordWeight, settings)
   const exponent = settings.coverageExponent ?? 0
   return reciprocalRankFusion(
-    [{ name: 'keyword', weight: settings.keywordWeight, items: kw, itemWeight: (item) => coverageWeight(item, exponent) }, { name: 'vector', items: vec }],
+    [
+      { name: 'keyword', weight: settings.keywordWeight, items: kw, itemWeight: (item) => coverageWeight(item, exponent) },
+      { name: 'vector', items: vec },
+    ],
     pageKeyOf,
     settings.k,
   )

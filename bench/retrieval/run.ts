@@ -82,10 +82,7 @@ const GRAPH_BOOST = process.argv.includes('--graph-boost')
 
 async function rankedSlugs(context: SearchContext, mode: Exclude<Mode, 'bm25'>, text: string): Promise<string[]> {
   const options = { limit: 10, graphBoost: GRAPH_BOOST }
-  const response =
-    mode === 'keyword' ? await search(context, text, options)
-    : mode === 'vector' ? await vectorSearch(context, text, options)
-    : await query(context, text, options)
+  const response = mode === 'keyword' ? await search(context, text, options) : mode === 'vector' ? await vectorSearch(context, text, options) : await query(context, text, options)
   if (mode === 'hybrid' && response.keyword_only) throw new Error(`hybrid ran keyword-only: ${response.notice}`)
   return response.results.map((r) => r.slug)
 }
@@ -168,7 +165,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2)
   const engines = enginesFromArgs(args.includes('pglite') || args.includes('postgres') ? args : ['pglite'])
   const cacheAt = args.indexOf('--embed-cache')
-  const embedder = cachingEmbedder(createEmbeddingProvider({ provider: 'local' }), cacheAt >= 0 ? args[cacheAt + 1] ?? null : null)
+  const embedder = cachingEmbedder(createEmbeddingProvider({ provider: 'local' }), cacheAt >= 0 ? (args[cacheAt + 1] ?? null) : null)
   const datasets = datasetsFromArgs(args)
   const reports: DatasetReport[] = []
   try {

@@ -85,21 +85,28 @@ function settingsGrid(): FusionSettings[] {
   return grid
 }
 
-const ndcgOf = (ranked: SearchResult[], grades: Map<string, number>): number => gradedNdcgAtK(ranked.slice(0, 10).map((r) => r.slug), grades, 10)
+const ndcgOf = (ranked: SearchResult[], grades: Map<string, number>): number =>
+  gradedNdcgAtK(
+    ranked.slice(0, 10).map((r) => r.slug),
+    grades,
+    10,
+  )
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
   const [engine] = enginesFromArgs(args.includes('pglite') || args.includes('postgres') ? args : ['pglite'])
   const cacheAt = args.indexOf('--embed-cache')
-  const embedder = cachingEmbedder(createEmbeddingProvider({ provider: 'local' }), cacheAt >= 0 ? args[cacheAt + 1] ?? null : null)
+  const embedder = cachingEmbedder(createEmbeddingProvider({ provider: 'local' }), cacheAt >= 0 ? (args[cacheAt + 1] ?? null) : null)
   const beirDirs = args.flatMap((a, i) => (a === '--beir' && args[i + 1] ? [args[i + 1]!] : []))
   const datasets = [builtinDataset(), loadBeirDataset(join(packageRoot(), 'bench', 'retrieval', 'readme-set')), ...beirDirs.map((d) => loadBeirDataset(d))]
   const listsAt = args.indexOf('--lists')
-  const listsFile = listsAt >= 0 ? args[listsAt + 1] ?? null : null
+  const listsFile = listsAt >= 0 ? (args[listsAt + 1] ?? null) : null
   let perSet: Array<{ name: string; lists: Lists[] }> = []
   if (listsFile && existsSync(listsFile)) {
-    perSet = (JSON.parse(readFileSync(listsFile, 'utf8')) as Array<{ name: string; lists: Array<Omit<Lists, 'grades'> & { grades: Array<[string, number]> }> }>)
-      .map((s) => ({ name: s.name, lists: s.lists.map((l) => ({ ...l, grades: new Map(l.grades) })) }))
+    perSet = (JSON.parse(readFileSync(listsFile, 'utf8')) as Array<{ name: string; lists: Array<Omit<Lists, 'grades'> & { grades: Array<[string, number]> }> }>).map((s) => ({
+      name: s.name,
+      lists: s.lists.map((l) => ({ ...l, grades: new Map(l.grades) })),
+    }))
   } else {
     try {
       for (const dataset of datasets) perSet.push({ name: dataset.name, lists: await collect(dataset, engine!, embedder) })
@@ -115,13 +122,22 @@ async function main(): Promise<void> {
     vector: mean(lists.map((l) => ndcgOf(l.vector, l.grades))),
   }))
   for (const s of singles) process.stdout.write(`${s.name}: keyword ${s.keyword.toFixed(3)} vector ${s.vector.toFixed(3)}\n`)
-  const rows = settingsGrid().flatMap((base) => [false, true].map((two) => ({ ...base, two }))).map(({ two, ...settings }) => {
-    const bySet = perSet.map(({ lists }, i) => {
-      const hybrid = mean(lists.map((l) => ndcgOf(fuseHybrid(two ? l.keywordTwo : l.keyword, l.vector, { ...settings, keywordBound: l.bound }).map((f) => f.item), l.grades)))
-      return { hybrid, margin: hybrid - Math.max(singles[i]!.keyword, singles[i]!.vector) }
+  const rows = settingsGrid()
+    .flatMap((base) => [false, true].map((two) => ({ ...base, two })))
+    .map(({ two, ...settings }) => {
+      const bySet = perSet.map(({ lists }, i) => {
+        const hybrid = mean(
+          lists.map((l) =>
+            ndcgOf(
+              fuseHybrid(two ? l.keywordTwo : l.keyword, l.vector, { ...settings, keywordBound: l.bound }).map((f) => f.item),
+              l.grades,
+            ),
+          ),
+        )
+        return { hybrid, margin: hybrid - Math.max(singles[i]!.keyword, singles[i]!.vector) }
+      })
+      return { settings: { ...settings, keywordList: two ? 'two' : 'any' }, bySet, worst: Math.min(...bySet.map((b) => b.margin)), average: mean(bySet.map((b) => b.hybrid)) }
     })
-    return { settings: { ...settings, keywordList: two ? 'two' : 'any' }, bySet, worst: Math.min(...bySet.map((b) => b.margin)), average: mean(bySet.map((b) => b.hybrid)) }
-  })
   rows.sort((a, b) => b.worst - a.worst || b.average - a.average)
   for (const row of rows.slice(0, 25)) {
     process.stdout.write(`${JSON.stringify(row.settings)} worst margin ${row.worst.toFixed(3)} mean ${row.average.toFixed(3)} | ${row.bySet.map((b) => b.hybrid.toFixed(3)).join(' ')}\n`)

@@ -53,7 +53,7 @@ export function pieces(text: string): string[] {
 export function windows(text: string, budget: number, overlap: boolean): string[] {
   const ps = pieces(text)
   const out: string[] = []
-  for (let start = 0; start < ps.length; ) {
+  for (let start = 0; start < ps.length;) {
     let end = start
     let tokens = 0
     while (end < ps.length && (end === start || tokens + estimateTokens(ps[end]!) <= budget)) tokens += estimateTokens(ps[end++]!)
@@ -151,14 +151,26 @@ async function runSet(dataset: Dataset, embedder: CachingEmbedder, variants: rea
       out.chunkKeyword.push(chunkRows.map((r) => ({ id: Number(r.chunk_id), slug: idOf.get(r.slug) ?? r.slug, score: Number(r.score) })))
       out.keyword.push((await search(context, q.text, { limit: LIST_DEPTH })).results.map((r) => rename({ slug: r.slug, source_id: r.source_id, score: r.score })))
     }
-    for (const { vector } of queries) out.chunkCosine.push(rows.map((r, i) => ({ id: Number(r.id), slug: idOf.get(r.slug) ?? r.slug, score: dot(vector, chunkUnits[i]!.vector) * sourceFactor(r.slug, boosts) })))
+    for (const { vector } of queries)
+      out.chunkCosine.push(rows.map((r, i) => ({ id: Number(r.id), slug: idOf.get(r.slug) ?? r.slug, score: dot(vector, chunkUnits[i]!.vector) * sourceFactor(r.slug, boosts) })))
     for (const variant of variants) {
-      const windowTexts = variant.budget > 0
-        ? chunkUnits.flatMap((c, chunk) => windows(c.text, variant.budget, variant.overlap).map((w) => ({ chunk, slug: c.slug, source: c.source, text: variant.title ? `${titles.get(c.slug)}\n${w}` : w })))
-        : []
-      const vectors = await embedAll(embedder, windowTexts.map((w) => w.text))
+      const windowTexts =
+        variant.budget > 0
+          ? chunkUnits.flatMap((c, chunk) =>
+              windows(c.text, variant.budget, variant.overlap).map((w) => ({ chunk, slug: c.slug, source: c.source, text: variant.title ? `${titles.get(c.slug)}\n${w}` : w })),
+            )
+          : []
+      const vectors = await embedAll(
+        embedder,
+        windowTexts.map((w) => w.text),
+      )
       const own = variant.chunkText
-      const rewritten = own ? await embedAll(embedder, chunkUnits.map((c) => own(c.text, c.source, titles.get(c.slug) ?? ''))) : null
+      const rewritten = own
+        ? await embedAll(
+            embedder,
+            chunkUnits.map((c) => own(c.text, c.source, titles.get(c.slug) ?? '')),
+          )
+        : null
       let chunksOfVariant = rewritten ? chunkUnits.map((c, i) => ({ ...c, vector: rewritten[i]! })) : chunkUnits
       if (variant.meanOfWindows) {
         chunksOfVariant = [...chunksOfVariant]
@@ -175,7 +187,12 @@ async function runSet(dataset: Dataset, embedder: CachingEmbedder, variants: rea
       const lists: Collected['keyword'] = []
       const perChunk: Collected['chunkCosine'] = []
       const ownQuery = variant.queryText
-      const queryVectors = ownQuery ? await embedAll(embedder, queries.map(({ q }) => ownQuery(q.text))) : queries.map((q) => q.vector)
+      const queryVectors = ownQuery
+        ? await embedAll(
+            embedder,
+            queries.map(({ q }) => ownQuery(q.text)),
+          )
+        : queries.map((q) => q.vector)
       for (const raw of queryVectors) {
         const vector = shift(raw)
         const best = new Map<string, { chunk: number; window: number }>()
@@ -215,7 +232,12 @@ async function runSet(dataset: Dataset, embedder: CachingEmbedder, variants: rea
 const PAGE_FUSION: Omit<FusionSettings, 'depth'> = { method: 'convex', keywordWeight: 0.75, norm: 'minmax', vectorNorm: 'raw', k: 0 }
 const PAGE_DEPTH = 30
 
-const ndcg = (list: ReadonlyArray<{ slug: string }>, grades: Map<string, number>): number => gradedNdcgAtK(list.slice(0, 10).map((r) => r.slug), grades, 10)
+const ndcg = (list: ReadonlyArray<{ slug: string }>, grades: Map<string, number>): number =>
+  gradedNdcgAtK(
+    list.slice(0, 10).map((r) => r.slug),
+    grades,
+    10,
+  )
 
 interface Grid {
   name: string
@@ -304,7 +326,17 @@ function report(sets: readonly Collected[], variants: readonly Variant[], option
     const bestRerank = rows.filter((r) => r.g.name.startsWith('rerank')).sort((a, b) => b.tuneWorst - a.tuneWorst)[0]!
     const recall30 = sets.map((s) => {
       const vec = s.vector.get(variant.name)!
-      return `${s.set} ${fmt(mean(vec.map((l, i) => recallAtK(l.map((r) => r.slug), new Set([...s.grades[i]!].filter(([, g]) => g > 0).map(([id]) => id)), 30))))}`
+      return `${s.set} ${fmt(
+        mean(
+          vec.map((l, i) =>
+            recallAtK(
+              l.map((r) => r.slug),
+              new Set([...s.grades[i]!].filter(([, g]) => g > 0).map(([id]) => id)),
+              30,
+            ),
+          ),
+        ),
+      )}`
     })
     process.stdout.write(`${variant.name}: vector recall@30 ${recall30.join(', ')}\n`)
     const diff = options.diff ? grid().find((g) => g.name === options.diff) : undefined
@@ -314,7 +346,10 @@ function report(sets: readonly Collected[], variants: readonly Variant[], option
         set.keyword.forEach((l, i) => {
           const a = ndcg(grid()[0]!.fuse(l, vec[i]!), set.grades[i]!)
           const b = ndcg(diff.chunkFuse ? diff.chunkFuse(set.chunkKeyword[i]!, set.chunkCosine[i]!) : diff.fuse(l, vec[i]!), set.grades[i]!)
-          if (Math.abs(a - b) > 1e-9) process.stdout.write(`  diff ${set.set} ${set.halves[i] === 0 ? 'tune' : 'held'} #${i} kw ${fmt(ndcg(l, set.grades[i]!))} vec ${fmt(ndcg(vec[i]!, set.grades[i]!))} page-level ${fmt(a)} -> ${fmt(b)}\n`)
+          if (Math.abs(a - b) > 1e-9)
+            process.stdout.write(
+              `  diff ${set.set} ${set.halves[i] === 0 ? 'tune' : 'held'} #${i} kw ${fmt(ndcg(l, set.grades[i]!))} vec ${fmt(ndcg(vec[i]!, set.grades[i]!))} page-level ${fmt(a)} -> ${fmt(b)}\n`,
+            )
         })
       }
     }
@@ -359,7 +394,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2)
   const cacheAt = args.indexOf('--embed-cache')
   const only = args.flatMap((a, i) => (a === '--only' && args[i + 1] ? [args[i + 1]!] : []))
-  const embedder = cachingEmbedder(createEmbeddingProvider({ provider: 'local' }), cacheAt >= 0 ? args[cacheAt + 1] ?? null : null)
+  const embedder = cachingEmbedder(createEmbeddingProvider({ provider: 'local' }), cacheAt >= 0 ? (args[cacheAt + 1] ?? null) : null)
   const datasets = [builtinDataset(), loadBeirDataset(join(packageRoot(), 'bench', 'retrieval', 'readme-set'))].filter((d) => only.length === 0 || only.includes(d.name))
   const sets: Collected[] = []
   try {
@@ -369,7 +404,7 @@ async function main(): Promise<void> {
     stopBenchCluster()
   }
   const diffAt = args.indexOf('--diff')
-  report(sets, VARIANTS, { diff: diffAt >= 0 ? args[diffAt + 1] ?? null : null, allChunkRows: args.includes('--all-chunk-rows') })
+  report(sets, VARIANTS, { diff: diffAt >= 0 ? (args[diffAt + 1] ?? null) : null, allChunkRows: args.includes('--all-chunk-rows') })
 }
 
 if (process.argv[1]?.endsWith('/retrieval/vector-windows.js')) await main()

@@ -66,7 +66,13 @@ export function zipfSampler(size: number, s: number, random: () => number): () =
 }
 
 const PREFIXES: ReadonlyArray<readonly [string, number]> = [
-  ['notes/', 0.4], ['daily/', 0.2], ['meetings/', 0.1], ['concepts/', 0.05], ['people/', 0.05], ['originals/', 0.05], ['src/', 0.15],
+  ['notes/', 0.4],
+  ['daily/', 0.2],
+  ['meetings/', 0.1],
+  ['concepts/', 0.05],
+  ['people/', 0.05],
+  ['originals/', 0.05],
+  ['src/', 0.15],
 ]
 const LANGUAGES = ['typescript', 'python', 'go'] as const
 const SYMBOL_TYPES = ['function', 'class', 'method', 'interface'] as const

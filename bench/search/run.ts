@@ -169,7 +169,10 @@ function report(rows: SearchBenchRow[]): string {
   return [
     '| engine | pages | chunks | load s | HNSW build s | keyword ms p50/p95/max | keyword repeated (kept) ms p50/p95/max | vector ms p50/p95/max | hybrid ms p50/p95/max | `brain search` wall ms p50/p95/max |',
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.engine} | ${r.pages} | ${r.chunks} | ${r.loadSeconds.toFixed(1)} | ${r.indexSeconds.toFixed(1)} | ${ms(r.keyword)} | ${ms(r.keywordRepeat)} | ${ms(r.vector)} | ${ms(r.hybrid)} | ${ms(r.cli)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.engine} | ${r.pages} | ${r.chunks} | ${r.loadSeconds.toFixed(1)} | ${r.indexSeconds.toFixed(1)} | ${ms(r.keyword)} | ${ms(r.keywordRepeat)} | ${ms(r.vector)} | ${ms(r.hybrid)} | ${ms(r.cli)} |`,
+    ),
   ].join('\n')
 }
 
@@ -191,11 +194,13 @@ async function main(): Promise<void> {
     cluster?.stop()
   }
   process.stdout.write(args.includes('--json') ? `${JSON.stringify(rows, null, 2)}\n` : `${report(rows)}\n`)
-  const misses = rows.flatMap((r) => [
-    r.keyword.p95 > TARGETS.keywordP95 ? `${r.engine}: keyword p95 ${r.keyword.p95.toFixed(1)} ms > ${TARGETS.keywordP95} ms` : null,
-    r.hybrid.p95 > TARGETS.hybridP95 ? `${r.engine}: hybrid p95 ${r.hybrid.p95.toFixed(1)} ms > ${TARGETS.hybridP95} ms` : null,
-    r.cli.p95 > TARGETS.cliP95 ? `${r.engine}: brain search wall p95 ${r.cli.p95.toFixed(0)} ms > ${TARGETS.cliP95} ms` : null,
-  ]).filter((m): m is string => m !== null)
+  const misses = rows
+    .flatMap((r) => [
+      r.keyword.p95 > TARGETS.keywordP95 ? `${r.engine}: keyword p95 ${r.keyword.p95.toFixed(1)} ms > ${TARGETS.keywordP95} ms` : null,
+      r.hybrid.p95 > TARGETS.hybridP95 ? `${r.engine}: hybrid p95 ${r.hybrid.p95.toFixed(1)} ms > ${TARGETS.hybridP95} ms` : null,
+      r.cli.p95 > TARGETS.cliP95 ? `${r.engine}: brain search wall p95 ${r.cli.p95.toFixed(0)} ms > ${TARGETS.cliP95} ms` : null,
+    ])
+    .filter((m): m is string => m !== null)
   for (const miss of misses) process.stderr.write(`target missed: ${miss}\n`)
   process.exit(misses.length > 0 ? 1 : 0)
 }

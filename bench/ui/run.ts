@@ -73,13 +73,24 @@ async function measure(engine: BenchEngine, pages: number): Promise<void> {
       }
       slowest.sort((a, b) => b[1] - a[1])
       const { rows } = await db.query<{ slug: string }>('SELECT slug FROM pages ORDER BY id LIMIT 21')
-      const render = await firstRender(app.base, app.signInUrl(), rows.map((r) => r.slug))
-      console.log(JSON.stringify({
-        engine, pages, import_seconds: Number(importSeconds.toFixed(1)), search_requests: times.length,
-        search_p50_ms: Number(percentile(times, 50).toFixed(1)), search_p95_ms: Number(percentile(times, 95).toFixed(1)), search_max_ms: Number(Math.max(...times).toFixed(1)),
-        slowest: slowest.slice(0, 4).map(([q, ms]) => `${q}: ${ms} ms`),
-        ...render,
-      }))
+      const render = await firstRender(
+        app.base,
+        app.signInUrl(),
+        rows.map((r) => r.slug),
+      )
+      console.log(
+        JSON.stringify({
+          engine,
+          pages,
+          import_seconds: Number(importSeconds.toFixed(1)),
+          search_requests: times.length,
+          search_p50_ms: Number(percentile(times, 50).toFixed(1)),
+          search_p95_ms: Number(percentile(times, 95).toFixed(1)),
+          search_max_ms: Number(Math.max(...times).toFixed(1)),
+          slowest: slowest.slice(0, 4).map(([q, ms]) => `${q}: ${ms} ms`),
+          ...render,
+        }),
+      )
     } finally {
       await app.close()
     }

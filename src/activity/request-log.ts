@@ -26,7 +26,9 @@ interface RequestLogFilter {
 /** The newest requests first. The request log is a table of the server engine. */
 export async function listRequests(db: Database, filter: RequestLogFilter): Promise<RequestLogRow[]> {
   if (!db.capabilities.httpServer) {
-    throw new NotAvailableError('server_engine_required', 'The request log exists only on the server engine (`brain serve --http`).', { hint: 'The embedded brain serves no remote requests, so it logs none.' })
+    throw new NotAvailableError('server_engine_required', 'The request log exists only on the server engine (`brain serve --http`).', {
+      hint: 'The embedded brain serves no remote requests, so it logs none.',
+    })
   }
   const { rows } = await db.query<RequestLogRow>(
     `SELECT l.id, to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,

@@ -38,10 +38,15 @@ export function assertTokenTable(db: Database): void {
 
 export function parseScopes(raw: string | undefined): TokenScope[] {
   if (raw === undefined) return ['read', 'write']
-  const scopes = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '')
+  const scopes = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '')
   const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))
   if (scopes.length === 0 || unknown.length > 0) {
-    throw new UsageError('invalid_scopes', `Unknown scope${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ') || '(none)'}.`, { hint: 'Use read, write, admin, or a comma-separated list such as read,write.' })
+    throw new UsageError('invalid_scopes', `Unknown scope${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ') || '(none)'}.`, {
+      hint: 'Use read, write, admin, or a comma-separated list such as read,write.',
+    })
   }
   return [...new Set(scopes)] as TokenScope[]
 }
@@ -68,10 +73,11 @@ export async function createToken(db: Database, name: string, scopes: TokenScope
   }
   const token = generateToken()
   try {
-    const { rows } = await db.query<TokenRow>(
-      'INSERT INTO access_tokens (name, token_hash, scopes) VALUES ($1, $2, $3::text[]) RETURNING id, name, scopes, created_at, last_used_at, revoked_at',
-      [trimmed, hashToken(token), scopes],
-    )
+    const { rows } = await db.query<TokenRow>('INSERT INTO access_tokens (name, token_hash, scopes) VALUES ($1, $2, $3::text[]) RETURNING id, name, scopes, created_at, last_used_at, revoked_at', [
+      trimmed,
+      hashToken(token),
+      scopes,
+    ])
     return { token, info: toInfo(rows[0]!) }
   } catch (err) {
     if (isSqlStateError(err) && err.code === '23505') {

@@ -57,7 +57,20 @@ export async function captureDocument(db: Database, request: DocumentCaptureRequ
   request.checkSlug?.(slug)
   const result = await importDocument(
     db,
-    { bytes: request.bytes, name: base, contentType: request.contentType, url: request.url, fetchedAt: request.fetchedAt, sourceId: request.sourceId ?? 'default', sourceUri, sourceKind: 'capture', slug, slugPrefix: undefined, writtenVia: request.writtenVia, writtenBy: request.writtenBy },
+    {
+      bytes: request.bytes,
+      name: base,
+      contentType: request.contentType,
+      url: request.url,
+      fetchedAt: request.fetchedAt,
+      sourceId: request.sourceId ?? 'default',
+      sourceUri,
+      sourceKind: 'capture',
+      slug,
+      slugPrefix: undefined,
+      writtenVia: request.writtenVia,
+      writtenBy: request.writtenBy,
+    },
     { embedder: request.embedder, maxFences: request.maxFences, autoLink: request.autoLink, beforeWrite: request.checkSlug },
   )
   const pages = result.pages.map((p) => ({ slug: p.slug, status: p.status }))

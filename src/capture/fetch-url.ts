@@ -30,10 +30,29 @@ export interface FetchedUrl {
 }
 
 const blocked = new BlockList()
-for (const [net, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
   blocked.addSubnet(net, prefix, 'ipv4')
 }
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['fd00:ec2::', 32]] as const) {
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['fd00:ec2::', 32],
+] as const) {
   blocked.addSubnet(net, prefix, 'ipv6')
 }
 
@@ -73,7 +92,8 @@ function checkUrl(raw: string): URL {
   } catch {
     throw new UsageError('invalid_url', `"${raw.slice(0, 200)}" is not a URL.`, { hint: 'Give an http:// or https:// URL.' })
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('invalid_url', `Only http and https URLs are captured, not ${url.protocol}`, { hint: 'Give an http:// or https:// URL.' })
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError('invalid_url', `Only http and https URLs are captured, not ${url.protocol}`, { hint: 'Give an http:// or https:// URL.' })
   return url
 }
 
@@ -95,8 +115,7 @@ function send(url: URL, target: { address: string; family: number }, signal: Abo
 
 async function readCapped(response: IncomingMessage, url: URL, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(response.headers['content-length'] ?? NaN)
-  const tooLarge = (): ValidationError =>
-    new ValidationError('url_too_large', `${url.href} is larger than ${maxBytes} bytes; it was not captured.`, { hint: 'Raise BRAIN_FETCH_MAX_BYTES.' })
+  const tooLarge = (): ValidationError => new ValidationError('url_too_large', `${url.href} is larger than ${maxBytes} bytes; it was not captured.`, { hint: 'Raise BRAIN_FETCH_MAX_BYTES.' })
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.destroy()
     throw tooLarge()
@@ -146,7 +165,16 @@ export async function fetchUrl(raw: string, options: FetchOptions): Promise<Fetc
 /** `web/<host>/<path>`: the URL's host and path, lower-cased, as slug segments; the query is left out. */
 export function webSlugForUrl(raw: string): string {
   const url = new URL(raw)
-  const clean = (s: string): string => s.toLowerCase().replace(/\.(x?html?|php|aspx?)$/, '').replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80)
-  const parts = url.pathname.split('/').map((p) => clean(decodeURIComponent(p))).filter((p) => p !== '' && p !== '.' && p !== '..')
+  const clean = (s: string): string =>
+    s
+      .toLowerCase()
+      .replace(/\.(x?html?|php|aspx?)$/, '')
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80)
+  const parts = url.pathname
+    .split('/')
+    .map((p) => clean(decodeURIComponent(p)))
+    .filter((p) => p !== '' && p !== '.' && p !== '..')
   return ['web', clean(url.hostname) || 'host', ...(parts.length > 0 ? parts : ['index'])].join('/')
 }

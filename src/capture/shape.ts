@@ -14,12 +14,19 @@ export function defaultCaptureSlug(content: string, now: Date): string {
 
 /** Content that already starts with a heading or front matter is the author's own structure. */
 export function isStructured(content: string): boolean {
-  const firstLine = content.replace(/^\uFEFF/, '').split('\n', 1)[0]!.trimEnd()
+  const firstLine = content
+    .replace(/^\uFEFF/, '')
+    .split('\n', 1)[0]!
+    .trimEnd()
   return firstLine === '---' || /^#{1,6}\s/.test(firstLine)
 }
 
 export function captureTitle(content: string): string {
-  const firstLine = content.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'Capture'
+  const firstLine =
+    content
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? 'Capture'
   const collapsed = firstLine.replace(/\s+/g, ' ')
   return collapsed.length <= MAX_CAPTURE_TITLE ? collapsed : `${collapsed.slice(0, MAX_CAPTURE_TITLE - 1).trimEnd()}…`
 }

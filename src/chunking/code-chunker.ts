@@ -69,9 +69,7 @@ export async function chunkCode(input: ChunkCodeInput): Promise<ChunkDraft[]> {
 }
 
 /** Units cut at syntax boundaries, or null when the file does not parse well enough. */
-async function syntaxUnits(
-  lang: CodeLanguage, path: string, content: string, lines: LineIndex, budget: number, onTree: ChunkCodeInput['onTree'],
-): Promise<Unit[] | null> {
+async function syntaxUnits(lang: CodeLanguage, path: string, content: string, lines: LineIndex, budget: number, onTree: ChunkCodeInput['onTree']): Promise<Unit[] | null> {
   const parser = await getParser(grammarFor(lang, path))
   const trees: Tree[] = []
   try {

@@ -99,9 +99,7 @@ function isAttachedPrefix(siblings: Node[], index: number, rules: LanguageRules)
 }
 
 /** Cuts lines start..end, covered by the given sibling nodes, into units. */
-export function walkRange(
-  ctx: WalkContext, siblings: Node[], start: number, end: number, scope: Scope, owner: GapOwner, depth: number,
-): void {
+export function walkRange(ctx: WalkContext, siblings: Node[], start: number, end: number, scope: Scope, owner: GapOwner, depth: number): void {
   let cursor = start
   let nextSibling = 0
   for (const def of findDefs(ctx, siblings, scope)) {
@@ -159,9 +157,7 @@ function expandBodies(ctx: WalkContext, nodes: Node[], start: number, end: numbe
   return out
 }
 
-function emitGap(
-  ctx: WalkContext, nodes: Node[], start: number, end: number, scope: Scope, owner: GapOwner, depth: number,
-): void {
+function emitGap(ctx: WalkContext, nodes: Node[], start: number, end: number, scope: Scope, owner: GapOwner, depth: number): void {
   const range = ctx.lines.trim(start, end)
   if (range === null) return
   const [s, e] = range
@@ -184,9 +180,7 @@ function emitGap(
  * Groups consecutive statements into pieces within the budget, cutting only between
  * statements; a statement that alone exceeds the budget is descended into.
  */
-function packStatements(
-  ctx: WalkContext, nodes: Node[], start: number, end: number, scope: Scope, owner: GapOwner, depth: number,
-): void {
+function packStatements(ctx: WalkContext, nodes: Node[], start: number, end: number, scope: Scope, owner: GapOwner, depth: number): void {
   let groupStart = start
   let groupEnd = start - 1
   const flush = (): void => {

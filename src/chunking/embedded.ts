@@ -28,7 +28,14 @@ function attributes(element: Node): Map<string, string> {
     if (attribute.type !== 'attribute') continue
     const name = attribute.namedChildren.find((c) => c.type === 'attribute_name')?.text.toLowerCase()
     const value = attribute.namedChildren.find((c) => c.type !== 'attribute_name')?.text ?? ''
-    if (name !== undefined) out.set(name, value.replace(/^["']|["']$/g, '').trim().toLowerCase())
+    if (name !== undefined)
+      out.set(
+        name,
+        value
+          .replace(/^["']|["']$/g, '')
+          .trim()
+          .toLowerCase(),
+      )
   }
   return out
 }

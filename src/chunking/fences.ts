@@ -32,7 +32,10 @@ export function extractFences(text: string): Fence[] {
     // A backtick fence's info string may not contain backticks (that is inline code).
     if (run[0] === '`' && info.includes('`')) continue
     const close = findClose(lines, i + 1, run)
-    const body = lines.slice(i + 1, close).map((l) => dedent(l, indent)).join('\n')
+    const body = lines
+      .slice(i + 1, close)
+      .map((l) => dedent(l, indent))
+      .join('\n')
     fences.push({ info, language: info === '' ? null : languageForFenceTag(info), body, openLine: i })
     i = close
   }

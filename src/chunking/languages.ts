@@ -7,9 +7,35 @@
  */
 
 const CODE_LANGUAGES = [
-  'typescript', 'tsx', 'javascript', 'python', 'ruby', 'go', 'rust', 'java', 'csharp', 'cpp',
-  'c', 'php', 'swift', 'kotlin', 'scala', 'lua', 'elixir', 'elm', 'ocaml', 'dart', 'zig',
-  'solidity', 'bash', 'css', 'html', 'vue', 'json', 'yaml', 'toml',
+  'typescript',
+  'tsx',
+  'javascript',
+  'python',
+  'ruby',
+  'go',
+  'rust',
+  'java',
+  'csharp',
+  'cpp',
+  'c',
+  'php',
+  'swift',
+  'kotlin',
+  'scala',
+  'lua',
+  'elixir',
+  'elm',
+  'ocaml',
+  'dart',
+  'zig',
+  'solidity',
+  'bash',
+  'css',
+  'html',
+  'vue',
+  'json',
+  'yaml',
+  'toml',
 ] as const
 
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number]
@@ -37,12 +63,16 @@ function wasm(specifier: string): GrammarLocation {
 
 const LANGUAGES: Readonly<Record<CodeLanguage, LanguageInfo>> = {
   typescript: {
-    display: 'TypeScript', extensions: ['.ts', '.mts', '.cts'], fenceTags: ['ts', 'typescript'],
+    display: 'TypeScript',
+    extensions: ['.ts', '.mts', '.cts'],
+    fenceTags: ['ts', 'typescript'],
     grammar: wasm(REPOMIX + 'tree-sitter-typescript.wasm'),
   },
   tsx: { display: 'TSX', extensions: ['.tsx'], fenceTags: ['tsx'], grammar: wasm(REPOMIX + 'tree-sitter-tsx.wasm') },
   javascript: {
-    display: 'JavaScript', extensions: ['.js', '.jsx', '.mjs', '.cjs'], fenceTags: ['js', 'javascript', 'jsx', 'node'],
+    display: 'JavaScript',
+    extensions: ['.js', '.jsx', '.mjs', '.cjs'],
+    fenceTags: ['js', 'javascript', 'jsx', 'node'],
     grammar: wasm(REPOMIX + 'tree-sitter-javascript.wasm'),
   },
   python: { display: 'Python', extensions: ['.py'], fenceTags: ['py', 'python', 'python3'], grammar: wasm(REPOMIX + 'tree-sitter-python.wasm') },
@@ -52,14 +82,18 @@ const LANGUAGES: Readonly<Record<CodeLanguage, LanguageInfo>> = {
   java: { display: 'Java', extensions: ['.java'], fenceTags: ['java'], grammar: wasm(REPOMIX + 'tree-sitter-java.wasm') },
   csharp: { display: 'C#', extensions: ['.cs'], fenceTags: ['c#', 'cs', 'csharp'], grammar: wasm(REPOMIX + 'tree-sitter-c_sharp.wasm') },
   cpp: {
-    display: 'C++', extensions: ['.cpp', '.cc', '.cxx', '.hpp', '.hxx', '.hh'], fenceTags: ['cpp', 'c++'],
+    display: 'C++',
+    extensions: ['.cpp', '.cc', '.cxx', '.hpp', '.hxx', '.hh'],
+    fenceTags: ['cpp', 'c++'],
     grammar: wasm(REPOMIX + 'tree-sitter-cpp.wasm'),
   },
   c: { display: 'C', extensions: ['.c', '.h'], fenceTags: ['c'], grammar: wasm(REPOMIX + 'tree-sitter-c.wasm') },
   php: { display: 'PHP', extensions: ['.php'], fenceTags: ['php'], grammar: wasm(REPOMIX + 'tree-sitter-php.wasm') },
   swift: { display: 'Swift', extensions: ['.swift'], fenceTags: ['swift'], grammar: wasm(REPOMIX + 'tree-sitter-swift.wasm') },
   kotlin: {
-    display: 'Kotlin', extensions: ['.kt', '.kts'], fenceTags: ['kt', 'kotlin'],
+    display: 'Kotlin',
+    extensions: ['.kt', '.kts'],
+    fenceTags: ['kt', 'kotlin'],
     grammar: wasm(GRAMMARS + 'tree-sitter-kotlin/tree-sitter-kotlin.wasm'),
   },
   scala: { display: 'Scala', extensions: ['.scala', '.sc'], fenceTags: ['scala'], grammar: wasm('tree-sitter-scala/tree-sitter-scala.wasm') },
@@ -71,7 +105,9 @@ const LANGUAGES: Readonly<Record<CodeLanguage, LanguageInfo>> = {
   zig: { display: 'Zig', extensions: ['.zig'], fenceTags: ['zig'], grammar: wasm(GRAMMARS + 'tree-sitter-zig/tree-sitter-zig.wasm') },
   solidity: { display: 'Solidity', extensions: ['.sol'], fenceTags: ['sol', 'solidity'], grammar: wasm(REPOMIX + 'tree-sitter-solidity.wasm') },
   bash: {
-    display: 'Bash', extensions: ['.sh', '.bash'], fenceTags: ['sh', 'bash', 'shell', 'zsh'],
+    display: 'Bash',
+    extensions: ['.sh', '.bash'],
+    fenceTags: ['sh', 'bash', 'shell', 'zsh'],
     grammar: wasm('tree-sitter-bash/tree-sitter-bash.wasm'),
   },
   css: { display: 'CSS', extensions: ['.css'], fenceTags: ['css'], grammar: wasm(REPOMIX + 'tree-sitter-css.wasm') },
@@ -138,7 +174,10 @@ export function isCodePath(path: string): boolean {
  */
 export function languageForFenceTag(tag: string): CodeLanguage | null {
   let word = tag.trim().split(/\s+/, 1)[0] ?? ''
-  word = word.replace(/^\{\.?/, '').replace(/\}$/, '').toLowerCase()
+  word = word
+    .replace(/^\{\.?/, '')
+    .replace(/\}$/, '')
+    .toLowerCase()
   const exact = BY_FENCE_TAG.get(word)
   if (exact !== undefined) return exact
   const head = word.split(/[:,;]/, 1)[0] ?? ''

@@ -63,7 +63,11 @@ export async function chunkMarkdownWith(input: ChunkMarkdownInput, codeChunker: 
     processed++
     try {
       const chunks = await codeChunker({
-        path: `fence-${index + 1}`, content: fence.body, language: fence.language, chunkSizeTokens: budget, syntax: performance.now() < parseUntil,
+        path: `fence-${index + 1}`,
+        content: fence.body,
+        language: fence.language,
+        chunkSizeTokens: budget,
+        syntax: performance.now() < parseUntil,
       })
       for (const chunk of chunks) drafts.push({ ...chunk, source: 'fenced_code' })
     } catch (err) {
@@ -79,8 +83,18 @@ function isChunkable(fence: Fence): boolean {
 
 function proseDraft(text: string, source: ChunkSource): ChunkDraft {
   return {
-    chunkIndex: 0, text, source, tokenCount: estimateTokens(text), language: null, symbolName: null,
-    symbolType: null, startLine: null, endLine: null, parentSymbolPath: null, docComment: null, symbolNameQualified: null,
+    chunkIndex: 0,
+    text,
+    source,
+    tokenCount: estimateTokens(text),
+    language: null,
+    symbolName: null,
+    symbolType: null,
+    startLine: null,
+    endLine: null,
+    parentSymbolPath: null,
+    docComment: null,
+    symbolNameQualified: null,
   }
 }
 
@@ -89,7 +103,9 @@ function splitProse(text: string, budget: number): string[] {
   const normalized = text.replace(/\r\n?/g, '\n')
   if (normalized.trim() === '') return []
   const budgetChars = tokensToChars(budget)
-  return split(normalized, 0, budgetChars).map((c) => c.trim()).filter((c) => c !== '')
+  return split(normalized, 0, budgetChars)
+    .map((c) => c.trim())
+    .filter((c) => c !== '')
 }
 
 type Splitter = (text: string, budgetChars: number) => string[]

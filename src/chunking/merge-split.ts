@@ -104,11 +104,7 @@ export function coalescePieces(lines: LineIndex, units: Unit[], budgetTokens: nu
   const out: Unit[] = []
   for (const unit of units) {
     const prev = out[out.length - 1]
-    if (
-      prev !== undefined && prev.piece && unit.piece && prev.sym === unit.sym &&
-      prev.fragment === undefined && unit.fragment === undefined &&
-      lines.tokens(prev.start, unit.end) <= budgetTokens
-    ) {
+    if (prev !== undefined && prev.piece && unit.piece && prev.sym === unit.sym && prev.fragment === undefined && unit.fragment === undefined && lines.tokens(prev.start, unit.end) <= budgetTokens) {
       prev.end = unit.end
     } else {
       out.push({ ...unit })

@@ -65,9 +65,15 @@ function tidyDoc(raw: string | null): string | null {
   const lines = raw.split('\n').map((line) => line.trimEnd())
   while (lines.length > 0 && lines[0]!.trim() === '') lines.shift()
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop()
-  const indents = lines.slice(1).filter((l) => l !== '').map((l) => /^[ \t]*/.exec(l)![0].length)
+  const indents = lines
+    .slice(1)
+    .filter((l) => l !== '')
+    .map((l) => /^[ \t]*/.exec(l)![0].length)
   const common = indents.length === 0 ? 0 : Math.min(...indents)
-  const text = lines.map((l, i) => (i === 0 ? l.trimStart() : l.slice(common))).join('\n').trim()
+  const text = lines
+    .map((l, i) => (i === 0 ? l.trimStart() : l.slice(common)))
+    .join('\n')
+    .trim()
   if (text === '') return null
   return text.length > MAX_DOC_CHARS ? text.slice(0, MAX_DOC_CHARS) : text
 }

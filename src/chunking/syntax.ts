@@ -23,10 +23,28 @@ export function isComment(node: Node): boolean {
 
 /** Node types that usually carry a definition's identifier. */
 const NAME_TYPES = new Set([
-  'identifier', 'type_identifier', 'constant', 'simple_identifier', 'name', 'property_identifier',
-  'field_identifier', 'word', 'namespace_identifier', 'package_identifier', 'private_property_identifier',
-  'upper_case_identifier', 'lower_case_identifier', 'value_name', 'module_name', 'type_constructor',
-  'class_name', 'module_type_name', 'constructor_name', 'alias', 'bare_key', 'tag_name',
+  'identifier',
+  'type_identifier',
+  'constant',
+  'simple_identifier',
+  'name',
+  'property_identifier',
+  'field_identifier',
+  'word',
+  'namespace_identifier',
+  'package_identifier',
+  'private_property_identifier',
+  'upper_case_identifier',
+  'lower_case_identifier',
+  'value_name',
+  'module_name',
+  'type_constructor',
+  'class_name',
+  'module_type_name',
+  'constructor_name',
+  'alias',
+  'bare_key',
+  'tag_name',
 ])
 
 /** The identifier of a definition: its `name` field, else its first identifier-like child. */

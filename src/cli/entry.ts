@@ -23,7 +23,7 @@ function runsInProcess(argv: readonly string[], env: Readonly<Record<string, str
 }
 
 function columnsOf(stream: NodeJS.WriteStream): number | null {
-  return stream.isTTY ? stream.columns ?? null : null
+  return stream.isTTY ? (stream.columns ?? null) : null
 }
 
 async function main(): Promise<number> {

@@ -35,14 +35,7 @@ export function progressPrinter(stderr: Writable, label: string): { update: (p: 
  * it (the resident service's, on the embedded engine); without one, this process runs it.
  * `signal` stops the waiting (the caller went away).
  */
-export async function runJob(
-  brain: { db: Database; config: Config },
-  stderr: Writable,
-  name: JobName,
-  data: Record<string, unknown>,
-  label: string = name,
-  signal?: AbortSignal,
-): Promise<unknown> {
+export async function runJob(brain: { db: Database; config: Config }, stderr: Writable, name: JobName, data: Record<string, unknown>, label: string = name, signal?: AbortSignal): Promise<unknown> {
   const { openQueue } = await import('../queue/index.js')
   const queue = await openQueue({ db: brain.db, config: brain.config, logger: streamLogger(stderr) })
   const progress = progressPrinter(stderr, label)

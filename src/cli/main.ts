@@ -7,7 +7,6 @@ import { commands } from './commands/index.js'
 import type { BrainContext } from '../service/context.js'
 import { isTerminal, reportError, wantsJson } from './output.js'
 
-
 /** What each option's value is, named in help instead of clipanion's `#0`. */
 function placeholderFor(flag: string): string {
   if (/^--(limit|offset|depth|walk-depth|concurrency|port|max-stalled|priority|batch-size|max-.+)$/.test(flag)) return 'n'
@@ -61,7 +60,11 @@ function usageErrorFor(cli: Cli<BrainContext>, argv: string[]): UsageError {
     })
   }
   const word = argv.find((a) => !a.startsWith('-')) ?? argv[0] ?? ''
-  const subcommands = cli.definitions().map((d) => d.path.split(' ').slice(1)).filter((p) => p.length > 1 && p[0] === word).map((p) => p[1])
+  const subcommands = cli
+    .definitions()
+    .map((d) => d.path.split(' ').slice(1))
+    .filter((p) => p.length > 1 && p[0] === word)
+    .map((p) => p[1])
   if (subcommands.length > 0) {
     return new UsageError('missing_subcommand', `brain ${word} needs a subcommand: ${subcommands.join(', ')}.`, { hint: `Run \`brain ${word} ${subcommands[0]} --help\`.` })
   }

@@ -12,7 +12,10 @@ function fieldValue(option: CliOption, raw: Words, errorPrefix: string): unknown
   if (raw === undefined) return undefined
   if (option.kind === 'boolean') return raw === true
   if (option.kind === 'list') {
-    const values = (Array.isArray(raw) ? raw : [String(raw)]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '')
+    const values = (Array.isArray(raw) ? raw : [String(raw)])
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== '')
     return values
   }
   const text = String(raw)
@@ -74,9 +77,7 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
       const self = this as unknown as Record<string, unknown>
       if (shape.positional) {
         const name = shape.positional.field
-        self.positional = shape.positional.rest
-          ? Option.Rest({ name, required: shape.positional.required ? 1 : 0 })
-          : Option.String({ name, required: shape.positional.required })
+        self.positional = shape.positional.rest ? Option.Rest({ name, required: shape.positional.required ? 1 : 0 }) : Option.String({ name, required: shape.positional.required })
       }
       for (const option of shape.options) self[`option:${option.field}`] = clipanionOption(option)
     }

@@ -6,7 +6,10 @@ export class RateMeter {
   private samples: Array<{ at: number; done: number }> = []
   private key = ''
 
-  constructor(private readonly windowMs = 10_000, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly windowMs = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Records `done` of `total`; returns the rate and seconds left once two samples exist. */
   sample(done: number, total: number | undefined, phase: string): { perSecond: number; etaSeconds: number | undefined } | undefined {

@@ -142,11 +142,7 @@ export async function callerLevel(db: SqlExecutor, frontier: readonly FrontierIt
                         WHERE cs.chunk_id = r.from_chunk_id AND cs.qualified = r.from_symbol AND cs.start_line = r.from_line
                         LIMIT 1) cs ON true
      ORDER BY r.i, r.from_slug, r.from_line, r.from_chunk_id, r.from_symbol`,
-    [
-      p.chunk.i, p.chunk.chunk, p.chunk.qual,
-      p.name.i, p.name.name, p.name.qual, p.name.owner, p.name.stem, p.name.dir, p.name.any,
-      [...visited], take,
-    ],
+    [p.chunk.i, p.chunk.chunk, p.chunk.qual, p.name.i, p.name.name, p.name.qual, p.name.owner, p.name.stem, p.name.dir, p.name.any, [...visited], take],
   )
   return rows
 }

@@ -201,10 +201,9 @@ function definitionsFor(edge: EdgeOutRow, byName: Map<string, Located[]>): Locat
 async function fillSnippets(db: SqlExecutor, nodes: CodeGraphNode[]): Promise<CodeGraphNode[]> {
   const ids = [...new Set(nodes.flatMap((n) => (n.chunkId === null ? [] : [n.chunkId])))]
   if (ids.length === 0) return nodes
-  const { rows } = await db.query<{ id: number; body: string; chunk_start: number | null }>(
-    `SELECT c.id, ${BODY}, c.start_line AS chunk_start FROM content_chunks c WHERE c.id = ANY($1::bigint[])`,
-    [ids.map(String)],
-  )
+  const { rows } = await db.query<{ id: number; body: string; chunk_start: number | null }>(`SELECT c.id, ${BODY}, c.start_line AS chunk_start FROM content_chunks c WHERE c.id = ANY($1::bigint[])`, [
+    ids.map(String),
+  ])
   const byId = new Map(rows.map((r) => [Number(r.id), r]))
   return nodes.map((n) => {
     const chunk = n.chunkId === null ? undefined : byId.get(n.chunkId)
@@ -223,20 +222,32 @@ function tier(node: CodeGraphNode): number {
 function ordered(results: CodeGraphNode[]): CodeGraphNode[] {
   return results
     .map((node, index) => ({ node, index }))
-    .sort((a, b) =>
-      a.node.depth - b.node.depth ||
-      tier(a.node) - tier(b.node) ||
-      (a.node.file ?? '').localeCompare(b.node.file ?? '') ||
-      (a.node.startLine ?? 0) - (b.node.startLine ?? 0) ||
-      a.index - b.index)
+    .sort(
+      (a, b) =>
+        a.node.depth - b.node.depth || tier(a.node) - tier(b.node) || (a.node.file ?? '').localeCompare(b.node.file ?? '') || (a.node.startLine ?? 0) - (b.node.startLine ?? 0) || a.index - b.index,
+    )
     .map((x) => x.node)
 }
 
 function unresolvedNode(target: string, depth: number, path: string[], edgeType: string): CodeGraphNode {
   const { name } = splitSymbol(target)
   return {
-    slug: null, sourceId: null, file: null, language: null, symbolType: null, startLine: null, endLine: null, snippet: '',
-    chunkId: null, symbolName: name, symbolNameQualified: target, depth, path, edgeType, via: 'symbol', candidates: 0,
+    slug: null,
+    sourceId: null,
+    file: null,
+    language: null,
+    symbolType: null,
+    startLine: null,
+    endLine: null,
+    snippet: '',
+    chunkId: null,
+    symbolName: name,
+    symbolNameQualified: target,
+    depth,
+    path,
+    edgeType,
+    via: 'symbol',
+    candidates: 0,
   }
 }
 

@@ -8,9 +8,7 @@ import { canonicalLanguage, requireSymbol, resolveLimit, splitSymbol } from './q
  * Definition types in rank order. The spec's list comes first; `method` (a superset: methods are
  * definitions too) ranks after it.
  */
-export const DEFINITION_TYPES = [
-  'function', 'class', 'interface', 'type', 'enum', 'struct', 'trait', 'module', 'contract', 'export statement', 'method',
-] as const
+export const DEFINITION_TYPES = ['function', 'class', 'interface', 'type', 'enum', 'struct', 'trait', 'module', 'contract', 'export statement', 'method'] as const
 
 export const SNIPPET_CHARS = 500
 
@@ -71,8 +69,7 @@ export const LOCATION_COLUMNS = `c.id AS chunk_id, p.slug, p.source_id, coalesce
  * A chunk's qualified name (its symbol name when it has none) equals `value`, spelled so that
  * the indexes on both columns answer it.
  */
-const chunkQualifiedIs = (value: string): string =>
-  `(c.symbol_name_qualified = ${value} OR (c.symbol_name_qualified IS NULL AND c.symbol_name = ${value}))`
+const chunkQualifiedIs = (value: string): string => `(c.symbol_name_qualified = ${value} OR (c.symbol_name_qualified IS NULL AND c.symbol_name = ${value}))`
 
 /**
  * Definitions as one relation `defs`: the page's definition index (code_symbols), or, for a page
@@ -106,8 +103,7 @@ const STEM = `regexp_replace(p.slug, '^.*/|\\.[^./]*$', '', 'g')`
  */
 export async function findDefinitionRows(db: SqlExecutor, symbol: string, language: string | null, limit: number): Promise<DefinitionRow[]> {
   const { qualifier, name } = splitSymbol(symbol)
-  const match = (n: string, qualifiedIs: (value: string) => string, top: string): string =>
-    `(CASE WHEN $4::text IS NULL THEN ${n} = $1 ELSE ${qualifiedIs('$1')} OR (${n} = $5 AND ${top}) END)`
+  const match = (n: string, qualifiedIs: (value: string) => string, top: string): string => `(CASE WHEN $4::text IS NULL THEN ${n} = $1 ELSE ${qualifiedIs('$1')} OR (${n} = $5 AND ${top}) END)`
   const { rows } = await db.query<DefinitionRow>(
     `${definitionsSql(match)}
        AND ($3::text IS NULL OR c.language = $3)

@@ -103,7 +103,6 @@ export function configForJob(settings: Record<string, string>): Config {
 const FIVE_MINUTES_MS = 5 * 60_000
 const FIFTEEN_MINUTES_MS = 15 * 60_000
 
-
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw.trim() === '') return fallback
   const value = Number(raw)
@@ -114,7 +113,10 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
 }
 
 function list(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
 }
 
 function oauthConfig(env: BrainEnv, file: FileConfig): OAuthConfig {
@@ -159,7 +161,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? processEnv()
   const home = brainHome(env)
   const file = readFileConfig(home)
-  const url = env.BRAIN_DATABASE_URL?.trim() || (file.engine === 'postgres' ? file.database_url ?? null : null)
+  const url = env.BRAIN_DATABASE_URL?.trim() || (file.engine === 'postgres' ? (file.database_url ?? null) : null)
   const openaiApiKey = env.OPENAI_API_KEY?.trim() || file.embedding?.openai_api_key || null
   const requestedProvider = env.BRAIN_EMBEDDING_PROVIDER?.trim() || file.embedding?.provider
   if (requestedProvider !== undefined && requestedProvider !== 'openai' && requestedProvider !== 'local') {

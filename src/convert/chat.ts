@@ -110,7 +110,13 @@ function agentConversation(lines: Obj[], name: string): Conversation {
 }
 
 function slugPart(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'untitled'
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'untitled'
+  )
 }
 
 function toDraft(format: SourceFormat, c: Conversation, index: number, counts: Record<string, number>): PageDraft {

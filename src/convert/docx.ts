@@ -18,7 +18,10 @@ function headerRows(html: string): string {
   // A cell's paragraphs on one line: a markdown table cell cannot hold a line break.
   const flat = html.replace(/<td>([\s\S]*?)<\/td>/g, (_m, inner: string) => `<td>${inner.replace(/<\/p>\s*<p>/g, ' ').replace(/<\/?p>/g, '')}</td>`)
   return flat.replace(/<table>(\s*<tbody>)?\s*<tr>([\s\S]*?)<\/tr>/g, (_m, tbody: string | undefined, row: string) => {
-    const cells = row.replace(/<td(\s[^>]*)?>/g, '<th>').replace(/<\/td>/g, '</th>').replace(/<\/?p>/g, '')
+    const cells = row
+      .replace(/<td(\s[^>]*)?>/g, '<th>')
+      .replace(/<\/td>/g, '</th>')
+      .replace(/<\/?p>/g, '')
     return `<table><thead><tr>${cells}</tr></thead>${tbody ? '<tbody>' : ''}`
   })
 }

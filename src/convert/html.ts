@@ -33,7 +33,10 @@ type ReadabilityDocument = ConstructorParameters<typeof Readability>[0]
 
 /** An HTML fragment (a mail's HTML part) as markdown, scripts and styles dropped. */
 export function htmlToMarkdown(html: string): string {
-  return turndown().turndown(html).trim().replace(/^(\s*)([-*]|\d+\.) {2,}/gm, '$1$2 ')
+  return turndown()
+    .turndown(html)
+    .trim()
+    .replace(/^(\s*)([-*]|\d+\.) {2,}/gm, '$1$2 ')
 }
 
 function meta(document: ParsedDocument, selector: string, attribute: string): string | undefined {

@@ -58,7 +58,12 @@ function foldReply(text: string): string {
   return out.join('\n').trim()
 }
 
-const slugPart = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50) || 'untitled'
+const slugPart = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50) || 'untitled'
 const shortHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 8)
 
 function messageSlug(mail: Email, index: number, fileName: string): string {
@@ -85,7 +90,15 @@ async function attachmentDraft(att: Email['attachments'][number], parentSlug: st
 
 async function messageDrafts(mail: Email, slug: string, bySlugId: Map<string, string>, limits: ConvertLimits): Promise<PageDraft[]> {
   const title = mail.subject?.trim() || '(no subject)'
-  const frontmatter: Record<string, unknown> = { type: 'email', from: addressText(mail.from), to: addressList(mail.to), cc: addressList(mail.cc), date: mail.date, subject: mail.subject, message_id: mail.messageId }
+  const frontmatter: Record<string, unknown> = {
+    type: 'email',
+    from: addressText(mail.from),
+    to: addressList(mail.to),
+    cc: addressList(mail.cc),
+    date: mail.date,
+    subject: mail.subject,
+    message_id: mail.messageId,
+  }
   if (mail.inReplyTo) frontmatter.in_reply_to = mail.inReplyTo
   const text = mail.text?.trim() ? mail.text : mail.html ? htmlToMarkdown(mail.html) : ''
   const sections = [`# ${title}`]

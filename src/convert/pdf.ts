@@ -36,7 +36,15 @@ function toLines(items: readonly TextItemLike[]): Line[] {
     .sort((a, b) => b[0] - a[0])
     .map(([y, parts]) => {
       parts.sort((a, b) => a.x - b.x)
-      return { y, height: Math.max(...parts.map((p) => p.height)), text: parts.map((p) => p.text).join(' ').replace(/\s+/g, ' ').trim() }
+      return {
+        y,
+        height: Math.max(...parts.map((p) => p.height)),
+        text: parts
+          .map((p) => p.text)
+          .join(' ')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      }
     })
     .filter((l) => l.text !== '')
 }

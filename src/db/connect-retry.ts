@@ -40,7 +40,7 @@ export interface RetryOptions {
 
 /** Runs `connect`, retrying transient failures after each delay in turn (3 retries by default). */
 export async function withConnectRetry<T>(connect: () => Promise<T>, options: RetryOptions): Promise<T> {
-  const delays = options.retry ? options.delaysMs ?? RETRY_DELAYS_MS : []
+  const delays = options.retry ? (options.delaysMs ?? RETRY_DELAYS_MS) : []
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   for (let attempt = 0; ; attempt++) {
     try {

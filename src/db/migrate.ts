@@ -26,7 +26,10 @@ export function loadMigrations(dir = migrationsDir()): Migration[] {
     .map(({ file, match }) => {
       const sql = readFileSync(join(dir, file), 'utf8')
       const requiresLine = /^--\s*requires:\s*(.+)$/m.exec(sql)
-      const requires = (requiresLine?.[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean) as CapabilityName[]
+      const requires = (requiresLine?.[1] ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) as CapabilityName[]
       return { version: Number(match[1]), name: match[2]!, sql, requires }
     })
     .sort((a, b) => a.version - b.version)
@@ -50,9 +53,7 @@ async function ledgerExists(db: SqlExecutor): Promise<boolean> {
 }
 
 async function ensureVectorAvailable(db: Database): Promise<void> {
-  const { rows } = await db.query<{ installed: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS installed`,
-  )
+  const { rows } = await db.query<{ installed: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS installed`)
   if (!rows[0]?.installed) {
     throw new DatabaseError('pgvector_missing', `The PostgreSQL server at ${db.location} lacks the pgvector extension ("vector").`, {
       hint: 'Install pgvector ≥ 0.5 on the server (Debian: build it from the pgvector source package, or run `npm run setup` on this machine), then run the command again.',
@@ -88,7 +89,9 @@ async function ensureVectorCreatable(db: Database): Promise<void> {
   throw new DatabaseError(
     'vector_extension_permission',
     `The role "${state.role}" may not create the extension "vector" in database "${state.database}": that needs ${permission}, and the extension is not installed there yet.`,
-    { hint: `Ask a superuser to run \`CREATE EXTENSION vector;\` in database "${state.database}" (for example \`psql -d ${state.database} -c 'CREATE EXTENSION vector;'\`), then run the command again.` },
+    {
+      hint: `Ask a superuser to run \`CREATE EXTENSION vector;\` in database "${state.database}" (for example \`psql -d ${state.database} -c 'CREATE EXTENSION vector;'\`), then run the command again.`,
+    },
   )
 }
 

@@ -91,10 +91,13 @@ export async function openPostgres(options: PgOpenOptions): Promise<Database> {
   pool.on('error', () => undefined)
   const location = redactUrl(options.url)
   try {
-    await withConnectRetry(async () => {
-      const client = await pool.connect()
-      client.release()
-    }, { retry: options.retryConnect, onRetry: options.onRetry })
+    await withConnectRetry(
+      async () => {
+        const client = await pool.connect()
+        client.release()
+      },
+      { retry: options.retryConnect, onRetry: options.onRetry },
+    )
   } catch (err) {
     await pool.end().catch(() => undefined)
     throw new DatabaseError('database_unreachable', `Could not connect to PostgreSQL at ${location}.`, {

@@ -37,9 +37,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   let pg: PGlite
   try {
     if (!options.memory) mkdirSync(options.dataDir, { recursive: true })
-    const [{ PGlite }, { vector }, { pg_trgm }] = await Promise.all([
-      import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector'), import('@electric-sql/pglite/contrib/pg_trgm'),
-    ])
+    const [{ PGlite }, { vector }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector'), import('@electric-sql/pglite/contrib/pg_trgm')])
     pg = await PGlite.create(options.memory ? undefined : options.dataDir, {
       extensions: { vector, pg_trgm },
       parsers: PARSERS,

@@ -65,10 +65,7 @@ function notChecked(reason: string): DoctorCheck[] {
 
 async function databaseChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
   if (!options.brainConfigured) {
-    return [
-      check('database', 'fail', `no brain is configured in ${options.config.home}; create one with \`brain init\` (or \`brain init --url <postgres-url>\`)`),
-      ...notChecked('no brain'),
-    ]
+    return [check('database', 'fail', `no brain is configured in ${options.config.home}; create one with \`brain init\` (or \`brain init --url <postgres-url>\`)`), ...notChecked('no brain')]
   }
   const engine = options.config.engine.kind
   try {
@@ -92,10 +89,6 @@ async function databaseChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
 
 /** Every check, in a fixed order; the overall status is the worst of them. */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
-  const checks = [
-    checkServiceOrLock(options.config, options.version),
-    ...(await databaseChecks(options)),
-    checkVersionMigrations(options.config.home, options.version),
-  ]
+  const checks = [checkServiceOrLock(options.config, options.version), ...(await databaseChecks(options)), checkVersionMigrations(options.config.home, options.version)]
   return { status: overallStatus(checks), checks }
 }

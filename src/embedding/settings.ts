@@ -1,12 +1,5 @@
 import { ConfigError } from '../errors/index.js'
-import {
-  DEFAULT_LOCAL_BATCH_SIZE,
-  DEFAULT_OPENAI_BASE_URL,
-  DEFAULT_OPENAI_BATCH_SIZE,
-  DEFAULT_OPENAI_MODEL,
-  DEFAULT_OPENAI_TIMEOUT_MS,
-  OPENAI_MAX_INPUTS_PER_REQUEST,
-} from './constants.js'
+import { DEFAULT_LOCAL_BATCH_SIZE, DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_BATCH_SIZE, DEFAULT_OPENAI_MODEL, DEFAULT_OPENAI_TIMEOUT_MS, OPENAI_MAX_INPUTS_PER_REQUEST } from './constants.js'
 import type { EmbeddingSettings } from './types.js'
 
 export interface OpenAIConfig {

@@ -102,9 +102,13 @@ export async function exportPages(db: SqlExecutor, dir: string, options: ExportO
     planned.push({ page, path, relativePath, content })
   }
   if (conflicts.length > 0) {
-    throw new ValidationError('export_would_overwrite', `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${root} would be overwritten (${conflicts.slice(0, 3).join(', ')}${conflicts.length > 3 ? ', …' : ''}); nothing was written.`, {
-      hint: 'Export into an empty folder, or pass --force to replace them.',
-    })
+    throw new ValidationError(
+      'export_would_overwrite',
+      `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${root} would be overwritten (${conflicts.slice(0, 3).join(', ')}${conflicts.length > 3 ? ', …' : ''}); nothing was written.`,
+      {
+        hint: 'Export into an empty folder, or pass --force to replace them.',
+      },
+    )
   }
   let bytes = 0
   for (const [index, file] of planned.entries()) {

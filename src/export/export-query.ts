@@ -20,7 +20,13 @@ export async function pagesToExport(db: SqlExecutor, filter: ExportFilter): Prom
     [filter.sourceId ?? null, filter.prefix ?? null, filter.type ?? null, filter.includeCode ?? false],
   )
   const pages: Page[] = []
-  for (let i = 0; i < rows.length; i += BATCH) pages.push(...(await findPagesByIds(db, rows.slice(i, i + BATCH).map((r) => r.id))))
+  for (let i = 0; i < rows.length; i += BATCH)
+    pages.push(
+      ...(await findPagesByIds(
+        db,
+        rows.slice(i, i + BATCH).map((r) => r.id),
+      )),
+    )
   return pages
 }
 

@@ -61,7 +61,13 @@ export function requoteLine(line: string): string {
   const match = QUOTED_SCALAR.exec(line.replace(/\r$/, ''))
   if (!match || !hasNestedQuote(match[2]!, match[3]!)) return line
   const [, prefix, quote, inner, trailing] = match
-  const fixed = quote === '"' ? inner!.replace(/(?<!\\)((?:\\\\)*)"/g, '$1\\"') : inner!.replace(/''/g, '\u0000').replace(/'/g, "''").replace(/\u0000/g, "''")
+  const fixed =
+    quote === '"'
+      ? inner!.replace(/(?<!\\)((?:\\\\)*)"/g, '$1\\"')
+      : inner!
+          .replace(/''/g, '\u0000')
+          .replace(/'/g, "''")
+          .replace(/\u0000/g, "''")
   return `${prefix}${quote}${fixed}${quote}${trailing}${cr}`
 }
 

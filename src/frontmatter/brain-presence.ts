@@ -19,9 +19,7 @@ export function brainIsConfigured(config: Config): boolean {
  */
 export async function brainIsInUse(config: Config, db: SqlExecutor): Promise<boolean> {
   if (usesServer(config.engine) || existsSync(configFilePath(config.home))) return true
-  const { rows } = await db.query<{ used: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM pages) OR EXISTS (SELECT 1 FROM sources WHERE local_path IS NOT NULL) AS used`,
-  )
+  const { rows } = await db.query<{ used: boolean }>(`SELECT EXISTS (SELECT 1 FROM pages) OR EXISTS (SELECT 1 FROM sources WHERE local_path IS NOT NULL) AS used`)
   return rows[0]?.used === true
 }
 

@@ -87,7 +87,7 @@ export async function installHook(source: HookTarget, options: { force: boolean 
   const base = { sourceId: source.id, path: source.localPath, hookPath, backupPath: null }
   const ours = existing?.includes(HOOK_MARKER) ?? false
   if (existing !== null && !ours && !options.force) {
-    return { ...base, action: 'refused', note: 'a pre-commit hook that is not brain\'s exists; re-run with --force to replace it (it is kept as pre-commit.bak)' }
+    return { ...base, action: 'refused', note: "a pre-commit hook that is not brain's exists; re-run with --force to replace it (it is kept as pre-commit.bak)" }
   }
   let backupPath: string | null = null
   if (existing !== null && !ours) {
@@ -110,7 +110,7 @@ export async function uninstallHook(source: HookTarget): Promise<HookResult> {
   const { hookPath, existing } = located
   const base = { sourceId: source.id, path: source.localPath, hookPath, backupPath: null }
   if (existing === null) return { ...base, action: 'not_installed', note: 'no pre-commit hook' }
-  if (!existing.includes(HOOK_MARKER)) return { ...base, action: 'not_ours', note: 'the pre-commit hook is not brain\'s; left alone' }
+  if (!existing.includes(HOOK_MARKER)) return { ...base, action: 'not_ours', note: "the pre-commit hook is not brain's; left alone" }
   const backup = `${hookPath}.bak`
   if ((await readOrNull(backup)) !== null) {
     await rename(backup, hookPath)

@@ -59,8 +59,16 @@ async function rewrite(file: ScannedFile, text: string): Promise<string> {
 
 async function resultFor(file: ScannedFile, request: ValidateRequest): Promise<FileResult> {
   const base: FileResult = {
-    path: file.path, sourceId: file.sourceId, expectedSlug: file.expectedSlug, errors: withRules(file.errors),
-    fixed: [], remaining: withRules(file.errors), backup: null, change: null, readError: file.readError, lint: lintFindings(file.errors),
+    path: file.path,
+    sourceId: file.sourceId,
+    expectedSlug: file.expectedSlug,
+    errors: withRules(file.errors),
+    fixed: [],
+    remaining: withRules(file.errors),
+    backup: null,
+    change: null,
+    readError: file.readError,
+    lint: lintFindings(file.errors),
   }
   if (!request.fix || file.text === null || !file.errors.some((e) => e.fixable)) return base
   const { expected } = expectationFor(file.path, request.roots)

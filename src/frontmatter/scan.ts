@@ -46,7 +46,6 @@ export async function scanFile(path: string, roots: readonly PageRoot[]): Promis
   }
 }
 
-
 /** The markdown files below a directory, as sync would pick them (symlinks never followed). */
 export async function markdownFilesIn(dir: string, filter: FileFilter): Promise<string[]> {
   const files = await walkFiles(dir, filter)

@@ -25,7 +25,10 @@ function trimSlug(value: string): string {
 export function slugMismatch(declared: string, expected: SlugExpectation): string | null {
   const slug = trimSlug(declared)
   if ('slug' in expected) return slug === expected.slug ? null : expected.slug
-  const parts = expected.path.replace(/\\/g, '/').split('/').filter((p) => p !== '')
+  const parts = expected.path
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((p) => p !== '')
   for (let take = 1; take <= parts.length; take++) {
     try {
       if (markdownSlugForPath(parts.slice(-take).join('/')) === slug) return null

@@ -1,8 +1,6 @@
 import { parseYamlBlock } from '../util/frontmatter-doc.js'
 
-type YamlOutcome =
-  | { ok: true; data: unknown }
-  | { ok: false; reason: string; /** 0-based line inside the YAML text, when the parser says. */ line: number | null }
+type YamlOutcome = { ok: true; data: unknown } | { ok: false; reason: string; /** 0-based line inside the YAML text, when the parser says. */ line: number | null }
 
 interface YamlErrorShape {
   reason?: unknown

@@ -16,9 +16,7 @@ export const HISTORY_DEFAULTS: HistorySettings = { maxVersions: 100, trashRetent
 
 /** The history keys of the brain's config table, defaults where unset. */
 export async function historySettings(db: SqlExecutor): Promise<HistorySettings> {
-  const { rows } = await db.query<{ key: string; value: string }>(
-    `SELECT key, value FROM config WHERE key IN ('history.max_versions', 'history.trash_retention', 'history.version_code')`,
-  )
+  const { rows } = await db.query<{ key: string; value: string }>(`SELECT key, value FROM config WHERE key IN ('history.max_versions', 'history.trash_retention', 'history.version_code')`)
   const value = (key: string) => rows.find((r) => r.key === key)?.value
   const rawMax = value('history.max_versions')
   const maxVersions = rawMax === undefined ? HISTORY_DEFAULTS.maxVersions : Number(rawMax)

@@ -121,13 +121,14 @@ export interface RestoreResult extends TrashEntry {
 }
 
 async function findEntry(tx: SqlExecutor, ref: TrashRef): Promise<TrashEntry> {
-  const { rows } = 'trashId' in ref
-    ? await tx.query<TrashRow>(`SELECT ${ENTRY_COLUMNS} FROM page_trash WHERE id = $1 FOR UPDATE`, [ref.trashId])
-    : await tx.query<TrashRow>(
-        `SELECT ${ENTRY_COLUMNS} FROM page_trash WHERE slug = $1 AND ($2::text IS NULL OR source_id = $2)
+  const { rows } =
+    'trashId' in ref
+      ? await tx.query<TrashRow>(`SELECT ${ENTRY_COLUMNS} FROM page_trash WHERE id = $1 FOR UPDATE`, [ref.trashId])
+      : await tx.query<TrashRow>(
+          `SELECT ${ENTRY_COLUMNS} FROM page_trash WHERE slug = $1 AND ($2::text IS NULL OR source_id = $2)
          ORDER BY deleted_at DESC, id DESC LIMIT 1 FOR UPDATE`,
-        [ref.slug, ref.sourceId ?? null],
-      )
+          [ref.slug, ref.sourceId ?? null],
+        )
   if (!rows[0]) {
     const named = 'trashId' in ref ? `#${ref.trashId}` : ref.slug
     throw new NotFoundError('trash_entry_not_found', `Nothing in the trash for ${named}.`, { hint: 'It may have been purged or restored already; see `brain trash list`.' })
@@ -173,10 +174,10 @@ export async function restoreFromTrash(db: Database, ref: TrashRef): Promise<Res
       throw new NotFoundError('source_not_found', `The source "${entry.sourceId}" of ${entry.slug} no longer exists.`, { hint: 'Add the source again with `brain sources add`, then restore.' })
     }
     const slug = await freeSlug(tx, entry.sourceId, entry.slug)
-    await tx.query(
-      `INSERT INTO pages SELECT (jsonb_populate_record(null::pages, jsonb_set(t.snapshot->'page', '{slug}', to_jsonb($2::text)))).* FROM page_trash t WHERE t.id = $1`,
-      [entry.trashId, slug],
-    )
+    await tx.query(`INSERT INTO pages SELECT (jsonb_populate_record(null::pages, jsonb_set(t.snapshot->'page', '{slug}', to_jsonb($2::text)))).* FROM page_trash t WHERE t.id = $1`, [
+      entry.trashId,
+      slug,
+    ])
     for (const sql of RESTORES) await tx.query(sql, [entry.trashId])
     const links = await tx.query(RESTORE_LINKS, [entry.trashId])
     const chunks = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM content_chunks WHERE page_id = $1', [entry.pageId])

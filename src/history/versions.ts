@@ -108,18 +108,12 @@ export async function archiveCurrentContent(tx: SqlExecutor, pageId: number): Pr
 
 /** A page's versions, newest first. */
 export async function listVersions(db: SqlExecutor, pageId: number, limit = 1000): Promise<VersionSummary[]> {
-  const { rows } = await db.query<VersionRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM page_versions WHERE page_id = $1 ORDER BY number DESC LIMIT $2`,
-    [pageId, limit],
-  )
+  const { rows } = await db.query<VersionRow>(`SELECT ${SUMMARY_COLUMNS} FROM page_versions WHERE page_id = $1 ORDER BY number DESC LIMIT $2`, [pageId, limit])
   return rows.map(toSummary)
 }
 
 export async function findVersion(db: SqlExecutor, pageId: number, number: number): Promise<PageVersion | null> {
-  const { rows } = await db.query<VersionRow & ContentRow>(
-    `SELECT ${SUMMARY_COLUMNS}, ${CONTENT_COLUMNS} FROM page_versions WHERE page_id = $1 AND number = $2`,
-    [pageId, number],
-  )
+  const { rows } = await db.query<VersionRow & ContentRow>(`SELECT ${SUMMARY_COLUMNS}, ${CONTENT_COLUMNS} FROM page_versions WHERE page_id = $1 AND number = $2`, [pageId, number])
   const row = rows[0]
   return row ? { ...toSummary(row), pageId: row.page_id, sourceId: row.source_id, slug: row.slug, content: toContent(row) } : null
 }

@@ -79,12 +79,23 @@ export function adminEventsRoute(feed: AdminFeed): Route {
       const started = performance.now()
       const bearer = await verifyAnyBearer(deps.db, req.headers.authorization, publicBase(request))
       const status = !bearer.ok ? 401 : hasScope(bearer.token, ADMIN_SCOPE) ? 200 : 403
-      await writeAudit(deps.db, {
-        tokenId: bearer.ok ? bearer.token.tokenId : null, clientIp, route: '/admin/events', method: 'GET', toolName: null,
-        status, errorCode: bearer.ok ? (status === 200 ? null : 'forbidden') : `unauthorized_${bearer.reason}`, durationMs: performance.now() - started,
-        oauthClientId: bearer.ok ? bearer.token.oauthClientId : null,
-      }, deps.logger)
-      if (!bearer.ok) sendJson(res, 401, { error: 'unauthorized', reason: bearer.reason }, { 'WWW-Authenticate': bearerChallenge(request, bearer.reason === 'missing' ? {} : { error: 'invalid_token' }) })
+      await writeAudit(
+        deps.db,
+        {
+          tokenId: bearer.ok ? bearer.token.tokenId : null,
+          clientIp,
+          route: '/admin/events',
+          method: 'GET',
+          toolName: null,
+          status,
+          errorCode: bearer.ok ? (status === 200 ? null : 'forbidden') : `unauthorized_${bearer.reason}`,
+          durationMs: performance.now() - started,
+          oauthClientId: bearer.ok ? bearer.token.oauthClientId : null,
+        },
+        deps.logger,
+      )
+      if (!bearer.ok)
+        sendJson(res, 401, { error: 'unauthorized', reason: bearer.reason }, { 'WWW-Authenticate': bearerChallenge(request, bearer.reason === 'missing' ? {} : { error: 'invalid_token' }) })
       else if (status === 403) sendJson(res, 403, { error: 'forbidden', hint: 'The admin feed needs a token with the admin scope: brain auth create <name> --scopes admin.' })
       else stream(res, feed, () => undefined)
     },

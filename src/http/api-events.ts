@@ -56,27 +56,43 @@ async function stream(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   }
   const seen = new Map<string, string>()
   const stops = [
-    every(JOB_POLL_MS, async () => {
-      for (const job of (await queue.list({ limit: 50 })).reverse()) {
-        const state = `${job.status}|${job.attempts}|${job.completedAt?.getTime() ?? ''}`
-        if (seen.get(job.id) === state) continue
-        seen.set(job.id, state)
-        send(res, 'job', { id: job.id, name: job.name, status: job.status, attempts: job.attempts, createdAt: job.createdAt, completedAt: job.completedAt })
-      }
-    }, logOnce('jobs')),
+    every(
+      JOB_POLL_MS,
+      async () => {
+        for (const job of (await queue.list({ limit: 50 })).reverse()) {
+          const state = `${job.status}|${job.attempts}|${job.completedAt?.getTime() ?? ''}`
+          if (seen.get(job.id) === state) continue
+          seen.set(job.id, state)
+          send(res, 'job', { id: job.id, name: job.name, status: job.status, attempts: job.attempts, createdAt: job.createdAt, completedAt: job.completedAt })
+        }
+      },
+      logOnce('jobs'),
+    ),
   ]
   if (admin) {
     let lastWorkers = ''
-    stops.push(every(WORKER_POLL_MS, async () => {
-      const workers = await activity.listWorkers(deps.db)
-      const key = JSON.stringify(workers.map((w) => [w.id, w.active_jobs]))
-      if (key !== lastWorkers) send(res, 'workers', { workers })
-      lastWorkers = key
-    }, logOnce('workers')))
+    stops.push(
+      every(
+        WORKER_POLL_MS,
+        async () => {
+          const workers = await activity.listWorkers(deps.db)
+          const key = JSON.stringify(workers.map((w) => [w.id, w.active_jobs]))
+          if (key !== lastWorkers) send(res, 'workers', { workers })
+          lastWorkers = key
+        },
+        logOnce('workers'),
+      ),
+    )
     const tail = await activity.EventFileTail.fromEnd(deps.config.home)
-    stops.push(every(SUPERVISOR_POLL_MS, async () => {
-      for (const event of await tail.poll()) send(res, 'supervisor', event)
-    }, logOnce('supervisor')))
+    stops.push(
+      every(
+        SUPERVISOR_POLL_MS,
+        async () => {
+          for (const event of await tail.poll()) send(res, 'supervisor', event)
+        },
+        logOnce('supervisor'),
+      ),
+    )
     if (feed) stops.push(feed.subscribe((event) => send(res, 'ingest', event)))
   }
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS)
@@ -99,7 +115,9 @@ export function apiEventsRoute(authorize: Authorize, feed?: AdminFeed): Route {
         return
       }
       if (!token.scopes.some((s) => s === 'read' || s === 'write' || s === 'admin')) {
-        sendJson(request.res, 403, { error: { class: 'AuthError', code: 'insufficient_scope', message: 'The event stream needs the read scope.', hint: 'Create a token with `brain auth create <name> --scopes read`.' } })
+        sendJson(request.res, 403, {
+          error: { class: 'AuthError', code: 'insufficient_scope', message: 'The event stream needs the read scope.', hint: 'Create a token with `brain auth create <name> --scopes read`.' },
+        })
         return
       }
       await stream(request, token, feed)

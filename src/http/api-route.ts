@@ -73,11 +73,19 @@ async function authorize(request: RouteRequest): Promise<VerifiedToken | Outcome
   }
   const bearer = await verifyAnyBearer(deps.db, req.headers.authorization, publicBase(request))
   if (!bearer.ok) {
-    const body = { error: { class: 'AuthError', code: 'unauthorized', message: `No valid access token (${bearer.reason}).`, hint: 'Send Authorization: Bearer <token>; create one with `brain auth create <name>`.' } }
+    const body = {
+      error: {
+        class: 'AuthError',
+        code: 'unauthorized',
+        message: `No valid access token (${bearer.reason}).`,
+        hint: 'Send Authorization: Bearer <token>; create one with `brain auth create <name>`.',
+      },
+    }
     return { status: 401, errorCode: `unauthorized_${bearer.reason}`, tokenId: null, body, headers: { 'WWW-Authenticate': bearerChallenge(request) } }
   }
   const byToken = deps.tokenBuckets.take(bearer.token.rateKey)
-  if (!byToken.allowed) return { status: 429, errorCode: 'rate_limited_token', tokenId: bearer.token.tokenId, body: { error: rateLimited() }, headers: { 'Retry-After': String(byToken.retryAfterSeconds) } }
+  if (!byToken.allowed)
+    return { status: 429, errorCode: 'rate_limited_token', tokenId: bearer.token.tokenId, body: { error: rateLimited() }, headers: { 'Retry-After': String(byToken.retryAfterSeconds) } }
   return bearer.token
 }
 
@@ -101,8 +109,15 @@ async function call(request: RouteRequest, name: string): Promise<Outcome> {
   }
   const body = await readBodyCapped(req, deps.config.http.maxBodyBytes)
   if (!body.ok) {
-    const tooLarge = { class: 'UsageError', code: 'body_too_large', message: `The body is over ${deps.config.http.maxBodyBytes} bytes.`, hint: 'Send less, or raise BRAIN_HTTP_MAX_BODY_BYTES on the server.' }
-    return body.reason === 'aborted' ? { status: 499, errorCode: 'client_aborted', tokenId: token.tokenId, body: null } : { status: 413, errorCode: 'body_too_large', tokenId: token.tokenId, body: { error: tooLarge } }
+    const tooLarge = {
+      class: 'UsageError',
+      code: 'body_too_large',
+      message: `The body is over ${deps.config.http.maxBodyBytes} bytes.`,
+      hint: 'Send less, or raise BRAIN_HTTP_MAX_BODY_BYTES on the server.',
+    }
+    return body.reason === 'aborted'
+      ? { status: 499, errorCode: 'client_aborted', tokenId: token.tokenId, body: null }
+      : { status: 413, errorCode: 'body_too_large', tokenId: token.tokenId, body: { error: tooLarge } }
   }
   let args: unknown = {}
   if (body.body.length > 0) {
@@ -131,7 +146,17 @@ async function answer(request: RouteRequest, route: string, toolName: string | n
     const unavailable = { class: 'DatabaseError', code: 'unavailable', message: 'The brain did not answer.', hint: 'Try again shortly.' }
     outcome = { status: 503, errorCode: 'unavailable', tokenId: null, body: { error: unavailable } }
   }
-  const row = { tokenId: outcome.tokenId, oauthClientId: outcome.oauthClientId ?? null, clientIp: request.clientIp, route, method: request.req.method ?? null, toolName, status: outcome.status, errorCode: outcome.errorCode, durationMs: performance.now() - started }
+  const row = {
+    tokenId: outcome.tokenId,
+    oauthClientId: outcome.oauthClientId ?? null,
+    clientIp: request.clientIp,
+    route,
+    method: request.req.method ?? null,
+    toolName,
+    status: outcome.status,
+    errorCode: outcome.errorCode,
+    durationMs: performance.now() - started,
+  }
   if (!request.deps.uiSessions) await writeAudit(request.deps.db, row, request.deps.logger)
   if (outcome.status === 499) request.res.destroy()
   else sendJson(request.res, outcome.status, outcome.body, outcome.headers)
@@ -146,7 +171,13 @@ const catalogueRoute: Route = {
     answer(request, '/api', null, async () => {
       const token = await authorize(request)
       if (!('scopes' in token)) return token
-      const operations = listTools().map((tool) => ({ name: tool.name, path: `/api/${tool.name}`, description: tool.description, input_schema: tool.inputSchema, mutating: !tool.annotations.readOnlyHint }))
+      const operations = listTools().map((tool) => ({
+        name: tool.name,
+        path: `/api/${tool.name}`,
+        description: tool.description,
+        input_schema: tool.inputSchema,
+        mutating: !tool.annotations.readOnlyHint,
+      }))
       return { status: 200, errorCode: null, tokenId: token.tokenId, body: { operations } }
     }),
 }

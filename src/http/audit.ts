@@ -55,7 +55,10 @@ class AuditBatcher {
       while (this.waiting.length > 0) {
         const batch = this.waiting.splice(0, MAX_ROWS_PER_INSERT)
         try {
-          await insertRows(this.db, batch.map((w) => w.row))
+          await insertRows(
+            this.db,
+            batch.map((w) => w.row),
+          )
         } catch {
           // One bad row (say, a token deleted meanwhile) must not cost the others theirs.
           for (const w of batch) await this.writeAlone(w)
@@ -81,7 +84,7 @@ async function insertRows(db: SqlExecutor, rows: readonly AuditRow[]): Promise<v
       rows.map((r) => r.status),
       rows.map((r) => r.errorCode),
       rows.map((r) => Math.round(r.durationMs)),
-      rows.map((r) => (r.oauthClientId ?? null)),
+      rows.map((r) => r.oauthClientId ?? null),
     ],
     { prepared: true },
   )

@@ -49,7 +49,9 @@ async function authorize(request: RouteRequest): Promise<VerifiedToken | Outcome
     return refuse(request, 401, { error: 'unauthorized', reason: bearer.reason }, null, { 'WWW-Authenticate': challenge })
   }
   if (!hasScope(bearer.token, 'write')) {
-    const outcome = refuse(request, 403, { error: 'insufficient_scope', hint: 'POST /ingest needs a token with the write scope.' }, bearer.token.tokenId, { 'WWW-Authenticate': bearerChallenge(request, { error: 'insufficient_scope', scope: 'write' }) })
+    const outcome = refuse(request, 403, { error: 'insufficient_scope', hint: 'POST /ingest needs a token with the write scope.' }, bearer.token.tokenId, {
+      'WWW-Authenticate': bearerChallenge(request, { error: 'insufficient_scope', scope: 'write' }),
+    })
     return { ...outcome, oauthClientId: bearer.token.oauthClientId }
   }
   return bearer.token
@@ -116,10 +118,18 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   if (!existing.rows[0]) {
     const waiting = await countWaitingIngestJobs(deps.db, clientId)
     if (waiting >= INGEST_BACKLOG_PER_CLIENT) {
-      return refuse(request, 429, {
-        error: 'ingest_backlog_full', waiting, max_waiting: INGEST_BACKLOG_PER_CLIENT,
-        hint: 'This client already has 50 ingest_capture jobs waiting; retry once workers (`brain jobs work`) have caught up.',
-      }, tokenId, { 'Retry-After': '10' })
+      return refuse(
+        request,
+        429,
+        {
+          error: 'ingest_backlog_full',
+          waiting,
+          max_waiting: INGEST_BACKLOG_PER_CLIENT,
+          hint: 'This client already has 50 ingest_capture jobs waiting; retry once workers (`brain jobs work`) have caught up.',
+        },
+        tokenId,
+        { 'Retry-After': '10' },
+      )
     }
   }
   const queue = await openQueue({ db: deps.db, config: deps.config, logger: deps.logger })
@@ -131,9 +141,18 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
     send: () => {
       accepted.send()
       feed.publish({
-        job_id: job.id, duplicate, client_id: clientId, token_name: token.name, client_ip: request.clientIp,
-        content_type: event.content_type, content_hash: contentHash, bytes: body.body.length, source_id: event.source_id,
-        source_uri: event.source_uri ?? null, slug: slug ?? null, received_at: event.received_at!,
+        job_id: job.id,
+        duplicate,
+        client_id: clientId,
+        token_name: token.name,
+        client_ip: request.clientIp,
+        content_type: event.content_type,
+        content_hash: contentHash,
+        bytes: body.body.length,
+        source_id: event.source_id,
+        source_uri: event.source_uri ?? null,
+        slug: slug ?? null,
+        received_at: event.received_at!,
       })
     },
   }
@@ -167,10 +186,21 @@ export function ingestRoutes(options: IngestRouteOptions = { feed: new AdminFeed
         const code = err instanceof BrainError ? err.code : 'unavailable'
         outcome = refuse(request, 503, { error: 'unavailable', code, hint: 'The database did not answer; try again shortly.' }, null)
       }
-      await writeAudit(request.deps.db, {
-        tokenId: outcome.tokenId, clientIp: request.clientIp, route: '/ingest', method: 'POST', toolName: null,
-        status: outcome.status, errorCode: outcome.errorCode, durationMs: performance.now() - started, oauthClientId: outcome.oauthClientId ?? null,
-      }, request.deps.logger)
+      await writeAudit(
+        request.deps.db,
+        {
+          tokenId: outcome.tokenId,
+          clientIp: request.clientIp,
+          route: '/ingest',
+          method: 'POST',
+          toolName: null,
+          status: outcome.status,
+          errorCode: outcome.errorCode,
+          durationMs: performance.now() - started,
+          oauthClientId: outcome.oauthClientId ?? null,
+        },
+        request.deps.logger,
+      )
       outcome.send()
     },
   }

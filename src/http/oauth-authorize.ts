@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { hasScope, verifyBearer, type TokenScope } from '../auth/index.js'
-import {
-  OAuthError, createAuthorizationCode, findClient, grantScopes, isS256Challenge, parseScopeParam, redirectUriAllowed, safeEqual, type OAuthClient,
-} from '../oauth/index.js'
+import { OAuthError, createAuthorizationCode, findClient, grantScopes, isS256Challenge, parseScopeParam, redirectUriAllowed, safeEqual, type OAuthClient } from '../oauth/index.js'
 import { CONSENT_HEADERS, consentPage, errorPage } from './oauth-consent-page.js'
 import { auditOAuth, publicBase, readForm, resolveResource, takeIpBucket } from './oauth-common.js'
 import type { Route, RouteRequest } from './types.js'
@@ -36,7 +34,10 @@ class UnsafeRedirect extends Error {}
 
 /** Refused once the redirect URI is trusted: the client hears of it at its redirect URI. */
 class RedirectedRefusal extends Error {
-  constructor(readonly refusal: OAuthError, readonly to: { client: OAuthClient; redirectUri: string; state: string | null }) {
+  constructor(
+    readonly refusal: OAuthError,
+    readonly to: { client: OAuthClient; redirectUri: string; state: string | null },
+  ) {
     super(refusal.message)
   }
 }
@@ -118,7 +119,13 @@ async function decide(request: RouteRequest, form: URLSearchParams): Promise<Ans
   }
   const owner = await verifyBearer(request.deps.db, `Bearer ${form.get('owner_token') ?? ''}`)
   if (!owner.ok || !hasScope(owner.token, 'admin')) return showConsent(request, auth, 401, 'That owner token was not accepted: it must be a live access token with the admin scope.')
-  const code = await createAuthorizationCode(request.deps.db, { clientId: auth.client.clientId, redirectUri: auth.redirectUri, codeChallenge: auth.codeChallenge, scopes: auth.scopes, resource: auth.resource })
+  const code = await createAuthorizationCode(request.deps.db, {
+    clientId: auth.client.clientId,
+    redirectUri: auth.redirectUri,
+    codeChallenge: auth.codeChallenge,
+    scopes: auth.scopes,
+    resource: auth.resource,
+  })
   return redirectTo(request, auth.redirectUri, { code, state: auth.state }, auth.client.clientId, null)
 }
 
@@ -150,7 +157,14 @@ function authorizeRoute(method: 'GET' | 'POST'): Route {
     async handle(request) {
       const started = performance.now()
       const result = await answer(request)
-      await auditOAuth(request, { route: '/authorize', method: method === 'GET' ? 'consent_page' : 'consent', status: result.status, errorCode: result.errorCode, oauthClientId: result.clientId, started })
+      await auditOAuth(request, {
+        route: '/authorize',
+        method: method === 'GET' ? 'consent_page' : 'consent',
+        status: result.status,
+        errorCode: result.errorCode,
+        oauthClientId: result.clientId,
+        started,
+      })
       request.res.writeHead(result.status, { ...result.headers, 'Content-Length': String(Buffer.byteLength(result.body)) })
       request.res.end(result.body)
     },

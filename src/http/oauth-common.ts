@@ -31,7 +31,12 @@ function resourceMetadataUrl(request: RouteRequest): string {
 /** The challenge of a 401 or 403 from a protected route (RFC 6750 §3, RFC 9728 §5.1). */
 export function bearerChallenge(request: RouteRequest, extra: Record<string, string> = {}): string {
   const params = { realm: 'brain', resource_metadata: resourceMetadataUrl(request), ...extra }
-  return 'Bearer ' + Object.entries(params).map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`).join(', ')
+  return (
+    'Bearer ' +
+    Object.entries(params)
+      .map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`)
+      .join(', ')
+  )
 }
 
 /** A JSON answer that no cache may keep (RFC 6749 §5.1). */
@@ -48,13 +53,21 @@ export function sendOAuthJson(res: ServerResponse, status: number, body: unknown
 /** Reads the capped body of an OAuth endpoint; a larger or aborted body is an invalid request. */
 export async function readOAuthBody(request: RouteRequest): Promise<Buffer> {
   const body = await readBodyCapped(request.req, OAUTH_BODY_MAX_BYTES)
-  if (!body.ok) throw new OAuthError('invalid_request', body.reason === 'too_large' ? `The body is larger than ${OAUTH_BODY_MAX_BYTES} bytes.` : 'The request was aborted.', body.reason === 'too_large' ? 413 : 400)
+  if (!body.ok)
+    throw new OAuthError(
+      'invalid_request',
+      body.reason === 'too_large' ? `The body is larger than ${OAUTH_BODY_MAX_BYTES} bytes.` : 'The request was aborted.',
+      body.reason === 'too_large' ? 413 : 400,
+    )
   return body.body
 }
 
 /** An `application/x-www-form-urlencoded` body; a parameter given twice is an invalid request (RFC 6749 §3.1). */
 export async function readForm(request: RouteRequest): Promise<URLSearchParams> {
-  const type = String(request.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  const type = String(request.req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase()
   if (type !== 'application/x-www-form-urlencoded') {
     request.req.resume()
     throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded.')
@@ -84,10 +97,21 @@ interface OAuthAuditFields {
 }
 
 export function auditOAuth(request: RouteRequest, fields: OAuthAuditFields): Promise<void> {
-  return writeAudit(request.deps.db, {
-    tokenId: null, clientIp: request.clientIp, route: fields.route, method: fields.method, toolName: null,
-    status: fields.status, errorCode: fields.errorCode, durationMs: performance.now() - fields.started, oauthClientId: fields.oauthClientId,
-  }, request.deps.logger)
+  return writeAudit(
+    request.deps.db,
+    {
+      tokenId: null,
+      clientIp: request.clientIp,
+      route: fields.route,
+      method: fields.method,
+      toolName: null,
+      status: fields.status,
+      errorCode: fields.errorCode,
+      durationMs: performance.now() - fields.started,
+      oauthClientId: fields.oauthClientId,
+    },
+    request.deps.logger,
+  )
 }
 
 /** Paths of this server that a `resource` indicator may name; all mean this one audience. */

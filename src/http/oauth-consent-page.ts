@@ -33,7 +33,8 @@ interface ConsentView {
   problem?: string
 }
 
-const STYLE = 'body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}code{background:#eee;padding:0 .2rem}.problem{color:#a00}button{margin-right:.5rem}'
+const STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}code{background:#eee;padding:0 .2rem}.problem{color:#a00}button{margin-right:.5rem}'
 
 /** The page on which the owner approves a client: every client-supplied string is escaped. */
 export function consentPage(view: ConsentView): string {

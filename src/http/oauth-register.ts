@@ -32,7 +32,8 @@ async function register(request: RouteRequest): Promise<Registered> {
   }
   const metadata = parsed.data
   const authMethod = (metadata.token_endpoint_auth_method ?? 'client_secret_basic') as ClientAuthMethod
-  if (!AUTH_METHODS.includes(authMethod)) throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method ${authMethod} is not supported; use none, client_secret_basic or client_secret_post.`)
+  if (!AUTH_METHODS.includes(authMethod))
+    throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method ${authMethod} is not supported; use none, client_secret_basic or client_secret_post.`)
   const grantTypes = (metadata.grant_types ?? ['authorization_code', 'refresh_token']) as GrantType[]
   const unknownGrant = grantTypes.find((g) => !GRANTS.includes(g))
   if (unknownGrant) throw new OAuthError('invalid_client_metadata', `grant type ${unknownGrant} is not supported.`)
@@ -81,7 +82,11 @@ export const registerRoute: Route = {
         outcome = { status: 429, clientId: null, body: { error: 'rate_limited', retry_after_seconds: byIp.retryAfterSeconds } }
       } else if (!request.deps.config.http.oauth.registration) {
         request.req.resume()
-        outcome = { status: 403, clientId: null, body: { error: 'registration_disabled', error_description: 'Dynamic client registration is switched off on this brain; ask its owner for a client id (`brain auth clients register`).' } }
+        outcome = {
+          status: 403,
+          clientId: null,
+          body: { error: 'registration_disabled', error_description: 'Dynamic client registration is switched off on this brain; ask its owner for a client id (`brain auth clients register`).' },
+        }
       } else {
         outcome = await register(request)
       }

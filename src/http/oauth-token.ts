@@ -1,6 +1,15 @@
 import {
-  OAuthError, authenticateClient, clientCredentials, exchangeCode, parseScopeParam, refreshTokens, revokeTokenValue,
-  type Issued, type OAuthClient, type PresentedClient, type TokenLifetimes,
+  OAuthError,
+  authenticateClient,
+  clientCredentials,
+  exchangeCode,
+  parseScopeParam,
+  refreshTokens,
+  revokeTokenValue,
+  type Issued,
+  type OAuthClient,
+  type PresentedClient,
+  type TokenLifetimes,
 } from '../oauth/index.js'
 import { auditOAuth, readForm, resolveResource, sendOAuthJson, takeIpBucket } from './oauth-common.js'
 import type { Route, RouteRequest } from './types.js'
@@ -52,7 +61,12 @@ async function grant(request: RouteRequest, client: OAuthClient, form: URLSearch
   const resource = rawResource === null ? null : resolveResource(request, rawResource)
   switch (type) {
     case 'authorization_code':
-      return exchangeCode(request.deps.db, client, { code: form.get('code') ?? undefined, redirectUri: form.get('redirect_uri') ?? undefined, codeVerifier: form.get('code_verifier') ?? undefined, resource }, lifetimes(request))
+      return exchangeCode(
+        request.deps.db,
+        client,
+        { code: form.get('code') ?? undefined, redirectUri: form.get('redirect_uri') ?? undefined, codeVerifier: form.get('code_verifier') ?? undefined, resource },
+        lifetimes(request),
+      )
     case 'refresh_token':
       return refreshTokens(request.deps.db, client, { refreshToken: form.get('refresh_token') ?? undefined, scopes: parseScopeParam(form.get('scope')), resource }, lifetimes(request))
     case 'client_credentials':
@@ -65,7 +79,11 @@ async function grant(request: RouteRequest, client: OAuthClient, form: URLSearch
 }
 
 /** Runs one request of an endpoint that authenticates its client; OAuth refusals become their JSON answer. */
-async function withClient(request: RouteRequest, method: (form: URLSearchParams) => string | null, run: (client: OAuthClient, form: URLSearchParams) => Promise<Record<string, unknown>>): Promise<Handled> {
+async function withClient(
+  request: RouteRequest,
+  method: (form: URLSearchParams) => string | null,
+  run: (client: OAuthClient, form: URLSearchParams) => Promise<Record<string, unknown>>,
+): Promise<Handled> {
   const byIp = takeIpBucket(request)
   if (!byIp.allowed) {
     request.req.resume()
@@ -85,7 +103,11 @@ async function withClient(request: RouteRequest, method: (form: URLSearchParams)
   }
 }
 
-function clientRoute(path: string, method: (form: URLSearchParams) => string | null, run: (request: RouteRequest, client: OAuthClient, form: URLSearchParams) => Promise<Record<string, unknown>>): Route {
+function clientRoute(
+  path: string,
+  method: (form: URLSearchParams) => string | null,
+  run: (request: RouteRequest, client: OAuthClient, form: URLSearchParams) => Promise<Record<string, unknown>>,
+): Route {
   return {
     method: 'POST',
     path,
@@ -107,14 +129,22 @@ function clientRoute(path: string, method: (form: URLSearchParams) => string | n
  * and `POST /revoke` (RFC 7009: 200 whether or not the token was known).
  */
 export const tokenRoutes: readonly Route[] = [
-  clientRoute('/token', (form) => (form.get('grant_type') ?? '').slice(0, 40) || null, async (request, client, form) => {
-    const issued = await grant(request, client, form)
-    return { ...issued.response }
-  }),
-  clientRoute('/revoke', () => 'revoke', async (request, client, form) => {
-    const token = form.get('token')
-    if (!token) throw new OAuthError('invalid_request', 'token is required.')
-    await revokeTokenValue(request.deps.db, client, token)
-    return {}
-  }),
+  clientRoute(
+    '/token',
+    (form) => (form.get('grant_type') ?? '').slice(0, 40) || null,
+    async (request, client, form) => {
+      const issued = await grant(request, client, form)
+      return { ...issued.response }
+    },
+  ),
+  clientRoute(
+    '/revoke',
+    () => 'revoke',
+    async (request, client, form) => {
+      const token = form.get('token')
+      if (!token) throw new OAuthError('invalid_request', 'token is required.')
+      await revokeTokenValue(request.deps.db, client, token)
+      return {}
+    },
+  ),
 ]

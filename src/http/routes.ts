@@ -13,4 +13,14 @@ import type { Route } from './types.js'
 const feed = new AdminFeed()
 
 /** The route table of `brain serve --http`; `/ingest` and the event streams share one feed. */
-export const ROUTES: readonly Route[] = [healthRoute, mcpRoute, ...ingestRoutes({ feed }), ...apiRoutes({ feed }), ...oauthMetadataRoutes, registerRoute, ...authorizeRoutes, ...tokenRoutes, ...uiRoutes]
+export const ROUTES: readonly Route[] = [
+  healthRoute,
+  mcpRoute,
+  ...ingestRoutes({ feed }),
+  ...apiRoutes({ feed }),
+  ...oauthMetadataRoutes,
+  registerRoute,
+  ...authorizeRoutes,
+  ...tokenRoutes,
+  ...uiRoutes,
+]

@@ -34,7 +34,16 @@ export function createBrainHttpServer(routes: readonly Route[], deps: HttpDeps):
       req.resume()
       // Refused before any route runs, so the refusal is logged here for the audited routes.
       if (routes.some((route) => route.audited && route.path === url.pathname)) {
-        const row = { tokenId: null, clientIp: clientIp(req, deps.config.http.trustProxy), route: url.pathname, method: null, toolName: null, status: 403, errorCode: 'origin_not_allowed', durationMs: Date.now() - started }
+        const row = {
+          tokenId: null,
+          clientIp: clientIp(req, deps.config.http.trustProxy),
+          route: url.pathname,
+          method: null,
+          toolName: null,
+          status: 403,
+          errorCode: 'origin_not_allowed',
+          durationMs: Date.now() - started,
+        }
         await writeAudit(deps.db, row, deps.logger)
       }
       sendJson(res, 403, { error: 'origin_not_allowed', hint: 'List the origin in BRAIN_HTTP_CORS_ORIGIN.' })

@@ -117,11 +117,16 @@ export async function importDocument(db: Database, input: DocumentInput, options
 /** Pages of this file written from other bytes than these: what the new version no longer holds. */
 async function trashPagesLeftBehind(db: Database, input: DocumentInput, sourceHash: string): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: number }>(
-      `SELECT id FROM pages WHERE source_id = $1 AND source_uri = $2 AND frontmatter ? 'source_hash' AND frontmatter ->> 'source_hash' <> $3`,
-      [input.sourceId, input.sourceUri, sourceHash],
+    const { rows } = await tx.query<{ id: number }>(`SELECT id FROM pages WHERE source_id = $1 AND source_uri = $2 AND frontmatter ? 'source_hash' AND frontmatter ->> 'source_hash' <> $3`, [
+      input.sourceId,
+      input.sourceUri,
+      sourceHash,
+    ])
+    const trashed = await trashPages(
+      tx,
+      rows.map((r) => Number(r.id)),
+      { via: input.writtenVia ?? 'import' },
     )
-    const trashed = await trashPages(tx, rows.map((r) => Number(r.id)), { via: input.writtenVia ?? 'import' })
     return trashed.map((entry) => entry.slug).sort()
   })
 }

@@ -50,10 +50,14 @@ export class FakeClock implements Clock {
       if (signal?.aborted) return reject(signal.reason)
       const sleeper: Sleeper = { at: this.current + Math.max(0, ms), resolve }
       this.sleepers.push(sleeper)
-      signal?.addEventListener('abort', () => {
-        this.sleepers = this.sleepers.filter((s) => s !== sleeper)
-        reject(signal.reason)
-      }, { once: true })
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.sleepers = this.sleepers.filter((s) => s !== sleeper)
+          reject(signal.reason)
+        },
+        { once: true },
+      )
     })
   }
 

@@ -51,8 +51,19 @@ interface Supervised {
 
 function freshHealth(id: string): SourceHealth {
   return {
-    id, state: 'starting', emitted: 0, dispatched: 0, duplicates: 0, invalid: 0, rate_limited: 0,
-    failures: 0, consecutive_failures: 0, last_error: null, last_warning: null, last_event_at: null, next_restart_at: null,
+    id,
+    state: 'starting',
+    emitted: 0,
+    dispatched: 0,
+    duplicates: 0,
+    invalid: 0,
+    rate_limited: 0,
+    failures: 0,
+    consecutive_failures: 0,
+    last_error: null,
+    last_warning: null,
+    last_event_at: null,
+    next_restart_at: null,
   }
 }
 

@@ -36,9 +36,6 @@ export async function submitIngestCapture(queue: Queue, event: IngestionEvent, o
 
 /** Waiting `ingest_capture` jobs of one client: the `/ingest` backlog. */
 export async function countWaitingIngestJobs(db: SqlExecutor, clientId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::integer AS n FROM minion_jobs WHERE name = 'ingest_capture' AND status = 'waiting' AND data ->> 'client_id' = $1`,
-    [clientId],
-  )
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM minion_jobs WHERE name = 'ingest_capture' AND status = 'waiting' AND data ->> 'client_id' = $1`, [clientId])
   return Number(rows[0]?.n ?? 0)
 }

@@ -50,8 +50,7 @@ export function classifyContentType(raw: string): ContentClass {
   return { kind: 'binary', type }
 }
 
-export const PROCESSOR_HINT =
-  'Only text/markdown, text/plain, text/html and application/json are processed; install an ingestion processor plugin for this content type, or convert it to text first.'
+export const PROCESSOR_HINT = 'Only text/markdown, text/plain, text/html and application/json are processed; install an ingestion processor plugin for this content type, or convert it to text first.'
 
 export function binaryContentError(type: string): ValidationError {
   return new ValidationError('binary_content_unsupported', `Content type ${type || '(none)'} is binary; the built-in ingest handler reads text only.`, { hint: PROCESSOR_HINT })

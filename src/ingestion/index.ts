@@ -2,16 +2,7 @@
  * `brain/ingestion`: the published contract for ingestion sources. Breaking anything exported
  * here is a major-version change.
  */
-export {
-  validateIngestionEvent,
-  computeContentHash,
-  classifyContentType,
-  TEXT_CONTENT_TYPES,
-  PROCESSOR_HINT,
-  type IngestionEvent,
-  type TextContentType,
-  type ContentClass,
-} from './event.js'
+export { validateIngestionEvent, computeContentHash, classifyContentType, TEXT_CONTENT_TYPES, PROCESSOR_HINT, type IngestionEvent, type TextContentType, type ContentClass } from './event.js'
 export {
   INGESTION_SOURCE_API_VERSION,
   type IngestionSource,

@@ -79,7 +79,13 @@ export async function discoverPluginDirs(root: string): Promise<string[]> {
   for (const entry of entries) {
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue
     const dir = join(root, entry.name)
-    if (await readFile(join(dir, PLUGIN_MANIFEST)).then(() => true, () => false)) dirs.push(dir)
+    if (
+      await readFile(join(dir, PLUGIN_MANIFEST)).then(
+        () => true,
+        () => false,
+      )
+    )
+      dirs.push(dir)
   }
   return dirs.sort()
 }

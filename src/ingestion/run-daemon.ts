@@ -31,10 +31,7 @@ interface RunDaemonOptions {
 function engineFor(db: Database): IngestionEngine {
   return {
     async getPage(slug) {
-      const { rows } = await db.query<{ slug: string; title: string; content_hash: string }>(
-        `SELECT slug, title, content_hash FROM pages WHERE source_id = 'default' AND slug = $1`,
-        [slug],
-      )
+      const { rows } = await db.query<{ slug: string; title: string; content_hash: string }>(`SELECT slug, title, content_hash FROM pages WHERE source_id = 'default' AND slug = $1`, [slug])
       const row = rows[0]
       return row ? { slug: row.slug, title: row.title, contentHash: row.content_hash } : null
     },
@@ -125,7 +122,14 @@ export async function runIngestDaemon(options: RunDaemonOptions): Promise<void> 
     }
     for (const source of sources) daemon.start(source)
     // The queue line tells an operator (and the crash test) whether captured events are still pending.
-    queueTimer = setInterval(() => void ingestQueueHealth(db).then((q) => health.updateQueue(q), () => undefined), 2000)
+    queueTimer = setInterval(
+      () =>
+        void ingestQueueHealth(db).then(
+          (q) => health.updateQueue(q),
+          () => undefined,
+        ),
+      2000,
+    )
     options.onReady?.(sources.map((s) => s.id))
     await new Promise<void>((resolve) => {
       if (options.signal.aborted) return resolve()

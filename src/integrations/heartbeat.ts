@@ -35,18 +35,20 @@ export function readHeartbeats(home: string, id: string): HeartbeatLog {
   if (!existsSync(path)) return { beats: [], badLines: [] }
   const beats: Heartbeat[] = []
   const badLines: number[] = []
-  readFileSync(path, 'utf8').split('\n').forEach((line, index) => {
-    if (line.trim() === '') return
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(line)
-    } catch {
-      parsed = null
-    }
-    const beat = asHeartbeat(parsed)
-    if (beat) beats.push(beat)
-    else badLines.push(index + 1)
-  })
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((line, index) => {
+      if (line.trim() === '') return
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(line)
+      } catch {
+        parsed = null
+      }
+      const beat = asHeartbeat(parsed)
+      if (beat) beats.push(beat)
+      else badLines.push(index + 1)
+    })
   return { beats, badLines }
 }
 

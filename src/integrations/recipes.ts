@@ -86,7 +86,9 @@ export function loadRecipes(dirs: readonly string[]): RecipeCatalog {
   for (const dir of dirs) {
     if (!existsSync(dir)) continue
     const seenHere = new Map<string, string>()
-    for (const name of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
+    for (const name of readdirSync(dir)
+      .filter((f) => f.endsWith('.md'))
+      .sort()) {
       const file = join(dir, name)
       const read = readRecipe(file)
       if (read === null) continue

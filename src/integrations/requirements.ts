@@ -17,7 +17,12 @@ export interface RequirementResult {
 }
 
 function onPath(program: string, env: BrainEnv): string | null {
-  const candidates = program.includes('/') ? [program] : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program))
+  const candidates = program.includes('/')
+    ? [program]
+    : (env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program))
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK)

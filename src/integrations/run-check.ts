@@ -40,11 +40,14 @@ export async function testIntegration(recipe: Recipe, ctx: RequirementContext, n
   let check: IntegrationTestResult['check'] = null
   if (unmet.length === 0 && recipe.check) check = { argv: recipe.check, ...(await runArgv(recipe.check, ctx.env)) }
   const ok = unmet.length === 0 && (check === null || check.exitCode === 0)
-  const message = unmet.length > 0
-    ? `requirements not met: ${unmet.map((r) => r.detail).join('; ')}`
-    : check && check.exitCode !== 0
-      ? `check ${check.argv.join(' ')} exited ${check.exitCode ?? 'without starting'}: ${check.output.split('\n').slice(-1)[0] ?? ''}`.trim()
-      : check ? `check ${check.argv.join(' ')} passed` : 'requirements met'
+  const message =
+    unmet.length > 0
+      ? `requirements not met: ${unmet.map((r) => r.detail).join('; ')}`
+      : check && check.exitCode !== 0
+        ? `check ${check.argv.join(' ')} exited ${check.exitCode ?? 'without starting'}: ${check.output.split('\n').slice(-1)[0] ?? ''}`.trim()
+        : check
+          ? `check ${check.argv.join(' ')} passed`
+          : 'requirements met'
   const heartbeat: Heartbeat = { ts: now().toISOString(), status: ok ? 'ok' : 'fail', message, via: 'brain integrations test' }
   appendHeartbeat(ctx.home, recipe.id, heartbeat)
   return { id: recipe.id, ok, requirements, check, heartbeat }

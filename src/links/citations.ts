@@ -25,10 +25,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  * and not followed by more of a name: `src/a.ts` must not match inside `src/a.tsx` or
  * `src/a.ts.bak`, while a sentence's closing period is fine.
  */
-const CITATION = new RegExp(
-  `(?<![\\w./-])((?:${CITATION_ROOTS.join('|')})/[\\w./@+-]*?\\.(?:${EXTENSIONS.map(escape).join('|')}))(?::(\\d+))?(?![\\w-]|\\.\\w)`,
-  'g',
-)
+const CITATION = new RegExp(`(?<![\\w./-])((?:${CITATION_ROOTS.join('|')})/[\\w./@+-]*?\\.(?:${EXTENSIONS.map(escape).join('|')}))(?::(\\d+))?(?![\\w-]|\\.\\w)`, 'g')
 
 /** Citations of one text, each path once, in order of first appearance. */
 export function citationsIn(text: string, field: CitationField): CodeCitation[] {

@@ -111,9 +111,7 @@ export async function graphWalk(db: SqlExecutor, options: GraphWalkOptions): Pro
   let frontier = [String(start.id)]
   let truncated = false
   for (let level = 1; level <= depth && frontier.length > 0 && !truncated; level++) {
-    const { rows } = await db.query<EdgeRow>(LEVEL, [
-      frontier, direction !== 'in', direction !== 'out', types, types === null || types.includes(CALLS), [...paths.keys()],
-    ])
+    const { rows } = await db.query<EdgeRow>(LEVEL, [frontier, direction !== 'in', direction !== 'out', types, types === null || types.includes(CALLS), [...paths.keys()]])
     const next: string[] = []
     for (const row of rows) {
       const to = String(row.to_id)

@@ -63,7 +63,10 @@ export function mentionPhrases(content: string): Map<string, MentionPlace> {
 
 function listSetting(value: string | null, fallback: readonly string[]): string[] {
   if (value === null) return [...fallback]
-  return value.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '')
+  return value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '')
 }
 
 export async function entityTypes(db: SqlExecutor): Promise<string[]> {
@@ -153,7 +156,13 @@ interface MentionWriteOptions {
   keepPlaces?: boolean
 }
 
-export async function replaceMentionLinks(db: SqlExecutor, page: MarkdownPageRef, content: string, names: ReadonlyMap<string, number>, options: MentionWriteOptions): Promise<{ found: number; added: number }> {
+export async function replaceMentionLinks(
+  db: SqlExecutor,
+  page: MarkdownPageRef,
+  content: string,
+  names: ReadonlyMap<string, number>,
+  options: MentionWriteOptions,
+): Promise<{ found: number; added: number }> {
   const mentions = names.size === 0 ? new Map<number, MentionPlace>() : matchMentions(mentionPhrases(content), names, page.id)
   const rows = [...mentions].map(([id, p]) => ({ id, field: p.field, line: p.line, context: p.context }))
   if (options.dryRun) {
@@ -177,9 +186,13 @@ export async function replaceMentionLinks(db: SqlExecutor, page: MarkdownPageRef
      SELECT $1, x.id, 'mentions', 'mention', $3, x.field, x.line, x.context
      FROM jsonb_to_recordset($2::jsonb) AS x(id bigint, field text, line integer, context text)
      JOIN pages t ON t.id = x.id
-     ON CONFLICT (from_page_id, to_page_id, link_type) WHERE target_text IS NULL DO ${options.keepPlaces ? 'NOTHING' : `UPDATE
+     ON CONFLICT (from_page_id, to_page_id, link_type) WHERE target_text IS NULL DO ${
+       options.keepPlaces
+         ? 'NOTHING'
+         : `UPDATE
        SET origin_field = EXCLUDED.origin_field, line = EXCLUDED.line, context = EXCLUDED.context
-       WHERE (links.origin_field, links.line, links.context) IS DISTINCT FROM (EXCLUDED.origin_field, EXCLUDED.line, EXCLUDED.context)`}`,
+       WHERE (links.origin_field, links.line, links.context) IS DISTINCT FROM (EXCLUDED.origin_field, EXCLUDED.line, EXCLUDED.context)`
+     }`,
     [page.id, JSON.stringify(rows), page.slug],
   )
   return { found: rows.length, added: rowCount }

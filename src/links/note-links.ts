@@ -86,7 +86,13 @@ interface Place {
 function wikilink(inner: string, embed: boolean, type: string | null, slug: string, place: Place): NoteLinkDraft | null {
   const bar = inner.search(/\\?\|/)
   const target = bar < 0 ? inner : inner.slice(0, bar)
-  const shown = bar < 0 ? null : inner.slice(bar).replace(/^\\?\|/, '').trim() || null
+  const shown =
+    bar < 0
+      ? null
+      : inner
+          .slice(bar)
+          .replace(/^\\?\|/, '')
+          .trim() || null
   const { path, anchor } = splitAnchor(target)
   if (path === '' && anchor === null) return null
   const folder = folderOf(slug)
@@ -101,8 +107,16 @@ function wikilink(inner: string, embed: boolean, type: string | null, slug: stri
   }
   if (key === '') return null
   return {
-    type: type ?? (embed ? 'embeds' : 'links_to'), source: type ? 'frontmatter' : 'wikilink',
-    targetText: path, key, relKey, shownText: shown, anchor, field: place.field, line: place.line, context: contextOf(place.raw, place.column),
+    type: type ?? (embed ? 'embeds' : 'links_to'),
+    source: type ? 'frontmatter' : 'wikilink',
+    targetText: path,
+    key,
+    relKey,
+    shownText: shown,
+    anchor,
+    field: place.field,
+    line: place.line,
+    context: contextOf(place.raw, place.column),
   }
 }
 
@@ -134,8 +148,16 @@ function markdownLink(destination: string, text: string, embed: boolean, slug: s
   }
   if (key === '') return null
   return {
-    type: embed ? 'embeds' : 'links_to', source: 'markdown_link', targetText: path, key, relKey,
-    shownText: text.trim() || null, anchor: anchor === null ? null : decode(anchor), field: place.field, line: place.line, context: contextOf(place.raw, place.column),
+    type: embed ? 'embeds' : 'links_to',
+    source: 'markdown_link',
+    targetText: path,
+    key,
+    relKey,
+    shownText: text.trim() || null,
+    anchor: anchor === null ? null : decode(anchor),
+    field: place.field,
+    line: place.line,
+    context: contextOf(place.raw, place.column),
   }
 }
 

@@ -10,19 +10,22 @@ import type { MarkdownPageRef } from './repository.js'
 function payload(links: readonly NoteLinkDraft[]): string {
   return JSON.stringify(
     links.map((l) => ({
-      type: l.type, source: l.source, text: l.targetText, key: l.key, rel: l.relKey, shown: l.shownText,
-      anchor: l.anchor, field: l.field, line: l.line, context: l.context,
+      type: l.type,
+      source: l.source,
+      text: l.targetText,
+      key: l.key,
+      rel: l.relKey,
+      shown: l.shownText,
+      anchor: l.anchor,
+      field: l.field,
+      line: l.line,
+      context: l.context,
     })),
   )
 }
 
 /** Replaces the explicit links of a page; returns how many were stored and how many resolved. */
-export async function replaceNoteLinks(
-  db: SqlExecutor,
-  page: MarkdownPageRef,
-  links: readonly NoteLinkDraft[],
-  isNewPage: boolean,
-): Promise<{ stored: number; resolved: number }> {
+export async function replaceNoteLinks(db: SqlExecutor, page: MarkdownPageRef, links: readonly NoteLinkDraft[], isNewPage: boolean): Promise<{ stored: number; resolved: number }> {
   if (!isNewPage) await db.query('DELETE FROM links WHERE from_page_id = $1 AND target_text IS NOT NULL', [page.id])
   if (links.length === 0) return { stored: 0, resolved: 0 }
   const { rows } = await db.query<{ stored: number; resolved: number }>(

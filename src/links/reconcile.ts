@@ -85,7 +85,12 @@ function storedBody(row: MarkdownRow): string {
 
 function emptyResult(dryRun: boolean): ReconcileResult {
   return {
-    status: 'ok', dryRun, pagesScanned: 0, references: 0, linksAdded: 0, edgesTargetsMissing: 0,
+    status: 'ok',
+    dryRun,
+    pagesScanned: 0,
+    references: 0,
+    linksAdded: 0,
+    edgesTargetsMissing: 0,
     kinds: { citations: { references: 0, added: 0, targetsMissing: 0 }, mentions: { found: 0, added: 0 }, explicit: { pagesBackfilled: 0, stored: 0, reresolved: 0, unresolved: 0 } },
   }
 }

@@ -78,7 +78,9 @@ export async function dispatchTool(ctx: OperationContext, name: string, rawArgs:
   }
   if (ctx.scopes !== null) {
     if (tool.mutating && !ctx.scopes.includes('write')) {
-      return fail(new ScopeError('insufficient_scope', `${name} changes the brain and needs a token with the write scope.`, { hint: 'Create one with `brain auth create <name> --scopes read,write`.' }))
+      return fail(
+        new ScopeError('insufficient_scope', `${name} changes the brain and needs a token with the write scope.`, { hint: 'Create one with `brain auth create <name> --scopes read,write`.' }),
+      )
     }
     if (tool.admin && !ctx.scopes.includes('admin')) {
       return fail(new ScopeError('insufficient_scope', `${name} needs a token with the admin scope.`, { hint: 'Create one with `brain auth create <name> --scopes read,write,admin`.' }))

@@ -30,7 +30,9 @@ export function remoteEndpoint(raw: string): URL {
   }
   const loopback = LOOPBACK.has(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new UsageError('remote_requires_https', `${url.origin} is not https; tokens travel only over https (plain http only on this machine).`, { hint: 'Put the server behind TLS, or use an http://127.0.0.1 address.' })
+    throw new UsageError('remote_requires_https', `${url.origin} is not https; tokens travel only over https (plain http only on this machine).`, {
+      hint: 'Put the server behind TLS, or use an http://127.0.0.1 address.',
+    })
   }
   if (url.pathname === '/' || url.pathname === '') url.pathname = '/mcp'
   return url
@@ -43,15 +45,22 @@ function isEnvelope(value: unknown): value is ErrorEnvelope {
 function transportError(err: unknown, target: URL): BrainError {
   const status = (err as { code?: unknown }).code
   if (status === 401) {
-    return new ConfigError('remote_unauthorized', `${target.origin} refused the access token (401).`, { hint: 'The token is unknown or revoked: create one on the server with `brain auth create` and run `brain init --remote <url> --token <token>`.' })
+    return new ConfigError('remote_unauthorized', `${target.origin} refused the access token (401).`, {
+      hint: 'The token is unknown or revoked: create one on the server with `brain auth create` and run `brain init --remote <url> --token <token>`.',
+    })
   }
   // The SDK's OAuth errors (a revoked client, a refresh token no longer valid) carry the protocol's errorCode.
   if (typeof (err as { errorCode?: unknown }).errorCode === 'string') {
-    return new ConfigError('remote_sign_in_expired', `${target.origin} refused this client's sign-in (${(err as { errorCode: string }).errorCode}).`, { hint: `Sign in again: \`brain init --remote ${target.origin}\`.` })
+    return new ConfigError('remote_sign_in_expired', `${target.origin} refused this client's sign-in (${(err as { errorCode: string }).errorCode}).`, {
+      hint: `Sign in again: \`brain init --remote ${target.origin}\`.`,
+    })
   }
   if (status === 429) return new ProviderError('remote_rate_limited', `${target.origin} is rate limiting this client (429).`, { hint: 'Wait a moment and try again.' })
   const message = err instanceof Error ? err.message : String(err)
-  return new ProviderError('remote_unreachable', `The remote brain at ${target.origin} did not answer: ${message}`, { hint: 'Check the URL and that `brain serve --http` is running there.', cause: err })
+  return new ProviderError('remote_unreachable', `The remote brain at ${target.origin} did not answer: ${message}`, {
+    hint: 'Check the URL and that `brain serve --http` is running there.',
+    cause: err,
+  })
 }
 
 /** Calls one tool of a remote brain over MCP HTTP; a tool error is rethrown with its envelope. */

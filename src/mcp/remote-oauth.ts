@@ -90,7 +90,9 @@ export class FileOAuthProvider implements OAuthClientProvider {
 
   redirectToAuthorization(url: URL): void {
     if (!this.onAuthorizationUrl) {
-      throw new ConfigError('remote_sign_in_expired', `The sign-in to ${new URL(this.stored.server).origin} has expired or was revoked.`, { hint: `Sign in again: \`${SIGN_IN_AGAIN(this.stored.server)}\`.` })
+      throw new ConfigError('remote_sign_in_expired', `The sign-in to ${new URL(this.stored.server).origin} has expired or was revoked.`, {
+        hint: `Sign in again: \`${SIGN_IN_AGAIN(this.stored.server)}\`.`,
+      })
     }
     this.onAuthorizationUrl(url)
   }
@@ -169,14 +171,19 @@ export async function signInWithBrowser(endpoint: URL, path: string, options: Si
     const started = await auth(provider, { serverUrl: endpoint })
     if (started === 'AUTHORIZED') return
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ProviderError('remote_sign_in_timeout', 'Nobody approved the sign-in within 10 minutes.', { hint: 'Run the command again and approve on the consent page.' })), SIGN_IN_TIMEOUT_MS)
+      timer = setTimeout(
+        () => reject(new ProviderError('remote_sign_in_timeout', 'Nobody approved the sign-in within 10 minutes.', { hint: 'Run the command again and approve on the consent page.' })),
+        SIGN_IN_TIMEOUT_MS,
+      )
     })
     const params = await Promise.race([redirect, timeout])
     if (params.get('error')) {
-      throw new ConfigError('remote_sign_in_refused', `The remote brain refused the sign-in: ${params.get('error')} (${params.get('error_description') ?? 'no description'}).`, { hint: 'Approve on the consent page with an owner token (`brain auth create owner --scopes admin` on the server).' })
+      throw new ConfigError('remote_sign_in_refused', `The remote brain refused the sign-in: ${params.get('error')} (${params.get('error_description') ?? 'no description'}).`, {
+        hint: 'Approve on the consent page with an owner token (`brain auth create owner --scopes admin` on the server).',
+      })
     }
     if (params.get('state') !== provider.pendingState || !params.get('code')) {
-      throw new ConfigError('remote_sign_in_refused', 'The redirect did not carry this sign-in\'s state.', { hint: 'Run the command again.' })
+      throw new ConfigError('remote_sign_in_refused', "The redirect did not carry this sign-in's state.", { hint: 'Run the command again.' })
     }
     await auth(provider, { serverUrl: endpoint, authorizationCode: params.get('code')! })
   } finally {

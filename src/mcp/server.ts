@@ -23,8 +23,7 @@ export async function createMcpServer(source: ContextSource, options: McpServerO
     { name: SERVER_NAME, version: options.version },
     {
       capabilities: { tools: {} },
-      instructions:
-        'brain is a personal knowledge base of markdown notes and source code. Use search or query to find pages, get_page to read one, put_page or capture to write.',
+      instructions: 'brain is a personal knowledge base of markdown notes and source code. Use search or query to find pages, get_page to read one, put_page or capture to write.',
     },
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }))

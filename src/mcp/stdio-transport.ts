@@ -32,7 +32,11 @@ export class LineTransport implements Transport {
   private readonly unanswered = new Set<string | number>()
   private readonly maxLineBytes: number
 
-  constructor(private readonly input: Readable, private readonly output: Writable, private readonly options: LineTransportOptions) {
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly options: LineTransportOptions,
+  ) {
     this.maxLineBytes = options.maxLineBytes ?? MAX_STDIO_LINE_BYTES
   }
 

@@ -79,15 +79,7 @@ async function mint(db: SqlExecutor, client: OAuthClient, scopes: TokenScope[], 
     `INSERT INTO oauth_tokens (token_hash, kind, client_id, scopes, resource, family_id, expires_at)
      SELECT h, k, $3, $4::text[], $5, $6, now() + ttl * interval '1 millisecond'
        FROM unnest($1::text[], $2::text[], $7::bigint[]) AS t(h, k, ttl)`,
-    [
-      [sha256Hex(access), ...(refresh ? [sha256Hex(refresh)] : [])],
-      kinds,
-      client.clientId,
-      scopes,
-      resource,
-      familyId,
-      [lifetimes.accessTtlMs, ...(refresh ? [lifetimes.refreshTtlMs] : [])],
-    ],
+    [[sha256Hex(access), ...(refresh ? [sha256Hex(refresh)] : [])], kinds, client.clientId, scopes, resource, familyId, [lifetimes.accessTtlMs, ...(refresh ? [lifetimes.refreshTtlMs] : [])]],
   )
   return {
     access_token: access,
@@ -200,7 +192,10 @@ export async function refreshTokens(db: SqlExecutor, client: OAuthClient, input:
   if (row.expired) throw new OAuthError('invalid_grant', 'The refresh token has expired.')
   if (input.resource !== null && input.resource !== row.resource) throw new OAuthError('invalid_target', 'resource differs from the one the grant was issued for.')
   // Narrowing is allowed on refresh, widening never (RFC 6749 §6); the client may have lost scopes since.
-  const scopes = grantScopes(input.scopes, (row.scopes as TokenScope[]).filter((s) => client.scopes.includes(s)))
+  const scopes = grantScopes(
+    input.scopes,
+    (row.scopes as TokenScope[]).filter((s) => client.scopes.includes(s)),
+  )
   const response = await mint(db, client, scopes, row.resource, row.family_id, lifetimes, true)
   return { response, familyId: row.family_id }
 }

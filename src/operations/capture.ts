@@ -122,4 +122,3 @@ async function captureFile(ctx: OperationContext, file: { name: string; content_
   })
   return { ...receipt }
 }
-

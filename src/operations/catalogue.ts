@@ -13,7 +13,19 @@ import { tagTools } from './tags.js'
 import type { Operation } from './operation.js'
 
 /** Every operation: served as MCP tools over stdio and HTTP, as commands where they have a CLI shape. */
-export const OPERATIONS: readonly Operation[] = [...pageTools, captureTool, ...historyTools, ...trashTools, ...searchTools, ...codeTools, ...linkTools, ...jobTools, ...systemTools, ...tagTools, ...operateTools]
+export const OPERATIONS: readonly Operation[] = [
+  ...pageTools,
+  captureTool,
+  ...historyTools,
+  ...trashTools,
+  ...searchTools,
+  ...codeTools,
+  ...linkTools,
+  ...jobTools,
+  ...systemTools,
+  ...tagTools,
+  ...operateTools,
+]
 
 /** The MCP view of the catalogue: each operation is a tool of the same name. */
 export const TOOLS = OPERATIONS

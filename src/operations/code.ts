@@ -17,7 +17,13 @@ function location(r: { file: string | null; startLine: number | null; endLine: n
 }
 
 function firstLine(snippet: string): string {
-  return snippet.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 120) ?? ''
+  return (
+    snippet
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .slice(0, 120) ?? ''
+  )
 }
 
 function formatDefinitions(results: readonly CodeDefinition[]): string {
@@ -74,7 +80,10 @@ const codeDefTool = defineOperation({
     description: 'Where a symbol is defined: functions, classes, types, … and methods',
     details:
       'Matches definition names exactly. A qualified name (`Queue.submit`, `module.func`, `A::b`) matches that definition only. Ranked by kind (function, class, interface, type, enum, struct, trait, module, contract, export statement, then method), then slug and line.',
-    examples: [['Find a function', '$0 code-def importPage'], ['A method', '$0 code-def Queue.submit --lang ts']],
+    examples: [
+      ['Find a function', '$0 code-def importPage'],
+      ['A method', '$0 code-def Queue.submit --lang ts'],
+    ],
     positional: symbolWord,
     options: LOOKUP_FLAGS,
     integerErrorPrefix: 'code_def_',
@@ -84,7 +93,8 @@ const codeDefTool = defineOperation({
 
 const codeRefsTool = defineOperation({
   name: 'code_refs',
-  description: 'Every code chunk that mentions a symbol (case-insensitive substring), not one per file. Use it to find usages before changing something. Returns {results: [...]} with file, lines and a snippet.',
+  description:
+    'Every code chunk that mentions a symbol (case-insensitive substring), not one per file. Use it to find usages before changing something. Returns {results: [...]} with file, lines and a snippet.',
   input: z.strictObject({ symbol, language, limit: lookupLimit }),
   mutating: false,
   async run(ctx, args) {
@@ -117,7 +127,10 @@ const codeCallersTool = defineOperation({
     path: ['code-callers'],
     description: 'What calls a symbol; with --depth, everything affected if it changes',
     details: 'Each result carries its depth and the call path it was reached by. A name with several definitions is reported as ambiguous.',
-    examples: [['Direct callers', '$0 code-callers importPage'], ['Blast radius', '$0 code-callers importPage --depth 3']],
+    examples: [
+      ['Direct callers', '$0 code-callers importPage'],
+      ['Blast radius', '$0 code-callers importPage --depth 3'],
+    ],
     positional: symbolWord,
     options: GRAPH_FLAGS,
     integerErrorPrefix: 'code_callers_',
@@ -138,7 +151,10 @@ const codeCalleesTool = defineOperation({
   cli: {
     path: ['code-callees'],
     description: 'What a symbol calls; with --depth, transitively',
-    examples: [['Direct callees', '$0 code-callees importPage'], ['Two hops', '$0 code-callees importPage --depth 2']],
+    examples: [
+      ['Direct callees', '$0 code-callees importPage'],
+      ['Two hops', '$0 code-callees importPage --depth 2'],
+    ],
     positional: symbolWord,
     options: GRAPH_FLAGS,
     integerErrorPrefix: 'code_callees_',
@@ -148,14 +164,17 @@ const codeCalleesTool = defineOperation({
 
 const codeSymbolsTool = defineOperation({
   name: 'code_symbols',
-  description: "The outline of one code file: the functions, classes, methods and types its page defines, in file order, with their lines. Use code_callers / code_callees on a name to follow the call graph.",
+  description:
+    'The outline of one code file: the functions, classes, methods and types its page defines, in file order, with their lines. Use code_callers / code_callees on a name to follow the call graph.',
   input: z.strictObject({ slug: z.string().trim().min(1).max(500), source: z.string().trim().min(1).max(200).optional().describe('The source id, when several sources hold the slug') }),
   mutating: false,
   async run(ctx, args) {
     const { fileSymbols } = await import('../code/index.js')
     return { ...(await fileSymbols((await ctx.brain()).db, args.slug, args.source ?? null)) }
   },
-  present: { text: (r) => (r.symbols.length === 0 ? 'No symbols.' : r.symbols.map((s) => `${String(s.start_line).padStart(5)}-${s.end_line}  ${s.symbol_type.padEnd(10)}  ${s.qualified}`).join('\n')) },
+  present: {
+    text: (r) => (r.symbols.length === 0 ? 'No symbols.' : r.symbols.map((s) => `${String(s.start_line).padStart(5)}-${s.end_line}  ${s.symbol_type.padEnd(10)}  ${s.qualified}`).join('\n')),
+  },
   cli: { path: ['code-symbols'], description: 'The outline of one code file: the symbols it defines, with their lines', positional: { field: 'slug', required: true }, options: [] },
 })
 

@@ -45,17 +45,28 @@ async function versionText(state: Current, n: number): Promise<{ markdown: strin
 }
 
 /** A version as presenters receive it: the tool's JSON, keys in camelCase. */
-interface PresentedVersion { number: number; current: boolean; writtenAt: string; via: string | null; by: string | null; bytes: number; linesAdded: number; linesRemoved: number }
+interface PresentedVersion {
+  number: number
+  current: boolean
+  writtenAt: string
+  via: string | null
+  by: string | null
+  bytes: number
+  linesAdded: number
+  linesRemoved: number
+}
 
 function formatVersions(result: object): string {
   const { versions, total } = result as { versions: PresentedVersion[]; total: number }
   const more = total > versions.length ? `\n(${total - versions.length} older versions; --limit ${total} shows them all)` : ''
-  return versions
-    .map((v) => {
-      const when = String(v.writtenAt).replace('T', ' ').slice(0, 19)
-      return `${String(v.number).padStart(4)}  ${when}  ${(v.via ?? '-').padEnd(14)} ${(v.by ?? '-').padEnd(12)} ${String(v.bytes).padStart(8)} B  +${v.linesAdded} -${v.linesRemoved}${v.current ? '  (current)' : ''}`
-    })
-    .join('\n') + more
+  return (
+    versions
+      .map((v) => {
+        const when = String(v.writtenAt).replace('T', ' ').slice(0, 19)
+        return `${String(v.number).padStart(4)}  ${when}  ${(v.via ?? '-').padEnd(14)} ${(v.by ?? '-').padEnd(12)} ${String(v.bytes).padStart(8)} B  +${v.linesAdded} -${v.linesRemoved}${v.current ? '  (current)' : ''}`
+      })
+      .join('\n') + more
+  )
 }
 
 export const listVersionsTool = defineOperation({
@@ -69,14 +80,32 @@ export const listVersionsTool = defineOperation({
     const state = await currentState(ctx, args.slug, args.source)
     const { page } = state
     const current: ShownVersion = {
-      number: state.number, current: true, written_at: page.updatedAt, via: page.writtenVia ?? page.ingestedVia, by: page.writtenBy,
-      bytes: Buffer.byteLength(page.compiledTruth, 'utf8') + Buffer.byteLength(page.timeline, 'utf8'), lines_added: page.linesAdded ?? 0, lines_removed: page.linesRemoved ?? 0, content_hash: page.contentHash,
+      number: state.number,
+      current: true,
+      written_at: page.updatedAt,
+      via: page.writtenVia ?? page.ingestedVia,
+      by: page.writtenBy,
+      bytes: Buffer.byteLength(page.compiledTruth, 'utf8') + Buffer.byteLength(page.timeline, 'utf8'),
+      lines_added: page.linesAdded ?? 0,
+      lines_removed: page.linesRemoved ?? 0,
+      content_hash: page.contentHash,
     }
     const limit = args.limit ?? 50
     const stored = limit > 1 ? await listVersions(state.db, page.id, limit - 1) : []
-    const versions = [current, ...stored.map((v): ShownVersion => ({
-      number: v.number, current: false, written_at: v.writtenAt, via: v.writtenVia, by: v.writtenBy, bytes: v.bytes, lines_added: v.linesAdded, lines_removed: v.linesRemoved, content_hash: v.contentHash,
-    }))]
+    const versions = [
+      current,
+      ...stored.map((v): ShownVersion => ({
+        number: v.number,
+        current: false,
+        written_at: v.writtenAt,
+        via: v.writtenVia,
+        by: v.writtenBy,
+        bytes: v.bytes,
+        lines_added: v.linesAdded,
+        lines_removed: v.linesRemoved,
+        content_hash: v.contentHash,
+      })),
+    ]
     return { slug: page.slug, source_id: page.sourceId, page_id: page.id, total: state.number, versions }
   },
   present: { text: formatVersions },
@@ -141,7 +170,10 @@ const revertPageTool = defineOperation({
     const target = await versionText(state, args.to)
     const { putPage } = await import('../pages/index.js')
     const written = await putPage(await pageWriteContext(ctx, args.no_embed ?? false), {
-      slug: state.page.slug, sourceId: state.page.sourceId, content: target.markdown, writtenVia: ctx.remote ? 'mcp:revert' : 'revert',
+      slug: state.page.slug,
+      sourceId: state.page.sourceId,
+      content: target.markdown,
+      writtenVia: ctx.remote ? 'mcp:revert' : 'revert',
     })
     return { ...written, reverted_to: args.to, version: written.status === 'skipped' ? state.number : state.number + 1 }
   },

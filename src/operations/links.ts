@@ -4,7 +4,10 @@ import { defineOperation, type CliOption, type Operation } from './operation.js'
 
 const slug = z.string().trim().min(1).max(512).describe('Page slug')
 const source = z.string().trim().min(1).max(200).optional().describe('Only this source (default: every source)')
-const types = z.array(z.string().trim().min(1).max(100)).max(50).optional()
+const types = z
+  .array(z.string().trim().min(1).max(100))
+  .max(50)
+  .optional()
   .describe('Only these link types: links_to, embeds, mentions, documents, documented_by, a front-matter property name, calls (graph only)')
 const limit = (most: number, fallback: number) => z.number().int().min(1).max(most).optional().describe(`Most results (default ${fallback})`)
 const offset = z.number().int().min(0).optional().describe('Results to skip (default 0)')
@@ -15,7 +18,7 @@ const LIMIT_FLAG: CliOption = { field: 'limit', flag: '--limit', kind: 'integer'
 const OFFSET_FLAG: CliOption = { field: 'offset', flag: '--offset', kind: 'integer', description: 'Results to skip' }
 
 function linkLine(l: PageLink, direction: 'out' | 'in'): string {
-  const other = direction === 'in' ? l.fromSlug : l.toSlug ?? `${l.targetText === '' ? '(this page)' : l.targetText} (unresolved)`
+  const other = direction === 'in' ? l.fromSlug : (l.toSlug ?? `${l.targetText === '' ? '(this page)' : l.targetText} (unresolved)`)
   const anchor = l.anchor ? `#${l.anchor}` : ''
   const origin = l.linkSource ? ` (${l.linkSource}${l.originField ? `, ${l.originField}` : ''})` : ''
   const line = l.line !== null ? ` line ${l.line}` : ''
@@ -45,7 +48,10 @@ const getLinksTool = defineOperation({
   cli: {
     path: ['links'],
     description: "A page's outgoing links (wikilinks, embeds, property links, citations, …), with line and context",
-    examples: [['Links of a note', '$0 links notes/design'], ['Only embeds', '$0 links notes/design --type embeds']],
+    examples: [
+      ['Links of a note', '$0 links notes/design'],
+      ['Only embeds', '$0 links notes/design --type embeds'],
+    ],
     positional: { field: 'slug', required: false },
     options: LINK_FLAGS,
     integerErrorPrefix: 'links_',
@@ -67,7 +73,10 @@ const getBacklinksTool = defineOperation({
   cli: {
     path: ['backlinks'],
     description: 'Links pointing at a page (notes linking to it, notes citing a code file, …)',
-    examples: [['Notes citing a file', '$0 backlinks src/db/open.ts'], ['Who embeds a picture', '$0 backlinks attachments/plan.png --type embeds']],
+    examples: [
+      ['Notes citing a file', '$0 backlinks src/db/open.ts'],
+      ['Who embeds a picture', '$0 backlinks attachments/plan.png --type embeds'],
+    ],
     positional: { field: 'slug', required: false },
     options: LINK_FLAGS,
     integerErrorPrefix: 'backlinks_',
@@ -108,7 +117,10 @@ const graphWalkTool = defineOperation({
     path: ['graph'],
     description: 'Walk the graph from a page: note links, citations and calls, with depth and path',
     details: 'Breadth first; each page appears once, at its smallest depth, with the path it was first reached by. Cycles are cut; --limit caps the pages returned.',
-    examples: [['Two hops around a note', '$0 graph notes/design'], ['Only what a note links to, three hops', '$0 graph notes/design --depth 3 --direction out --type links_to']],
+    examples: [
+      ['Two hops around a note', '$0 graph notes/design'],
+      ['Only what a note links to, three hops', '$0 graph notes/design --depth 3 --direction out --type links_to'],
+    ],
     positional: { field: 'slug', required: false },
     options: [
       { field: 'depth', flag: '--depth', kind: 'integer', description: 'Hops, 1 to 6 (default 2)' },
@@ -163,7 +175,9 @@ const unresolvedTool = defineOperation({
   },
   present: {
     text: (r: { unresolved: WantedPage[] }) =>
-      r.unresolved.length === 0 ? 'No unresolved links.' : r.unresolved.map((w) => `${String(w.pages).padStart(5)}  ${w.target}  (from ${w.examples.join(', ')}${w.pages > w.examples.length ? ', …' : ''})`).join('\n'),
+      r.unresolved.length === 0
+        ? 'No unresolved links.'
+        : r.unresolved.map((w) => `${String(w.pages).padStart(5)}  ${w.target}  (from ${w.examples.join(', ')}${w.pages > w.examples.length ? ', …' : ''})`).join('\n'),
   },
 })
 
@@ -181,8 +195,12 @@ const entitiesTool = defineOperation({
   cli: {
     path: ['entities'],
     description: 'Entities (people, companies, projects, …) with mention and backlink counts',
-    details: 'An entity is a page whose type is in `links.entity_types` (default person, company, organization, project, place). Plain-text mentions of its title or aliases in other notes become `mentions` links; names under three characters, names on `links.mention_stoplist` and names shared by two entities never link.',
-    examples: [['Every entity', '$0 entities'], ['People only', '$0 entities --type person']],
+    details:
+      'An entity is a page whose type is in `links.entity_types` (default person, company, organization, project, place). Plain-text mentions of its title or aliases in other notes become `mentions` links; names under three characters, names on `links.mention_stoplist` and names shared by two entities never link.',
+    examples: [
+      ['Every entity', '$0 entities'],
+      ['People only', '$0 entities --type person'],
+    ],
     options: [{ field: 'type', flag: '--type', kind: 'string', description: 'Only this entity type' }, SOURCE_FLAG, LIMIT_FLAG, OFFSET_FLAG],
     integerErrorPrefix: 'entities_',
   },

@@ -18,7 +18,8 @@ export function doctorText(report: DoctorReport): string {
 
 const runDoctorTool = defineOperation({
   name: 'run_doctor',
-  description: "Run the brain's health checks (database, schema, pgvector, embeddings coverage, queue and workers, service, sources, history, version migrations). Returns {status, checks: [{name, status: ok|warn|fail, message}]}.",
+  description:
+    "Run the brain's health checks (database, schema, pgvector, embeddings coverage, queue and workers, service, sources, history, version migrations). Returns {status, checks: [{name, status: ok|warn|fail, message}]}.",
   input: z.strictObject({}),
   mutating: false,
   admin: true,
@@ -41,14 +42,20 @@ const listWorkersTool = defineOperation({
     return { workers: await listWorkers((await ctx.brain()).db) }
   },
   present: {
-    text: (r) => (r.workers.length === 0 ? 'No workers.' : r.workers.map((w) => `${w.kind.padEnd(6)}  pid ${w.pid} on ${w.host}  ${w.names.join(',')}  ×${w.concurrency}  heartbeat ${w.silent_seconds}s ago  active ${w.active_jobs.length}`).join('\n')),
+    text: (r) =>
+      r.workers.length === 0
+        ? 'No workers.'
+        : r.workers
+            .map((w) => `${w.kind.padEnd(6)}  pid ${w.pid} on ${w.host}  ${w.names.join(',')}  ×${w.concurrency}  heartbeat ${w.silent_seconds}s ago  active ${w.active_jobs.length}`)
+            .join('\n'),
   },
   cli: { path: ['jobs', 'workers'], description: 'List the workers registered with the job queue', options: [] },
 })
 
 const listSupervisorEventsTool = defineOperation({
   name: 'list_supervisor_events',
-  description: "The newest events of the jobs and ingest supervisors (worker started, exited, restart scheduled, health warnings …), read from their event files in the brain's home. Returns {events: [{supervisor, ts, event, …}]}, oldest first.",
+  description:
+    "The newest events of the jobs and ingest supervisors (worker started, exited, restart scheduled, health warnings …), read from their event files in the brain's home. Returns {events: [{supervisor, ts, event, …}]}, oldest first.",
   input: z.strictObject({ limit: z.number().int().min(1).max(1000).optional().describe('At most this many (default 100)') }),
   mutating: false,
   admin: true,
@@ -65,7 +72,10 @@ function shownToken(info: TokenInfo) {
   return { id: info.id, name: info.name, scopes: info.scopes, created_at: iso(info.createdAt), last_used_at: iso(info.lastUsedAt), revoked_at: iso(info.revokedAt) }
 }
 
-const scopes = z.array(z.enum(['read', 'write', 'admin'])).min(1).max(3)
+const scopes = z
+  .array(z.enum(['read', 'write', 'admin']))
+  .min(1)
+  .max(3)
 
 const listTokensTool = defineOperation({
   name: 'list_tokens',

@@ -27,7 +27,18 @@ export async function pageWriteContext(ctx: OperationContext, noEmbed: boolean) 
   }
 }
 
-type ShownChunk = { chunkIndex: number; chunkText: string; chunkSource: string; language: string | null; symbolType: string | null; symbolName: string | null; symbolNameQualified: string | null; startLine: number | null; endLine: number | null; embedded: boolean }
+type ShownChunk = {
+  chunkIndex: number
+  chunkText: string
+  chunkSource: string
+  language: string | null
+  symbolType: string | null
+  symbolName: string | null
+  symbolNameQualified: string | null
+  startLine: number | null
+  endLine: number | null
+  embedded: boolean
+}
 
 /** A page as markdown, or its chunks, one block each with what is known about it. */
 async function formatPage(result: Page & { chunks?: ShownChunk[] }): Promise<string> {
@@ -55,12 +66,21 @@ export const putPageTool = defineOperation({
     content: z.string().min(1).max(MAX_CONTENT_CHARS).describe('The whole page as markdown, front matter included'),
     source,
     no_embed: z.boolean().optional().describe('Store without embeddings (default false)'),
-    expected_content_hash: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('Write only if the page still has this content_hash (the one you read); otherwise ConflictError write_conflict and nothing is written'),
+    expected_content_hash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional()
+      .describe('Write only if the page still has this content_hash (the one you read); otherwise ConflictError write_conflict and nothing is written'),
   }),
   mutating: true,
   async run(ctx, args) {
     const { putPage } = await import('../pages/index.js')
-    const result = await putPage(await pageWriteContext(ctx, args.no_embed ?? false), { slug: args.slug, content: args.content, sourceId: args.source, expectedContentHash: args.expected_content_hash })
+    const result = await putPage(await pageWriteContext(ctx, args.no_embed ?? false), {
+      slug: args.slug,
+      content: args.content,
+      sourceId: args.source,
+      expectedContentHash: args.expected_content_hash,
+    })
     return { ...result }
   },
   present: {
@@ -91,7 +111,8 @@ export const getPageTool = defineOperation({
 
 const listPagesTool = defineOperation({
   name: 'list_pages',
-  description: 'List pages newest first, optionally filtered by type, tag, kind (markdown|code), source or slug prefix. Returns {pages: [{slug, title, type, tags, …}]}. Use it to browse; use search to find pages by content.',
+  description:
+    'List pages newest first, optionally filtered by type, tag, kind (markdown|code), source or slug prefix. Returns {pages: [{slug, title, type, tags, …}]}. Use it to browse; use search to find pages by content.',
   input: z.strictObject({
     type: z.string().max(100).optional(),
     tag: z.string().max(200).optional(),
@@ -145,9 +166,12 @@ const deletePageTool = defineOperation({
     const ref = await resolvePageRef(db, args.slug, args.source)
     const base = { slug: ref.slug, source_id: ref.sourceId }
     if (args.hard) {
-      if (ctx.remote) throw new ValidationError('hard_delete_local_only', 'A hard delete cannot be undone, so only a local caller may ask for one.', { hint: 'Delete without hard: the page goes to the trash.' })
+      if (ctx.remote)
+        throw new ValidationError('hard_delete_local_only', 'A hard delete cannot be undone, so only a local caller may ask for one.', { hint: 'Delete without hard: the page goes to the trash.' })
       if (!args.yes) {
-        throw new ConfirmationRequired('hard_delete_unconfirmed', `Deleting ${ref.slug} for good cannot be undone.`, { hint: `Run \`brain delete ${ref.slug} --hard --yes\`, or leave out --hard to move it to the trash.` })
+        throw new ConfirmationRequired('hard_delete_unconfirmed', `Deleting ${ref.slug} for good cannot be undone.`, {
+          hint: `Run \`brain delete ${ref.slug} --hard --yes\`, or leave out --hard to move it to the trash.`,
+        })
       }
     }
     if (ctx.dryRun) return { ...base, deleted: false, trashed: false, trash_id: null, dry_run: true }
@@ -168,7 +192,10 @@ const deletePageTool = defineOperation({
     path: ['delete'],
     description: 'Delete a page (to the trash; --hard for good)',
     details: 'The page moves to the trash with its chunks, tags, links and embeddings and can be restored with `brain trash restore`. --hard removes it for good and asks for --yes.',
-    examples: [['Delete a note', '$0 delete notes/old'], ['Delete for good', '$0 delete notes/old --hard --yes']],
+    examples: [
+      ['Delete a note', '$0 delete notes/old'],
+      ['Delete for good', '$0 delete notes/old --hard --yes'],
+    ],
     positional: { field: 'slug', required: true },
     options: [
       { field: 'source', flag: '--source', kind: 'string', description: 'Source id; needed only when the slug exists in more than one source' },

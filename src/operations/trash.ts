@@ -23,8 +23,16 @@ const listTrashTool = defineOperation({
     const entries = await listTrash(db, { sourceId: args.source, slugPrefix: args.slug_prefix, limit: args.limit ?? 100 })
     return {
       pages: entries.map((e) => ({
-        trash_id: e.trashId, slug: e.slug, source_id: e.sourceId, title: e.title, type: e.type, kind: e.pageKind,
-        deleted_at: e.deletedAt, deleted_via: e.deletedVia, deleted_by: e.deletedBy, bytes: e.bytes,
+        trash_id: e.trashId,
+        slug: e.slug,
+        source_id: e.sourceId,
+        title: e.title,
+        type: e.type,
+        kind: e.pageKind,
+        deleted_at: e.deletedAt,
+        deleted_via: e.deletedVia,
+        deleted_by: e.deletedBy,
+        bytes: e.bytes,
       })),
     }
   },
@@ -33,7 +41,10 @@ const listTrashTool = defineOperation({
       const { pages } = result as unknown as { pages: Array<{ trashId: number; deletedAt: string; slug: string; sourceId: string; bytes: number; deletedVia: string | null }> }
       if (pages.length === 0) return 'The trash is empty.'
       return pages
-        .map((p) => `${String(p.trashId).padStart(5)}  ${String(p.deletedAt).replace('T', ' ').slice(0, 19)}  ${p.slug}${p.sourceId === 'default' ? '' : ` (${p.sourceId})`}  ${sizeText(p.bytes)}  via ${p.deletedVia ?? '-'}`)
+        .map(
+          (p) =>
+            `${String(p.trashId).padStart(5)}  ${String(p.deletedAt).replace('T', ' ').slice(0, 19)}  ${p.slug}${p.sourceId === 'default' ? '' : ` (${p.sourceId})`}  ${sizeText(p.bytes)}  via ${p.deletedVia ?? '-'}`,
+        )
         .join('\n')
     },
   },
@@ -67,8 +78,14 @@ const restorePageTool = defineOperation({
       if (args.source !== undefined && restored.sourceId !== args.source) throw new NotFoundError('trash_entry_not_found', `Trash entry ${args.page} is not of source ${args.source}.`)
     }
     return {
-      slug: restored.restoredSlug, original_slug: restored.slug, renamed: restored.renamed, source_id: restored.sourceId,
-      page_id: restored.pageId, trash_id: restored.trashId, chunks: restored.chunks, links: restored.links,
+      slug: restored.restoredSlug,
+      original_slug: restored.slug,
+      renamed: restored.renamed,
+      source_id: restored.sourceId,
+      page_id: restored.pageId,
+      trash_id: restored.trashId,
+      chunks: restored.chunks,
+      links: restored.links,
     }
   },
   present: {

@@ -35,7 +35,7 @@ export async function upsertChunks(db: SqlExecutor, pageId: number, chunks: read
     doc_comment: c.docComment,
     symbol_name_qualified: c.symbolNameQualified,
     embedding: c.embedding ?? null,
-    model: c.embedding ? c.model ?? null : null,
+    model: c.embedding ? (c.model ?? null) : null,
   }))
   let written = 0
   let needEmbedding = 0

@@ -78,10 +78,7 @@ export async function lockPageById(tx: SqlExecutor, id: number): Promise<Page | 
 }
 
 export async function findPageHash(db: SqlExecutor, sourceId: string, slug: string): Promise<{ id: number; contentHash: string } | null> {
-  const { rows } = await db.query<{ id: number; content_hash: string }>(
-    'SELECT id, content_hash FROM pages WHERE source_id = $1 AND slug = $2',
-    [sourceId, slug],
-  )
+  const { rows } = await db.query<{ id: number; content_hash: string }>('SELECT id, content_hash FROM pages WHERE source_id = $1 AND slug = $2', [sourceId, slug])
   return rows[0] ? { id: rows[0].id, contentHash: rows[0].content_hash } : null
 }
 
@@ -120,9 +117,23 @@ export async function upsertPage(db: SqlExecutor, page: PageWrite): Promise<{ id
        updated_at = now()
      RETURNING id, (xmax = 0) AS created`,
     [
-      page.sourceId, page.slug, page.title, page.type, page.pageKind, page.compiledTruth, page.timeline,
-      JSON.stringify(page.frontmatter), page.contentHash, page.ingestedVia, page.ingestedAt, page.sourceUri, page.sourceKind,
-      page.writtenVia, page.writtenBy, page.linesAdded, page.linesRemoved,
+      page.sourceId,
+      page.slug,
+      page.title,
+      page.type,
+      page.pageKind,
+      page.compiledTruth,
+      page.timeline,
+      JSON.stringify(page.frontmatter),
+      page.contentHash,
+      page.ingestedVia,
+      page.ingestedAt,
+      page.sourceUri,
+      page.sourceKind,
+      page.writtenVia,
+      page.writtenBy,
+      page.linesAdded,
+      page.linesRemoved,
     ],
   )
   return rows[0]!
@@ -131,10 +142,7 @@ export async function upsertPage(db: SqlExecutor, page: PageWrite): Promise<{ id
 export async function replaceTags(db: SqlExecutor, pageId: number, tags: readonly string[]): Promise<void> {
   await db.query('DELETE FROM tags WHERE page_id = $1 AND NOT (tag = ANY($2::text[]))', [pageId, tags])
   if (tags.length > 0) {
-    await db.query(
-      'INSERT INTO tags (page_id, tag) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING',
-      [pageId, tags],
-    )
+    await db.query('INSERT INTO tags (page_id, tag) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [pageId, tags])
   }
 }
 

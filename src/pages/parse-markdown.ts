@@ -77,7 +77,7 @@ export function parseMarkdownPage(text: string, slug: string, path?: string): Pa
   const compiledTruth = (timelineAt >= 0 ? body.slice(0, timelineAt) : body).trim()
   const timeline = timelineAt >= 0 ? body.slice(timelineAt).replace(TIMELINE_HEADING, '').trim() : ''
   const written = typeof frontmatter.title === 'number' || typeof frontmatter.title === 'boolean' ? String(frontmatter.title) : frontmatter.title
-  const title = typeof written === 'string' && written.trim() !== '' ? written.trim() : firstHeading(compiledTruth) ?? (path ? titleFromPath(path) : null) ?? titleFromSlug(slug)
+  const title = typeof written === 'string' && written.trim() !== '' ? written.trim() : (firstHeading(compiledTruth) ?? (path ? titleFromPath(path) : null) ?? titleFromSlug(slug))
   const type = typeof frontmatter.type === 'string' && frontmatter.type.trim() !== '' ? frontmatter.type.trim() : 'note'
   return { frontmatter, title, type, compiledTruth, timeline, tags: normalizeTags(frontmatter.tags, inlineTags(body)) }
 }

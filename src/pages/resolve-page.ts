@@ -13,9 +13,10 @@ export interface PageRef {
  * pages of every source and a user copies slugs from there.
  */
 export async function resolvePageRef(db: SqlExecutor, slug: string, sourceId?: string): Promise<PageRef> {
-  const { rows } = sourceId === undefined
-    ? await db.query<{ id: number; source_id: string }>('SELECT id, source_id FROM pages WHERE slug = $1 ORDER BY source_id', [slug])
-    : await db.query<{ id: number; source_id: string }>('SELECT id, source_id FROM pages WHERE slug = $1 AND source_id = $2', [slug, sourceId])
+  const { rows } =
+    sourceId === undefined
+      ? await db.query<{ id: number; source_id: string }>('SELECT id, source_id FROM pages WHERE slug = $1 ORDER BY source_id', [slug])
+      : await db.query<{ id: number; source_id: string }>('SELECT id, source_id FROM pages WHERE slug = $1 AND source_id = $2', [slug, sourceId])
   if (rows.length === 0) {
     throw new NotFoundError('page_not_found', sourceId === undefined ? `No page ${slug}.` : `No page ${slug} in source ${sourceId}.`, {
       hint: sourceId === undefined ? 'List pages with `brain list`.' : `List the source's pages with \`brain list --source ${sourceId}\`.`,

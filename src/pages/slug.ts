@@ -9,11 +9,15 @@ export const MAX_SLUG_LENGTH = 512
 export function normalizeSlug(raw: string): string {
   const slug = raw.trim().replace(/^\/+|\/+$/g, '')
   const problem =
-    slug === '' ? 'is empty'
-    : slug.length > MAX_SLUG_LENGTH ? `is longer than ${MAX_SLUG_LENGTH} characters`
-    : /[\u0000-\u001f\u007f\\]/.test(slug) ? 'contains a control character or a backslash'
-    : slug.split('/').some((s) => s === '' || s === '.' || s === '..') ? 'has an empty, "." or ".." segment'
-    : null
+    slug === ''
+      ? 'is empty'
+      : slug.length > MAX_SLUG_LENGTH
+        ? `is longer than ${MAX_SLUG_LENGTH} characters`
+        : /[\u0000-\u001f\u007f\\]/.test(slug)
+          ? 'contains a control character or a backslash'
+          : slug.split('/').some((s) => s === '' || s === '.' || s === '..')
+            ? 'has an empty, "." or ".." segment'
+            : null
   if (problem) {
     throw new ValidationError('invalid_slug', `Slug "${raw.slice(0, 80)}" ${problem}.`, {
       hint: 'Use path-like slugs such as notes/2024/idea or people/ada-lovelace.',

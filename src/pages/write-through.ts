@@ -5,8 +5,7 @@ import { containedDirectory, lexicallyWithin, outsideRoot } from '../util/contai
 import { DEFAULT_SOURCE_ID } from './types.js'
 
 export type WriteThroughResult =
-  | { written: true; path: string }
-  | { written: false; path: string | null; reason: 'repo_path_unset' | 'repo_path_missing' | 'dry_run' | 'sandboxed' | 'write_failed' | 'disk_full'; error?: string }
+  { written: true; path: string } | { written: false; path: string | null; reason: 'repo_path_unset' | 'repo_path_missing' | 'dry_run' | 'sandboxed' | 'write_failed' | 'disk_full'; error?: string }
 
 /** `<brainDir>/<slug>.md` for the default source, `<brainDir>/.sources/<id>/<slug>.md` otherwise. */
 export function writeThroughPath(brainDir: string, sourceId: string, slug: string): string {

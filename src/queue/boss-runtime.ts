@@ -17,16 +17,18 @@ type Boss = import('pg-boss')
 async function applyAutopilotCron(boss: Boss, cron: string | null, timings: QueueTimings): Promise<void> {
   if (!cron) return void (await boss.unschedule('autopilot-cycle'))
   const envelope = buildEnvelope('autopilot-cycle', {}, {})
-  await boss.schedule('autopilot-cycle', cron, envelope as unknown as object, {
-    tz: 'UTC',
-    retryLimit: envelope.max_stalled,
-    expireInSeconds: leaseSeconds(envelope.timeout_ms, timings),
-  }).catch((err: unknown) => {
-    throw new UsageError('invalid_cron', `"${cron}" is not a cron expression pg-boss accepts.`, {
-      hint: 'Use five fields, e.g. "*/30 * * * *" (every 30 minutes, UTC), or off.',
-      cause: err,
+  await boss
+    .schedule('autopilot-cycle', cron, envelope as unknown as object, {
+      tz: 'UTC',
+      retryLimit: envelope.max_stalled,
+      expireInSeconds: leaseSeconds(envelope.timeout_ms, timings),
     })
-  })
+    .catch((err: unknown) => {
+      throw new UsageError('invalid_cron', `"${cron}" is not a cron expression pg-boss accepts.`, {
+        hint: 'Use five fields, e.g. "*/30 * * * *" (every 30 minutes, UTC), or off.',
+        cause: err,
+      })
+    })
 }
 
 /**

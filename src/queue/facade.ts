@@ -69,14 +69,16 @@ class BrainQueue implements Queue {
     // A stately queue (autopilot-cycle) refuses a second waiting job: the caller gets the one
     // that waits. If that one is claimed in between, the next round inserts.
     for (let attempt = 0; attempt < 3; attempt++) {
-      await insertJobs(this.deps.db, [{
-        id,
-        name,
-        data: envelope,
-        priority: options.priority ?? 0,
-        retryLimit: envelope.max_stalled,
-        expireInSeconds: leaseSeconds(envelope.timeout_ms, this.deps.timings),
-      }])
+      await insertJobs(this.deps.db, [
+        {
+          id,
+          name,
+          data: envelope,
+          priority: options.priority ?? 0,
+          retryLimit: envelope.max_stalled,
+          expireInSeconds: leaseSeconds(envelope.timeout_ms, this.deps.timings),
+        },
+      ])
       const stored = (await readJob(this.deps.db, id)) ?? (await readOldestWaiting(this.deps.db, name))
       if (stored) {
         await this.deps.signals.publish({ e: 'new', name })
@@ -115,10 +117,7 @@ class BrainQueue implements Queue {
     const job = await readJob(this.deps.db, id)
     if (!job) return false
     const name = job.name as JobName
-    const changed =
-      job.engineState === 'failed' ? await retryJobs(this.deps.db, name, [id])
-      : job.engineState === 'cancelled' ? await resumeJobs(this.deps.db, name, [id])
-      : 0
+    const changed = job.engineState === 'failed' ? await retryJobs(this.deps.db, name, [id]) : job.engineState === 'cancelled' ? await resumeJobs(this.deps.db, name, [id]) : 0
     if (changed > 0) await this.deps.signals.publish({ e: 'new', name })
     return changed > 0
   }

@@ -80,9 +80,11 @@ export function registerHandlers(resolver: HandlerResolver): void {
 /** The registered handlers, looked up when a job is about to run. */
 export const registeredHandlers: HandlerResolver = (name) => {
   if (registered === null) {
-    return Promise.reject(new NotAvailableError('no_job_handlers', `No job handlers are registered in this process, so the ${name} job cannot run here.`, {
-      hint: 'Call registerHandlers(defaultResolver) from workers/registry.js at start-up.',
-    }))
+    return Promise.reject(
+      new NotAvailableError('no_job_handlers', `No job handlers are registered in this process, so the ${name} job cannot run here.`, {
+        hint: 'Call registerHandlers(defaultResolver) from workers/registry.js at start-up.',
+      }),
+    )
   }
   return registered(name)
 }

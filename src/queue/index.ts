@@ -13,19 +13,7 @@
  * entry point hands the handler registry in with registerHandlers. May import config, db,
  * errors and util.
  */
-export type {
-  JobName,
-  JobStatus,
-  SubmitOptions,
-  SubmitAndWaitOptions,
-  JobRecord,
-  JobDetail,
-  JobProgress,
-  Queue,
-  QueueStats,
-  JobCounts,
-  ListFilter,
-} from './types.js'
+export type { JobName, JobStatus, SubmitOptions, SubmitAndWaitOptions, JobRecord, JobDetail, JobProgress, Queue, QueueStats, JobCounts, ListFilter } from './types.js'
 export { JOB_NAMES, JOB_STATUSES, isJobName, isJobStatus } from './types.js'
 export { openQueue, type OpenQueueContext } from './facade.js'
 export { rebuildJobError, jobOfError, JobTimeoutError, JobCancelledError, JobEvictedError, JobStalledError, WorkerShutdownError } from './errors.js'

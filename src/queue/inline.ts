@@ -20,14 +20,11 @@ export async function runInline(deps: ExecutionDeps, claimed: ClaimedJob, option
   const registration: WorkerRegistration = { id: randomUUID(), kind: 'inline', names: [claimed.name], concurrency: 1 }
   await heartbeat(deps.db, registration, [claimed.id])
   const beat = setInterval(() => {
-    heartbeat(deps.db, registration, [claimed.id]).catch((err: unknown) =>
-      deps.logger.warn('heartbeat failed', { error: err instanceof Error ? err.message : String(err) }),
-    )
+    heartbeat(deps.db, registration, [claimed.id]).catch((err: unknown) => deps.logger.warn('heartbeat failed', { error: err instanceof Error ? err.message : String(err) }))
   }, deps.timings.heartbeatMs)
   beat.unref()
   let running: RunningJob | null = null
-  const interrupt = (): void =>
-    running?.abort(new WorkerShutdownError('run_interrupted', 'The command running this job was interrupted; the job goes back to the queue.'))
+  const interrupt = (): void => running?.abort(new WorkerShutdownError('run_interrupted', 'The command running this job was interrupted; the job goes back to the queue.'))
   options.signal?.addEventListener('abort', interrupt)
   const unsubscribe = deps.signals.crossProcess
     ? await deps.signals.subscribe((event) => {

@@ -13,11 +13,7 @@ interface ProgressWriter {
  * Stores a running job's progress on its record (and NOTIFYs waiters), at most once per
  * `throttleMs`; the latest value always lands.
  */
-export function createProgressWriter(
-  db: Database,
-  job: { name: JobName; id: string; fence: number },
-  options: { throttleMs: number; notify: boolean; logger: Logger },
-): ProgressWriter {
+export function createProgressWriter(db: Database, job: { name: JobName; id: string; fence: number }, options: { throttleMs: number; notify: boolean; logger: Logger }): ProgressWriter {
   let latest: JobProgress | null = null
   let lastWrite = 0
   let timer: NodeJS.Timeout | null = null

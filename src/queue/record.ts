@@ -20,8 +20,7 @@ export interface JobRow {
   completed_at: Date | null
 }
 
-export const JOB_COLUMNS =
-  'id, name, status, engine_state, data, idempotency_key, max_stalled, timeout_ms, attempts, priority, result, error, progress, created_at, started_at, completed_at'
+export const JOB_COLUMNS = 'id, name, status, engine_state, data, idempotency_key, max_stalled, timeout_ms, attempts, priority, result, error, progress, created_at, started_at, completed_at'
 
 function date(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value)

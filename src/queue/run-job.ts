@@ -87,9 +87,11 @@ export function startJob(input: RunJobInput): RunningJob {
     }, input.evictAfterMs)
   }
   const timeoutTimer = timers.setTimeout(() => {
-    abort(new JobTimeoutError('job_timeout', `The job ran longer than its timeout (${input.timeoutMs} ms).`, {
-      hint: 'Submit it with a longer timeout, or make the work smaller.',
-    }))
+    abort(
+      new JobTimeoutError('job_timeout', `The job ran longer than its timeout (${input.timeoutMs} ms).`, {
+        hint: 'Submit it with a longer timeout, or make the work smaller.',
+      }),
+    )
   }, input.timeoutMs)
   const ctx: JobContext = {
     jobId: input.jobId,

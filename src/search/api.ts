@@ -26,11 +26,7 @@ export async function search(context: SearchContext, queryText: string, options:
  * Chunk-level keyword search: the same ranking without the one-result-per-page step, for
  * two-pass retrieval (find chunks, then read around them).
  */
-export async function searchKeywordChunks(
-  context: SearchContext,
-  queryText: string,
-  options: SearchOptions & { match?: KeywordMatch } = {},
-): Promise<SearchResult[]> {
+export async function searchKeywordChunks(context: SearchContext, queryText: string, options: SearchOptions & { match?: KeywordMatch } = {}): Promise<SearchResult[]> {
   const query = requireQuery(queryText, 'search')
   const plan = planSearch(options, context.settings)
   const rows = await withSearchTransaction(context.db, (tx) => keywordRows(tx, plan, { query, match: options.match ?? 'all', perPage: false }))

@@ -83,12 +83,7 @@ export function bm25Idf(documentFrequency: number, documentCount: number): numbe
 
 export async function prepareQuery(tx: SqlExecutor, query: string, match: CandidateMatch): Promise<PreparedQuery> {
   const parsed = parseQuery(query)
-  const { rows } = await tx.query<PrepareRow>(PREPARE_SQL, [
-    [...parsed.words, ...parsed.phrases].join(' '),
-    parsed.prefixes,
-    parsed.phrases,
-    parsed.excluded,
-  ], { prepared: true })
+  const { rows } = await tx.query<PrepareRow>(PREPARE_SQL, [[...parsed.words, ...parsed.phrases].join(' '), parsed.prefixes, parsed.phrases, parsed.excluded], { prepared: true })
   const row = rows[0]
   const lexemes = row?.lexemes ?? []
   const prefixes = row?.prefixes ?? []

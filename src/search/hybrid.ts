@@ -64,7 +64,14 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   }
   const vectorChunks = await withSearchTransaction(
     context.db,
-    (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, keywordChunks.map((r) => r.chunk_id)),
+    (tx) =>
+      vectorChunkRows(
+        tx,
+        legPlan,
+        literal,
+        embedder.model,
+        keywordChunks.map((r) => r.chunk_id),
+      ),
     { efSearch: depth },
   )
   const fused = fuseChunks(keywordChunks, vectorChunks, HYBRID_KEYWORD_WEIGHT)

@@ -56,9 +56,7 @@ async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordReq
       WHERE c.search_vector @@ $9::tsquery AND ${filterSql('c')}
       ORDER BY score DESC, c.slug, c.chunk_index
       LIMIT $10`
-  const picked = request.perPage
-    ? `SELECT DISTINCT ON (page_id) chunk_id, score FROM ranked ORDER BY page_id, score DESC, chunk_index`
-    : `SELECT chunk_id, score FROM ranked`
+  const picked = request.perPage ? `SELECT DISTINCT ON (page_id) chunk_id, score FROM ranked ORDER BY page_id, score DESC, chunk_index` : `SELECT chunk_id, score FROM ranked`
   const { rows } = await tx.query<ResultRow>(
     `WITH ranked AS (${ranked}), picked AS (${picked})
      SELECT k.score, ${RESULT_COLUMNS_SQL}${request.withCoverage ? `, ${COVERAGE_SQL}` : ''}

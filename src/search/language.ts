@@ -29,7 +29,7 @@ export async function listSearchLanguages(db: Database): Promise<string[]> {
  * own transaction. Rewriting the indexed column fires the vector triggers and the statement-level
  * BM25 statistics triggers, so the statistics stay exact without a separate pass.
  */
-export async function setSearchLanguage(db: Database, language: string, onProgress?: (p: ReindexProgress) => void): Promise<{ language: string, pages: number, chunks: number }> {
+export async function setSearchLanguage(db: Database, language: string, onProgress?: (p: ReindexProgress) => void): Promise<{ language: string; pages: number; chunks: number }> {
   const available = await listSearchLanguages(db)
   if (!available.includes(language)) {
     throw new ValidationError('unknown_search_language', `No text-search configuration named "${language}"`, { hint: `Choose one of: ${available.join(', ')}` })
@@ -51,7 +51,7 @@ async function rewrite(db: Database, table: 'pages' | 'content_chunks', touch: s
   let after = 0
   onProgress?.({ table, done, total })
   for (;;) {
-    const batch = await db.query<{ last: string | null, n: string }>(
+    const batch = await db.query<{ last: string | null; n: string }>(
       `WITH ids AS (SELECT id FROM ${table} WHERE id > $1 ORDER BY id LIMIT ${BATCH}),
             upd AS (UPDATE ${table} t SET ${touch} FROM ids WHERE t.id = ids.id RETURNING t.id)
        SELECT max(id)::text AS last, count(*)::text AS n FROM upd`,

@@ -42,10 +42,7 @@ async function symbolNeighbourhood(db: SqlExecutor, symbol: string, walkDepth: n
     if (!hops.has(key) || hops.get(key)! > d) hops.set(key, d)
   }
   const depth = Math.max(1, walkDepth)
-  const [callers, callees] = await Promise.all([
-    getCallersOf(db, { symbol, depth, limit: NEIGHBOURHOOD_CAP }),
-    getCalleesOf(db, { symbol, depth, limit: NEIGHBOURHOOD_CAP }),
-  ])
+  const [callers, callees] = await Promise.all([getCallersOf(db, { symbol, depth, limit: NEIGHBOURHOOD_CAP }), getCalleesOf(db, { symbol, depth, limit: NEIGHBOURHOOD_CAP })])
   for (const def of callers.definitions) note(def.sourceId, def.slug, 0)
   if (walkDepth > 0) for (const node of [...callers.results, ...callees.results]) note(node.sourceId, node.slug, node.depth)
   return hops
@@ -62,11 +59,7 @@ function boostNearSymbol(results: readonly SearchResult[], hops: ReadonlyMap<str
 }
 
 /** Runs a search with the nearSymbol boost: a wider window, the boost, then the window asked for. */
-export async function searchNearSymbol(
-  context: SearchContext,
-  options: SearchOptions,
-  run: (options: SearchOptions) => Promise<SearchResponse>,
-): Promise<SearchResponse> {
+export async function searchNearSymbol(context: SearchContext, options: SearchOptions, run: (options: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
   const symbol = options.nearSymbol?.trim() ?? ''
   const { nearSymbol: _n, walkDepth: _w, ...rest } = options
   if (symbol === '') return run(rest)

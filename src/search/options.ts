@@ -111,7 +111,10 @@ export const DEFAULT_HARD_EXCLUDES: readonly string[] = Object.freeze(['test/', 
  */
 export function parseExcludeList(raw: string | null | undefined): string[] {
   if (!raw) return []
-  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
 }
 
 interface ExcludeInput {
@@ -195,9 +198,7 @@ export function parseSourceBoost(raw: string | null | undefined): Map<string, nu
 export function resolveSourceBoosts(raw: string | null | undefined): SourceBoost[] {
   const merged = new Map<string, number>(Object.entries(DEFAULT_SOURCE_BOOSTS))
   for (const [prefix, factor] of parseSourceBoost(raw)) merged.set(prefix, factor)
-  return [...merged]
-    .map(([prefix, factor]) => ({ prefix, factor }))
-    .sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : 1))
+  return [...merged].map(([prefix, factor]) => ({ prefix, factor })).sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : 1))
 }
 
 /** The factor of the longest prefix of `slug` in `boosts`; 1.0 when none matches. */

@@ -67,7 +67,10 @@ const STEM_PREFIX = 4
  */
 export function makeSnippet(text: string, terms: readonly string[], maxChars: number): string {
   // Heading markers carry no meaning on one line.
-  const flat = text.replace(/^#{1,6}[ \t]+/gm, '').replace(/\s+/g, ' ').trim()
+  const flat = text
+    .replace(/^#{1,6}[ \t]+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim()
   if (flat.length <= maxChars) return flat
   const lower = flat.toLowerCase()
   let hit = -1

@@ -8,16 +8,7 @@ import type { SearchPlan } from './options.js'
  * statement-specific parameters start at $9. `p` is pages and `c` is content_chunks in every statement.
  */
 export function planParams(plan: SearchPlan): SqlParam[] {
-  return [
-    plan.boosts.map((b) => b.prefix),
-    plan.boosts.map((b) => b.factor),
-    plan.excludes.map(likePrefixPattern),
-    plan.language,
-    plan.symbolKind,
-    plan.sourceId,
-    plan.pageType,
-    plan.tag,
-  ]
+  return [plan.boosts.map((b) => b.prefix), plan.boosts.map((b) => b.factor), plan.excludes.map(likePrefixPattern), plan.language, plan.symbolKind, plan.sourceId, plan.pageType, plan.tag]
 }
 
 /** A LIKE pattern matching strings that start with `prefix` literally. */

@@ -75,10 +75,7 @@ export async function vectorChunkRows(tx: SqlExecutor, plan: SearchPlan, vectorL
 
 /** Whether any chunk carries a vector of `model`; answered from a partial index. */
 export async function hasEmbeddings(tx: SqlExecutor, model: string): Promise<boolean> {
-  const { rows } = await tx.query<{ present: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM content_chunks WHERE model = $1 AND embedding IS NOT NULL) AS present`,
-    [model],
-  )
+  const { rows } = await tx.query<{ present: boolean }>(`SELECT EXISTS (SELECT 1 FROM content_chunks WHERE model = $1 AND embedding IS NOT NULL) AS present`, [model])
   return rows[0]?.present === true
 }
 

@@ -14,7 +14,6 @@ interface OpenBrain {
   attached: number
 }
 
-
 /**
  * The brains the service keeps open, shared by every command it runs. An engine that only
  * one process can open also gets the service's queue worker, so commands submit jobs and wait

@@ -39,10 +39,7 @@ export interface TerminalFacts {
   colorDepth: number
 }
 
-export type Hello =
-  | ({ kind: 'run'; argv: string[]; cwd: string; env: Record<string, string>; terminal: TerminalFacts } & Identity)
-  | ({ kind: 'status' } & Identity)
-  | ({ kind: 'stop' } & Identity)
+export type Hello = ({ kind: 'run'; argv: string[]; cwd: string; env: Record<string, string>; terminal: TerminalFacts } & Identity) | ({ kind: 'status' } & Identity) | ({ kind: 'stop' } & Identity)
 
 export interface ServiceStatus {
   pid: number

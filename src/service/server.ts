@@ -59,7 +59,11 @@ export class BrainService {
   private readonly runCli: SessionDeps['runCli']
 
   /** `runCli` runs one forwarded command line; the CLI hands in its own, so neither imports the other. */
-  constructor(private readonly config: Config, private readonly logger: Logger, options: { identity?: Identity; runCli?: SessionDeps['runCli'] } = {}) {
+  constructor(
+    private readonly config: Config,
+    private readonly logger: Logger,
+    options: { identity?: Identity; runCli?: SessionDeps['runCli'] } = {},
+  ) {
     this.identity = options.identity ?? currentIdentity()
     this.runCli = options.runCli ?? (() => Promise.reject(new Error('this brain service was started without a command line to run')))
     this.paths = servicePaths(config.home)
@@ -164,11 +168,14 @@ export class BrainService {
     const timeout = this.config.service.idleTimeoutMs
     if (timeout <= 0) return
     const started = Date.now()
-    this.idleTimer = setInterval(() => {
-      if (this.busy) this.idleSince = Date.now()
-      // A service just started waits at least a while for the client that started it.
-      else if (Date.now() - this.idleSince >= timeout && Date.now() - started >= Math.max(timeout, START_GRACE_MS)) void this.stop(`idle for ${timeout} ms`)
-    }, Math.max(100, Math.min(5000, Math.floor(timeout / 4))))
+    this.idleTimer = setInterval(
+      () => {
+        if (this.busy) this.idleSince = Date.now()
+        // A service just started waits at least a while for the client that started it.
+        else if (Date.now() - this.idleSince >= timeout && Date.now() - started >= Math.max(timeout, START_GRACE_MS)) void this.stop(`idle for ${timeout} ms`)
+      },
+      Math.max(100, Math.min(5000, Math.floor(timeout / 4))),
+    )
     this.idleTimer.unref()
   }
 

@@ -57,7 +57,11 @@ export class Session {
   private stdinComplete = false
   private finished = false
 
-  constructor(private readonly socket: Socket, private readonly hello: RunHello, private readonly deps: SessionDeps) {
+  constructor(
+    private readonly socket: Socket,
+    private readonly hello: RunHello,
+    private readonly deps: SessionDeps,
+  ) {
     Object.assign(this.stdin, { isTTY: hello.terminal.stdinIsTTY })
     // A cut-off input fails its readers (see abort); a command that never reads stdin must not
     // turn that into an uncaught error of the whole service.
@@ -71,8 +75,7 @@ export class Session {
     else if (type === Frame.stdinEnd) {
       this.stdinComplete = true
       this.stdin.end()
-    }
-    else if (type === Frame.interrupt) this.abort('interrupted')
+    } else if (type === Frame.interrupt) this.abort('interrupted')
   }
 
   abort(reason: string): void {
@@ -81,9 +84,11 @@ export class Session {
     // A command reading stdin must not wait forever, nor take a cut-off input for the whole of
     // it: input that never saw its end marker fails the read, so nothing half-sent is stored.
     if (this.stdinComplete) return
-    this.stdin.destroy(new BrainError('input_interrupted', `The input was cut off before its end (${reason}); nothing was written.`, {
-      hint: 'Send the whole input again.',
-    }))
+    this.stdin.destroy(
+      new BrainError('input_interrupted', `The input was cut off before its end (${reason}); nothing was written.`, {
+        hint: 'Send the whole input again.',
+      }),
+    )
   }
 
   async run(): Promise<number> {

@@ -5,14 +5,7 @@ import { normalizeTrigger, parseResolver, readSkills, RESOLVER_FILE, type Skill 
 export type FindingLevel = 'error' | 'warning'
 
 export type FindingCode =
-  | 'resolver_missing'
-  | 'missing_skill_file'
-  | 'invalid_skill'
-  | 'duplicate_skill_name'
-  | 'conflicting_trigger'
-  | 'unreachable_skill'
-  | 'overlapping_trigger'
-  | 'empty_resolver_row'
+  'resolver_missing' | 'missing_skill_file' | 'invalid_skill' | 'duplicate_skill_name' | 'conflicting_trigger' | 'unreachable_skill' | 'overlapping_trigger' | 'empty_resolver_row'
 
 export interface Finding {
   level: FindingLevel
@@ -59,7 +52,12 @@ function resolverFindings(dir: string, skills: Skill[]): { findings: Finding[]; 
   }
   for (const [trigger, targets] of targetsByTrigger) {
     if (targets.size > 1) {
-      findings.push({ level: 'error', code: 'conflicting_trigger', message: `The trigger "${trigger}" routes to ${[...targets].join(' and ')}; an agent cannot tell which to use.`, file: RESOLVER_FILE })
+      findings.push({
+        level: 'error',
+        code: 'conflicting_trigger',
+        message: `The trigger "${trigger}" routes to ${[...targets].join(' and ')}; an agent cannot tell which to use.`,
+        file: RESOLVER_FILE,
+      })
     }
   }
   for (const skill of skills) {

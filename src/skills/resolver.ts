@@ -32,7 +32,11 @@ export function parseResolver(text: string): ResolverRow[] {
   text.split('\n').forEach((raw, index) => {
     const line = raw.trim()
     if (!line.startsWith('|')) return
-    const cells = line.replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim())
+    const cells = line
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim())
     if (cells.every((c) => /^:?-{3,}:?$/.test(c))) return
     if (!headerSeen) {
       headerSeen = true

@@ -96,9 +96,7 @@ export async function requireSource(db: SqlExecutor, id: string): Promise<Source
 }
 
 export async function listSources(db: SqlExecutor): Promise<SourceWithCounts[]> {
-  const { rows } = await db.query<SourceRow>(
-    `SELECT ${COLUMNS}, (SELECT count(*) FROM pages p WHERE p.source_id = s.id)::int AS pages FROM sources s ORDER BY s.id`,
-  )
+  const { rows } = await db.query<SourceRow>(`SELECT ${COLUMNS}, (SELECT count(*) FROM pages p WHERE p.source_id = s.id)::int AS pages FROM sources s ORDER BY s.id`)
   return rows.map((row) => ({ ...toRecord(row), pages: row.pages ?? 0 }))
 }
 
@@ -170,10 +168,7 @@ export async function updateSource(db: SqlExecutor, id: string, changes: SourceC
     exclude: changes.exclude ? [...changes.exclude] : current.config.exclude,
     syncEnabled: changes.syncEnabled ?? current.config.syncEnabled,
   }
-  const selectionChanged =
-    next.strategy !== current.config.strategy ||
-    next.include.join('\n') !== current.config.include.join('\n') ||
-    next.exclude.join('\n') !== current.config.exclude.join('\n')
+  const selectionChanged = next.strategy !== current.config.strategy || next.include.join('\n') !== current.config.include.join('\n') || next.exclude.join('\n') !== current.config.exclude.join('\n')
   const { rows } = await db.query<SourceRow>(
     `UPDATE sources AS s SET name = $2, config = s.config || $3::jsonb,
        chunker_version = CASE WHEN $4 THEN NULL ELSE s.chunker_version END, updated_at = now()

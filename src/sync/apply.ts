@@ -39,7 +39,15 @@ async function movePage(db: Database, sourceId: string, move: PlannedMove, newSl
     const taken = await tx.query('SELECT 1 FROM pages WHERE source_id = $1 AND slug = $2', [sourceId, newSlug])
     if (taken.rowCount > 0) {
       const { rows } = await tx.query<{ id: number }>('SELECT id FROM pages WHERE source_id = $1 AND slug = $2', [sourceId, move.from.slug])
-      return (await trashPages(tx, rows.map((r) => r.id), SYNC_REMOVAL)).length > 0
+      return (
+        (
+          await trashPages(
+            tx,
+            rows.map((r) => r.id),
+            SYNC_REMOVAL,
+          )
+        ).length > 0
+      )
     }
     const { rowCount } = await tx.query(
       `UPDATE pages SET slug = $3, updated_at = now(), source_uri = CASE WHEN source_kind = $5 THEN $4 ELSE source_uri END
@@ -57,7 +65,13 @@ async function deletePages(db: Database, sourceId: string, slugs: readonly strin
   if (slugs.length === 0) return []
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: number }>('SELECT id FROM pages WHERE source_id = $1 AND slug = ANY($2::text[])', [sourceId, slugs])
-    return (await trashPages(tx, rows.map((r) => r.id), SYNC_REMOVAL)).map((entry) => entry.slug)
+    return (
+      await trashPages(
+        tx,
+        rows.map((r) => r.id),
+        SYNC_REMOVAL,
+      )
+    ).map((entry) => entry.slug)
   })
 }
 
@@ -66,7 +80,15 @@ export async function deleteStalePages(db: Database, sourceId: string, repoDir: 
   const where = `source_id = $1 AND source_kind = $2 AND starts_with(source_uri, $3) AND NOT (slug = ANY($4::text[]))`
   const { rows } = await db.query<{ id: number; slug: string }>(`SELECT id, slug FROM pages WHERE ${where}`, [sourceId, SYNC_SOURCE_KIND, `${repoDir}/`, keepSlugs])
   if (dryRun) return rows.map((r) => r.slug)
-  return db.transaction(async (tx) => (await trashPages(tx, rows.map((r) => r.id), SYNC_REMOVAL)).map((entry) => entry.slug))
+  return db.transaction(async (tx) =>
+    (
+      await trashPages(
+        tx,
+        rows.map((r) => r.id),
+        SYNC_REMOVAL,
+      )
+    ).map((entry) => entry.slug),
+  )
 }
 
 /** Which of the slugs have a page in the source. */
@@ -92,28 +114,35 @@ export async function applyPlan(db: Database, plan: CollectedPlan, options: Appl
     const newSlug = slugForFile({ relativePath: move.to.path, kind: move.to.kind })
     if (await movePage(db, sourceId, move, newSlug, join(repoDir, move.to.path))) moved.push(newSlug)
   }
-  const deletedSlugs = await deletePages(db, sourceId, plan.deletes.map((d) => d.slug))
+  const deletedSlugs = await deletePages(
+    db,
+    sourceId,
+    plan.deletes.map((d) => d.slug),
+  )
   const reader = new BlobReader(repoDir)
   try {
     const shas = new Map([...plan.moves.map((m) => m.to), ...plan.imports].map((f) => [f.path, f.sha]))
     const total = plan.moves.length + plan.imports.length
     const importWith = (files: PlannedFile[], offset: number): Promise<ImportFilesResult> =>
-      importFiles(db, files.map((f) => toWalked(repoDir, f)), {
-        sourceId,
-        embedder: options.embedder,
-        maxFences: options.maxFences,
-        signal: options.signal,
-        onWarning: options.onWarning,
-        readContent: async (file) => decodeTextBytes(await reader.read(shas.get(file.relativePath)!), file.relativePath),
-        provenanceFor: (file) => ({ sourceUri: file.absolutePath, sourceKind: SYNC_SOURCE_KIND }),
-        onProgress: (p) =>
-          options.onProgress?.(
-            p.phase === 'import'
-              ? { sourceId, phase: 'import', done: offset + p.done, total, path: p.path }
-              : { sourceId, phase: 'embed', done: p.done, total: p.total },
-          ),
-      })
-    const renameImport = await importWith(plan.moves.map((m) => m.to), 0)
+      importFiles(
+        db,
+        files.map((f) => toWalked(repoDir, f)),
+        {
+          sourceId,
+          embedder: options.embedder,
+          maxFences: options.maxFences,
+          signal: options.signal,
+          onWarning: options.onWarning,
+          readContent: async (file) => decodeTextBytes(await reader.read(shas.get(file.relativePath)!), file.relativePath),
+          provenanceFor: (file) => ({ sourceUri: file.absolutePath, sourceKind: SYNC_SOURCE_KIND }),
+          onProgress: (p) =>
+            options.onProgress?.(p.phase === 'import' ? { sourceId, phase: 'import', done: offset + p.done, total, path: p.path } : { sourceId, phase: 'embed', done: p.done, total: p.total }),
+        },
+      )
+    const renameImport = await importWith(
+      plan.moves.map((m) => m.to),
+      0,
+    )
     const mainImport = await importWith(plan.imports, plan.moves.length)
     return { moved, deletedSlugs, renameImport, mainImport }
   } finally {

@@ -49,8 +49,16 @@ async function judgeImports(db: Database, target: SyncTarget, plan: CollectedPla
 export async function dryRunResult(db: Database, target: SyncTarget, plan: CollectedPlan, base: SourceSyncResult, signal?: AbortSignal): Promise<SourceSyncResult> {
   const sourceId = target.source.id
   const verdicts = await judgeImports(db, target, plan, signal)
-  const deletes = await existingSlugs(db, sourceId, plan.deletes.map((d) => d.slug))
-  const moves = await existingSlugs(db, sourceId, plan.moves.map((m) => m.from.slug))
+  const deletes = await existingSlugs(
+    db,
+    sourceId,
+    plan.deletes.map((d) => d.slug),
+  )
+  const moves = await existingSlugs(
+    db,
+    sourceId,
+    plan.moves.map((m) => m.from.slug),
+  )
   const stale = plan.treeSlugs ? await deleteStalePages(db, sourceId, target.repoDir, plan.treeSlugs, true) : []
   return {
     ...base,

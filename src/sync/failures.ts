@@ -19,10 +19,7 @@ interface FailureRow {
 
 /** Files of a source that failed at an earlier commit and still wait for a successful import. */
 export async function listFailures(db: SqlExecutor, sourceId: string): Promise<RecordedFailure[]> {
-  const { rows } = await db.query<FailureRow>(
-    'SELECT path, commit_sha, error_class, error_code, message, attempts, first_failed_at FROM sync_failures WHERE source_id = $1 ORDER BY path',
-    [sourceId],
-  )
+  const { rows } = await db.query<FailureRow>('SELECT path, commit_sha, error_class, error_code, message, attempts, first_failed_at FROM sync_failures WHERE source_id = $1 ORDER BY path', [sourceId])
   return rows.map((r) => ({ path: r.path, class: r.error_class, code: r.error_code, message: r.message, commit: r.commit_sha, attempts: r.attempts, firstFailedAt: r.first_failed_at }))
 }
 
@@ -31,12 +28,7 @@ export async function listFailures(db: SqlExecutor, sourceId: string): Promise<R
  * or dropped) are cleared, or, after a full walk, every earlier entry is; this sync's failures are
  * recorded with their attempt count. Runs in the transaction that moves the bookmark.
  */
-export async function recordFailures(
-  db: SqlExecutor,
-  sourceId: string,
-  commit: string,
-  update: { settled: readonly string[] | 'all'; failed: readonly FileFailure[] },
-): Promise<void> {
+export async function recordFailures(db: SqlExecutor, sourceId: string, commit: string, update: { settled: readonly string[] | 'all'; failed: readonly FileFailure[] }): Promise<void> {
   if (update.settled === 'all') {
     await db.query('DELETE FROM sync_failures WHERE source_id = $1 AND NOT (path = ANY($2::text[]))', [sourceId, update.failed.map((f) => f.path)])
   } else {

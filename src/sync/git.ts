@@ -22,7 +22,12 @@ function git(cwd: string, args: readonly string[], signal?: AbortSignal): Promis
       if (typeof code === 'number') {
         resolve({ code, stdout, stderr })
       } else if (code === 'ENOENT' && !signal?.aborted) {
-        reject(new ProviderError('git_not_found', 'The git program was not found (or the directory is gone).', { hint: 'Install git, make sure it is on PATH, and check the directory exists.', cause: err }))
+        reject(
+          new ProviderError('git_not_found', 'The git program was not found (or the directory is gone).', {
+            hint: 'Install git, make sure it is on PATH, and check the directory exists.',
+            cause: err,
+          }),
+        )
       } else {
         reject(err)
       }

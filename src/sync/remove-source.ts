@@ -29,7 +29,11 @@ export async function removeSource(db: Database, id: string): Promise<RemovedSou
   try {
     return await db.transaction(async (tx) => {
       const { rows } = await tx.query<{ id: number }>('SELECT id FROM pages WHERE source_id = $1', [id])
-      const trashed = await trashPages(tx, rows.map((r) => Number(r.id)), { via: 'sources remove' })
+      const trashed = await trashPages(
+        tx,
+        rows.map((r) => Number(r.id)),
+        { via: 'sources remove' },
+      )
       const { pages } = await deleteSource(tx, id)
       return { id, localPath: source.localPath, pages: trashed.length + pages, trashed: trashed.length }
     })

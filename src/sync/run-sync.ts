@@ -60,8 +60,7 @@ export async function syncAll(db: Database, options: SyncSourceOptions): Promise
 function summarize(results: SourceSyncResult[], skippedSources: SkippedSource[], errors: SourceSyncError[], dryRun: boolean, started: number): SyncAllResult {
   const totals = zeroCounts()
   for (const result of results) for (const key of COUNT_KEYS) totals[key] += result[key]
-  const status: SyncAllResult['status'] =
-    errors.length > 0 ? 'partial' : dryRun ? 'dry_run' : results.every((r) => r.status === 'up_to_date') ? 'up_to_date' : 'synced'
+  const status: SyncAllResult['status'] = errors.length > 0 ? 'partial' : dryRun ? 'dry_run' : results.every((r) => r.status === 'up_to_date') ? 'up_to_date' : 'synced'
   return {
     status,
     all: true,

@@ -118,12 +118,7 @@ function baseResult(target: SyncTarget, fromCommit: string | null, head: string,
 
 /** Every path this sync settled one way or another; their earlier failures are cleared. */
 function settledPaths(plan: CollectedPlan): string[] {
-  return [
-    ...plan.imports.map((f) => f.path),
-    ...plan.moves.flatMap((m) => [m.from.path, m.to.path]),
-    ...plan.deletes.map((d) => d.path),
-    ...plan.droppedFailures,
-  ]
+  return [...plan.imports.map((f) => f.path), ...plan.moves.flatMap((m) => [m.from.path, m.to.path]), ...plan.deletes.map((d) => d.path), ...plan.droppedFailures]
 }
 
 function finishedResult(base: SourceSyncResult, plan: CollectedPlan, outcome: ApplyOutcome, stale: string[], started: number): SourceSyncResult {

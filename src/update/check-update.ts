@@ -55,7 +55,9 @@ export function updateFeedUrl(env: BrainEnv): string {
 
 function parseFeed(body: unknown, feedUrl: string): FeedRelease[] {
   if (!Array.isArray(body)) {
-    throw new UpdateFeedError('update_feed_invalid', `The releases feed at ${feedUrl} did not return a list of releases.`, { hint: 'Point BRAIN_UPDATE_FEED_URL at a releases feed (a JSON array of {tag_name, body}).' })
+    throw new UpdateFeedError('update_feed_invalid', `The releases feed at ${feedUrl} did not return a list of releases.`, {
+      hint: 'Point BRAIN_UPDATE_FEED_URL at a releases feed (a JSON array of {tag_name, body}).',
+    })
   }
   const releases: FeedRelease[] = []
   for (const item of body as Array<Record<string, unknown>>) {

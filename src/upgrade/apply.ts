@@ -89,7 +89,7 @@ export async function applyMigrations(options: ApplyOptions): Promise<ApplyResul
   const schema = ctx.state.get(SCHEMA_VERSION_KEY)
   writeUpdateState(options.home, {
     version,
-    schema_version: typeof schema === 'number' ? schema : previous?.schema_version ?? null,
+    schema_version: typeof schema === 'number' ? schema : (previous?.schema_version ?? null),
     completed_versions: [...completedVersions(readLedger(options.home).entries)].sort(compareVersions),
     updated_at: ctx.now().toISOString(),
   })

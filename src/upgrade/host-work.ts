@@ -17,9 +17,7 @@ export interface HostWorkItem {
 }
 
 export function readHostWork(home: string): HostWorkItem[] {
-  return readJsonLines(upgradePaths(home).pendingHostWork).values.filter(
-    (v): v is HostWorkItem => v !== null && typeof v === 'object' && typeof (v as HostWorkItem).id === 'string',
-  )
+  return readJsonLines(upgradePaths(home).pendingHostWork).values.filter((v): v is HostWorkItem => v !== null && typeof v === 'object' && typeof (v as HostWorkItem).id === 'string')
 }
 
 /** Appends the items whose id is not in the file yet; returns how many were added. */

@@ -43,7 +43,9 @@ export async function containedDirectory(root: string, dir: string, options: { c
   const rootReal = await realpath(root)
   const absolute = resolve(root, dir)
   if (!within(resolve(root), absolute)) throw outsideRoot(root, absolute)
-  const steps = relative(resolve(root), absolute).split(sep).filter((s) => s !== '')
+  const steps = relative(resolve(root), absolute)
+    .split(sep)
+    .filter((s) => s !== '')
   let current = resolve(root)
   for (const step of steps) {
     current = resolve(current, step)

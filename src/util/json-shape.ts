@@ -24,9 +24,7 @@ function snake(key: string): string {
 export function toSnakeCaseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toSnakeCaseKeys)
   if (value === null || typeof value !== 'object' || value instanceof Date) return value
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([key, inner]) => [snake(key), USER_OWNED.has(key) ? inner : toSnakeCaseKeys(inner)]),
-  )
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, inner]) => [snake(key), USER_OWNED.has(key) ? inner : toSnakeCaseKeys(inner)]))
 }
 
 /**

@@ -81,12 +81,18 @@ t.test('headers, line numbers, coverage on a real-shaped file', async (t) => {
   for (const budget of [40, 100, 400]) {
     const chunks = await chunkCode({ path: 'src/store.ts', content, chunkSizeTokens: budget })
     checkInvariants(t, chunks, content, budget)
-    t.ok(chunks.every((c) => c.text.startsWith('[TypeScript] src/store.ts:')), `budget ${budget}: TypeScript headers`)
+    t.ok(
+      chunks.every((c) => c.text.startsWith('[TypeScript] src/store.ts:')),
+      `budget ${budget}: TypeScript headers`,
+    )
   }
   const small = await chunkCode({ path: 'src/store.ts', content, chunkSizeTokens: 100 })
   const readConfig = small.filter((c) => c.symbolName === 'readConfig')
   t.ok(readConfig.length >= 2, 'the oversized function is split into pieces')
-  t.ok(readConfig.every((c) => c.symbolType === 'function' && c.docComment === 'Reads a config file.'), 'pieces keep the symbol metadata')
+  t.ok(
+    readConfig.every((c) => c.symbolType === 'function' && c.docComment === 'Reads a config file.'),
+    'pieces keep the symbol metadata',
+  )
   t.equal(readConfig[0]!.startLine, 3, 'the first piece starts at the doc comment')
   const store = small.find((c) => c.symbolName === 'Store')
   t.equal(store?.symbolType, 'class', 'the class head is a chunk of the class')
@@ -97,12 +103,17 @@ t.test('headers, line numbers, coverage on a real-shaped file', async (t) => {
 t.test('small siblings merge; a node just above 15% does not', async (t) => {
   const budget = 100
   // 15% of 100 tokens is 15: 14 is small, 16 is not.
-  const content = [
-    fnOfTokens('a', 6), fnOfTokens('b', 14), '', fnOfTokens('big', 16), '', fnOfTokens('c', 5), fnOfTokens('d', 7),
-  ].join('\n')
+  const content = [fnOfTokens('a', 6), fnOfTokens('b', 14), '', fnOfTokens('big', 16), '', fnOfTokens('c', 5), fnOfTokens('d', 7)].join('\n')
   const chunks = await chunkCode({ path: 'src/m.ts', content, chunkSizeTokens: budget })
   checkInvariants(t, chunks, content, budget)
-  t.same(chunks.map((c) => [c.symbolType, c.symbolName]), [['merged', null], ['function', 'big'], ['merged', null]])
+  t.same(
+    chunks.map((c) => [c.symbolType, c.symbolName]),
+    [
+      ['merged', null],
+      ['function', 'big'],
+      ['merged', null],
+    ],
+  )
   t.match(chunks[0]!.text.split('\n')[0], / merged \(2 siblings\)$/)
   t.equal(chunks[0]!.symbolNameQualified, null)
   t.equal(chunks[0]!.parentSymbolPath, null)
@@ -175,7 +186,10 @@ t.test('unknown language falls back to recursive chunking', async (t) => {
 
 t.test('language: null forces the fallback for a known extension', async (t) => {
   const chunks = await chunkCode({ path: 'a.ts', content: 'function f() {}\n', language: null })
-  t.same(chunks.map((c) => [c.symbolType, c.symbolName, c.language]), [['module', null, null]])
+  t.same(
+    chunks.map((c) => [c.symbolType, c.symbolName, c.language]),
+    [['module', null, null]],
+  )
 })
 
 t.test('a file that does not parse falls back, keeping its language', async (t) => {
@@ -187,7 +201,10 @@ t.test('a file that does not parse falls back, keeping its language', async (t) 
   // A small error inside an otherwise valid file is tolerated.
   const mostlyFine = `def ok():\n    return 1\n\n)))) (((\n\ndef fine():\n    return 2\n`
   const fine = await chunkCode({ path: 'fine.py', content: mostlyFine, chunkSizeTokens: 16 })
-  t.same(fine.filter((c) => c.symbolName !== null).map((c) => c.symbolName), ['ok', 'fine'])
+  t.same(
+    fine.filter((c) => c.symbolName !== null).map((c) => c.symbolName),
+    ['ok', 'fine'],
+  )
 })
 
 t.test('deterministic, also under concurrency', async (t) => {

@@ -26,7 +26,10 @@ for (const lang of Object.keys(SNIPPETS) as CodeLanguage[]) {
   t.test(`${lang}: named symbols`, async (t) => {
     const { path, content } = SNIPPETS[lang]
     const chunks = await chunkCode({ path, content, chunkSizeTokens: TINY_BUDGET })
-    t.ok(chunks.some((c) => c.symbolName !== null), 'chunked by syntax, not by the plain fallback')
+    t.ok(
+      chunks.some((c) => c.symbolName !== null),
+      'chunked by syntax, not by the plain fallback',
+    )
     t.same(chunks.filter((c) => c.language !== lang).map(label), [], 'every chunk carries the canonical language id')
     t.same(chunks.filter((c) => !c.text.startsWith(`[${displayLanguage(lang)}] ${path}:`)).map(label), [], 'header names language and path')
     const inconsistent = chunks.filter((c) => {
@@ -36,11 +39,22 @@ for (const lang of Object.keys(SNIPPETS) as CodeLanguage[]) {
     t.same(inconsistent.map(label), [], 'qualified name = parent path + name')
     const found = new Set(chunks.map(label))
     const wanted = EXPECTED[lang].map(([type, qualified]) => `${type} ${qualified}`.trim())
-    t.same(wanted.filter((w) => !found.has(w)), [], 'expected symbols are present', { found: [...found] })
-    const docs = EXPECTED[lang].filter(([, , doc]) => doc !== undefined).map(([type, qualified, doc]) => {
-      const hit = chunks.find((c) => label(c) === `${type} ${qualified}`.trim())
-      return { symbol: qualified, doc: hit?.docComment ?? null, wanted: doc }
-    })
-    t.same(docs.map((d) => d.doc), docs.map((d) => d.wanted), 'doc comments')
+    t.same(
+      wanted.filter((w) => !found.has(w)),
+      [],
+      'expected symbols are present',
+      { found: [...found] },
+    )
+    const docs = EXPECTED[lang]
+      .filter(([, , doc]) => doc !== undefined)
+      .map(([type, qualified, doc]) => {
+        const hit = chunks.find((c) => label(c) === `${type} ${qualified}`.trim())
+        return { symbol: qualified, doc: hit?.docComment ?? null, wanted: doc }
+      })
+    t.same(
+      docs.map((d) => d.doc),
+      docs.map((d) => d.wanted),
+      'doc comments',
+    )
   })
 }

@@ -1,10 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import {
-  CHUNKER_VERSION, CODE_EXTENSIONS, displayLanguage, estimateTokens, isCodePath, languageForFenceTag, languageForPath,
-  type CodeLanguage,
-} from '../../src/chunking/index.js'
+import { CHUNKER_VERSION, CODE_EXTENSIONS, displayLanguage, estimateTokens, isCodePath, languageForFenceTag, languageForPath, type CodeLanguage } from '../../src/chunking/index.js'
 
 const SPEC_EXTENSIONS = (
   '.rs .java .cs .cpp .cc .cxx .hpp .hxx .hh .c .h .php .swift .kt .kts .scala .sc .lua .ex .exs .elm .ml .mli ' +
@@ -21,38 +18,75 @@ t.test('chunker version', async (t) => {
 })
 
 t.test('every spec extension is a code extension and maps to a language', async (t) => {
-  t.same(SPEC_EXTENSIONS.filter((ext) => !CODE_EXTENSIONS.includes(ext)), [])
-  t.same(SPEC_EXTENSIONS.filter((ext) => languageForPath(`dir/file${ext}`) === null), [])
-  t.same(CODE_EXTENSIONS.filter((ext) => !isCodePath(`a/b/c${ext}`)), [])
+  t.same(
+    SPEC_EXTENSIONS.filter((ext) => !CODE_EXTENSIONS.includes(ext)),
+    [],
+  )
+  t.same(
+    SPEC_EXTENSIONS.filter((ext) => languageForPath(`dir/file${ext}`) === null),
+    [],
+  )
+  t.same(
+    CODE_EXTENSIONS.filter((ext) => !isCodePath(`a/b/c${ext}`)),
+    [],
+  )
   const languages = new Set(SPEC_EXTENSIONS.map((ext) => languageForPath(`x${ext}`)))
   t.equal(languages.size, 29, 'the extensions cover all 29 languages')
 })
 
 t.test('path detection', async (t) => {
   const cases: Array<[string, CodeLanguage | null]> = [
-    ['src/a.mts', 'typescript'], ['src/A.TSX', 'tsx'], ['lib/x.cjs', 'javascript'], ['inc/x.h', 'c'],
-    ['inc/x.hpp', 'cpp'], ['lib/x.mli', 'ocaml'], ['Gemfile', 'ruby'], ['web/index.htm', 'html'],
-    ['docs/README.md', null], ['Makefile', null], ['notes.txt', null], ['archive.tar.gz', null], ['.env', null],
+    ['src/a.mts', 'typescript'],
+    ['src/A.TSX', 'tsx'],
+    ['lib/x.cjs', 'javascript'],
+    ['inc/x.h', 'c'],
+    ['inc/x.hpp', 'cpp'],
+    ['lib/x.mli', 'ocaml'],
+    ['Gemfile', 'ruby'],
+    ['web/index.htm', 'html'],
+    ['docs/README.md', null],
+    ['Makefile', null],
+    ['notes.txt', null],
+    ['archive.tar.gz', null],
+    ['.env', null],
   ]
-  t.same(cases.map(([path]) => languageForPath(path)), cases.map(([, lang]) => lang))
+  t.same(
+    cases.map(([path]) => languageForPath(path)),
+    cases.map(([, lang]) => lang),
+  )
   t.equal(isCodePath('docs/guide.md'), false)
 })
 
 t.test('fence tags', async (t) => {
-  t.same(SPEC_FENCE_TAGS.filter((tag) => languageForFenceTag(tag) === null), [], 'every spec tag is recognised')
+  t.same(
+    SPEC_FENCE_TAGS.filter((tag) => languageForFenceTag(tag) === null),
+    [],
+    'every spec tag is recognised',
+  )
   const cases: Array<[string, CodeLanguage | null]> = [
-    ['golang', 'go'], ['c++', 'cpp'], ['C#', 'csharp'], ['zsh', 'bash'], ['yml', 'yaml'], ['TS', 'typescript'],
-    ['ts title="x.ts"', 'typescript'], ['{.python}', 'python'], ['py:src/app.py', 'python'], ['jsx', 'javascript'],
-    ['mermaid', null], ['text', null], ['', null], ['diff', null],
+    ['golang', 'go'],
+    ['c++', 'cpp'],
+    ['C#', 'csharp'],
+    ['zsh', 'bash'],
+    ['yml', 'yaml'],
+    ['TS', 'typescript'],
+    ['ts title="x.ts"', 'typescript'],
+    ['{.python}', 'python'],
+    ['py:src/app.py', 'python'],
+    ['jsx', 'javascript'],
+    ['mermaid', null],
+    ['text', null],
+    ['', null],
+    ['diff', null],
   ]
-  t.same(cases.map(([tag]) => languageForFenceTag(tag)), cases.map(([, lang]) => lang))
+  t.same(
+    cases.map(([tag]) => languageForFenceTag(tag)),
+    cases.map(([, lang]) => lang),
+  )
 })
 
 t.test('display names', async (t) => {
-  t.same(
-    (['typescript', 'csharp', 'cpp', 'ocaml', 'javascript', 'yaml'] as CodeLanguage[]).map(displayLanguage),
-    ['TypeScript', 'C#', 'C++', 'OCaml', 'JavaScript', 'YAML'],
-  )
+  t.same((['typescript', 'csharp', 'cpp', 'ocaml', 'javascript', 'yaml'] as CodeLanguage[]).map(displayLanguage), ['TypeScript', 'C#', 'C++', 'OCaml', 'JavaScript', 'YAML'])
 })
 
 t.test('token estimate is length / 4 rounded up', async (t) => {
@@ -63,9 +97,7 @@ t.test('importing the module does not load tree-sitter', async (t) => {
   const index = fileURLToPath(new URL('../../src/chunking/index.js', import.meta.url))
   // A resolve hook that refuses web-tree-sitter: importing and path lookups must still work,
   // while chunking code (the control) must hit the refusal.
-  const hook = 'data:text/javascript,' + encodeURIComponent(
-    'export async function resolve(s, c, n) { if (s === "web-tree-sitter") throw new Error("tree-sitter loaded"); return n(s, c) }',
-  )
+  const hook = 'data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, n) { if (s === "web-tree-sitter") throw new Error("tree-sitter loaded"); return n(s, c) }')
   const script = `
     import { register } from 'node:module'
     register(${JSON.stringify(hook)})

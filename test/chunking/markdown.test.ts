@@ -33,7 +33,10 @@ t.test('prose: sections pack by heading, every chunk within budget, nothing lost
   const missing = compiledTruth.split(/\s+/).filter((w) => w !== '' && !text.includes(w))
   t.same(missing, [], 'every word of the page is in some chunk')
   // Sections are ~70 tokens: each fits alone, two do not, so every chunk starts at a heading.
-  t.ok(chunks.every((c) => c.text.startsWith('#')), 'chunks start at headings')
+  t.ok(
+    chunks.every((c) => c.text.startsWith('#')),
+    'chunks start at headings',
+  )
 })
 
 t.test('prose: an oversized paragraph splits at sentences, then words', async (t) => {
@@ -44,13 +47,26 @@ t.test('prose: an oversized paragraph splits at sentences, then words', async (t
   t.same(chunks.filter((c) => estimateTokens(c.text) > budget).length, 0, 'within budget')
   const prose = chunks.filter((c) => c.text.startsWith('Sentence'))
   t.ok(prose.length > 1 && prose.every((c) => c.text.endsWith('.')), 'sentence chunks end at sentence ends')
-  t.equal(chunks.filter((c) => /^x+$/.test(c.text)).map((c) => c.text).join(''), unbroken, 'an unbroken run is cut by characters')
+  t.equal(
+    chunks
+      .filter((c) => /^x+$/.test(c.text))
+      .map((c) => c.text)
+      .join(''),
+    unbroken,
+    'an unbroken run is cut by characters',
+  )
 })
 
 t.test('prose: timeline chunks come after compiled truth, indexes are continuous', async (t) => {
   const chunks = await chunkMarkdown({ compiledTruth: 'Truth here.', timeline: '- 2024-01-01: happened\n- 2024-02-01: more', chunkSizeTokens: 100 })
-  t.same(chunks.map((c) => c.source), ['compiled_truth', 'timeline'])
-  t.same(chunks.map((c) => c.chunkIndex), [0, 1])
+  t.same(
+    chunks.map((c) => c.source),
+    ['compiled_truth', 'timeline'],
+  )
+  t.same(
+    chunks.map((c) => c.chunkIndex),
+    [0, 1],
+  )
   t.same(await chunkMarkdown({ compiledTruth: '', timeline: '   \n' }), [])
 })
 
@@ -68,23 +84,31 @@ t.test('fences: tags and aliases are recognised and chunked as code', async (t) 
   const fences = fenceChunks(chunks)
   const byFence = new Map(fences.map((c) => [fenceNumber(c), c]))
   t.same([...byFence.keys()], [1, 2, 3, 4, 5, 6, 7], 'one chunk per small fence, numbered in page order')
-  t.same([...byFence.values()].map((c) => c.language), ['typescript', 'go', 'cpp', 'bash', 'yaml', 'python', 'ruby'])
+  t.same(
+    [...byFence.values()].map((c) => c.language),
+    ['typescript', 'go', 'cpp', 'bash', 'yaml', 'python', 'ruby'],
+  )
   t.match(byFence.get(1)!.text, /^\[TypeScript\] fence-1:1-3 add\n/, 'code header with fence path and fence-relative lines')
-  t.same([...byFence.values()].map((c) => c.symbolName), ['add', 'Hello', 'twice', 'deploy', 'server', 'indented', 'later'])
+  t.same(
+    [...byFence.values()].map((c) => c.symbolName),
+    ['add', 'Hello', 'twice', 'deploy', 'server', 'indented', 'later'],
+  )
   t.equal(byFence.get(6)!.text.split('\n')[1], 'def indented():', 'the fence indentation is removed')
-  t.ok(fences.every((c) => c.startLine !== null && c.symbolType !== null), 'fence chunks carry code metadata')
+  t.ok(
+    fences.every((c) => c.startLine !== null && c.symbolType !== null),
+    'fence chunks carry code metadata',
+  )
   const firstFence = chunks.findIndex((c) => c.source === 'fenced_code')
   t.ok(chunks.slice(0, firstFence).every((c) => c.source !== 'fenced_code') && chunks.slice(firstFence).every((c) => c.source === 'fenced_code'), 'prose first, then fences')
-  t.same(chunks.map((c) => c.chunkIndex), chunks.map((_, i) => i), 'continuous chunkIndex')
+  t.same(
+    chunks.map((c) => c.chunkIndex),
+    chunks.map((_, i) => i),
+    'continuous chunkIndex',
+  )
 })
 
 t.test('fences: unknown tag, no tag and empty body are skipped', async (t) => {
-  const compiledTruth = [
-    fence('mermaid', 'graph TD; A-->B'),
-    fence('', 'plain text block'),
-    fence('ts', '   \n'),
-    fence('ts', 'const kept = 1'),
-  ].join('\n\n')
+  const compiledTruth = [fence('mermaid', 'graph TD; A-->B'), fence('', 'plain text block'), fence('ts', '   \n'), fence('ts', 'const kept = 1')].join('\n\n')
   const chunks = await chunkMarkdown({ compiledTruth, timeline: '' })
   t.same(fenceChunks(chunks).map(fenceNumber), [4], 'only the fourth fence is chunked')
 })
@@ -92,7 +116,10 @@ t.test('fences: unknown tag, no tag and empty body are skipped', async (t) => {
 t.test('fences: at most maxFences are processed', async (t) => {
   const compiledTruth = Array.from({ length: 8 }, (_, i) => fence('js', `function f${i}() { return ${i} }`)).join('\n\n')
   const capped = await chunkMarkdown({ compiledTruth, timeline: '', maxFences: 3 })
-  t.same(fenceChunks(capped).map((c) => c.symbolName), ['f0', 'f1', 'f2'])
+  t.same(
+    fenceChunks(capped).map((c) => c.symbolName),
+    ['f0', 'f1', 'f2'],
+  )
   const byDefault = await chunkMarkdown({ compiledTruth, timeline: '' })
   t.equal(fenceChunks(byDefault).length, 8)
   const many = Array.from({ length: 120 }, (_, i) => fence('py', `x${i} = ${i}`)).join('\n\n')
@@ -103,16 +130,16 @@ t.test('fences: at most maxFences are processed', async (t) => {
 t.test('fences: a fence whose chunking throws does not abort the page', async (t) => {
   const compiledTruth = ['Prose.', fence('ts', 'const a = 1'), fence('ts', 'const b = 2'), fence('ts', 'const c = 3')].join('\n\n')
   const failures: Array<{ err: unknown; index: number }> = []
-  const chunks = await chunkMarkdownWith(
-    { compiledTruth, timeline: '', onFenceError: (err, index) => failures.push({ err, index }) },
-    async (input) => {
-      if (input.content.includes('b = 2')) throw new Error('grammar exploded')
-      const { chunkCode } = await import('../../src/chunking/index.js')
-      return chunkCode(input)
-    },
-  )
+  const chunks = await chunkMarkdownWith({ compiledTruth, timeline: '', onFenceError: (err, index) => failures.push({ err, index }) }, async (input) => {
+    if (input.content.includes('b = 2')) throw new Error('grammar exploded')
+    const { chunkCode } = await import('../../src/chunking/index.js')
+    return chunkCode(input)
+  })
   t.same(fenceChunks(chunks).map(fenceNumber), [1, 3])
-  t.same(failures.map((f) => [f.index, (f.err as Error).message]), [[1, 'grammar exploded']])
+  t.same(
+    failures.map((f) => [f.index, (f.err as Error).message]),
+    [[1, 'grammar exploded']],
+  )
   t.equal(chunks[0]!.source, 'compiled_truth', 'the prose is still there')
 })
 

@@ -16,13 +16,15 @@ function codeFiles(dir: string, out: string[] = []): string[] {
   return out
 }
 
-const files = process.argv.slice(2).flatMap((dir) => codeFiles(dir)).map((path) => ({ path, content: readFileSync(path, 'utf8') }))
+const files = process.argv
+  .slice(2)
+  .flatMap((dir) => codeFiles(dir))
+  .map((path) => ({ path, content: readFileSync(path, 'utf8') }))
 const started = performance.now()
 let chunks = 0
 for (const file of files) chunks += (await chunkCode(file)).length
 const seconds = (performance.now() - started) / 1000
 const bytes = files.reduce((sum, f) => sum + f.content.length, 0)
 console.log(
-  `${files.length} files, ${(bytes / 1e6).toFixed(2)} MB, ${chunks} chunks in ${seconds.toFixed(2)} s: ` +
-  `${(files.length / seconds).toFixed(0)} files/s, ${(chunks / seconds).toFixed(0)} chunks/s`,
+  `${files.length} files, ${(bytes / 1e6).toFixed(2)} MB, ${chunks} chunks in ${seconds.toFixed(2)} s: ` + `${(files.length / seconds).toFixed(0)} files/s, ${(chunks / seconds).toFixed(0)} chunks/s`,
 )

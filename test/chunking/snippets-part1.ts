@@ -3,7 +3,7 @@ import type { Snippet } from './snippets.js'
 /** Snippets for the first half of the languages, in registry order. */
 export const SNIPPETS_PART1: Record<string, Snippet> = {
   typescript: {
-    path: "src/app.ts",
+    path: 'src/app.ts',
     content: `import { x } from './x.js'
 
 /** Adds numbers. */
@@ -30,7 +30,7 @@ export * from './y.js'
 `,
   },
   tsx: {
-    path: "src/App.tsx",
+    path: 'src/App.tsx',
     content: `import React from 'react'
 export function App({ name }: { name: string }) {
   return <div className="x">{name}</div>
@@ -39,7 +39,7 @@ const Button = () => <button>ok</button>
 `,
   },
   javascript: {
-    path: "lib/util.js",
+    path: 'lib/util.js',
     content: `const fs = require('fs')
 /** Adds. */
 function add(a, b) { return a + b }
@@ -57,7 +57,7 @@ function* gen() { yield 1 }
 `,
   },
   python: {
-    path: "app/greeter.py",
+    path: 'app/greeter.py',
     content: `import os
 
 # helper comment
@@ -80,7 +80,7 @@ if __name__ == "__main__":
 `,
   },
   ruby: {
-    path: "lib/util.rb",
+    path: 'lib/util.rb',
     content: `require 'json'
 # A greeter.
 module Util
@@ -98,7 +98,7 @@ end
 `,
   },
   go: {
-    path: "cmd/main.go",
+    path: 'cmd/main.go',
     content: `package main
 
 import "fmt"
@@ -115,7 +115,7 @@ var g = 1
 `,
   },
   rust: {
-    path: "src/lib.rs",
+    path: 'src/lib.rs',
     content: `use std::fmt;
 /// A point.
 #[derive(Debug)]
@@ -135,7 +135,7 @@ const C: i32 = 1;
 `,
   },
   java: {
-    path: "src/Greeter.java",
+    path: 'src/Greeter.java',
     content: `package a.b;
 import java.util.List;
 /** Greeter. */
@@ -154,7 +154,7 @@ record Pt(int x) {}
 `,
   },
   csharp: {
-    path: "src/Greeter.cs",
+    path: 'src/Greeter.cs',
     content: `using System;
 namespace App.Core {
     /// <summary>Greeter.</summary>
@@ -174,7 +174,7 @@ class Top { void M() {} }
 `,
   },
   cpp: {
-    path: "src/geo.cpp",
+    path: 'src/geo.cpp',
     content: `#include <vector>
 namespace geo {
 /// A point.
@@ -194,7 +194,7 @@ using Alias = int;
 `,
   },
   c: {
-    path: "src/add.c",
+    path: 'src/add.c',
     content: `#include <stdio.h>
 /* Adds. */
 int add(int a, int b) { return a + b; }
@@ -207,7 +207,7 @@ union u { int a; float b; };
 `,
   },
   php: {
-    path: "src/Greeter.php",
+    path: 'src/Greeter.php',
     content: `<?php
 namespace App;
 use Foo\\Bar;
@@ -223,7 +223,7 @@ enum Suit { case Hearts; }
 `,
   },
   swift: {
-    path: "Sources/Greeter.swift",
+    path: 'Sources/Greeter.swift',
     content: `import Foundation
 /// Greeter.
 class Greeter {
@@ -240,7 +240,7 @@ typealias ID = String
 `,
   },
   kotlin: {
-    path: "src/Greeter.kt",
+    path: 'src/Greeter.kt',
     content: `package app
 import kotlin.math.*
 /** Greeter. */

@@ -3,7 +3,7 @@ import type { Snippet } from './snippets.js'
 /** Snippets for the second half of the languages, in registry order. */
 export const SNIPPETS_PART2: Record<string, Snippet> = {
   scala: {
-    path: "src/Greeter.scala",
+    path: 'src/Greeter.scala',
     content: `package app
 import scala.util._
 /** Greeter. */
@@ -21,7 +21,7 @@ val top = 1
 `,
   },
   lua: {
-    path: "lua/m.lua",
+    path: 'lua/m.lua',
     content: `local json = require("json")
 -- Adds.
 local function add(a, b) return a + b end
@@ -34,7 +34,7 @@ return M
 `,
   },
   elixir: {
-    path: "lib/greeter.ex",
+    path: 'lib/greeter.ex',
     content: `defmodule Greeter do
   @moduledoc "Greets."
   @doc "Says hi."
@@ -54,7 +54,7 @@ end
 `,
   },
   elm: {
-    path: "src/Main.elm",
+    path: 'src/Main.elm',
     content: `module Main exposing (..)
 
 import Html exposing (text)
@@ -74,7 +74,7 @@ main = text "hi"
 `,
   },
   ocaml: {
-    path: "lib/geo.ml",
+    path: 'lib/geo.ml',
     content: `open Printf
 (** Adds. *)
 let add a b = a + b
@@ -93,7 +93,7 @@ let () = print_endline "x"
 `,
   },
   dart: {
-    path: "lib/greeter.dart",
+    path: 'lib/greeter.dart',
     content: `import 'dart:math';
 /// Greeter.
 class Greeter {
@@ -109,7 +109,7 @@ typedef IntFn = int Function(int);
 `,
   },
   zig: {
-    path: "src/main.zig",
+    path: 'src/main.zig',
     content: `const std = @import("std");
 /// Adds.
 pub fn add(a: i32, b: i32) i32 {
@@ -124,7 +124,7 @@ test "add" { try std.testing.expect(add(1, 2) == 3); }
 `,
   },
   solidity: {
-    path: "contracts/Token.sol",
+    path: 'contracts/Token.sol',
     content: `pragma solidity ^0.8.0;
 import "./x.sol";
 /// @title Token
@@ -144,7 +144,7 @@ library Math {
 `,
   },
   bash: {
-    path: "scripts/build.sh",
+    path: 'scripts/build.sh',
     content: `#!/bin/bash
 set -e
 # Greets.
@@ -158,7 +158,7 @@ greet world
 `,
   },
   css: {
-    path: "styles/app.css",
+    path: 'styles/app.css',
     content: `@import url("x.css");
 /* Buttons */
 .btn, .button { color: red; }
@@ -169,7 +169,7 @@ greet world
 `,
   },
   html: {
-    path: "public/index.html",
+    path: 'public/index.html',
     content: `<!DOCTYPE html>
 <html>
 <head><title>x</title><style>p{}</style></head>
@@ -183,7 +183,7 @@ greet world
 `,
   },
   vue: {
-    path: "src/App.vue",
+    path: 'src/App.vue',
     content: `<template>
   <div>{{ msg }}</div>
 </template>
@@ -199,7 +199,7 @@ div { color: red; }
 `,
   },
   json: {
-    path: "package.json",
+    path: 'package.json',
     content: `{
   "name": "brain",
   "version": "1.0.0",
@@ -212,7 +212,7 @@ div { color: red; }
 `,
   },
   yaml: {
-    path: "config.yaml",
+    path: 'config.yaml',
     content: `# config
 name: brain
 server:
@@ -229,7 +229,7 @@ second: doc
 `,
   },
   toml: {
-    path: "Cargo.toml",
+    path: 'Cargo.toml',
     content: `title = "x"
 [package]
 name = "brain"

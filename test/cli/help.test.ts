@@ -12,7 +12,10 @@ async function help(path: string[]): Promise<string> {
 }
 
 t.test('every command names the values its options take', async (t) => {
-  const paths = buildCli().definitions().map((d) => d.path.split(' ').slice(1)).filter((p) => p.length > 0)
+  const paths = buildCli()
+    .definitions()
+    .map((d) => d.path.split(' ').slice(1))
+    .filter((p) => p.length > 0)
   t.ok(paths.length > 40, `${paths.length} commands`)
   for (const path of paths) {
     const text = await help(path)

@@ -36,7 +36,10 @@ for (const engine of ENGINES) {
     t.equal(first.code, 0, first.stderr)
     const summary = first.json<ImportSummary>()
     t.same([summary.files, summary.imported, summary.created, summary.skipped, summary.failed], [3, 2, 2, 0, 1])
-    t.same(summary.failures.map((f) => [f.path, f.code]), [['broken.md', 'YAML_PARSE']])
+    t.same(
+      summary.failures.map((f) => [f.path, f.code]),
+      [['broken.md', 'YAML_PARSE']],
+    )
     const again = await brain.run(['import', root, '--no-embed'])
     t.same([again.json<ImportSummary>().imported, again.json<ImportSummary>().skipped], [0, 2], 'unchanged files are skipped')
     const jobs = await brain.run(['jobs', 'list', '--name', 'import'])

@@ -31,7 +31,10 @@ for (const engine of ENGINES) {
 
     await brain.run(['tag', 'notes/graph', 'math'])
     const listed = await brain.run(['list', '--tag', 'math'])
-    t.same(listed.json<Array<{ slug: string }>>().map((p) => p.slug), ['notes/graph'])
+    t.same(
+      listed.json<Array<{ slug: string }>>().map((p) => p.slug),
+      ['notes/graph'],
+    )
     const none = await brain.run(['list', '--type', 'person', '--no-json'])
     t.equal(none.stdout.trim(), 'No pages.')
 
@@ -92,7 +95,10 @@ t.test('--version and --help on every command', async (t) => {
   const version = await brain.run(['--version'])
   t.equal(version.stdout.trim(), '0.38.0.0')
   const { buildCli } = await import('../../src/cli/main.js')
-  const paths = buildCli().definitions().map((d) => d.path.split(' ').slice(1)).filter((p) => p.length > 0)
+  const paths = buildCli()
+    .definitions()
+    .map((d) => d.path.split(' ').slice(1))
+    .filter((p) => p.length > 0)
   t.ok(paths.length >= 10, `${paths.length} commands`)
   for (const path of paths) {
     const help = await brain.run([...path, '--help'])

@@ -35,18 +35,27 @@ engineTest(t, 'callers and callees of one call per language', async (t, { db }) 
     )
     const callees = await codeCallees(db, { symbol: caller })
     const calleeName = callee.split('.').pop()!
-    t.ok(callees.results.some((r) => r.symbolName === calleeName && r.depth === 1), `${language}: ${caller} → ${callee} as a callee`)
+    t.ok(
+      callees.results.some((r) => r.symbolName === calleeName && r.depth === 1),
+      `${language}: ${caller} → ${callee} as a callee`,
+    )
   }
   const callees = await codeCallees(db, { symbol: 'enqueue' })
   const audit = callees.results.find((r) => r.symbolName === 'audit')
   t.match(audit, { file: null, chunkId: null, via: 'symbol', candidates: 0 }, 'a callee defined outside the brain is a by-name leaf')
-  t.match(callees.results.find((r) => r.symbolName === 'store'), { file: 'src/queue.ts', startLine: 19, path: ['enqueue', 'store'] })
+  t.match(
+    callees.results.find((r) => r.symbolName === 'store'),
+    { file: 'src/queue.ts', startLine: 19, path: ['enqueue', 'store'] },
+  )
 })
 
 engineTest(t, 'a transitive walk carries depth and path, stops at a cycle and at the cap', async (t, { db }) => {
   await importRepo(db)
   const direct = await codeCallers(db, { symbol: 'store' })
-  t.same(direct.results.map((r) => [r.symbolNameQualified, r.depth]), [['enqueue', 1]])
+  t.same(
+    direct.results.map((r) => [r.symbolNameQualified, r.depth]),
+    [['enqueue', 1]],
+  )
   const deep = await codeCallers(db, { symbol: 'store', depth: 5 })
   const byName = new Map(deep.results.map((r) => [r.symbolNameQualified, r]))
   t.match(byName.get('enqueue'), { depth: 1, path: ['enqueue', 'store'] })
@@ -58,7 +67,10 @@ engineTest(t, 'a transitive walk carries depth and path, stops at a cycle and at
   const calleesDeep = await codeCallees(db, { symbol: 'Queue.submit', depth: 4 })
   const names = calleesDeep.results.map((r) => `${r.depth}:${r.symbolNameQualified}`)
   t.ok(names.includes('1:enqueue') && names.includes('2:store') && names.includes('1:Queue.validate'), names.join(' '))
-  t.notOk(calleesDeep.results.some((r) => r.symbolNameQualified === 'enqueue' && r.depth > 1), 'enqueue ← store cycle walked once')
+  t.notOk(
+    calleesDeep.results.some((r) => r.symbolNameQualified === 'enqueue' && r.depth > 1),
+    'enqueue ← store cycle walked once',
+  )
 
   const capped = await codeCallers(db, { symbol: 'store', depth: 5, limit: 1 })
   t.equal(capped.results.length, 1)
@@ -73,22 +85,37 @@ engineTest(t, 'a name with several definitions is reported as ambiguous', async 
   t.same(callers.results.map((r) => r.symbolNameQualified).sort(), ['callDuplicate', 'useDuplicate'])
   t.equal((await codeCallers(db, { symbol: 'enqueue' })).ambiguous, false)
   const callees = await codeCallees(db, { symbol: 'callDuplicate' })
-  t.same(callees.results.map((r) => [r.file, r.candidates]).sort(), [['app/dup_b.py', 2], ['src/dup_a.ts', 2]], 'both candidates, each marked as one of two')
+  t.same(
+    callees.results.map((r) => [r.file, r.candidates]).sort(),
+    [
+      ['app/dup_b.py', 2],
+      ['src/dup_a.ts', 2],
+    ],
+    'both candidates, each marked as one of two',
+  )
   const local = await codeCallees(db, { symbol: 'useDuplicate' })
-  t.same(local.results.map((r) => [r.file, r.candidates]), [['src/dup_a.ts', 1]], 'a call resolved on its own page is not ambiguous')
+  t.same(
+    local.results.map((r) => [r.file, r.candidates]),
+    [['src/dup_a.ts', 1]],
+    'a call resolved on its own page is not ambiguous',
+  )
 })
 
-engineTest(t, 're-import replaces a page\'s edges; deleting the page removes them', async (t, { db }) => {
+engineTest(t, "re-import replaces a page's edges; deleting the page removes them", async (t, { db }) => {
   await importRepo(db, {}, ['src/main.c'])
-  t.same((await codeCallers(db, { symbol: 'tock' })).results.map((r) => r.symbolNameQualified), ['tick'])
+  t.same(
+    (await codeCallers(db, { symbol: 'tock' })).results.map((r) => r.symbolNameQualified),
+    ['tick'],
+  )
   await importPage(db, { slug: 'src/main.c', kind: 'code', path: 'src/main.c', content: REPO['src/main.c']!.replace('tock();', 'tack();') })
   t.same((await codeCallers(db, { symbol: 'tock' })).results, [], 'the old edge is gone')
-  t.same((await codeCallers(db, { symbol: 'tack' })).results.map((r) => r.symbolNameQualified), ['tick'])
+  t.same(
+    (await codeCallers(db, { symbol: 'tack' })).results.map((r) => r.symbolNameQualified),
+    ['tick'],
+  )
   const page = await findPage(db, 'default', 'src/main.c')
   const count = async (): Promise<number> => {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT (SELECT count(*) FROM code_edges_symbol) + (SELECT count(*) FROM code_edges_chunk) + (SELECT count(*) FROM code_symbols) AS n`,
-    )
+    const { rows } = await db.query<{ n: number }>(`SELECT (SELECT count(*) FROM code_edges_symbol) + (SELECT count(*) FROM code_edges_chunk) + (SELECT count(*) FROM code_symbols) AS n`)
     return Number(rows[0]!.n)
   }
   t.ok((await count()) > 0)
@@ -116,7 +143,10 @@ engineTest(t, 'engine edge operations: add, read by chunk, delete', async (t, { 
   t.equal((await codeCallers(db, { symbol: 'open' })).results.length, 1, 'an added by-name edge is read by the graph')
   t.equal(await deleteCodeEdgesForChunks(db, [chunk!.id]), 2)
   t.same(await getEdgesByChunk(db, chunk!.id), [])
-  const err = await addCodeEdges(db, [{ fromChunkId: chunk!.id, edgeType: 'calls', sourceId: 'default' }]).then(() => null, (e: unknown) => e)
+  const err = await addCodeEdges(db, [{ fromChunkId: chunk!.id, edgeType: 'calls', sourceId: 'default' }]).then(
+    () => null,
+    (e: unknown) => e,
+  )
   t.ok(isBrainError(err) && err.code === 'code_edge_requires_target')
 })
 
@@ -135,11 +165,9 @@ async function misplacedEdges(db: Parameters<typeof importRepo>[0]): Promise<Arr
   return rows
 }
 
-engineTest(t, 'every edge carries its caller\'s file and line through import, added edges and page moves', async (t, { db }) => {
+engineTest(t, "every edge carries its caller's file and line through import, added edges and page moves", async (t, { db }) => {
   await importRepo(db)
-  const { rows } = await db.query<{ n: number; lines: number }>(
-    `SELECT count(*)::int AS n, count(DISTINCT from_line)::int AS lines FROM code_edges_symbol WHERE from_slug IS NOT NULL`,
-  )
+  const { rows } = await db.query<{ n: number; lines: number }>(`SELECT count(*)::int AS n, count(DISTINCT from_line)::int AS lines FROM code_edges_symbol WHERE from_slug IS NOT NULL`)
   t.ok(rows[0]!.n > 10 && rows[0]!.lines > 3, `${rows[0]!.n} edges on ${rows[0]!.lines} lines`)
   t.same(await misplacedEdges(db), [], 'after import')
 
@@ -154,7 +182,11 @@ engineTest(t, 'every edge carries its caller\'s file and line through import, ad
   await db.query(`UPDATE pages SET slug = 'lib/main.c' WHERE slug = 'src/main.c'`)
   t.same(await misplacedEdges(db), [], 'after the page moved')
   const callers = await codeCallers(db, { symbol: 'tock' })
-  t.same(callers.results.map((r) => r.slug), ['lib/main.c'], 'the walk reads the new place')
+  t.same(
+    callers.results.map((r) => r.slug),
+    ['lib/main.c'],
+    'the walk reads the new place',
+  )
 
   await importPage(db, { slug: 'src/queue.ts', kind: 'code', path: 'src/queue.ts', content: `\n\n${REPO['src/queue.ts']!}` })
   t.same(await misplacedEdges(db), [], 'after a re-import moved every line down')
@@ -171,17 +203,27 @@ engineTest(t, 'callers come back in file and line order when the limit cuts them
   t.equal(all.results.length, 9)
   const firstFour = await codeCallers(db, { symbol: 'sharedTarget', limit: 4 })
   t.ok(firstFour.truncated)
-  t.same(firstFour.results.map((r) => `${r.slug}:${r.startLine}`), all.results.slice(0, 4).map((r) => `${r.slug}:${r.startLine}`))
-  t.same(firstFour.results.map((r) => r.slug), ['src/a.ts', 'src/a.ts', 'src/a.ts', 'src/b.ts'], 'the first files by slug')
-  t.same(firstFour.results.map((r) => r.symbolNameQualified), ['caller3', 'caller1', 'caller2', 'caller3'], 'by line within a file')
+  t.same(
+    firstFour.results.map((r) => `${r.slug}:${r.startLine}`),
+    all.results.slice(0, 4).map((r) => `${r.slug}:${r.startLine}`),
+  )
+  t.same(
+    firstFour.results.map((r) => r.slug),
+    ['src/a.ts', 'src/a.ts', 'src/a.ts', 'src/b.ts'],
+    'the first files by slug',
+  )
+  t.same(
+    firstFour.results.map((r) => r.symbolNameQualified),
+    ['caller3', 'caller1', 'caller2', 'caller3'],
+    'by line within a file',
+  )
 })
 
 engineTest(t, 'a limit cuts overlapping frontier items to a subset of the whole answer', async (t, { db }) => {
   // Two definitions of `helper` (ambiguous): bare calls reach both, qualified calls one.
   await importPage(db, { slug: 'src/x/alpha.ts', kind: 'code', path: 'src/x/alpha.ts', content: 'export function helper(): number {\n  return 1\n}\n' })
   await importPage(db, { slug: 'src/y/beta.ts', kind: 'code', path: 'src/y/beta.ts', content: 'export function helper(): number {\n  return 2\n}\n' })
-  const callers = (file: string, n: number, call: string): string =>
-    Array.from({ length: n }, (_, i) => `export function ${file}Caller${i}(): number {\n  return ${call}()\n}\n`).join('\n')
+  const callers = (file: string, n: number, call: string): string => Array.from({ length: n }, (_, i) => `export function ${file}Caller${i}(): number {\n  return ${call}()\n}\n`).join('\n')
   await importPage(db, { slug: 'src/m/bare.ts', kind: 'code', path: 'src/m/bare.ts', content: callers('bare', 4, 'helper') })
   await importPage(db, { slug: 'src/m/viaalpha.ts', kind: 'code', path: 'src/m/viaalpha.ts', content: callers('alpha', 3, 'alpha.helper') })
   await importPage(db, { slug: 'src/m/viabeta.ts', kind: 'code', path: 'src/m/viabeta.ts', content: callers('beta', 3, 'beta.helper') })
@@ -195,7 +237,10 @@ engineTest(t, 'a limit cuts overlapping frontier items to a subset of the whole 
     const got = cut.results.map(key)
     t.equal(got.length, limit, `limit ${limit}: as many as asked`)
     t.equal(new Set(got).size, got.length, `limit ${limit}: no caller twice`)
-    t.ok(got.every((k) => whole.includes(k)), `limit ${limit}: only callers of the whole answer`)
+    t.ok(
+      got.every((k) => whole.includes(k)),
+      `limit ${limit}: only callers of the whole answer`,
+    )
     t.equal(cut.truncated, limit < 10)
   }
 })

@@ -42,7 +42,10 @@ for (const engine of ENGINES) {
     const callers = await brain.run(['code-callers', 'store', '--depth', '3', '--json'])
     const graph = callers.json<{ ambiguous: boolean; results: Array<{ symbol_name_qualified: string; depth: number; path: string[] }> }>()
     t.match(graph, { ambiguous: false, depth: 3, direction: 'callers' })
-    t.match(graph.results.find((r) => r.symbol_name_qualified === 'App'), { depth: 3, path: ['App', 'Queue.submit', 'enqueue', 'store'] })
+    t.match(
+      graph.results.find((r) => r.symbol_name_qualified === 'App'),
+      { depth: 3, path: ['App', 'Queue.submit', 'enqueue', 'store'] },
+    )
     const ambiguous = await brain.run(['code-callers', 'duplicate', '--no-json'])
     t.match(ambiguous.stdout, /duplicate is ambiguous: 2 definitions/)
     const callees = await brain.run(['code-callees', 'main', '--no-json'])
@@ -54,11 +57,14 @@ for (const engine of ENGINES) {
     const done = await brain.run(['reconcile-links', '--no-json'])
     t.match(done.stdout, /added 6 links; 1 cited files have no code page/)
     const links = (await brain.run(['links', 'notes/design', '--json'])).json<Array<{ to_slug: string; link_type: string; origin_field: string }>>()
-    t.same(links.map((l) => [l.to_slug, l.link_type, l.origin_field]), [
-      ['app/main.py', 'documents', 'compiled_truth'],
-      ['cmd/main.go', 'documents', 'timeline'],
-      ['src/queue.ts', 'documents', 'compiled_truth'],
-    ])
+    t.same(
+      links.map((l) => [l.to_slug, l.link_type, l.origin_field]),
+      [
+        ['app/main.py', 'documents', 'compiled_truth'],
+        ['cmd/main.go', 'documents', 'timeline'],
+        ['src/queue.ts', 'documents', 'compiled_truth'],
+      ],
+    )
     const back = await brain.run(['backlinks', 'notes/design', '--no-json'])
     t.match(back.stdout, /documented_by +src\/queue\.ts \(markdown, compiled_truth\)/)
     const extract = await brain.run(['extract', 'cmd/main.go', '--json'])

@@ -12,7 +12,7 @@ async function importCopy(db: Database): Promise<void> {
 
 const key = (r: CodeGraphNode, prefix = ''): string => `${prefix}${r.slug}|${r.symbolNameQualified}|${r.depth}`
 
-engineTest(t, 'callers of a name defined in several copies: each copy\'s callers, once, at their own depth', async (t, { db }) => {
+engineTest(t, "callers of a name defined in several copies: each copy's callers, once, at their own depth", async (t, { db }) => {
   await importRepo(db)
   const single = await codeCallers(db, { symbol: 'store', depth: 5 })
   t.ok(single.results.length >= 3, 'the walk reaches several levels')
@@ -36,9 +36,15 @@ engineTest(t, 'the limit cuts a fanned-out walk exactly, and says so only when i
     const capped = await codeCallers(db, { symbol: 'enqueue', depth: 5, limit })
     t.equal(capped.results.length, limit, `limit ${limit}: that many results`)
     t.equal(capped.truncated, limit < n, `limit ${limit}: truncated only below ${n}`)
-    t.ok(capped.results.every((r) => everyKey.has(key(r))), `limit ${limit}: a subset of the whole walk`)
+    t.ok(
+      capped.results.every((r) => everyKey.has(key(r))),
+      `limit ${limit}: a subset of the whole walk`,
+    )
     // Nearer callers are found first: a cut never keeps a deeper caller while dropping a nearer one.
     const maxDepth = Math.max(...capped.results.map((r) => r.depth))
-    t.ok(all.results.filter((r) => r.depth < maxDepth).every((r) => capped.results.some((c) => key(c) === key(r))), `limit ${limit}: walk order`)
+    t.ok(
+      all.results.filter((r) => r.depth < maxDepth).every((r) => capped.results.some((c) => key(c) === key(r))),
+      `limit ${limit}: walk order`,
+    )
   }
 })

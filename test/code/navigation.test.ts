@@ -20,13 +20,32 @@ engineTest(t, 'code-def: functions, classes and methods, by bare and qualified n
   t.match(await codeDef(db, { symbol: 'main.run' }), [{ slug: 'app/main.py', symbolType: 'function', startLine: 9 }], 'module.func: a top-level function of main.py')
 
   const app = await codeDef(db, { symbol: 'App' })
-  t.same(app.map((d) => [d.symbolType, d.slug]), [['function', 'src/app.tsx'], ['class', 'src/App.java']], 'function ranks before class')
-  t.same((await codeDef(db, { symbol: 'App', language: 'java' })).map((d) => d.slug), ['src/App.java'], '--lang filters')
+  t.same(
+    app.map((d) => [d.symbolType, d.slug]),
+    [
+      ['function', 'src/app.tsx'],
+      ['class', 'src/App.java'],
+    ],
+    'function ranks before class',
+  )
+  t.same(
+    (await codeDef(db, { symbol: 'App', language: 'java' })).map((d) => d.slug),
+    ['src/App.java'],
+    '--lang filters',
+  )
   t.same((await codeDef(db, { symbol: 'App', limit: 1 })).length, 1, '--limit caps')
   const point = await codeDef(db, { symbol: 'Point' })
-  t.same(point.map((d) => d.symbolType), ['struct'], 'a Rust impl block is not a definition type')
+  t.same(
+    point.map((d) => d.symbolType),
+    ['struct'],
+    'a Rust impl block is not a definition type',
+  )
   const run = await codeDef(db, { symbol: 'run' })
-  t.same(run.map((d) => `${d.symbolType}:${d.symbolNameQualified}`), ['function:run', 'method:Tool.run', 'method:App.run'], 'methods after the spec types, then by slug')
+  t.same(
+    run.map((d) => `${d.symbolType}:${d.symbolNameQualified}`),
+    ['function:run', 'method:Tool.run', 'method:App.run'],
+    'methods after the spec types, then by slug',
+  )
 })
 
 engineTest(t, 'code-refs: every chunk mentioning the symbol, case-insensitive, by slug then line', async (t, { db }) => {
@@ -39,7 +58,10 @@ engineTest(t, 'code-refs: every chunk mentioning the symbol, case-insensitive, b
   const greet = await codeRefs(db, { symbol: 'greet' })
   t.same([...new Set(greet.map((r) => r.slug))], ['src/App.java', 'src/Program.cs'], 'several pages, ordered by slug')
   t.same(await codeRefs(db, { symbol: 'dup_a' }), [], 'the chunk header (file path) is not searched')
-  t.same((await codeRefs(db, { symbol: 'greet', language: 'csharp' })).map((r) => r.slug), ['src/Program.cs'])
+  t.same(
+    (await codeRefs(db, { symbol: 'greet', language: 'csharp' })).map((r) => r.slug),
+    ['src/Program.cs'],
+  )
 })
 
 engineTest(t, 'every code command refuses a missing symbol with its own usage code and a hint', async (t, { db }) => {
@@ -50,13 +72,19 @@ engineTest(t, 'every code command refuses a missing symbol with its own usage co
     ['code_callees', () => codeCallees(db, { symbol: undefined as unknown as string })],
   ]
   for (const [command, call] of cases) {
-    const err = await call().then(() => null, (e: unknown) => e)
+    const err = await call().then(
+      () => null,
+      (e: unknown) => e,
+    )
     t.ok(isBrainError(err), command)
     if (!isBrainError(err)) continue
     t.equal(err.errorClass, 'UsageError')
     t.equal(err.code, `${command}_requires_symbol`)
     t.ok(err.hint && err.hint.length > 0, 'with a hint')
   }
-  const badDepth = await codeCallers(db, { symbol: 'x', depth: 0 }).then(() => null, (e: unknown) => e)
+  const badDepth = await codeCallers(db, { symbol: 'x', depth: 0 }).then(
+    () => null,
+    (e: unknown) => e,
+  )
   t.ok(isBrainError(badDepth) && badDepth.code === 'code_callers_invalid_depth')
 })

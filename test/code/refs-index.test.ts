@@ -14,7 +14,12 @@ async function expectedRefs(db: Database, needle: string): Promise<string[]> {
      WHERE p.page_kind = 'code' ORDER BY p.slug, c.start_line, c.chunk_index`,
   )
   return rows
-    .filter((r) => r.chunk_text.slice(r.chunk_text.indexOf('\n') + 1).toLowerCase().includes(needle.toLowerCase()))
+    .filter((r) =>
+      r.chunk_text
+        .slice(r.chunk_text.indexOf('\n') + 1)
+        .toLowerCase()
+        .includes(needle.toLowerCase()),
+    )
     .map((r) => `${r.slug}:${r.start_line}`)
 }
 

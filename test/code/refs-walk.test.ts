@@ -52,8 +52,7 @@ async function scan(db: Database, needle: string, language: string | null = null
   })
 }
 
-const keys = (rows: ReadonlyArray<{ slug: string; start_line?: number | null; startLine?: number | null }>): string[] =>
-  rows.map((r) => `${r.slug}:${r.startLine ?? r.start_line}`)
+const keys = (rows: ReadonlyArray<{ slug: string; start_line?: number | null; startLine?: number | null }>): string[] => rows.map((r) => `${r.slug}:${r.startLine ?? r.start_line}`)
 
 const NEEDLES = ['commonNeedle', '(', '):', 'COMMONNEEDLE', 'atBound', 'pastBound', 'rareNeedle', 'handler1', 'he', 'n', '50%_off', '%_', '_o', 'été', 'café', 'no such needle']
 
@@ -131,7 +130,13 @@ engineTest(t, 'the walk reads code pages alone, through their own slug index', a
   const walked = await walkRefs(db, 'commonNeedle', null, 4, 10_000)
   t.same(walked === null ? null : keys(walked), (await scan(db, 'commonNeedle')).slice(0, 4), 'notes are never answers')
   let seen: { sql: string; params: readonly SqlParam[] } | undefined
-  const spy: SqlExecutor = { query: (sql, params) => { seen = { sql, params: params ?? [] }; return db.query(sql, params) }, exec: (sql) => db.exec(sql) }
+  const spy: SqlExecutor = {
+    query: (sql, params) => {
+      seen = { sql, params: params ?? [] }
+      return db.query(sql, params)
+    },
+    exec: (sql) => db.exec(sql),
+  }
   await walkRefs(spy, 'commonNeedle', null, 4, 10_000)
   // Tiny tables are cheaper to scan and sort: forbid that, so the plan shows the path a large
   // brain takes.

@@ -58,7 +58,11 @@ async function words(db: Database, needle: string, limit: number, options: WordP
 }
 
 /** Both branches of the word plan: the walk (a cap past every chunk) and the index (no walk). */
-const BRANCHES: Array<[string, WordPlanOptions]> = [['walk', { walkCap: 100_000 }], ['index', { walkCap: 0 }], ['default', {}]]
+const BRANCHES: Array<[string, WordPlanOptions]> = [
+  ['walk', { walkCap: 100_000 }],
+  ['index', { walkCap: 0 }],
+  ['default', {}],
+]
 
 const NEEDLES = {
   common: 'countPage',
@@ -86,7 +90,11 @@ engineTest(t, 'the word plan answers exactly like a scan of the chunk bodies, on
       }
     }
     const answered = (await codeRefs(db, { symbol: needle, limit: 1000 })).map((r) => `${r.slug}:${r.startLine}`)
-    t.same(answered, expected.map((k) => k.split(':').slice(0, 2).join(':')), `code-refs "${needle}"`)
+    t.same(
+      answered,
+      expected.map((k) => k.split(':').slice(0, 2).join(':')),
+      `code-refs "${needle}"`,
+    )
   }
   // `_` is literal: `page_` must not match `pageX`.
   t.ok((await scan(db, 'page_')).length < (await scan(db, 'page')).length, 'the underscore narrows the match')
@@ -102,7 +110,10 @@ engineTest(t, 'past the expansion cap the word plan gives way and code-refs stil
   t.same(await words(db, 'page', 20, { expansionCap: 2, walkCap: 100_000 }), (await scan(db, 'page')).slice(0, 20), 'a walk that fills the limit needs no expansion')
   t.notSame(await words(db, 'rareNeedle', 20, { expansionCap: 2, walkCap: 0 }), null, 'under the cap: answered')
   const answered = (await codeRefs(db, { symbol: 'page', limit: 1000 })).map((r) => `${r.slug}:${r.startLine}`)
-  t.same(answered, (await scan(db, 'page')).map((k) => k.split(':').slice(0, 2).join(':')))
+  t.same(
+    answered,
+    (await scan(db, 'page')).map((k) => k.split(':').slice(0, 2).join(':')),
+  )
 })
 
 /** The words row of every code chunk of a page, by chunk index. */
@@ -151,7 +162,10 @@ engineTest(t, 'the word rows follow every write of a chunk or its page', async (
   // A moved page answers in its new place in the order.
   const before = await scan(db, 'countPage')
   await db.query(`UPDATE pages SET slug = 'zz/moved.ts' WHERE slug = 'gen/a/file4.ts'`)
-  t.ok((await wordRows(db, 'zz/moved.ts')).every((r) => r.slug === 'zz/moved.ts'), 'the rows carry the new slug')
+  t.ok(
+    (await wordRows(db, 'zz/moved.ts')).every((r) => r.slug === 'zz/moved.ts'),
+    'the rows carry the new slug',
+  )
   const after = await scan(db, 'countPage')
   t.notSame(after, before, 'the move changes the order')
   t.match(after.at(-1) ?? '', /^zz\/moved\.ts:/, 'the moved page sorts last')

@@ -59,7 +59,15 @@ t.test('the MCP capture tool converts a base64 file and refuses text and file to
   const client = new Client({ name: 'brain-test', version: '1' })
   await client.connect(transport)
   t.teardown(() => client.close())
-  const exported = JSON.stringify([{ id: 'g1', title: 'Recipe ideas', create_time: 1714550400, current_node: 'b', mapping: { a: { message: { author: { role: 'user' }, content: { parts: ['soup?'] } } }, b: { parent: 'a', message: { author: { role: 'assistant' }, content: { parts: ['Leek soup.'] } } } } }])
+  const exported = JSON.stringify([
+    {
+      id: 'g1',
+      title: 'Recipe ideas',
+      create_time: 1714550400,
+      current_node: 'b',
+      mapping: { a: { message: { author: { role: 'user' }, content: { parts: ['soup?'] } } }, b: { parent: 'a', message: { author: { role: 'assistant' }, content: { parts: ['Leek soup.'] } } } },
+    },
+  ])
   const file = { name: 'conversations.json', data_base64: Buffer.from(exported).toString('base64') }
   const captured = await call(client, 'capture', { file, no_embed: true })
   t.notOk(captured.isError, captured.text)

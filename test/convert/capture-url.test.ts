@@ -77,7 +77,11 @@ engineTest(t, 'capture --url: converter by content type, redirects, guard on eve
   t.match((await findPage(db, 'default', 'web/127.0.0.1/note.txt'))!.compiledTruth, /second version/)
 
   await t.rejects(captureUrl(db, { ...base, allowPrivate: false, url: `${site.base}/readme` }), { code: 'url_private_address', hint: /--allow-private/ })
-  await t.rejects(captureUrl(db, { ...base, allowPrivate: false, allowHosts: [site.host], url: `${site.base}/to-local` }), { code: 'url_private_address', message: /127\.0\.0\.2/ }, 'a redirect to a private address is refused')
+  await t.rejects(
+    captureUrl(db, { ...base, allowPrivate: false, allowHosts: [site.host], url: `${site.base}/to-local` }),
+    { code: 'url_private_address', message: /127\.0\.0\.2/ },
+    'a redirect to a private address is refused',
+  )
   await t.rejects(captureUrl(db, { ...base, url: `${site.base}/loop` }), { code: 'url_too_many_redirects' })
   await t.rejects(captureUrl(db, { ...base, timeoutMs: 300, url: `${site.base}/slow` }), { code: 'url_timeout' })
   await t.rejects(captureUrl(db, { ...base, maxBytes: 1000, url: `${site.base}/big` }), { code: 'url_too_large' })

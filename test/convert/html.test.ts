@@ -21,7 +21,14 @@ t.test('HTML: main content as markdown; navigation, footer and scripts left out;
   t.equal(r.format, 'html')
   const d = r.drafts[0]!
   t.equal(d.title, 'Reading tide tables')
-  t.match(d.frontmatter, { type: 'web', source_format: 'html', canonical_url: 'https://coast.example/posts/tides', site_name: 'Coast Notes', url: 'https://coast.example/posts/tides?ref=x', fetched_at: '2024-06-01T00:00:00.000Z' })
+  t.match(d.frontmatter, {
+    type: 'web',
+    source_format: 'html',
+    canonical_url: 'https://coast.example/posts/tides',
+    site_name: 'Coast Notes',
+    url: 'https://coast.example/posts/tides?ref=x',
+    fetched_at: '2024-06-01T00:00:00.000Z',
+  })
   t.match(d.body, /## Columns/)
   t.match(d.body, /- Time of high water\n- Height in metres/)
   t.match(d.body, /\[the official tables\]\(https:\/\/example\.org\/tides\)/)

@@ -8,7 +8,15 @@ import { engineTest } from '../helpers/engines.js'
 import { makeEncryptedPdf, makeImageOnlyPdf, makePdf } from './pdf-fixtures.js'
 
 const claudeExport = JSON.stringify([
-  { uuid: 'c-1', name: 'Trip planning', created_at: '2024-05-01T10:00:00Z', chat_messages: [{ sender: 'human', text: 'Where to go in May?' }, { sender: 'assistant', text: 'Lisbon.' }] },
+  {
+    uuid: 'c-1',
+    name: 'Trip planning',
+    created_at: '2024-05-01T10:00:00Z',
+    chat_messages: [
+      { sender: 'human', text: 'Where to go in May?' },
+      { sender: 'assistant', text: 'Lisbon.' },
+    ],
+  },
 ])
 
 async function folderWithDocuments(): Promise<string> {
@@ -32,10 +40,11 @@ engineTest(t, 'import --strategy auto converts PDFs and chat exports; failures c
   const first = await importFolder(db, root, options)
   t.equal(first.files, 6)
   t.equal(first.created, 3, 'note, PDF page, conversation page')
-  t.same(
-    first.failed.map((f) => [f.path, f.code]).sort(),
-    [['papers/cut.pdf', 'pdf_corrupt'], ['papers/locked.pdf', 'pdf_encrypted'], ['papers/scan.pdf', 'pdf_no_text']],
-  )
+  t.same(first.failed.map((f) => [f.path, f.code]).sort(), [
+    ['papers/cut.pdf', 'pdf_corrupt'],
+    ['papers/locked.pdf', 'pdf_encrypted'],
+    ['papers/scan.pdf', 'pdf_no_text'],
+  ])
   t.match(first.formats, { pdf: { files: 1, pages: 1 }, claude: { files: 1, pages: 1 }, failed: { failed: 3 } })
   t.equal(first.documentCounts.pdf_pages, 2)
 
@@ -47,7 +56,10 @@ engineTest(t, 'import --strategy auto converts PDFs and chat exports; failures c
   t.equal(pdf!.sourceUri, 'papers/Q1 Report.pdf')
   t.match(pdf!.compiledTruth, /## Page 2\n\nCosts fell\./)
   const chat = (await db.query<{ slug: string }>(`SELECT slug FROM pages WHERE frontmatter ->> 'source_format' = 'claude'`)).rows
-  t.same(chat.map((r) => r.slug), ['chats/claude/trip-planning-c-1'])
+  t.same(
+    chat.map((r) => r.slug),
+    ['chats/claude/trip-planning-c-1'],
+  )
 
   const again = await importFolder(db, root, options)
   t.equal(again.created + again.updated, 0, 'nothing unchanged is written again')
@@ -61,7 +73,15 @@ engineTest(t, 'import --strategy auto converts PDFs and chat exports; failures c
 
   const twoChats = JSON.stringify([
     JSON.parse(claudeExport)[0],
-    { uuid: 'c-2', name: 'Garden plan', created_at: '2024-05-02T10:00:00Z', chat_messages: [{ sender: 'human', text: 'Tomatoes or beans?' }, { sender: 'assistant', text: 'Beans.' }] },
+    {
+      uuid: 'c-2',
+      name: 'Garden plan',
+      created_at: '2024-05-02T10:00:00Z',
+      chat_messages: [
+        { sender: 'human', text: 'Tomatoes or beans?' },
+        { sender: 'assistant', text: 'Beans.' },
+      ],
+    },
   ])
   await writeFile(join(root, 'chats', 'conversations.json'), twoChats)
   const grown = await importFolder(db, root, options)
@@ -73,7 +93,11 @@ engineTest(t, 'import --strategy auto converts PDFs and chat exports; failures c
   t.equal(await findPage(db, 'default', 'chats/claude/trip-planning-c-1'), null)
   t.ok(await findPage(db, 'default', 'chats/claude/garden-plan-c-2'), 'the one still in it stays')
   const { rows: trashed } = await db.query<{ slug: string }>('SELECT slug FROM page_trash')
-  t.same(trashed.map((r) => r.slug), ['chats/claude/trip-planning-c-1'], 'into the trash, where it can be restored')
+  t.same(
+    trashed.map((r) => r.slug),
+    ['chats/claude/trip-planning-c-1'],
+    'into the trash, where it can be restored',
+  )
   t.ok(await findPage(db, 'default', 'papers/q1-report'), 'pages of other files are untouched')
 
   const markdownOnly = await importFolder(db, root, { ...options, strategy: 'markdown' })

@@ -9,7 +9,14 @@ engineTest(t, 'ingest_capture converts a base64 PDF event; the same file again i
   const queue = await openQueue({ db, config: testConfig(), logger: testLogger() })
   t.teardown(() => queue.close())
   const bytes = await makePdf([{ heading: 'Minutes', lines: ['We met.'] }, { lines: ['We agreed.'] }], { title: 'Board Minutes' })
-  const event = { content_type: 'application/pdf', content_encoding: 'base64', content: Buffer.from(bytes).toString('base64'), source_id: 'inbox', source_uri: 'file:///inbox/minutes.pdf', metadata: { file_name: 'minutes.pdf' } }
+  const event = {
+    content_type: 'application/pdf',
+    content_encoding: 'base64',
+    content: Buffer.from(bytes).toString('base64'),
+    source_id: 'inbox',
+    source_uri: 'file:///inbox/minutes.pdf',
+    metadata: { file_name: 'minutes.pdf' },
+  }
   const job = await queue.submitAndWait('ingest_capture', { event })
   t.match(job.result, { slug: 'inbox/minutes', status: 'created' })
   const page = await findPage(db, 'default', 'inbox/minutes')
@@ -17,8 +24,9 @@ engineTest(t, 'ingest_capture converts a base64 PDF event; the same file again i
   t.match(page!.compiledTruth, /We agreed\./)
   const again = await queue.submitAndWait('ingest_capture', { event })
   t.match(again.result, { slug: 'inbox/minutes', status: 'skipped' })
-  const png = await queue
-    .submitAndWait('ingest_capture', { event: { ...event, content_type: 'image/png', content: Buffer.from('PNG').toString('base64'), metadata: { file_name: 'x.png' } } })
-    .then(() => null, (err: unknown) => err)
+  const png = await queue.submitAndWait('ingest_capture', { event: { ...event, content_type: 'image/png', content: Buffer.from('PNG').toString('base64'), metadata: { file_name: 'x.png' } } }).then(
+    () => null,
+    (err: unknown) => err,
+  )
   t.match(png, { code: 'binary_content_unsupported' })
 })

@@ -11,7 +11,9 @@ import { makePdf } from './pdf-fixtures.js'
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s)
 
 async function threadMbox(): Promise<string> {
-  const pdf = Buffer.from(await makePdf([{ lines: ['Budget table inside the attachment.'] }], { title: 'Budget 2024' })).toString('base64').replace(/.{76}/g, '$&\n')
+  const pdf = Buffer.from(await makePdf([{ lines: ['Budget table inside the attachment.'] }], { title: 'Budget 2024' }))
+    .toString('base64')
+    .replace(/.{76}/g, '$&\n')
   const first = [
     'From ada@example.org Mon May  6 09:00:00 2024',
     'From: Ada Lovelace <ada@example.org>',
@@ -66,7 +68,14 @@ t.test('mbox thread: one page per message, HTML converted, reply folded and link
   t.same(r.counts, { messages: 2, attachment_pages: 1 })
   const [first, attachment, reply] = r.drafts
   t.match(first!.slugHint, /^mail\/2024-05-06-budget-for-the-engine-[0-9a-f]{8}$/)
-  t.match(first!.frontmatter, { type: 'email', from: 'Ada Lovelace <ada@example.org>', to: ['Charles Babbage <charles@example.org>'], cc: ['team@example.org'], subject: 'Budget for the engine', message_id: '<m1@example.org>' })
+  t.match(first!.frontmatter, {
+    type: 'email',
+    from: 'Ada Lovelace <ada@example.org>',
+    to: ['Charles Babbage <charles@example.org>'],
+    cc: ['team@example.org'],
+    subject: 'Budget for the engine',
+    message_id: '<m1@example.org>',
+  })
   t.match(first!.body, /Here is the \*\*budget\*\* for the engine\.\n\n- gears\n- cards/)
   t.match(first!.body, /## Attachments\n\n- \[budget\.pdf \(application\/pdf, \d+ bytes\)\]\(mail\/.+\/budget\)/)
   t.equal(attachment!.slugHint, `${first!.slugHint}/budget`)

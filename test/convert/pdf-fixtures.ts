@@ -45,5 +45,10 @@ export async function makeEncryptedPdf(): Promise<Uint8Array> {
   const text = Buffer.from(await makePdf([{ lines: ['secret'] }])).toString('latin1')
   const hex = (n: number): string => '<' + 'ab'.repeat(n) + '>'
   const encrypt = `/Encrypt << /Filter /Standard /V 1 /R 2 /Length 40 /O ${hex(32)} /U ${hex(32)} /P -44 >> /ID [${hex(16)} ${hex(16)}]`
-  return new Uint8Array(Buffer.from(text.replace(/trailer\s*<</, (m) => `${m}\n${encrypt}\n`), 'latin1'))
+  return new Uint8Array(
+    Buffer.from(
+      text.replace(/trailer\s*<</, (m) => `${m}\n${encrypt}\n`),
+      'latin1',
+    ),
+  )
 }

@@ -13,7 +13,10 @@ engineTest(t, 'PDF chunks carry their page numbers, and search results show them
   const result = await importDocument(db, { bytes, name: 'long.pdf', sourceId: 'default', sourceUri: 'long.pdf', sourceKind: 'file' })
   const chunks = (await listChunks(db, result.pages[0]!.pageId)).filter((c) => c.chunkSource === 'compiled_truth')
   t.ok(chunks.length >= 2, `several chunks (${chunks.length})`)
-  t.ok(chunks.every((c) => c.symbolType === 'pdf_page' && /^p\. \d(–\d)?$/.test(c.symbolName ?? '')), chunks.map((c) => c.symbolName).join(', '))
+  t.ok(
+    chunks.every((c) => c.symbolType === 'pdf_page' && /^p\. \d(–\d)?$/.test(c.symbolName ?? '')),
+    chunks.map((c) => c.symbolName).join(', '),
+  )
   t.match(chunks[0]!.symbolName, /^p\. 1/)
   t.match(chunks[chunks.length - 1]!.symbolName, /3$/)
   const withPage = chunks.find((c) => c.chunkText.includes('p2l20.'))!

@@ -3,9 +3,7 @@ import { convert, hashBytes, renderDraft } from '../../src/convert/index.js'
 import { parseMarkdownPage } from '../../src/pages/index.js'
 
 t.test('rendered drafts parse as pages with front matter and source hash intact', async (t) => {
-  const bytes = new TextEncoder().encode(
-    JSON.stringify([{ uuid: 'u-2', name: 'Plan: "v2" # ideas', created_at: '2024-05-05T00:00:00Z', chat_messages: [{ sender: 'human', text: 'hi' }] }]),
-  )
+  const bytes = new TextEncoder().encode(JSON.stringify([{ uuid: 'u-2', name: 'Plan: "v2" # ideas', created_at: '2024-05-05T00:00:00Z', chat_messages: [{ sender: 'human', text: 'hi' }] }]))
   const r = await convert({ bytes, name: 'conversations.json' })
   const hash = hashBytes(bytes)
   t.match(hash, /^[0-9a-f]{64}$/)

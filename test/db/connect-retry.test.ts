@@ -16,7 +16,18 @@ t.test('three retries at 1 s, 2 s, 4 s, then the error surfaces', async (t) => {
   const waits: number[] = []
   let calls = 0
   await t.rejects(
-    withConnectRetry(async () => { calls++; throw coded('ECONNREFUSED') }, { retry: true, sleep: async (ms) => { waits.push(ms) } }),
+    withConnectRetry(
+      async () => {
+        calls++
+        throw coded('ECONNREFUSED')
+      },
+      {
+        retry: true,
+        sleep: async (ms) => {
+          waits.push(ms)
+        },
+      },
+    ),
     { code: 'ECONNREFUSED' },
   )
   t.same(waits, [...RETRY_DELAYS_MS], 'delays 1000, 2000, 4000')
@@ -26,16 +37,38 @@ t.test('three retries at 1 s, 2 s, 4 s, then the error surfaces', async (t) => {
 
 t.test('a connection that comes back is used', async (t) => {
   let calls = 0
-  const value = await withConnectRetry(async () => { if (++calls < 3) throw coded('57P03'); return 'ok' }, { retry: true, sleep: async () => undefined })
+  const value = await withConnectRetry(
+    async () => {
+      if (++calls < 3) throw coded('57P03')
+      return 'ok'
+    },
+    { retry: true, sleep: async () => undefined },
+  )
   t.equal(value, 'ok')
   t.equal(calls, 3)
 })
 
 t.test('retry off and non-transient errors fail at once', async (t) => {
   let calls = 0
-  await t.rejects(withConnectRetry(async () => { calls++; throw coded('ECONNREFUSED') }, { retry: false, sleep: async () => undefined }))
+  await t.rejects(
+    withConnectRetry(
+      async () => {
+        calls++
+        throw coded('ECONNREFUSED')
+      },
+      { retry: false, sleep: async () => undefined },
+    ),
+  )
   t.equal(calls, 1, '--no-retry-connect: one attempt')
   calls = 0
-  await t.rejects(withConnectRetry(async () => { calls++; throw coded('3D000') }, { retry: true, sleep: async () => undefined }))
+  await t.rejects(
+    withConnectRetry(
+      async () => {
+        calls++
+        throw coded('3D000')
+      },
+      { retry: true, sleep: async () => undefined },
+    ),
+  )
   t.equal(calls, 1, 'database does not exist: one attempt')
 })

@@ -15,9 +15,7 @@ engineTest(t, 'every GIN index keeps a small pending list', async (t, { db }) =>
 })
 
 engineTest(t, 'a large write leaves at most 256 kB pending, so searches do not scan a long list', async (t, { db }) => {
-  const page = await db.query<{ id: number }>(
-    `INSERT INTO pages (slug, content_hash, page_kind) VALUES ('src/big.ts', 'h', 'code') RETURNING id`,
-  )
+  const page = await db.query<{ id: number }>(`INSERT INTO pages (slug, content_hash, page_kind) VALUES ('src/big.ts', 'h', 'code') RETURNING id`)
   // About a megabyte of distinct entries, four times what the list may hold.
   await db.query(
     `INSERT INTO content_chunks (page_id, chunk_index, chunk_text, chunk_source, language)

@@ -28,7 +28,11 @@ t.test('a second process opening the embedded brain fails cleanly, naming the ho
   const db = await openDatabase(loadConfig({ env: { BRAIN_HOME: home } }).engine)
   t.teardown(() => db.close())
   const { rows } = await db.query<{ key: string }>(`SELECT key FROM config WHERE key LIKE 'holder.%'`)
-  t.same(rows.map((r) => r.key), [`holder.${first.pid}`], "the first process's write survived and the brain opens after it exits")
+  t.same(
+    rows.map((r) => r.key),
+    [`holder.${first.pid}`],
+    "the first process's write survived and the brain opens after it exits",
+  )
 })
 
 t.test('a lock left by a dead process is taken over', async (t) => {

@@ -11,7 +11,11 @@ engineTest(t, 'a migrated brain has every spec migration in its ledger and re-ru
   const { rows } = await db.query<{ version: number; applied: boolean }>('SELECT version, applied FROM brain_migrations ORDER BY version')
   const versions = rows.map((r) => r.version)
   for (const v of SPEC_VERSIONS) t.ok(versions.includes(v), `ledger has v${v}`)
-  t.same(versions, loadMigrations().map((m) => m.version), 'every migration file is recorded once')
+  t.same(
+    versions,
+    loadMigrations().map((m) => m.version),
+    'every migration file is recorded once',
+  )
   const again = await migrate(db)
   t.same(again, { applied: [], skipped: [] }, 'second run applies nothing')
 })
@@ -32,10 +36,9 @@ engineTest(t, 'the page_kind check constraint rejects unknown kinds', async (t, 
 
 engineTest(t, 'the chunk search_vector trigger weights doc comment and qualified name above text', async (t, { db }) => {
   const page = await db.query<{ id: number }>(`INSERT INTO pages (slug, content_hash) VALUES ('c', 'h') RETURNING id`)
-  await db.query(
-    `INSERT INTO content_chunks (page_id, chunk_index, chunk_text, doc_comment, symbol_name_qualified) VALUES ($1, 0, 'body words', 'explains parser', 'Parser.parse')`,
-    [page.rows[0]!.id],
-  )
+  await db.query(`INSERT INTO content_chunks (page_id, chunk_index, chunk_text, doc_comment, symbol_name_qualified) VALUES ($1, 0, 'body words', 'explains parser', 'Parser.parse')`, [
+    page.rows[0]!.id,
+  ])
   const { rows } = await db.query<{ sv: string }>(`SELECT search_vector::text AS sv FROM content_chunks`)
   t.match(rows[0]!.sv, /'parser':\d+A/, 'doc comment terms at weight A')
   t.match(rows[0]!.sv, /'bodi':\d+B|'body':\d+B/, 'chunk text at weight B')
@@ -69,7 +72,13 @@ async function emptyDatabase(engine: EngineName): Promise<{ db: Database; cleanu
   }
   const created = await createPgDatabase({ migrated: false })
   const db = await openPostgres({ url: created.url, statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false })
-  return { db, cleanup: async () => { await db.close(); await created.drop() } }
+  return {
+    db,
+    cleanup: async () => {
+      await db.close()
+      await created.drop()
+    },
+  }
 }
 
 for (const engine of ENGINES) {

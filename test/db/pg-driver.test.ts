@@ -5,7 +5,10 @@ import { createPgDatabase } from '../helpers/engines.js'
 t.test('session timeouts arrive as start-up parameters on every connection', async (t) => {
   const created = await createPgDatabase({ migrated: false })
   const db = await openPostgres({ url: created.url, statementTimeoutMs: 123_000, idleTxTimeoutMs: 45_000, clientCheckIntervalMs: 5_000, retryConnect: false })
-  t.teardown(async () => { await db.close(); await created.drop() })
+  t.teardown(async () => {
+    await db.close()
+    await created.drop()
+  })
   const { rows } = await db.query<Record<string, string>>(
     `SELECT current_setting('statement_timeout') AS st, current_setting('idle_in_transaction_session_timeout') AS idle,
             current_setting('client_connection_check_interval') AS cc`,
@@ -18,7 +21,10 @@ t.test('session timeouts arrive as start-up parameters on every connection', asy
 t.test('int8 and numeric come back as numbers, like the embedded engine', async (t) => {
   const created = await createPgDatabase({ migrated: false })
   const db = await openPostgres({ url: created.url, statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false })
-  t.teardown(async () => { await db.close(); await created.drop() })
+  t.teardown(async () => {
+    await db.close()
+    await created.drop()
+  })
   const { rows } = await db.query<{ n: number; d: number }>(`SELECT count(*) AS n, 1.5::numeric AS d FROM pg_class`)
   t.type(rows[0]!.n, 'number')
   t.equal(rows[0]!.d, 1.5)
@@ -28,7 +34,10 @@ t.test('a server without pgvector is refused with an error naming the extension'
   const { migrate } = await import('../../src/db/migrate.js')
   const created = await createPgDatabase({ migrated: false })
   const db = await openPostgres({ url: created.url, statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false })
-  t.teardown(async () => { await db.close(); await created.drop() })
+  t.teardown(async () => {
+    await db.close()
+    await created.drop()
+  })
   // Simulate a server lacking the extension by hiding it from pg_available_extensions.
   await db.exec(`CREATE SCHEMA shadow; CREATE VIEW shadow.pg_available_extensions AS SELECT * FROM pg_catalog.pg_available_extensions WHERE name <> 'vector'`)
   await db.exec(`ALTER DATABASE ${new URL(created.url).pathname.slice(1)} SET search_path = shadow, pg_catalog, public`)
@@ -39,10 +48,10 @@ t.test('a server without pgvector is refused with an error naming the extension'
 
 t.test('an unreachable server fails with database_unreachable, without retries when they are off', async (t) => {
   let retries = 0
-  await t.rejects(
-    openPostgres({ url: 'postgres://nobody@127.0.0.1:1/none', statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false, onRetry: () => retries++ }),
-    { code: 'database_unreachable', errorClass: 'DatabaseError' },
-  )
+  await t.rejects(openPostgres({ url: 'postgres://nobody@127.0.0.1:1/none', statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false, onRetry: () => retries++ }), {
+    code: 'database_unreachable',
+    errorClass: 'DatabaseError',
+  })
   t.equal(retries, 0, 'no retry with retry off')
 })
 

@@ -12,7 +12,9 @@ import type { SqlExecutor } from '../../src/db/types.js'
 async function schemaOf(db: SqlExecutor): Promise<Record<string, string[]>> {
   const list = async (sql: string): Promise<string[]> => (await db.query<{ v: string }>(sql)).rows.map((r) => r.v)
   return {
-    columns: await list(`SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') AS v FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`),
+    columns: await list(
+      `SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') AS v FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`,
+    ),
     indexes: await list(`SELECT indexdef AS v FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`),
     constraints: await list(`SELECT conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) AS v FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1`),
     functions: await list(`SELECT proname || ' ' || md5(prosrc) AS v FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY 1`),

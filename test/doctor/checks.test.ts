@@ -26,8 +26,14 @@ function statusOf(report: DoctorReport, name: string): string | undefined {
 
 engineTest(t, 'a healthy fresh brain: every check ok', async (t, { db }) => {
   const report = await doctor(db)
-  t.same(report.checks.map((c) => c.name), ['service', 'database', 'schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'minions_migration'])
-  t.same(report.checks.filter((c) => c.status !== 'ok'), [])
+  t.same(
+    report.checks.map((c) => c.name),
+    ['service', 'database', 'schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'minions_migration'],
+  )
+  t.same(
+    report.checks.filter((c) => c.status !== 'ok'),
+    [],
+  )
   t.equal(report.status, 'ok')
 })
 
@@ -43,7 +49,10 @@ engineTest(t, 'problems turn checks to warn or fail, each with a message saying 
   const embeddings = report.checks.find((c) => c.name === 'embeddings')!
   t.equal(embeddings.status, 'warn')
   t.match(embeddings.message, /0 of \d+ chunks embedded .*without an embedding \(run `brain embed --stale`\)/)
-  t.match(report.checks.find((c) => c.name === 'sources'), { status: 'warn', message: /gone \(.*brain-gone-/ })
+  t.match(
+    report.checks.find((c) => c.name === 'sources'),
+    { status: 'warn', message: /gone \(.*brain-gone-/ },
+  )
   const queue = report.checks.find((c) => c.name === 'queue')!
   t.equal(queue.status, 'warn')
   t.match(queue.message, /1 job\(s\) active past their timeout/)
@@ -55,17 +64,26 @@ engineTest(t, 'problems turn checks to warn or fail, each with a message saying 
   t.match((await doctor(db)).checks.find((c) => c.name === 'embeddings')!.message, /embedded with another model.*brain embed --all/)
 
   await db.query('INSERT INTO brain_migrations (version, name, applied) VALUES (9999, $1, true)', ['from_the_future'])
-  t.match((await doctor(db)).checks.find((c) => c.name === 'schema_version'), { status: 'warn', message: /9999/ })
+  t.match(
+    (await doctor(db)).checks.find((c) => c.name === 'schema_version'),
+    { status: 'warn', message: /9999/ },
+  )
   await db.query('DELETE FROM brain_migrations WHERE version IN (9999, 120)')
   const missing = await doctor(db)
-  t.match(missing.checks.find((c) => c.name === 'schema_version'), { status: 'fail', message: /not applied: 120/ })
+  t.match(
+    missing.checks.find((c) => c.name === 'schema_version'),
+    { status: 'fail', message: /not applied: 120/ },
+  )
   t.equal(missing.status, 'fail')
 })
 
 engineTest(t, 'a failing check query is a fail of that check, not a crash', async (t, { db }) => {
   await db.exec('DROP VIEW minion_jobs')
   const report = await doctor(db)
-  t.match(report.checks.find((c) => c.name === 'queue'), { status: 'fail', message: /check failed: .*minion_jobs/ })
+  t.match(
+    report.checks.find((c) => c.name === 'queue'),
+    { status: 'fail', message: /check failed: .*minion_jobs/ },
+  )
   t.equal(statusOf(report, 'embeddings'), 'ok', 'the other checks still ran')
 })
 
@@ -79,17 +97,36 @@ t.test('an unreachable database fails the database check; the rest say they were
     },
   })
   t.equal(report.status, 'fail')
-  t.match(report.checks.find((c) => c.name === 'database'), { status: 'fail', message: /Could not connect.*ECONNREFUSED/ })
-  t.same(report.checks.filter((c) => /not checked/.test(c.message)).map((c) => c.name), ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history'])
+  t.match(
+    report.checks.find((c) => c.name === 'database'),
+    { status: 'fail', message: /Could not connect.*ECONNREFUSED/ },
+  )
+  t.same(
+    report.checks.filter((c) => /not checked/.test(c.message)).map((c) => c.name),
+    ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history'],
+  )
   const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED', syscall: 'connect' })
   const openButGone = { location: 'postgres://x', capabilities: {}, query: async () => Promise.reject(refused) } as unknown as Database
   const silent = await runDoctor({ config: config(), version: VERSION, brainConfigured: true, withBrain: (fn) => fn(openButGone) })
-  t.match(silent.checks.find((c) => c.name === 'database'), { status: 'fail', message: /at postgres:\/\/x does not answer: connect ECONNREFUSED/ }, 'an open pool whose server went away')
-  t.same(silent.checks.filter((c) => c.status === 'fail').map((c) => c.name), ['database'])
+  t.match(
+    silent.checks.find((c) => c.name === 'database'),
+    { status: 'fail', message: /at postgres:\/\/x does not answer: connect ECONNREFUSED/ },
+    'an open pool whose server went away',
+  )
+  t.same(
+    silent.checks.filter((c) => c.status === 'fail').map((c) => c.name),
+    ['database'],
+  )
   const hanging = await runDoctor({ config: config(), version: VERSION, brainConfigured: true, withBrain: () => new Promise(() => undefined), timeoutMs: 50 })
-  t.match(hanging.checks.find((c) => c.name === 'database'), { status: 'fail', message: /no answer from the database within/ })
+  t.match(
+    hanging.checks.find((c) => c.name === 'database'),
+    { status: 'fail', message: /no answer from the database within/ },
+  )
   const none = await runDoctor({ config: config(), version: VERSION, brainConfigured: false, withBrain: () => Promise.reject(new Error('must not open')) })
-  t.match(none.checks.find((c) => c.name === 'database'), { status: 'fail', message: /no brain is configured.*brain init/ })
+  t.match(
+    none.checks.find((c) => c.name === 'database'),
+    { status: 'fail', message: /no brain is configured.*brain init/ },
+  )
 })
 
 t.test('minions_migration follows the ledger rule', async (t) => {
@@ -100,9 +137,31 @@ t.test('minions_migration follows the ledger rule', async (t) => {
   }
   t.match(ledger([]), { status: 'ok', message: /no version migrations recorded/ })
   t.match(ledger([['0.22.4', 'partial']]), { status: 'fail', message: /v0\.22\.4 .*apply-migrations/ }, 'stuck')
-  t.match(ledger([['0.22.4', 'partial'], ['0.22.4', 'complete'], ['0.38.0.0', 'complete']]), { status: 'ok' }, 'completed: stale')
-  t.match(ledger([['0.22.4', 'partial'], ['0.38.0.0', 'complete']]), { status: 'warn', message: /pending: v0\.22\.4/ }, 'stale partial not reported; the version itself is still pending')
-  t.match(ledger([['0.38.0.0', 'partial'], ['0.22.4', 'complete']]), { status: 'fail', message: /v0\.38\.0\.0/ }, 'only an older complete: still fails')
+  t.match(
+    ledger([
+      ['0.22.4', 'partial'],
+      ['0.22.4', 'complete'],
+      ['0.38.0.0', 'complete'],
+    ]),
+    { status: 'ok' },
+    'completed: stale',
+  )
+  t.match(
+    ledger([
+      ['0.22.4', 'partial'],
+      ['0.38.0.0', 'complete'],
+    ]),
+    { status: 'warn', message: /pending: v0\.22\.4/ },
+    'stale partial not reported; the version itself is still pending',
+  )
+  t.match(
+    ledger([
+      ['0.38.0.0', 'partial'],
+      ['0.22.4', 'complete'],
+    ]),
+    { status: 'fail', message: /v0\.38\.0\.0/ },
+    'only an older complete: still fails',
+  )
 })
 
 t.test('service and lock files', async (t) => {

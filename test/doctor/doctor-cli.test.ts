@@ -19,7 +19,11 @@ for (const engine of ['pglite', 'postgres'] as const) {
     const res = await brain.run(['doctor', '--json'])
     t.equal(res.code, 0, res.stderr)
     const report = res.json<Report>()
-    t.same(report.checks.filter((c) => c.status !== 'ok'), [], 'no check warns or fails')
+    t.same(
+      report.checks.filter((c) => c.status !== 'ok'),
+      [],
+      'no check warns or fails',
+    )
     t.equal(report.status, 'ok')
     t.ok(report.checks.length >= 8)
     const human = await brain.run(['doctor', '--no-json'])
@@ -45,8 +49,15 @@ t.test('with the server cluster stopped: the database failure, clearly, no stack
   const database = report.checks.find((c) => c.name === 'database')!
   t.equal(database.status, 'fail')
   // In-process the connect fails; inside the resident service its open pool stops answering.
-  t.match(database.message, /^postgres: Could not connect to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres.*ECONNREFUSED|^postgres at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres does not answer: .*ECONNREFUSED/)
-  t.same(report.checks.filter((c) => c.status === 'fail').map((c) => c.name), ['database'], 'one failure, the database; the rest were not checked')
+  t.match(
+    database.message,
+    /^postgres: Could not connect to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres.*ECONNREFUSED|^postgres at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres does not answer: .*ECONNREFUSED/,
+  )
+  t.same(
+    report.checks.filter((c) => c.status === 'fail').map((c) => c.name),
+    ['database'],
+    'one failure, the database; the rest were not checked',
+  )
   t.notMatch(res.stdout + res.stderr, /\n\s+at .+\(.*:\d+:\d+\)/, 'no stack trace')
   t.notMatch(res.stderr, /retry/, 'doctor does not retry the connection')
 

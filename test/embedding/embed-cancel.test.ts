@@ -9,8 +9,7 @@ t.teardown(async () => {
   await disposeLocalEmbeddings()
 })
 
-const paragraph = (page: number, section: number): string =>
-  `Paragraph about topic ${section} of page ${page}: the worker claims a job, runs the handler and reports back. `.repeat(12)
+const paragraph = (page: number, section: number): string => `Paragraph about topic ${section} of page ${page}: the worker claims a job, runs the handler and reports back. `.repeat(12)
 
 for (const mode of ['fast', 'native'] as const) {
   engineTest(t, `the job signal stops a local embed mid-run (${mode}); what is left stays stale for the next run`, async (t, { db }) => {

@@ -5,8 +5,7 @@ import { importPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { bagOfWordsEmbedder, failingEmbedder } from '../search/helpers.js'
 
-const sections = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => `## Section ${i}\n\n${`Paragraph ${i} of ${tag} about topic ${i}. `.repeat(60)}`).join('\n\n')
+const sections = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `## Section ${i}\n\n${`Paragraph ${i} of ${tag} about topic ${i}. `.repeat(60)}`).join('\n\n')
 
 async function importPages(db: Database, count: number, embedder: ReturnType<typeof bagOfWordsEmbedder> | null): Promise<void> {
   for (let i = 0; i < count; i++) {
@@ -70,7 +69,10 @@ engineTest(t, 'embed --stale', async (t, { db }) => {
     const progress: EmbedProgress[] = []
     const result = await embedStale(watched.db, model, { onProgress: (p) => progress.push(p) })
     t.match(result, { mode: 'stale', model: 'model-a', total: stale.length, embedded: stale.length, failed: 0, remaining: 0, error: null })
-    t.notOk(watched.rows.some((row) => Object.values(row).some(looksLikeVector)), 'no stored vector was read')
+    t.notOk(
+      watched.rows.some((row) => Object.values(row).some(looksLikeVector)),
+      'no stored vector was read',
+    )
     t.same(progress.at(-1), { done: stale.length, total: stale.length, message: `embedded ${stale.length} of ${stale.length} chunks` })
 
     const after = await chunkStates(db)
@@ -118,11 +120,20 @@ engineTest(t, 'embed --all', async (t, { db }) => {
   const result = await embedAll(db, second, { batchSize: 2, onProgress: (p) => progress.push(p) })
   t.match(result, { mode: 'all', model: 'model-b', total: before.length, embedded: before.length, failed: 0, error: null })
   const after = await chunkStates(db)
-  t.ok(after.every((c) => c.model === 'model-b' && c.vector !== null), 'every chunk re-embedded with the active model')
-  t.ok(after.every((c) => c.embedded_at! >= before.find((b) => b.id === c.id)!.embedded_at!), 'embedded_at moved forward')
+  t.ok(
+    after.every((c) => c.model === 'model-b' && c.vector !== null),
+    'every chunk re-embedded with the active model',
+  )
+  t.ok(
+    after.every((c) => c.embedded_at! >= before.find((b) => b.id === c.id)!.embedded_at!),
+    'embedded_at moved forward',
+  )
   t.equal(progress.at(-1)?.done, before.length)
 
   const failing = await embedAll(db, failingEmbedder('model-c'), { batchSize: 1 })
   t.match(failing, { embedded: 0, failed: 3, remaining: before.length - 3 })
-  t.ok((await chunkStates(db)).every((c) => c.model === 'model-b' && c.vector !== null), 'a failed --all keeps the vectors it had')
+  t.ok(
+    (await chunkStates(db)).every((c) => c.model === 'model-b' && c.vector !== null),
+    'a failed --all keeps the vectors it had',
+  )
 })

@@ -38,8 +38,14 @@ t.test('loads offline and returns 1536-wide vectors whose last 1024 entries are 
   t.equal(vectors.length, 3)
   for (const vector of vectors) {
     t.equal(vector.length, EMBEDDING_DIMENSIONS)
-    t.ok(vector.slice(512).every((x) => x === 0), 'padding is zero')
-    t.ok(vector.slice(0, 512).some((x) => x !== 0), 'the model part is not zero')
+    t.ok(
+      vector.slice(512).every((x) => x === 0),
+      'padding is zero',
+    )
+    t.ok(
+      vector.slice(0, 512).some((x) => x !== 0),
+      'the model part is not zero',
+    )
     t.ok(vector.every(Number.isFinite))
   }
   t.not(cosine(vectors[0], vectors[1]), 1, 'different texts give different vectors')
@@ -57,11 +63,7 @@ t.test('is deterministic and independent of batch composition', async (t) => {
 })
 
 t.test('is semantically sane', async (t) => {
-  const [puppy, dog, tax] = await createEmbeddingProvider({ provider: 'local' }).embed([
-    'a puppy playing in the park',
-    'a young dog running on grass',
-    'quarterly tax filing deadline',
-  ])
+  const [puppy, dog, tax] = await createEmbeddingProvider({ provider: 'local' }).embed(['a puppy playing in the park', 'a young dog running on grass', 'quarterly tax filing deadline'])
   const related = cosine(puppy, dog)
   const unrelated = cosine(puppy, tax)
   t.ok(related > unrelated, `cos(puppy, dog) = ${related.toFixed(3)} > cos(puppy, tax) = ${unrelated.toFixed(3)}`)

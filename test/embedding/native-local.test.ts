@@ -138,7 +138,10 @@ t.test('model calls in flight stay bounded: bulk at the limit, urgent calls one 
     release: async () => {},
   }
   const backend = nativeBackend(runner, { concurrency: 2 })
-  const bulk = backend.embed(Array.from({ length: 40 }, (_, i) => `bulk input ${i}`), 2)
+  const bulk = backend.embed(
+    Array.from({ length: 40 }, (_, i) => `bulk input ${i}`),
+    2,
+  )
   const pages = Array.from({ length: 12 }, (_, i) => backend.embed([`page ${i} a`, `page ${i} b`], 4))
   await new Promise((resolve) => setTimeout(resolve, 1))
   const query = backend.embed(['query'], 4)

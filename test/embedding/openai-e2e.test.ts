@@ -31,7 +31,10 @@ engineTest(t, 'import while the OpenAI-compatible server fails, then embed --sta
   for (let i = 0; i < 2; i++) {
     imported.push(await importPage(db, { slug: `meetings/m-${i}`, kind: 'markdown', content: note(i) }, { embedder: provider }))
   }
-  t.ok(imported.every((r) => r.status === 'created' && r.chunks > 0 && r.embedded === 0), 'pages and chunks are stored')
+  t.ok(
+    imported.every((r) => r.status === 'created' && r.chunks > 0 && r.embedded === 0),
+    'pages and chunks are stored',
+  )
   t.match(imported[0]!.embedError, { class: 'ProviderError' }, 'the failure is reported, not thrown')
   const chunkCount = imported.reduce((n, r) => n + r.chunks, 0)
   t.equal(await countStaleChunks(db), chunkCount, 'every chunk has a NULL embedding')

@@ -39,10 +39,20 @@ t.test('embeds every input as a 1536-number vector, in input order, batched', as
   const vectors = await p.embed(texts)
 
   t.equal(vectors.length, texts.length)
-  t.ok(vectors.every((v) => v.length === EMBEDDING_DIMENSIONS), 'every vector has 1536 numbers')
-  t.same(vectors.map((v) => v[0]), texts.map((text) => text.length), 'vector i belongs to input i')
+  t.ok(
+    vectors.every((v) => v.length === EMBEDDING_DIMENSIONS),
+    'every vector has 1536 numbers',
+  )
+  t.same(
+    vectors.map((v) => v[0]),
+    texts.map((text) => text.length),
+    'vector i belongs to input i',
+  )
   t.equal(fake.requests.length, Math.ceil(texts.length / 100), 'ceil(N / batchSize) requests')
-  t.same(fake.requests.map((r) => (r.body.input as string[]).length).sort((a, b) => b - a), [100, 100, 50])
+  t.same(
+    fake.requests.map((r) => (r.body.input as string[]).length).sort((a, b) => b - a),
+    [100, 100, 50],
+  )
   for (const request of fake.requests) {
     t.equal(request.path, '/v1/embeddings')
     t.equal(request.authorization, `Bearer ${fake.validKey}`)
@@ -55,15 +65,24 @@ t.test('uses the configured model and places vectors by index, not by position',
   fake.behavior.reverseOrder = true
   const texts = ['a', 'bb', 'ccc', 'dddd']
   const vectors = await provider({ openaiModel: 'my-embedder' }).embed(texts)
-  t.same(vectors.map((v) => v[0]), [1, 2, 3, 4])
+  t.same(
+    vectors.map((v) => v[0]),
+    [1, 2, 3, 4],
+  )
   t.equal(fake.requests[0].body.model, 'my-embedder')
 })
 
 t.test('accepts float arrays from servers that ignore encoding_format', async (t) => {
   fake.behavior.ignoreEncodingFormat = true
   const vectors = await provider().embed(['hello', 'world!'])
-  t.same(vectors.map((v) => v.length), [1536, 1536])
-  t.same(vectors.map((v) => v[0]), [5, 6])
+  t.same(
+    vectors.map((v) => v.length),
+    [1536, 1536],
+  )
+  t.same(
+    vectors.map((v) => v[0]),
+    [5, 6],
+  )
 })
 
 t.test('inputs over the token cap arrive truncated to a prefix within the cap', async (t) => {

@@ -17,8 +17,14 @@ t.test('an alias bomb is refused quickly with a front-matter code', async (t) =>
   const bomb = aliasBomb()
   t.ok(bomb.length < 450, `the bomb is ${bomb.length} bytes`)
   const started = Date.now()
-  t.equal(code(() => parseMarkdownPage(bomb, 'notes/bomb')), 'frontmatter_too_complex')
-  t.equal(code(() => parseFrontmatter(bomb)), 'frontmatter_too_complex')
+  t.equal(
+    code(() => parseMarkdownPage(bomb, 'notes/bomb')),
+    'frontmatter_too_complex',
+  )
+  t.equal(
+    code(() => parseFrontmatter(bomb)),
+    'frontmatter_too_complex',
+  )
   t.ok(Date.now() - started < 5000, 'refused without expanding')
   const validated = parseYaml(bomb.split('\n').slice(1, 10))
   t.equal(validated.ok, false, 'frontmatter validate reports it too')
@@ -32,9 +38,15 @@ t.test('aliases that stay small are still read', async (t) => {
 
 t.test('depth and size are bounded', async (t) => {
   const deep = `---\nv: ${'['.repeat(FRONTMATTER_LIMITS.maxDepth + 5)}${']'.repeat(FRONTMATTER_LIMITS.maxDepth + 5)}\n---\n`
-  t.equal(code(() => parseFrontmatter(deep)), 'frontmatter_too_complex')
+  t.equal(
+    code(() => parseFrontmatter(deep)),
+    'frontmatter_too_complex',
+  )
   const big = `---\nv: "${'x'.repeat(FRONTMATTER_LIMITS.maxBytes)}"\n---\n`
-  t.equal(code(() => parseFrontmatter(big)), 'frontmatter_too_large')
+  t.equal(
+    code(() => parseFrontmatter(big)),
+    'frontmatter_too_large',
+  )
 })
 
 t.test('values keep the text they were written as', async (t) => {
@@ -46,7 +58,10 @@ t.test('values keep the text they were written as', async (t) => {
 
 t.test('executable front matter never runs, on reading or on writing', async (t) => {
   const marker = globalThis as { BRAIN_FM_RAN?: number }
-  t.equal(code(() => parseFrontmatter('---js\n{ a: (globalThis.BRAIN_FM_RAN = 1) }\n---\nbody\n')), 'frontmatter_language_refused')
+  t.equal(
+    code(() => parseFrontmatter('---js\n{ a: (globalThis.BRAIN_FM_RAN = 1) }\n---\nbody\n')),
+    'frontmatter_language_refused',
+  )
   const page = parseMarkdownPage('---\ntitle: t\n---\n---js\n{ a: (globalThis.BRAIN_FM_RAN = 2) }\n---\nbody\n', 'a')
   const written = serializePage({ ...page, pageKind: 'markdown' })
   t.match(written, /---js/, 'the body keeps its text')

@@ -23,10 +23,25 @@ engineTest(t, 'every file is imported or reported, and a re-import changes nothi
   const root = oddFolder()
   const options = { sourceId: 'default', embedder: null, strategy: 'markdown' as const }
   const first = await importFolder(db, root, options)
-  t.same(first.failed.map((f) => [f.path, f.code]), [['Collide.md', 'slug_collision'], ['collide.md', 'slug_collision'], ['latin1.md', 'invalid_utf8']], 'both colliding files are reported, and the undecodable one')
+  t.same(
+    first.failed.map((f) => [f.path, f.code]),
+    [
+      ['Collide.md', 'slug_collision'],
+      ['collide.md', 'slug_collision'],
+      ['latin1.md', 'invalid_utf8'],
+    ],
+    'both colliding files are reported, and the undecodable one',
+  )
   t.match(first.failed[0]!.message, /collide\.md/, 'each names the other')
   t.equal(await findPage(db, 'default', 'collide'), null, 'neither silently wins')
-  t.same(first.ignored, [{ path: 'link.md', reason: 'symbolic_link' }, { path: 'pipe.md', reason: 'not_a_regular_file' }], 'links and pipes are reported as skipped')
+  t.same(
+    first.ignored,
+    [
+      { path: 'link.md', reason: 'symbolic_link' },
+      { path: 'pipe.md', reason: 'not_a_regular_file' },
+    ],
+    'links and pipes are reported as skipped',
+  )
   t.equal(first.created, 2)
 
   const again = await importFolder(db, root, options)

@@ -20,6 +20,9 @@ t.test('a parse past its budget is cut off, and the parser starts afresh after i
 t.test('code chunked without parsing keeps its language', async (t) => {
   const parsed = await chunkCode({ path: 'a.ts', content: SOURCE })
   const plain = await chunkCode({ path: 'a.ts', content: SOURCE, syntax: false })
-  t.ok(parsed.some((c) => c.symbolName === 'f1'), 'parsed chunks carry symbols')
+  t.ok(
+    parsed.some((c) => c.symbolName === 'f1'),
+    'parsed chunks carry symbols',
+  )
   t.ok(plain.length > 0 && plain.every((c) => c.language === 'typescript' && c.symbolName === null), 'line chunks keep the language, without symbols')
 })

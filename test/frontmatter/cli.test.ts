@@ -115,12 +115,18 @@ t.test('--fix repairs the four fixable codes inside a source, keeps .bak, and le
   const root = tree(files)
   t.equal((await brain.run(['sources', 'add', 'notes', '--path', root, '--exclude', 'notes/drafts/**', '--json'])).code, 0)
   const sub = await brain.run(['frontmatter', 'validate', join(root, 'notes'), '--json'])
-  t.equal(sub.json<Report>().files, 6, 'a folder inside a source is filtered by the source\'s own globs')
+  t.equal(sub.json<Report>().files, 6, "a folder inside a source is filtered by the source's own globs")
 
   const dry = await brain.run(['frontmatter', 'validate', root, '--fix', '--dry-run', '--json'])
   t.equal(dry.code, 1, 'a dry run leaves the problems in place')
-  const preview = dry.json<Omit<Report, "results"> & { results: (Result & { change: { added: string[] } | null })[] }>()
-  t.same(preview.results.filter((r) => r.fixed.length > 0).map((r) => r.fixed[0]).sort(), ['MISSING_CLOSE', 'NESTED_QUOTES', 'NULL_BYTES', 'SLUG_MISMATCH'])
+  const preview = dry.json<Omit<Report, 'results'> & { results: (Result & { change: { added: string[] } | null })[] }>()
+  t.same(
+    preview.results
+      .filter((r) => r.fixed.length > 0)
+      .map((r) => r.fixed[0])
+      .sort(),
+    ['MISSING_CLOSE', 'NESTED_QUOTES', 'NULL_BYTES', 'SLUG_MISMATCH'],
+  )
   t.same(preview.results.find((r) => r.path.endsWith('slug.md'))!.change!.added, ['slug: notes/slug'], 'shows what would change')
   for (const [rel, text] of Object.entries(files)) t.equal(readFileSync(join(root, rel), 'utf8'), text, `dry run left ${rel} alone`)
   t.notOk(existsSync(join(root, 'notes/close.md.bak')))
@@ -170,7 +176,10 @@ t.test('--fix outside every source is refused by the path guard; nothing is writ
 t.test('audit: per-source rollup by code, read-only; no brain says to initialize one', async (t) => {
   const empty = await cliBrain('pglite')
   t.teardown(() => empty.cleanup())
-  for (const command of [['frontmatter', 'audit'], ['frontmatter', 'install-hook']]) {
+  for (const command of [
+    ['frontmatter', 'audit'],
+    ['frontmatter', 'install-hook'],
+  ]) {
     const res = await empty.run([...command, '--json'])
     t.equal(res.code, 1)
     t.match(res.json(), { error: { class: 'ConfigError', code: 'no_brain_configured', hint: /brain init/ } }, command.join(' '))
@@ -193,10 +202,16 @@ t.test('audit: per-source rollup by code, read-only; no brain says to initialize
   const notesAudit = report.sources.find((s) => s.source_id === 'notes')!
   t.match(notesAudit, { files: 4, files_with_issues: 3, counts: { YAML_PARSE: 1, MISSING_CLOSE: 2, MISSING_OPEN: 0 } })
   t.equal(notesAudit.issues.length, 3)
-  t.match(report.sources.find((s) => s.source_id === 'work'), { files: 1, counts: { MISSING_OPEN: 1 } })
+  t.match(
+    report.sources.find((s) => s.source_id === 'work'),
+    { files: 1, counts: { MISSING_OPEN: 1 } },
+  )
   t.equal(readFileSync(join(notes, 'c.md'), 'utf8'), '---\ntitle: C\n\nbody\n', 'audit never writes')
   const one = await brain.run(['frontmatter', 'audit', '--source', 'work', '--json'])
-  t.same(one.json<{ sources: { source_id: string }[] }>().sources.map((s) => s.source_id), ['work'])
+  t.same(
+    one.json<{ sources: { source_id: string }[] }>().sources.map((s) => s.source_id),
+    ['work'],
+  )
   const unknown = await brain.run(['frontmatter', 'audit', '--source', 'nope', '--json'])
   t.match(unknown.json(), { error: { code: 'source_not_found' } })
   const human = await brain.run(['frontmatter', 'audit', '--no-json'])
@@ -219,7 +234,14 @@ t.test('install-hook: install, refuse, --force with .bak, uninstall, and the hoo
   const installed = await brain.run(['frontmatter', 'install-hook', '--json'])
   t.equal(installed.code, 0)
   const actions = installed.json<{ results: { source_id: string; action: string; hook_path: string | null }[] }>().results
-  t.same(actions.map((r) => [r.source_id, r.action]), [['default', 'skipped_no_path'], ['plain', 'skipped_not_git'], ['repo', 'installed']])
+  t.same(
+    actions.map((r) => [r.source_id, r.action]),
+    [
+      ['default', 'skipped_no_path'],
+      ['plain', 'skipped_not_git'],
+      ['repo', 'installed'],
+    ],
+  )
   t.equal(actions[2]!.hook_path, hook)
   t.ok(spawnSync('test', ['-x', hook]).status === 0, 'the hook is executable')
 
@@ -242,7 +264,7 @@ t.test('install-hook: install, refuse, --force with .bak, uninstall, and the hoo
   t.equal(git(repo, ['commit', '-q', '-m', 'fine'], withBrain).status, 0, 'a clean commit passes the hook')
 
   const reinstalled = await brain.run(['frontmatter', 'install-hook', '--source', 'repo', '--json'])
-  t.match(reinstalled.json(), { results: [{ action: 'updated' }] }, 'brain\'s own hook is simply updated')
+  t.match(reinstalled.json(), { results: [{ action: 'updated' }] }, "brain's own hook is simply updated")
 
   const foreign = '#!/bin/sh\necho mine\n'
   writeFileSync(hook, foreign, { mode: 0o755 })

@@ -70,7 +70,14 @@ t.test('fixable and non-fixable codes', async (t) => {
 })
 
 t.test('lint findings use the six rule names and leave out MISSING_OPEN', async (t) => {
-  t.same(Object.values(LINT_RULES).sort(), ['frontmatter-empty', 'frontmatter-missing-close', 'frontmatter-nested-quotes', 'frontmatter-null-bytes', 'frontmatter-slug-mismatch', 'frontmatter-yaml-parse'])
+  t.same(Object.values(LINT_RULES).sort(), [
+    'frontmatter-empty',
+    'frontmatter-missing-close',
+    'frontmatter-nested-quotes',
+    'frontmatter-null-bytes',
+    'frontmatter-slug-mismatch',
+    'frontmatter-yaml-parse',
+  ])
   t.same(lintFindings(validateFrontmatter('# none\n')), [], 'no lint finding for a file without front matter')
   const cases: [string, string][] = [
     ['---\na: 1\n\nbody\n', 'frontmatter-missing-close'],
@@ -80,5 +87,9 @@ t.test('lint findings use the six rule names and leave out MISSING_OPEN', async 
     ['---\nslug: x\n---\n', 'frontmatter-slug-mismatch'],
     ['---\n---\n', 'frontmatter-empty'],
   ]
-  for (const [text, rule] of cases) t.same(lintFindings(validateFrontmatter(text, { expected })).map((f) => f.rule), [rule])
+  for (const [text, rule] of cases)
+    t.same(
+      lintFindings(validateFrontmatter(text, { expected })).map((f) => f.rule),
+      [rule],
+    )
 })

@@ -34,7 +34,10 @@ engineTest(t, 'the frontmatter-audit phase counts problems per source and change
   t.equal(readFileSync(join(notes, 'b.md'), 'utf8'), broken, 'read-only')
 
   const one = (await frontmatterAudit(ctx(db, { sourceId: 'work' }))) as { sources: { source_id: string }[] }
-  t.same(one.sources.map((s) => s.source_id), ['work'])
+  t.same(
+    one.sources.map((s) => s.source_id),
+    ['work'],
+  )
 
   // Through the cycle: the phase gets the brain directory's source.
   const cycle = createAutopilotHandler()

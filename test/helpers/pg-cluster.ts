@@ -36,9 +36,7 @@ export async function freePort(): Promise<number> {
 
 function runAsPostgres(cmd: string, args: string[]): void {
   const asRoot = process.getuid?.() === 0
-  const result = asRoot
-    ? spawnSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { encoding: 'utf8' })
-    : spawnSync(cmd, args, { encoding: 'utf8' })
+  const result = asRoot ? spawnSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { encoding: 'utf8' }) : spawnSync(cmd, args, { encoding: 'utf8' })
   if (result.status !== 0) {
     throw new Error(`${cmd} ${args.join(' ')} failed: ${result.stderr || result.stdout}`)
   }

@@ -22,7 +22,12 @@ for (const engine of ENGINES) {
 
     const history = await brain.run(['history', 'notes/cli', '--json'])
     t.equal(history.code, 0, history.stderr)
-    t.match(history.json(), { versions: [{ number: 2, current: true }, { number: 1, current: false }] })
+    t.match(history.json(), {
+      versions: [
+        { number: 2, current: true },
+        { number: 1, current: false },
+      ],
+    })
     const text = await brain.run(['history', 'notes/cli', '--no-json'])
     t.match(text.stdout, /^\s+2 .*put_page.*\(current\)\n\s+1 /m)
 

@@ -53,9 +53,21 @@ engineTest(t, 'each write path keeps the content it replaces; identical content 
   await put(db, 'notes/a', '# A\n\nlast\n')
 
   const history = (await tool(ctx, 'list_versions', { slug: 'notes/a' })).versions as Shown[]
-  t.same(history.map((v) => v.number), [6, 5, 4, 3, 2, 1], 'newest first, numbered from 1')
-  t.same(history.map((v) => v.via), ['put_page', 'import', 'mcp:put_page', 'capture', 'put_page', 'put_page'], 'each version says what wrote it')
-  t.same(history.map((v) => v.by), [null, null, 'agent-7', null, null, null], 'a remote write records its token name')
+  t.same(
+    history.map((v) => v.number),
+    [6, 5, 4, 3, 2, 1],
+    'newest first, numbered from 1',
+  )
+  t.same(
+    history.map((v) => v.via),
+    ['put_page', 'import', 'mcp:put_page', 'capture', 'put_page', 'put_page'],
+    'each version says what wrote it',
+  )
+  t.same(
+    history.map((v) => v.by),
+    [null, null, 'agent-7', null, null, null],
+    'a remote write records its token name',
+  )
   t.ok(history[0]!.current && history.slice(1).every((v) => !v.current), 'only the newest is current')
   t.match(history[4], { lines_added: 1, lines_removed: 0 }, 'version 2 added one line to version 1')
   const v1 = await tool(ctx, 'get_version', { slug: 'notes/a', version: 1 })
@@ -79,7 +91,15 @@ engineTest(t, 'diff and revert, and a revert of a revert, never rewrite history'
   t.match(await tool(ctx, 'revert_page', { slug: 'notes/d', to: 2, no_embed: true }), { status: 'updated', reverted_to: 2, version: 4 }, 'a revert can be reverted')
   t.match((await findPage(db, 'default', 'notes/d'))!.compiledTruth, /gamma/)
   const history = (await tool(ctx, 'list_versions', { slug: 'notes/d' })).versions as Shown[]
-  t.same(history.map((v) => [v.number, v.via]), [[4, 'revert'], [3, 'revert'], [2, 'put_page'], [1, 'put_page']])
+  t.same(
+    history.map((v) => [v.number, v.via]),
+    [
+      [4, 'revert'],
+      [3, 'revert'],
+      [2, 'put_page'],
+      [1, 'put_page'],
+    ],
+  )
   t.match(await tool(ctx, 'revert_page', { slug: 'notes/d', to: 4 }), { status: 'skipped' }, 'reverting to the current content changes nothing')
   t.match(await tool(ctx, 'revert_page', { slug: 'notes/d', to: 99 }), { error: { class: 'NotFoundError', code: 'version_not_found' } })
   t.equal(((await tool(ctx, 'list_versions', { slug: 'notes/d' })).versions as Shown[]).length, 4, 'a failed revert writes nothing')
@@ -100,7 +120,10 @@ engineTest(t, 'delete moves a page to the trash; restore brings back chunks, tag
   const dims = await embeddingDims(db)
   const vector = `[${Array.from({ length: dims }, (_, i) => ((i % 7) / 7).toFixed(6)).join(',')}]`
   await db.query(`UPDATE content_chunks SET embedding = $2::vector, model = 'test-model', embedded_at = now() WHERE page_id = $1`, [target.id, vector])
-  const before = await db.query<{ id: number; chunk_text: string; embedding: string }>('SELECT id, chunk_text, embedding::text AS embedding FROM content_chunks WHERE page_id = $1 ORDER BY chunk_index', [target.id])
+  const before = await db.query<{ id: number; chunk_text: string; embedding: string }>(
+    'SELECT id, chunk_text, embedding::text AS embedding FROM content_chunks WHERE page_id = $1 ORDER BY chunk_index',
+    [target.id],
+  )
   await put(db, 'notes/target', '---\ntags: [keep]\n---\n# Target\n\nThe quokka migration plan, v2.\n')
   const searchSlugs = async () => ((await tool(ctx, 'search', { query: 'quokka migration' })).results as Array<{ slug: string }>).map((r) => r.slug)
   t.same(await searchSlugs(), ['notes/target'])
@@ -109,7 +132,11 @@ engineTest(t, 'delete moves a page to the trash; restore brings back chunks, tag
   t.match(await tool(ctx, 'delete_page', { slug: 'notes/target' }), { deleted: true, trashed: true })
   t.equal(await findPage(db, 'default', 'notes/target'), null, 'gone from get at once')
   t.same(await searchSlugs(), [], 'gone from search')
-  t.same(((await tool(ctx, 'list_pages', {})).pages as Array<{ slug: string }>).map((p) => p.slug), ['notes/other'], 'gone from list')
+  t.same(
+    ((await tool(ctx, 'list_pages', {})).pages as Array<{ slug: string }>).map((p) => p.slug),
+    ['notes/other'],
+    'gone from list',
+  )
   t.same((await tool(ctx, 'get_backlinks', { slug: 'notes/other' })).links, [], 'its links are gone')
   t.match(await tool(ctx, 'list_trash', {}), { pages: [{ slug: 'notes/target', title: 'Target', deleted_via: 'delete' }] })
 
@@ -152,7 +179,11 @@ engineTest(t, 'purge, retention and hard delete', async (t, { db }) => {
   const pruned = await pruneHistory(db)
   t.same(pruned, { versions_pruned: 2, trash_purged: 1 })
   const many = (await tool(ctx, 'list_versions', { slug: 'notes/many' })).versions as Shown[]
-  t.same(many.map((v) => v.number), [5, 4, 3], 'the newest two versions and the current content stay')
+  t.same(
+    many.map((v) => v.number),
+    [5, 4, 3],
+    'the newest two versions and the current content stay',
+  )
   t.match(await tool(ctx, 'list_trash', {}), { pages: [{ slug: 'notes/fresh' }] })
   const orphans = await db.query(`SELECT 1 FROM page_versions v WHERE NOT EXISTS (SELECT 1 FROM pages p WHERE p.id = v.page_id)`)
   t.equal(orphans.rows.length, 0, 'purging a page removes its versions')
@@ -191,7 +222,12 @@ engineTest(t, "sync's deletions go to the trash and restore from it", async (t, 
   await runSync(db, { sourceId: 'notes' }, { embedder: null, holder: 'test' })
   const ctx = context(db)
   t.match(await tool(ctx, 'list_trash', {}), { pages: [{ slug: 'notes/removed', source_id: 'notes', deleted_via: 'sync' }] })
-  t.match(await tool(ctx, 'list_versions', { slug: 'notes/kept' }), { versions: [{ number: 2, via: 'sync' }, { number: 1, via: 'sync' }] })
+  t.match(await tool(ctx, 'list_versions', { slug: 'notes/kept' }), {
+    versions: [
+      { number: 2, via: 'sync' },
+      { number: 1, via: 'sync' },
+    ],
+  })
   t.match(await tool(ctx, 'restore_page', { page: 'notes/removed', source: 'notes' }), { slug: 'notes/removed', source_id: 'notes' })
   t.match((await findPage(db, 'notes', 'notes/removed'))!.compiledTruth, /Gone from git/)
 })
@@ -201,13 +237,25 @@ engineTest(t, 'ingestion keeps the content it replaces too', async (t, { db }) =
   const config = loadConfig({ env: { BRAIN_HOME: tmp(), BRAIN_EMBEDDING_PROVIDER: 'local' } })
   const run = (content: string) =>
     ingest({
-      jobId: '1', name: 'ingest_capture', signal: new AbortController().signal, db, config, logger: memoryLogger(), progress: () => undefined,
+      jobId: '1',
+      name: 'ingest_capture',
+      signal: new AbortController().signal,
+      db,
+      config,
+      logger: memoryLogger(),
+      progress: () => undefined,
       data: { slug: 'inbox/feed-item', noEmbed: true, event: { content_type: 'text/markdown', content, source_id: 'feed' } },
     })
   await run('# Feed\n\nfirst edition\n')
   await run('# Feed\n\nsecond edition\n')
   const versions = (await tool(context(db), 'list_versions', { slug: 'inbox/feed-item' })).versions as Shown[]
-  t.same(versions.map((v) => [v.number, v.via]), [[2, 'ingest_capture'], [1, 'ingest_capture']])
+  t.same(
+    versions.map((v) => [v.number, v.via]),
+    [
+      [2, 'ingest_capture'],
+      [1, 'ingest_capture'],
+    ],
+  )
   t.match((await tool(context(db), 'get_version', { slug: 'inbox/feed-item', version: 1 })).markdown, /first edition/)
 })
 
@@ -222,6 +270,13 @@ engineTest(t, 'a trashed page leaves its wikilinks unresolved and a restore reso
   t.match(out, [{ to_slug: null, target_text: 'notes/b' }], 'the link waits, unresolved')
   await tool(ctx, 'restore_page', { page: 'notes/b' })
   t.same(await backlinks(), ['notes/a'], 'restored, the link resolves again')
-  const own = ((await tool(ctx, 'get_links', { slug: 'notes/b' })).links as Array<{ to_slug: string | null; target_text: string }>)
-  t.same(own.map((l) => [l.target_text, l.to_slug]).sort(), [['notes/a', 'notes/a'], ['notes/not-yet', null]], 'its own links come back, the unresolved one too')
+  const own = (await tool(ctx, 'get_links', { slug: 'notes/b' })).links as Array<{ to_slug: string | null; target_text: string }>
+  t.same(
+    own.map((l) => [l.target_text, l.to_slug]).sort(),
+    [
+      ['notes/a', 'notes/a'],
+      ['notes/not-yet', null],
+    ],
+    'its own links come back, the unresolved one too',
+  )
 })

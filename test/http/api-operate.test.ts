@@ -29,7 +29,10 @@ t.test('operators read doctor, workers, events, tokens and the request log; read
   }
   const doctor = await api('run_doctor', admin)
   t.equal(doctor.status, 200, 'an admin-only token runs doctor')
-  t.ok(doctor.json.checks.some((c: { name: string }) => c.name === 'embeddings'), 'with the embeddings check')
+  t.ok(
+    doctor.json.checks.some((c: { name: string }) => c.name === 'embeddings'),
+    'with the embeddings check',
+  )
   t.match(doctor.json, { status: /^(ok|warn|fail)$/ })
   t.match(await api('list_workers', admin), { status: 200, json: { workers: [] } })
 
@@ -49,7 +52,10 @@ t.test('operators read doctor, workers, events, tokens and the request log; read
   t.match(await api('create_token', writer, { name: 'sneaky' }), { status: 403 }, 'a writer cannot mint tokens')
 
   const requests = await api('list_requests', admin, { limit: 50 })
-  t.ok(requests.json.requests.some((r: { tool_name: string; status: number; token_name: string }) => r.tool_name === 'run_doctor' && r.status === 403 && r.token_name === 'ops-reader'), 'the request log shows the refused call and who made it')
+  t.ok(
+    requests.json.requests.some((r: { tool_name: string; status: number; token_name: string }) => r.tool_name === 'run_doctor' && r.status === 403 && r.token_name === 'ops-reader'),
+    'the request log shows the refused call and who made it',
+  )
   t.notOk(JSON.stringify(requests.json).includes('brain_'), 'and never a token')
   const failed = await api('list_requests', admin, { errors_only: true })
   t.ok(failed.json.requests.length > 0 && failed.json.requests.every((r: { status: number }) => r.status >= 400), 'errors only')
@@ -68,7 +74,15 @@ t.test('tags, outlines and search filters answer readers; the event stream shows
   }
   await api('put_page', writer, { slug: 'people/ada', content: '---\ntype: person\ntags: [math]\n---\n# Ada\n\nAda wrote about the engine.\n', no_embed: true })
   await api('put_page', writer, { slug: 'notes/engine', content: '---\ntags: [machines]\n---\n# Engine\n\nThe analytical engine.\n', no_embed: true })
-  t.match(await api('list_tags', reader), { status: 200, json: { tags: [{ tag: 'machines', pages: 1 }, { tag: 'math', pages: 1 }] } })
+  t.match(await api('list_tags', reader), {
+    status: 200,
+    json: {
+      tags: [
+        { tag: 'machines', pages: 1 },
+        { tag: 'math', pages: 1 },
+      ],
+    },
+  })
   const slugs = async (args: Record<string, unknown>) => (await api('search', reader, { query: 'engine', ...args })).json.results.map((r: { slug: string }) => r.slug).sort()
   t.same(await slugs({}), ['notes/engine', 'people/ada'])
   t.same(await slugs({ type: 'person' }), ['people/ada'], 'by page type')
@@ -78,9 +92,18 @@ t.test('tags, outlines and search filters answer readers; the event stream shows
 
   t.equal((await fetch(`${server.base}/api/events`)).status, 401, 'no stream without a token')
   let jobId = ''
-  const seen = await readEvents(`${server.base}/api/events`, { Authorization: `Bearer ${reader}` }, (event, data) => event === 'job' && data.id === jobId, 30_000, async () => {
-    jobId = (await api('submit_job', writer, { name: 'extract', data: { slugs: ['people/ada'] } })).json.id
-  })
+  const seen = await readEvents(
+    `${server.base}/api/events`,
+    { Authorization: `Bearer ${reader}` },
+    (event, data) => event === 'job' && data.id === jobId,
+    30_000,
+    async () => {
+      jobId = (await api('submit_job', writer, { name: 'extract', data: { slugs: ['people/ada'] } })).json.id
+    },
+  )
   t.match(seen.data, { name: 'extract', status: /^(waiting|active|completed|dead)$/ }, 'a job submitted elsewhere appears on the stream')
-  t.notOk(seen.seen.some((e) => e.event === 'supervisor' || e.event === 'workers'), 'a reader gets no operator events')
+  t.notOk(
+    seen.seen.some((e) => e.event === 'supervisor' || e.event === 'workers'),
+    'a reader gets no operator events',
+  )
 })

@@ -32,7 +32,10 @@ t.test('every operation answers at /api/<name> behind the access tokens', async 
   const listed = await api('/api', reader)
   t.equal(listed.status, 200)
   t.same(listed.json.operations.map((o: { name: string }) => o.name).sort(), OPERATIONS.map((o) => o.name).sort(), 'the catalogue, whole')
-  t.match(listed.json.operations.find((o: { name: string }) => o.name === 'put_page'), { path: '/api/put_page', mutating: true, input_schema: { type: 'object' } })
+  t.match(
+    listed.json.operations.find((o: { name: string }) => o.name === 'put_page'),
+    { path: '/api/put_page', mutating: true, input_schema: { type: 'object' } },
+  )
 
   const put = await api('/api/put_page', writer, { slug: 'web/first', content: '# First\n\nA page written from the web.\n', no_embed: true })
   t.equal(put.status, 200)
@@ -40,7 +43,15 @@ t.test('every operation answers at /api/<name> behind the access tokens', async 
   t.match(await api('/api/get_page', reader, { slug: 'web/first' }), { status: 200, json: { title: 'First', compiled_truth: /from the web/ } })
   t.match(await api('/api/search', reader, { query: 'written web' }), { status: 200, json: { results: [{ slug: 'web/first' }] } })
   await api('/api/put_page', writer, { slug: 'web/first', content: '# First\n\nEdited.\n', no_embed: true })
-  t.match(await api('/api/list_versions', reader, { slug: 'web/first' }), { status: 200, json: { versions: [{ number: 2, by: 'web-writer' }, { number: 1, by: 'web-writer' }] } })
+  t.match(await api('/api/list_versions', reader, { slug: 'web/first' }), {
+    status: 200,
+    json: {
+      versions: [
+        { number: 2, by: 'web-writer' },
+        { number: 1, by: 'web-writer' },
+      ],
+    },
+  })
 
   t.match(await api('/api/put_page', reader, { slug: 'web/nope', content: 'x' }), { status: 403, json: { error: { code: 'insufficient_scope' } } }, 'read scope cannot write')
   t.match(await api('/api/get_page', reader, { slug: 'web/missing' }), { status: 404, json: { error: { class: 'NotFoundError', code: 'page_not_found', hint: /\S/ } } })
@@ -56,6 +67,12 @@ t.test('every operation answers at /api/<name> behind the access tokens', async 
   }
 
   const rows = await auditRows(created.url)
-  t.ok(rows.some((r) => r.route === '/api/put_page' && r.tool_name === 'put_page' && r.status === 200), 'calls are in the request log')
-  t.ok(rows.some((r) => r.route === '/api' && r.status === 401 && r.token_id === null), 'refusals too')
+  t.ok(
+    rows.some((r) => r.route === '/api/put_page' && r.tool_name === 'put_page' && r.status === 200),
+    'calls are in the request log',
+  )
+  t.ok(
+    rows.some((r) => r.route === '/api' && r.status === 401 && r.token_id === null),
+    'refusals too',
+  )
 })

@@ -33,12 +33,18 @@ t.test('concurrent rows share statements and are all written before their writer
   const { db, inserts } = countingInserts(test.db)
   const logger = silentLogger
   const seen: number[] = []
-  await Promise.all(Array.from({ length: 50 }, async (_, i) => {
-    await writeAudit(db, row(i), logger)
-    const { rows } = await test.db.query<{ n: string }>('SELECT count(*)::text AS n FROM mcp_request_log WHERE tool_name = $1', [`tool-${i}`])
-    seen.push(Number(rows[0]!.n))
-  }))
-  t.same(seen, Array.from({ length: 50 }, () => 1), 'each writer finds its own row once it resumes')
+  await Promise.all(
+    Array.from({ length: 50 }, async (_, i) => {
+      await writeAudit(db, row(i), logger)
+      const { rows } = await test.db.query<{ n: string }>('SELECT count(*)::text AS n FROM mcp_request_log WHERE tool_name = $1', [`tool-${i}`])
+      seen.push(Number(rows[0]!.n))
+    }),
+  )
+  t.same(
+    seen,
+    Array.from({ length: 50 }, () => 1),
+    'each writer finds its own row once it resumes',
+  )
   t.equal((await toolNames(test.db)).length, 50)
   t.ok(inserts() < 50 && inserts() >= 2, `50 rows took ${inserts()} statements`)
   await writeAudit(db, row(50), logger)

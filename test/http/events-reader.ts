@@ -1,5 +1,11 @@
 /** Reads server-sent events from /api/events until `wanted` matches one, or the time runs out. */
-export async function readEvents(url: string, headers: Record<string, string>, wanted: (event: string, data: any) => boolean, timeoutMs = 30_000, onOpen?: () => Promise<void>): Promise<{ event: string; data: any; seen: Array<{ event: string; data: any }> }> {
+export async function readEvents(
+  url: string,
+  headers: Record<string, string>,
+  wanted: (event: string, data: any) => boolean,
+  timeoutMs = 30_000,
+  onOpen?: () => Promise<void>,
+): Promise<{ event: string; data: any; seen: Array<{ event: string; data: any }> }> {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), timeoutMs)
   const seen: Array<{ event: string; data: any }> = []

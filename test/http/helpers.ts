@@ -96,10 +96,7 @@ export interface RawResponse {
 }
 
 /** One HTTP request with full control over headers and body (chunked when no length is given). */
-export function rawRequest(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunks?: Array<string | Buffer> } = {},
-): Promise<RawResponse> {
+export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunks?: Array<string | Buffer> } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
       const parts: Buffer[] = []

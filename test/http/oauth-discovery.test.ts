@@ -32,14 +32,22 @@ t.test('discovery documents, challenges and dynamic registration', async (t) => 
   t.same(await (await fetch(`${server.base}/.well-known/oauth-protected-resource/mcp`)).json(), prm, 'the path-aware address serves the same document')
   const as = (await (await fetch(`${server.base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>
   t.match(as, {
-    issuer: server.base, authorization_endpoint: `${server.base}/authorize`, token_endpoint: `${server.base}/token`, registration_endpoint: `${server.base}/register`,
-    revocation_endpoint: `${server.base}/revoke`, code_challenge_methods_supported: ['S256'], response_types_supported: ['code'],
+    issuer: server.base,
+    authorization_endpoint: `${server.base}/authorize`,
+    token_endpoint: `${server.base}/token`,
+    registration_endpoint: `${server.base}/register`,
+    revocation_endpoint: `${server.base}/revoke`,
+    code_challenge_methods_supported: ['S256'],
+    response_types_supported: ['code'],
   })
 
   const crossOrigin = await fetch(`${server.base}/.well-known/oauth-authorization-server`, { headers: { Origin: 'https://inspector.example' } })
   t.equal(crossOrigin.status, 200, 'discovery is readable from any browser origin')
   t.equal(crossOrigin.headers.get('access-control-allow-origin'), 'https://inspector.example')
-  const preflight = await fetch(`${server.base}/.well-known/oauth-protected-resource/mcp`, { method: 'OPTIONS', headers: { Origin: 'https://inspector.example', 'Access-Control-Request-Headers': 'mcp-protocol-version' } })
+  const preflight = await fetch(`${server.base}/.well-known/oauth-protected-resource/mcp`, {
+    method: 'OPTIONS',
+    headers: { Origin: 'https://inspector.example', 'Access-Control-Request-Headers': 'mcp-protocol-version' },
+  })
   t.equal(preflight.status, 204)
   t.equal((await rawRequest(`${server.base}/mcp`, { headers: mcpHeaders(null, { Origin: 'https://inspector.example' }), body: '{}' })).status, 403, '/mcp stays default-deny')
 
@@ -63,7 +71,11 @@ t.test('discovery documents, challenges and dynamic registration', async (t) => 
   const confidential = (await (await register(server, { client_name: 'hosted', redirect_uris: ['https://agent.example/cb'] })).json()) as Record<string, unknown>
   t.match(confidential, { client_secret: /^bcs_/, token_endpoint_auth_method: 'client_secret_basic' })
 
-  for (const [uri, why] of [['http://agent.example/cb', 'plain http off loopback'], ['https://agent.example/cb#frag', 'a fragment'], ['javascript:alert(1)', 'not http']] as const) {
+  for (const [uri, why] of [
+    ['http://agent.example/cb', 'plain http off loopback'],
+    ['https://agent.example/cb#frag', 'a fragment'],
+    ['javascript:alert(1)', 'not http'],
+  ] as const) {
     const refused = await register(server, { client_name: 'bad', redirect_uris: [uri], token_endpoint_auth_method: 'none' })
     t.equal(refused.status, 400, why)
     t.equal(((await refused.json()) as { error: string }).error, 'invalid_redirect_uri', why)
@@ -75,8 +87,17 @@ t.test('discovery documents, challenges and dynamic registration', async (t) => 
   t.teardown(() => db.close())
   const stored = await db.query<{ secret_hash: string | null }>('SELECT secret_hash FROM oauth_clients WHERE client_id = $1', [String(confidential.client_id)])
   t.not(stored.rows[0]!.secret_hash, confidential.client_secret, 'only the hash of the secret is stored')
-  const audit = await db.query<{ status: number; error_code: string | null; oauth_client_id: string | null }>(`SELECT status, error_code, oauth_client_id FROM mcp_request_log WHERE route = '/register' ORDER BY id`)
-  t.same(audit.rows.slice(0, 2), [{ status: 201, error_code: null, oauth_client_id: info.client_id }, { status: 201, error_code: null, oauth_client_id: confidential.client_id }], 'registrations are audited')
+  const audit = await db.query<{ status: number; error_code: string | null; oauth_client_id: string | null }>(
+    `SELECT status, error_code, oauth_client_id FROM mcp_request_log WHERE route = '/register' ORDER BY id`,
+  )
+  t.same(
+    audit.rows.slice(0, 2),
+    [
+      { status: 201, error_code: null, oauth_client_id: info.client_id },
+      { status: 201, error_code: null, oauth_client_id: confidential.client_id },
+    ],
+    'registrations are audited',
+  )
   t.equal(audit.rows[2]!.error_code, 'invalid_redirect_uri', 'refusals too')
 
   const env = { BRAIN_DATABASE_URL: url, BRAIN_HOME: server.home, BRAIN_NO_SERVICE: '1' }

@@ -26,7 +26,14 @@ class MemoryProvider implements OAuthClientProvider {
     return REDIRECT
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'e2e <agent>', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...(this.scope ? { scope: this.scope } : {}) }
+    return {
+      client_name: 'e2e <agent>',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...(this.scope ? { scope: this.scope } : {}),
+    }
   }
   state(): string {
     return 'state-' + randomBytes(4).toString('hex')
@@ -165,10 +172,18 @@ t.test('the SDK client signs in, calls tools, refreshes, and is refused after re
   t.not(after.refresh_token, before.refresh_token, 'the refresh token rotated')
   t.not(after.access_token, before.access_token)
   t.equal((await mcpStatus(server, after.access_token)).status, 200)
-  const viaApi = await fetch(`${server.base}/api/get_page`, { method: 'POST', headers: { 'Content-Type': 'application/json', authorization: `Bearer ${after.access_token}` }, body: JSON.stringify({ slug: 'notes/oauth' }) })
+  const viaApi = await fetch(`${server.base}/api/get_page`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', authorization: `Bearer ${after.access_token}` },
+    body: JSON.stringify({ slug: 'notes/oauth' }),
+  })
   t.equal(viaApi.status, 200, 'the JSON API takes the OAuth access token too')
 
-  const revoke = await fetch(`${server.base}/revoke`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: after.access_token, client_id: provider.info!.client_id }) })
+  const revoke = await fetch(`${server.base}/revoke`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: after.access_token, client_id: provider.info!.client_id }),
+  })
   t.equal(revoke.status, 200)
   t.same(await mcpStatus(server, after.access_token), { status: 401, reason: 'revoked' }, 'revoked → 401')
 
@@ -179,23 +194,44 @@ t.test('the SDK client signs in, calls tools, refreshes, and is refused after re
 
   const db = await openDb(url)
   t.teardown(() => db.close())
-  const rows = (await db.query<{ route: string; method: string | null; status: number; error_code: string | null; oauth_client_id: string | null }>(
-    `SELECT route, method, status, error_code, oauth_client_id FROM mcp_request_log WHERE route IN ('/token', '/revoke', '/authorize') ORDER BY id`,
-  )).rows
+  const rows = (
+    await db.query<{ route: string; method: string | null; status: number; error_code: string | null; oauth_client_id: string | null }>(
+      `SELECT route, method, status, error_code, oauth_client_id FROM mcp_request_log WHERE route IN ('/token', '/revoke', '/authorize') ORDER BY id`,
+    )
+  ).rows
   const id = provider.info!.client_id
-  t.match(rows.map((r) => [r.route, r.method, r.status, r.error_code]), [
-    ['/authorize', 'consent_page', 200, null], ['/authorize', 'consent', 403, 'csrf_mismatch'], ['/authorize', 'consent', 401, 'owner_credential_refused'], ['/authorize', 'consent', 302, null],
-    ['/token', 'authorization_code', 200, null], ['/token', 'refresh_token', 200, null], ['/revoke', 'revoke', 200, null],
-    ['/token', 'refresh_token', 400, 'invalid_grant'], ['/token', 'refresh_token', 400, 'invalid_grant'],
-  ], 'issuance, refresh, revocation and failures are audited')
-  t.ok(rows.every((r) => r.oauth_client_id === id), 'every row names the client')
+  t.match(
+    rows.map((r) => [r.route, r.method, r.status, r.error_code]),
+    [
+      ['/authorize', 'consent_page', 200, null],
+      ['/authorize', 'consent', 403, 'csrf_mismatch'],
+      ['/authorize', 'consent', 401, 'owner_credential_refused'],
+      ['/authorize', 'consent', 302, null],
+      ['/token', 'authorization_code', 200, null],
+      ['/token', 'refresh_token', 200, null],
+      ['/revoke', 'revoke', 200, null],
+      ['/token', 'refresh_token', 400, 'invalid_grant'],
+      ['/token', 'refresh_token', 400, 'invalid_grant'],
+    ],
+    'issuance, refresh, revocation and failures are audited',
+  )
+  t.ok(
+    rows.every((r) => r.oauth_client_id === id),
+    'every row names the client',
+  )
   const mcpRows = await db.query<{ oauth_client_id: string | null; token_id: number | null }>(`SELECT oauth_client_id, token_id FROM mcp_request_log WHERE route = '/mcp' AND status = 200`)
   t.ok(mcpRows.rows.length > 0 && mcpRows.rows.every((r) => r.oauth_client_id === id && r.token_id === null), 'tool calls are audited under the client')
 })
 
 t.test('refusals: PKCE, codes, redirects, scopes, audience, expiry, /ingest', async (t) => {
   const { url, server, owner } = await setup(t)
-  const registered = (await (await fetch(`${server.base}/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ client_name: 'reader', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', scope: 'read' }) })).json()) as { client_id: string }
+  const registered = (await (
+    await fetch(`${server.base}/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'reader', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', scope: 'read' }),
+    })
+  ).json()) as { client_id: string }
   const clientId = registered.client_id
   const exchange = (code: string, verifier: string | null, redirect = REDIRECT, extra: Record<string, string> = {}) =>
     token(server, { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: clientId, ...(verifier === null ? {} : { code_verifier: verifier }), ...extra })
@@ -227,7 +263,11 @@ t.test('refusals: PKCE, codes, redirects, scopes, audience, expiry, /ingest', as
   t.match(readOnly.json(), { result: { isError: true } }, 'a write tool with a read-scope OAuth token is refused')
   const ingest = await fetch(`${server.base}/ingest`, { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain', authorization: `Bearer ${reader}` } })
   t.equal(ingest.status, 403, 'a read-scope OAuth token on /ingest')
-  const apiWrite = await fetch(`${server.base}/api/put_page`, { method: 'POST', headers: { 'Content-Type': 'application/json', authorization: `Bearer ${reader}` }, body: JSON.stringify({ slug: 'notes/x', content: '# x\n' }) })
+  const apiWrite = await fetch(`${server.base}/api/put_page`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', authorization: `Bearer ${reader}` },
+    body: JSON.stringify({ slug: 'notes/x', content: '# x\n' }),
+  })
   t.equal(apiWrite.status, 403, 'and a write through the JSON API')
   t.same(await mcpStatus(server, reader, { Host: `localhost:${server.port}` }), { status: 401, reason: 'wrong_audience' }, 'a token minted for another resource')
   await t.test('expired', async (t) => {
@@ -240,7 +280,10 @@ t.test('refusals: PKCE, codes, redirects, scopes, audience, expiry, /ingest', as
   const beyond = await fetch(authorizeUrl(server, clientId, pkce().challenge, { scope: 'read write' }), { redirect: 'manual' })
   t.equal(beyond.status, 302)
   t.equal(new URL(beyond.headers.get('location')!).searchParams.get('error'), 'invalid_scope', 'a scope the client did not get')
-  const noPkce = await fetch(`${server.base}/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'plain' })}`, { redirect: 'manual' })
+  const noPkce = await fetch(
+    `${server.base}/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'plain' })}`,
+    { redirect: 'manual' },
+  )
   t.equal(new URL(noPkce.headers.get('location')!).searchParams.get('error'), 'invalid_request', 'plain PKCE is refused')
   const unregistered = await fetch(authorizeUrl(server, clientId, pkce().challenge, { redirect_uri: 'https://attacker.example/cb' }), { redirect: 'manual' })
   t.equal(unregistered.status, 400, 'an unregistered redirect URI is never redirected to')

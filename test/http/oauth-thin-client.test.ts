@@ -35,9 +35,12 @@ t.test('browser sign-in, calls, refresh, and a revoked client', async (t) => {
   const page = await fetch(authorizeUrl)
   t.equal(page.status, 200)
   const html = await page.text()
-  const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))]))
+  const fields = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))]),
+  )
   const approved = await fetch(`${server.base}/authorize`, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: /^(brain_oauth_csrf=[^;]+)/.exec(page.headers.get('set-cookie') ?? '')![1]! },
     body: new URLSearchParams({ ...fields, owner_token: owner, decision: 'approve' }),
   })

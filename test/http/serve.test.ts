@@ -31,8 +31,7 @@ async function httpClient(t: Test, server: ServeProcess, token: string): Promise
   return client
 }
 
-const post = (server: ServeProcess, token: string | null, body: string, extra: Record<string, string> = {}) =>
-  rawRequest(`${server.base}/mcp`, { headers: mcpHeaders(token, extra), body })
+const post = (server: ServeProcess, token: string | null, body: string, extra: Record<string, string> = {}) => rawRequest(`${server.base}/mcp`, { headers: mcpHeaders(token, extra), body })
 
 t.test('every tool over HTTP with the SDK client; answers are JSON, never a stream', async (t) => {
   const url = await database(t)
@@ -50,7 +49,14 @@ t.test('read scope cannot call mutating tools', async (t) => {
   const server = await serve(t, url)
   const client = await httpClient(t, server, await makeToken(url, 'reader', ['read']))
   for (const name of ['put_page', 'capture', 'delete_page', 'add_tag', 'sync', 'submit_job']) {
-    const args: Record<string, unknown> = { put_page: { slug: 'a/b', content: 'x' }, capture: { text: 'x' }, delete_page: { slug: 'a/b' }, add_tag: { slug: 'a/b', tag: 't' }, sync: { all: true }, submit_job: { name: 'embed' } }[name]!
+    const args: Record<string, unknown> = {
+      put_page: { slug: 'a/b', content: 'x' },
+      capture: { text: 'x' },
+      delete_page: { slug: 'a/b' },
+      add_tag: { slug: 'a/b', tag: 't' },
+      sync: { all: true },
+      submit_job: { name: 'embed' },
+    }[name]!
     t.match(envelope(await call(client, name, args)), { class: 'AuthError', code: 'insufficient_scope', hint: /write/ }, `${name} refused`)
   }
   t.notOk((await call(client, 'search', { query: 'anything' })).isError, 'reading works')
@@ -91,7 +97,16 @@ t.test('401 for a missing, non-Bearer, unknown or revoked token; each audited', 
     const r = await auditRows(url)
     return r.length === 5 ? r : undefined
   }, 'five audit rows')
-  t.same(rows.map((r) => [r.status, r.error_code]), [[401, 'unauthorized_missing'], [401, 'unauthorized_not_bearer'], [401, 'unauthorized_unknown'], [200, null], [401, 'unauthorized_revoked']])
+  t.same(
+    rows.map((r) => [r.status, r.error_code]),
+    [
+      [401, 'unauthorized_missing'],
+      [401, 'unauthorized_not_bearer'],
+      [401, 'unauthorized_unknown'],
+      [200, null],
+      [401, 'unauthorized_revoked'],
+    ],
+  )
   t.equal(rows[3]!.method, 'tools/list')
   t.equal(rows[0]!.token_id, null)
 })
@@ -115,7 +130,14 @@ t.test('CORS is default-deny; listed origins are allowed', async (t) => {
   t.equal(other.status, 403)
   t.equal(other.headers['access-control-allow-origin'], undefined)
   const refusals = (await auditRows(url)).filter((row) => row.error_code === 'origin_not_allowed')
-  t.same(refusals.map((row) => [row.route, row.status]), [['/mcp', 403], ['/mcp', 403]], 'each CORS refusal leaves an audit row, the preflight one included')
+  t.same(
+    refusals.map((row) => [row.route, row.status]),
+    [
+      ['/mcp', 403],
+      ['/mcp', 403],
+    ],
+    'each CORS refusal leaves an audit row, the preflight one included',
+  )
 })
 
 t.test('X-Forwarded-For counts only with BRAIN_HTTP_TRUST_PROXY=1; the per-IP bucket limits before auth', async (t) => {
@@ -210,8 +232,14 @@ t.test('malformed input over HTTP gets clean errors, one audit row each, and the
     const r = await auditRows(url)
     return r.length === 8 ? r : undefined
   }, 'eight audit rows')
-  t.same(rows.map((r) => r.status), [400, 200, 200, 413, 200, 400, 499, 200])
-  t.same(rows.map((r) => r.tool_name), [null, 'list_pages', 'format_disk', null, 'search', null, null, 'get_health'])
+  t.same(
+    rows.map((r) => r.status),
+    [400, 200, 200, 413, 200, 400, 499, 200],
+  )
+  t.same(
+    rows.map((r) => r.tool_name),
+    [null, 'list_pages', 'format_disk', null, 'search', null, null, 'get_health'],
+  )
 })
 
 t.test('SIGTERM lets a request in flight finish, refuses new ones and exits 0', async (t) => {
@@ -221,7 +249,9 @@ t.test('SIGTERM lets a request in flight finish, refuses new ones and exits 0', 
   const body = toolCall('put_page', { slug: 'notes/in-flight', content: '# In flight\n\nwritten during shutdown', no_embed: true })
   const pending = new Promise<{ status: number; text: string }>((resolve, reject) => {
     const socket = connect(server.port, '127.0.0.1', () => {
-      socket.write(`POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`)
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+      )
       socket.write(body.slice(0, 20))
       setTimeout(() => {
         server.child.kill('SIGTERM')

@@ -34,7 +34,13 @@ for (const engine of ENGINES) {
     t.equal((await brain.run(['untag', slug, 'tooling'])).json().changed, true)
 
     t.equal((await brain.run(['put', 'notes/shared', '--no-embed'], { input: '# Shared in default\n' })).code, 0)
-    for (const args of [['get', 'notes/shared'], ['get', 'notes/shared', '--chunks'], ['tag', 'notes/shared', 'x'], ['untag', 'notes/shared', 'x'], ['delete', 'notes/shared']]) {
+    for (const args of [
+      ['get', 'notes/shared'],
+      ['get', 'notes/shared', '--chunks'],
+      ['tag', 'notes/shared', 'x'],
+      ['untag', 'notes/shared', 'x'],
+      ['delete', 'notes/shared'],
+    ]) {
       const ambiguous = await brain.run(args)
       t.equal(ambiguous.code, 1, `${args.join(' ')} refuses`)
       t.match(ambiguous.json<Envelope>().error, { class: 'UsageError', code: 'ambiguous_slug', message: /code, default/, hint: /--source/ })
@@ -89,7 +95,7 @@ t.test('BRAIN_MAX_FENCES_PER_PAGE caps fences on put, capture and sync, not only
   t.equal(await fenced('fences', 'repo'), 1, 'sync')
 })
 
-t.test('shell jobs in the agents\' shape run; any other shape ends dead with invalid_shell_job', async (t) => {
+t.test("shell jobs in the agents' shape run; any other shape ends dead with invalid_shell_job", async (t) => {
   const brain = await cliBrain('postgres')
   t.teardown(brain.cleanup)
   const env = { BRAIN_ALLOW_SHELL_JOBS: '1' }
@@ -105,5 +111,12 @@ t.test('shell jobs in the agents\' shape run; any other shape ends dead with inv
   t.match(relative.json<Envelope>().error, { code: 'invalid_shell_job', message: /absolute/ })
   const dead = await brain.run(['jobs', 'list', '--status', 'dead'])
   const deadJobs = dead.json<Array<{ name: string; error: { code: string } }>>()
-  t.same(deadJobs.map((j) => [j.name, j.error.code]), [['shell', 'invalid_shell_job'], ['shell', 'invalid_shell_job']], 'both ended dead with the validation error')
+  t.same(
+    deadJobs.map((j) => [j.name, j.error.code]),
+    [
+      ['shell', 'invalid_shell_job'],
+      ['shell', 'invalid_shell_job'],
+    ],
+    'both ended dead with the validation error',
+  )
 })

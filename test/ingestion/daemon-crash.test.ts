@@ -67,11 +67,15 @@ for (const engine of ENGINES) {
     await until(async () => (await inboxFiles(inbox)).length === 0, 'the inbox to empty', log)
     // Every job is submitted once the inbox is empty; counts read after that moment are final.
     const emptiedAt = Date.now()
-    await until(async () => {
-      const health = JSON.parse(await readFile(healthFile, 'utf8').catch(() => '{}')) as { pid?: number; ingest_capture_jobs?: { waiting: number; active: number; checked_at: string } | null }
-      const jobs = health.ingest_capture_jobs
-      return health.pid === second.pid && jobs != null && Date.parse(jobs.checked_at) > emptiedAt && jobs.waiting === 0 && jobs.active === 0
-    }, 'the jobs to finish', log)
+    await until(
+      async () => {
+        const health = JSON.parse(await readFile(healthFile, 'utf8').catch(() => '{}')) as { pid?: number; ingest_capture_jobs?: { waiting: number; active: number; checked_at: string } | null }
+        const jobs = health.ingest_capture_jobs
+        return health.pid === second.pid && jobs != null && Date.parse(jobs.checked_at) > emptiedAt && jobs.waiting === 0 && jobs.active === 0
+      },
+      'the jobs to finish',
+      log,
+    )
     process.kill(second.pid!, 'SIGTERM')
     await exited(second)
 
@@ -85,8 +89,15 @@ for (const engine of ENGINES) {
     const expected = [...contents.values()].map((c) => computeContentHash({ content: c }).slice(0, 6))
     const slugHashes = new Set(rows.map((r) => r.slug.slice(-6)))
     t.equal(slugHashes.size, FILES, 'no page twice')
-    t.ok(expected.every((h) => slugHashes.has(h)), 'no file lost')
+    t.ok(
+      expected.every((h) => slugHashes.has(h)),
+      'no file lost',
+    )
     const jobs = await db.query<{ status: string; n: number }>("SELECT status, count(*)::integer AS n FROM minion_jobs WHERE name = 'ingest_capture' GROUP BY status")
-    t.same(jobs.rows.map((r) => [r.status, Number(r.n)]), [['completed', FILES]], 'one completed job per file')
+    t.same(
+      jobs.rows.map((r) => [r.status, Number(r.n)]),
+      [['completed', FILES]],
+      'one completed job per file',
+    )
   })
 }

@@ -51,7 +51,10 @@ t.test('pipeline: a file edited A → B → A is captured three times; the same 
   t.match(await daemon.handle(source, at('B', 'file:///n.md')), { status: 'dispatched' })
   t.match(await daemon.handle(source, at('A', 'file:///n.md')), { status: 'dispatched' }, 'the revert is captured')
   t.match(await daemon.handle(source, at('A', 'file:///n.md')), { status: 'duplicate' })
-  t.same(dispatched.map((e) => e.content), ['A', 'B', 'A'])
+  t.same(
+    dispatched.map((e) => e.content),
+    ['A', 'B', 'A'],
+  )
 })
 
 t.test('pipeline: rate-limited events are not dispatched and not remembered as seen', async (t) => {
@@ -68,7 +71,9 @@ t.test('pipeline: rate-limited events are not dispatched and not remembered as s
 t.test('a failed dispatch is not remembered, so the event can be sent again', async (t) => {
   let fail = true
   const daemon = new IngestionDaemon({
-    clock: new FakeClock(), engine: throwingEngineProxy(), logger: memoryLogger(),
+    clock: new FakeClock(),
+    engine: throwingEngineProxy(),
+    logger: memoryLogger(),
     dispatch: async () => {
       if (fail) throw new Error('database down')
       return { jobId: 'j' }

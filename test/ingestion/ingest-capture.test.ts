@@ -19,7 +19,13 @@ async function page(db: Database, slug: string) {
 
 engineTest(t, 'ingest_capture writes markdown through the import and queues one separate embed job', async (t, { db }) => {
   const queue = await queueOn(db)
-  const event = { content_type: 'text/markdown', content: '# Meeting\n\nWe agreed on the quarterly plan.\n', source_id: 'webhook:abc', source_uri: 'https://example.test/m/1', metadata: { slug: 'meetings/q3' } }
+  const event = {
+    content_type: 'text/markdown',
+    content: '# Meeting\n\nWe agreed on the quarterly plan.\n',
+    source_id: 'webhook:abc',
+    source_uri: 'https://example.test/m/1',
+    metadata: { slug: 'meetings/q3' },
+  }
   const job = await queue.submitAndWait('ingest_capture', { event })
   t.match(job.result, { slug: 'meetings/q3', status: 'created', chunks: 1 })
   t.match(await page(db, 'meetings/q3'), { title: 'Meeting', ingested_via: 'ingest_capture', source_uri: 'https://example.test/m/1', source_kind: 'webhook:abc' })
@@ -51,7 +57,9 @@ engineTest(t, 'slug: job data slug, then metadata.slug, then inbox/<date>-<hash6
 
 engineTest(t, 'HTML is read as text and JSON is kept in a fenced block', async (t, { db }) => {
   const queue = await queueOn(db)
-  await queue.submitAndWait('ingest_capture', { event: { content_type: 'text/html', content: '<html><head><title>x</title><script>evil()</script></head><body><p>Tea &amp; cake</p></body></html>', source_id: 's', metadata: { slug: 'h' } } })
+  await queue.submitAndWait('ingest_capture', {
+    event: { content_type: 'text/html', content: '<html><head><title>x</title><script>evil()</script></head><body><p>Tea &amp; cake</p></body></html>', source_id: 's', metadata: { slug: 'h' } },
+  })
   const html = await page(db, 'h')
   t.match(html?.compiled_truth, /Tea & cake/)
   t.notMatch(html?.compiled_truth, /evil|<p>/)
@@ -61,12 +69,21 @@ engineTest(t, 'HTML is read as text and JSON is kept in a fenced block', async (
 
 engineTest(t, 'binary content and invalid events end the job dead with a reason', async (t, { db }) => {
   const queue = await queueOn(db)
-  const binary = await queue.submitAndWait('ingest_capture', { event: { content_type: 'image/png', content: 'PNG…', source_id: 's' } }).then(() => null, (err: unknown) => err)
+  const binary = await queue.submitAndWait('ingest_capture', { event: { content_type: 'image/png', content: 'PNG…', source_id: 's' } }).then(
+    () => null,
+    (err: unknown) => err,
+  )
   t.match(binary, { code: 'binary_content_unsupported', hint: /install an ingestion processor/ })
   t.equal(jobOfError(binary)?.status, 'dead')
-  const invalid = await queue.submitAndWait('ingest_capture', { event: { content_type: 'text/plain', source_id: 's' } }).then(() => null, (err: unknown) => err)
+  const invalid = await queue.submitAndWait('ingest_capture', { event: { content_type: 'text/plain', source_id: 's' } }).then(
+    () => null,
+    (err: unknown) => err,
+  )
   t.match(invalid, { code: 'invalid_ingestion_event', message: /content/ })
-  const missing = await queue.submitAndWait('ingest_capture', {}).then(() => null, (err: unknown) => err)
+  const missing = await queue.submitAndWait('ingest_capture', {}).then(
+    () => null,
+    (err: unknown) => err,
+  )
   t.match(missing, { code: 'invalid_ingestion_event' })
   const pages = await db.query<{ n: number }>('SELECT count(*)::integer AS n FROM pages')
   t.equal(Number(pages.rows[0]!.n), 0, 'no page was written')

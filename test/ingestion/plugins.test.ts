@@ -22,14 +22,26 @@ async function pluginDir(manifest: Record<string, unknown>, entry = 'export defa
 }
 
 t.test('a plugin built for another source API version fails loudly with an upgrade hint', async (t) => {
-  const newer = await loadPlugin(await pluginDir({ name: 'from-the-future', api_version: INGESTION_SOURCE_API_VERSION + 1 })).then(() => null, (e: unknown) => e)
+  const newer = await loadPlugin(await pluginDir({ name: 'from-the-future', api_version: INGESTION_SOURCE_API_VERSION + 1 })).then(
+    () => null,
+    (e: unknown) => e,
+  )
   t.ok(newer instanceof ConfigError)
   t.match(newer, { code: 'plugin_api_version_mismatch', message: /from-the-future needs source API version 2; this brain provides version 1/, hint: /Upgrade brain/ })
-  const older = await loadPlugin(await pluginDir({ name: 'old-one', api_version: 0 })).then(() => null, (e: unknown) => e)
+  const older = await loadPlugin(await pluginDir({ name: 'old-one', api_version: 0 })).then(
+    () => null,
+    (e: unknown) => e,
+  )
   t.match(older, { code: 'plugin_api_version_mismatch', hint: /Upgrade the plugin old-one/ })
-  const noVersion = await loadPlugin(await pluginDir({ name: 'unversioned' })).then(() => null, (e: unknown) => e)
+  const noVersion = await loadPlugin(await pluginDir({ name: 'unversioned' })).then(
+    () => null,
+    (e: unknown) => e,
+  )
   t.match(noVersion, { code: 'plugin_manifest_invalid', message: /api_version/ })
-  const noFactory = await loadPlugin(await pluginDir({ name: 'empty', api_version: 1 }, 'export const x = 1\n')).then(() => null, (e: unknown) => e)
+  const noFactory = await loadPlugin(await pluginDir({ name: 'empty', api_version: 1 }, 'export const x = 1\n')).then(
+    () => null,
+    (e: unknown) => e,
+  )
   t.match(noFactory, { code: 'plugin_manifest_invalid', message: /default export or createSource/ })
 })
 

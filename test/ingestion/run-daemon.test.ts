@@ -31,8 +31,16 @@ engineTest(t, 'the daemon turns watched files and inbox drops into pages and rep
   const healthFile = join(home, 'ingest', 'health.json')
   let ready: string[] = []
   const done = runIngestDaemon({
-    db, config, logger: testLogger(), watchDir: brainDir, inboxDir: join(home, 'inbox'), pluginDirs: [], runWorker: true, healthFile,
-    signal: controller.signal, onReady: (sources) => (ready = sources),
+    db,
+    config,
+    logger: testLogger(),
+    watchDir: brainDir,
+    inboxDir: join(home, 'inbox'),
+    pluginDirs: [],
+    runWorker: true,
+    healthFile,
+    signal: controller.signal,
+    onReady: (sources) => (ready = sources),
   })
   t.teardown(() => controller.abort())
   await until(async () => (ready.length > 0 ? true : undefined), 'the daemon to start')
@@ -51,6 +59,9 @@ engineTest(t, 'the daemon turns watched files and inbox drops into pages and rep
   controller.abort()
   await done
   const health = JSON.parse(await readFile(healthFile, 'utf8')) as { sources: Array<{ id: string; state: string; dispatched: number }>; ingest_capture_jobs: { waiting: number } }
-  t.match(health.sources, [{ id: 'watcher', state: 'stopped', dispatched: 1 }, { id: 'inbox', state: 'stopped', dispatched: 1 }])
+  t.match(health.sources, [
+    { id: 'watcher', state: 'stopped', dispatched: 1 },
+    { id: 'inbox', state: 'stopped', dispatched: 1 },
+  ])
   t.equal(health.ingest_capture_jobs.waiting, 0)
 })

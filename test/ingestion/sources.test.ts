@@ -64,7 +64,10 @@ t.test('watcher: pruned folders, non-markdown files and symlinks emit nothing', 
   await harness.expectEvent({ metadata: { slug: 'people/ada' } })
   harness.expectNoEvent({ content: /vendored|git internals|secret|not markdown/ })
   t.equal(harness.events.length, 1)
-  t.ok(harness.warnings.some((w) => /link\.md is a symbolic link/.test(w)), 'the symlink is reported')
+  t.ok(
+    harness.warnings.some((w) => /link\.md is a symbolic link/.test(w)),
+    'the symlink is reported',
+  )
 })
 
 t.test('watcher: a document file is sent base64-encoded with the slug of its path', async (t) => {
@@ -93,7 +96,10 @@ t.test('watcher: inotify exhaustion fails with a paste-ready sysctl hint', async
   }
   const source = new DirectoryWatcherSource({ dir, watch: enospc, maxWatchesFile: limits })
   const controller = new AbortController()
-  const error = await source.run(harness.context(controller.signal)).then(() => null, (err: unknown) => err)
+  const error = await source.run(harness.context(controller.signal)).then(
+    () => null,
+    (err: unknown) => err,
+  )
   t.ok(error instanceof ConfigError)
   t.match(error, { code: 'inotify_watches_exhausted', hint: /^sudo sysctl fs\.inotify\.max_user_watches=524288 / })
   t.match(harness.warnings.join('\n'), /sudo sysctl fs\.inotify\.max_user_watches=524288/)

@@ -25,7 +25,10 @@ t.test('brain ingest supervisor keeps the daemon running and reports its exits',
   t.teardown(() => void (child.exitCode === null && child.kill('SIGKILL')))
   const eventsFile = join(home, 'ingest', 'supervisor-events.jsonl')
   const events = async (): Promise<Array<Record<string, unknown>>> =>
-    (await readFile(eventsFile, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+    (await readFile(eventsFile, 'utf8').catch(() => ''))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
   await until(async () => (await readdir(join(home, 'inbox'))).every((n) => n.startsWith('.')), 'the inbox file to be archived')
   const started = (await events()).find((e) => e.event === 'worker_started')
   t.ok(started, 'the daemon was started by the supervisor')
@@ -48,7 +51,11 @@ t.test('brain ingest supervisor keeps the daemon running and reports its exits',
   t.equal(last?.likely_cause, 'graceful_shutdown', 'a stop is a graceful shutdown of the daemon')
   const status = await brain.run(['ingest', 'status', '--json'])
   t.equal(status.code, 0, status.stderr)
-  t.match(status.json(), { sources: [{ id: 'inbox', state: 'stopped', dispatched: 1 }], ingest_capture_jobs: { waiting: 0, active: 0 } }, 'the restarted daemon captured the second file and ran every job')
+  t.match(
+    status.json(),
+    { sources: [{ id: 'inbox', state: 'stopped', dispatched: 1 }], ingest_capture_jobs: { waiting: 0, active: 0 } },
+    'the restarted daemon captured the second file and ran every job',
+  )
   const none = await runBrain(['ingest', 'status', '--json'], { ...brain.env, BRAIN_HOME: join(home, 'elsewhere') })
   t.equal(none.code, 1)
   t.match(none.json(), { error: { code: 'ingest_daemon_not_running' } })

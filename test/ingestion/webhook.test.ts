@@ -30,7 +30,15 @@ async function setup(t: Test, env: Record<string, string> = {}): Promise<Ctx> {
   const address = await http.listen(0, '127.0.0.1')
   t.teardown(() => http.shutdown())
   const token = async (name: string, scopes: Array<'read' | 'write' | 'admin'>) => (await createToken(test.db, name, scopes)).token
-  return { db: test.db, base: `http://127.0.0.1:${address.port}`, writer: await token('writer', ['read', 'write']), reader: await token('reader', ['read']), admin: await token('ops', ['admin']), clock, feed }
+  return {
+    db: test.db,
+    base: `http://127.0.0.1:${address.port}`,
+    writer: await token('writer', ['read', 'write']),
+    reader: await token('reader', ['read']),
+    admin: await token('ops', ['admin']),
+    clock,
+    feed,
+  }
 }
 
 function ingest(ctx: Ctx, body: string | Buffer, headers: Record<string, string> = {}, token: string | null = ctx.writer): Promise<Response> {
@@ -43,7 +51,9 @@ async function jobCount(db: Database): Promise<number> {
 }
 
 async function auditRows(db: Database): Promise<Array<{ status: number; error_code: string | null; token_id: number | null }>> {
-  const { rows } = await db.query<{ status: number; error_code: string | null; token_id: number | null }>("SELECT status, error_code, token_id FROM mcp_request_log WHERE route = '/ingest' ORDER BY id")
+  const { rows } = await db.query<{ status: number; error_code: string | null; token_id: number | null }>(
+    "SELECT status, error_code, token_id FROM mcp_request_log WHERE route = '/ingest' ORDER BY id",
+  )
   return rows
 }
 
@@ -58,7 +68,15 @@ t.test('401 without valid credentials, 403 for a read-only token; every request 
   t.match(await forbidden.json(), { error: 'insufficient_scope' })
   t.equal(await jobCount(ctx.db), 0)
   const audit = await auditRows(ctx.db)
-  t.same(audit.map((r) => [r.status, r.error_code]), [[401, 'unauthorized'], [401, 'unauthorized'], [401, 'unauthorized'], [403, 'insufficient_scope']])
+  t.same(
+    audit.map((r) => [r.status, r.error_code]),
+    [
+      [401, 'unauthorized'],
+      [401, 'unauthorized'],
+      [401, 'unauthorized'],
+      [403, 'insufficient_scope'],
+    ],
+  )
   t.ok(audit[3]!.token_id !== null, 'the read-only token is named in its audit row')
 })
 
@@ -97,7 +115,11 @@ t.test('content types: unknown text/* is text/plain, the override header wins, b
   t.equal(html.status, 202, 'X-Brain-Content-Type overrides Content-Type')
   const pdf = await ingest(ctx, Buffer.from('%PDF-1.7\n\xff\xfe', 'latin1'), { 'content-type': 'application/pdf' })
   t.equal(pdf.status, 202, 'a PDF goes to its converter')
-  t.match((await queue.get(((await pdf.json()) as { job_id: string }).job_id))!.data.event, { content_type: 'application/pdf', content_encoding: 'base64', content: Buffer.from('%PDF-1.7\n\xff\xfe', 'latin1').toString('base64') })
+  t.match((await queue.get(((await pdf.json()) as { job_id: string }).job_id))!.data.event, {
+    content_type: 'application/pdf',
+    content_encoding: 'base64',
+    content: Buffer.from('%PDF-1.7\n\xff\xfe', 'latin1').toString('base64'),
+  })
   for (const type of ['image/png', 'audio/mpeg', 'video/mp4']) {
     const res = await ingest(ctx, Buffer.from([0x89, 0x50, 0x4e, 0x47]), { 'content-type': type })
     t.equal(res.status, 415, type)
@@ -206,7 +228,16 @@ t.test('the admin feed streams one event per accepted request to admin tokens on
   while (!text.includes('\n\ndata') && !/data: .*\n\n/.test(text)) text += decoder.decode((await reader.read()).value)
   const data = JSON.parse(/data: (.*)\n/.exec(text)![1]!) as Record<string, unknown>
   t.match(text, /event: ingest\n/)
-  t.match(data, { job_id, duplicate: false, client_id: /^webhook:\d+$/, token_name: 'writer', source_id: 'ifttt', content_type: 'text/markdown', bytes: 15, content_hash: computeContentHash({ content: 'watched content' }) })
+  t.match(data, {
+    job_id,
+    duplicate: false,
+    client_id: /^webhook:\d+$/,
+    token_name: 'writer',
+    source_id: 'ifttt',
+    content_type: 'text/markdown',
+    bytes: 15,
+    content_hash: computeContentHash({ content: 'watched content' }),
+  })
   t.notOk('content' in data, 'the content itself is not broadcast')
   t.equal(ctx.feed.subscribers, 1)
 })

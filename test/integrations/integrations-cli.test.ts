@@ -51,9 +51,18 @@ t.test('the bare dashboard has three sections and the shipped recipes, without a
   t.equal(bare.code, 0, bare.stderr)
   const sections = bare.json<{ sections: Record<string, StatusJson[]> }>().sections
   t.same(Object.keys(sections), ['infrastructure', 'senses', 'reflexes'])
-  t.same(sections.infrastructure!.map((s) => s.id), ['mcp-http-server', 'oauth-remote-agents', 'systemd-supervisor'])
-  t.same(sections.senses!.map((s) => s.id), ['agent-mcp-client', 'mcp-claude-code', 'mcp-claude-desktop', 'mcp-cursor', 'mcp-vscode'])
-  t.same(sections.reflexes!.map((s) => s.id), ['git-post-commit-sync'])
+  t.same(
+    sections.infrastructure!.map((s) => s.id),
+    ['mcp-http-server', 'oauth-remote-agents', 'systemd-supervisor'],
+  )
+  t.same(
+    sections.senses!.map((s) => s.id),
+    ['agent-mcp-client', 'mcp-claude-code', 'mcp-claude-desktop', 'mcp-cursor', 'mcp-vscode'],
+  )
+  t.same(
+    sections.reflexes!.map((s) => s.id),
+    ['git-post-commit-sync'],
+  )
   const human = await brain.run(['integrations', '--no-json'])
   t.match(human.stdout, /^Infrastructure\n[\s\S]*^Senses\n[\s\S]*^Reflexes\n/m)
   t.match(human.stdout, /git-post-commit-sync +not set up: brain is not on PATH/)
@@ -64,7 +73,10 @@ t.test('list shows each recipe with its requires; show explains one; an unknown 
   const list = await brain.run(['integrations', 'list', '--json'])
   const rows = list.json<Array<{ id: string; category: string; requires: string[]; description: string }>>()
   t.ok(rows.length >= 3)
-  t.match(rows.find((r) => r.id === 'git-post-commit-sync'), { category: 'reflexes', requires: ['bin:git', 'bin:brain'] })
+  t.match(
+    rows.find((r) => r.id === 'git-post-commit-sync'),
+    { category: 'reflexes', requires: ['bin:git', 'bin:brain'] },
+  )
   for (const row of rows) t.ok(Array.isArray(row.requires) && row.description.length > 0, `${row.id} declares requires and a description`)
   const shown = await brain.run(['integrations', 'show', 'agent-mcp-client', '--json'], { PATH: brainShimPath() })
   t.match(shown.json(), { id: 'agent-mcp-client', category: 'senses', status: { state: 'no_heartbeat', requirements: [{ requirement: 'bin:brain', ok: true }] }, instructions: /mcpServers/ })
@@ -77,8 +89,7 @@ t.test('list shows each recipe with its requires; show explains one; an unknown 
 
 t.test('status reads the latest heartbeat: healthy, degraded, failing, stale; requirements first', async (t) => {
   const brain = setup({ PATH: brainShimPath() })
-  const recipe = (id: string, maxAge: string) =>
-    `---\nid: ${id}\nname: ${id}\ncategory: senses\ndescription: test recipe\nrequires: []\nheartbeat_max_age: ${maxAge}\n---\nbody\n`
+  const recipe = (id: string, maxAge: string) => `---\nid: ${id}\nname: ${id}\ncategory: senses\ndescription: test recipe\nrequires: []\nheartbeat_max_age: ${maxAge}\n---\nbody\n`
   for (const id of ['fresh', 'warned', 'broken', 'old', 'quiet']) brain.recipe(`${id}.md`, recipe(id, '1h'))
   brain.recipe('needs.md', '---\nid: needs\nname: needs\ncategory: reflexes\ndescription: d\nrequires: ["env:BRAIN_TEST_TOKEN", "engine:postgres", "file:$BRAIN_HOME/marker", "bin:git"]\n---\n')
   // The newest by timestamp wins, even when an older line was appended after it.
@@ -86,8 +97,7 @@ t.test('status reads the latest heartbeat: healthy, degraded, failing, stale; re
   brain.beat('warned', [JSON.stringify({ ts: ago(1000), status: 'warn', message: 'slow' })])
   brain.beat('broken', [JSON.stringify({ ts: ago(1000), status: 'fail', message: 'token expired' })])
   brain.beat('old', [JSON.stringify({ ts: ago(2 * 3_600_000), status: 'ok' })])
-  const states = async (more: Record<string, string> = {}) =>
-    Object.fromEntries((await brain.run(['integrations', 'status', '--json'], more)).json<StatusJson[]>().map((s) => [s.id, s]))
+  const states = async (more: Record<string, string> = {}) => Object.fromEntries((await brain.run(['integrations', 'status', '--json'], more)).json<StatusJson[]>().map((s) => [s.id, s]))
   const s = await states()
   t.match(s.fresh, { state: 'healthy', last_heartbeat: { status: 'ok', message: 'synced 3' } })
   t.equal(s.warned!.state, 'degraded')
@@ -95,7 +105,11 @@ t.test('status reads the latest heartbeat: healthy, degraded, failing, stale; re
   t.equal(s.old!.state, 'stale')
   t.equal(s.quiet!.state, 'no_heartbeat')
   t.equal(s.needs!.state, 'missing_requirements')
-  t.same(s.needs!.requirements.map((r) => r.ok), [false, true, false, true], 'env unset, engine is postgres from config, file missing, git found')
+  t.same(
+    s.needs!.requirements.map((r) => r.ok),
+    [false, true, false, true],
+    'env unset, engine is postgres from config, file missing, git found',
+  )
   writeFileSync(join(brain.home, 'marker'), '')
   const ready = await states({ BRAIN_TEST_TOKEN: 'secret-token-value' })
   t.equal(ready.needs!.state, 'no_heartbeat')
@@ -116,7 +130,9 @@ t.test('test runs the requirements and the check command and records a heartbeat
   t.match(failed.json(), [{ id: 'fails', ok: false, check: { exit_code: 3 }, heartbeat: { status: 'fail', message: /exited 3: broken pipe/ } }])
   const mcp = await brain.run(['integrations', 'test', 'agent-mcp-client', '--json'])
   t.match(mcp.json(), [{ ok: true, check: { exit_code: 0, output: /^0\.38\.0\.0$/ } }], 'the shipped MCP recipe checks the brain on PATH')
-  const beats = readFileSync(join(brain.home, 'integrations', 'fails', 'heartbeat.jsonl'), 'utf8').trim().split('\n')
+  const beats = readFileSync(join(brain.home, 'integrations', 'fails', 'heartbeat.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
   t.equal(beats.length, 1)
   t.match(JSON.parse(beats[0]!), { status: 'fail', via: 'brain integrations test' })
   const status = await brain.run(['integrations', 'status', 'fails', '--json'])
@@ -137,14 +153,29 @@ t.test('doctor fails on a broken recipe, a duplicate id or an unreadable heartbe
   t.equal(doctor.code, 1)
   const checks = doctor.json<{ status: string; checks: Array<{ name: string; status: string; message: string }> }>()
   t.equal(checks.status, 'fail')
-  t.match(checks.checks.find((c) => c.name.endsWith('bad.md')), { status: 'fail', message: /invalid_recipe: category must be one of infrastructure, senses, reflexes; requires must be a list/ })
-  t.match(checks.checks.find((c) => c.name.endsWith('b-dup.md')), { status: 'fail', message: /duplicate_recipe_id: id dup is also declared by a-dup.md/ })
-  t.match(checks.checks.find((c) => c.name === 'dup'), { status: 'fail', message: /unreadable lines: 2, 3/ })
-  t.notOk(checks.checks.some((c) => c.name.endsWith('notes.md')), 'markdown without front matter is not a recipe')
+  t.match(
+    checks.checks.find((c) => c.name.endsWith('bad.md')),
+    { status: 'fail', message: /invalid_recipe: category must be one of infrastructure, senses, reflexes; requires must be a list/ },
+  )
+  t.match(
+    checks.checks.find((c) => c.name.endsWith('b-dup.md')),
+    { status: 'fail', message: /duplicate_recipe_id: id dup is also declared by a-dup.md/ },
+  )
+  t.match(
+    checks.checks.find((c) => c.name === 'dup'),
+    { status: 'fail', message: /unreadable lines: 2, 3/ },
+  )
+  t.notOk(
+    checks.checks.some((c) => c.name.endsWith('notes.md')),
+    'markdown without front matter is not a recipe',
+  )
   const human = await brain.run(['integrations', 'doctor', '--no-json'])
   t.match(human.stdout, /overall: fail/)
   const stats = await brain.run(['integrations', 'stats', '--json'])
-  t.match(stats.json<{ integrations: unknown[] }>().integrations.find((i) => (i as { id: string }).id === 'dup'), { heartbeats: 1, ok: 1, fail: 0 })
+  t.match(
+    stats.json<{ integrations: unknown[] }>().integrations.find((i) => (i as { id: string }).id === 'dup'),
+    { heartbeats: 1, ok: 1, fail: 0 },
+  )
   t.match(stats.json(), { by_category: { senses: { integrations: 6, heartbeats: 1 }, infrastructure: { integrations: 3 }, reflexes: { integrations: 1 } } })
 })
 

@@ -17,11 +17,15 @@ engineTest(t, 'graph walk: cycles are cut, depth, direction, types and the cap',
   await note(db, 'c', '[[a]] and ![[d]]')
   await note(db, 'd', 'leaf')
   const out = await graphWalk(db, { slug: 'a', depth: 5, direction: 'out' })
-  t.same(brief(out.nodes), [
-    ['b', 1, 'links_to', 'out', 'a>b'],
-    ['c', 2, 'links_to', 'out', 'a>b>c'],
-    ['d', 3, 'embeds', 'out', 'a>b>c>d'],
-  ], 'the cycle back to a is cut; c is reached once though two edges lead there')
+  t.same(
+    brief(out.nodes),
+    [
+      ['b', 1, 'links_to', 'out', 'a>b'],
+      ['c', 2, 'links_to', 'out', 'a>b>c'],
+      ['d', 3, 'embeds', 'out', 'a>b>c>d'],
+    ],
+    'the cycle back to a is cut; c is reached once though two edges lead there',
+  )
   t.equal(out.truncated, false)
   t.same(brief((await graphWalk(db, { slug: 'a', depth: 1, direction: 'out' })).nodes), [['b', 1, 'links_to', 'out', 'a>b']], 'depth 1')
   t.same(brief((await graphWalk(db, { slug: 'a', depth: 2, direction: 'in' })).nodes), [
@@ -29,12 +33,19 @@ engineTest(t, 'graph walk: cycles are cut, depth, direction, types and the cap',
     ['b', 2, 'links_to', 'in', 'a>c>b'],
   ])
   const both = await graphWalk(db, { slug: 'c', depth: 1 })
-  t.same(both.nodes.map((n) => [n.slug, n.direction]).sort(), [['a', 'out'], ['b', 'in'], ['d', 'out']])
+  t.same(both.nodes.map((n) => [n.slug, n.direction]).sort(), [
+    ['a', 'out'],
+    ['b', 'in'],
+    ['d', 'out'],
+  ])
   t.same(brief((await graphWalk(db, { slug: 'b', depth: 3, types: ['owner'], direction: 'out' })).nodes), [['c', 1, 'owner', 'out', 'b>c']], 'a property link type')
   const capped = await graphWalk(db, { slug: 'a', depth: 5, limit: 2, direction: 'out' })
   t.equal(capped.nodes.length, 2)
   t.equal(capped.truncated, true)
-  const missing = await graphWalk(db, { slug: 'nope' }).then(() => null, (e: { code?: string }) => e)
+  const missing = await graphWalk(db, { slug: 'nope' }).then(
+    () => null,
+    (e: { code?: string }) => e,
+  )
   t.equal(missing?.code, 'page_not_found')
 })
 
@@ -48,7 +59,11 @@ engineTest(t, 'graph walk joins note links, citations and the code call graph', 
   t.match(bySlug.get('src/queue.ts'), { depth: 2, via: 'documents', path: ['notes/index', NOTE_SLUG, 'src/queue.ts'] })
   t.match(bySlug.get('src/app.tsx'), { depth: 3, via: 'calls', direction: 'in', path: ['notes/index', NOTE_SLUG, 'src/queue.ts', 'src/app.tsx'] })
   const callsOnly = await graphWalk(db, { slug: 'src/app.tsx', depth: 1, types: ['calls'], direction: 'out' })
-  t.same(callsOnly.nodes.map((n) => n.slug), ['src/queue.ts'], 'app.tsx calls Queue.submit, defined on one page only')
+  t.same(
+    callsOnly.nodes.map((n) => n.slug),
+    ['src/queue.ts'],
+    'app.tsx calls Queue.submit, defined on one page only',
+  )
 })
 
 engineTest(t, 'orphans and wanted pages', async (t, { db }) => {
@@ -56,11 +71,21 @@ engineTest(t, 'orphans and wanted pages', async (t, { db }) => {
   await note(db, 'b', 'linked from a')
   await note(db, 'c', 'Also wants [[Missing Page]] and [[Other]].')
   await note(db, 'lonely', 'nothing links here, and it links nowhere')
-  t.same((await listOrphans(db)).map((p) => p.slug), ['lonely'])
-  t.same(await listUnresolved(db), [
-    { target: 'Missing Page', key: 'missing-page', pages: 2, links: 2, examples: ['a', 'c'] },
-    { target: 'Other', key: 'other', pages: 1, links: 1, examples: ['c'] },
-  ], 'case variants on one page are one link; most wanted first')
+  t.same(
+    (await listOrphans(db)).map((p) => p.slug),
+    ['lonely'],
+  )
+  t.same(
+    await listUnresolved(db),
+    [
+      { target: 'Missing Page', key: 'missing-page', pages: 2, links: 2, examples: ['a', 'c'] },
+      { target: 'Other', key: 'other', pages: 1, links: 1, examples: ['c'] },
+    ],
+    'case variants on one page are one link; most wanted first',
+  )
   await note(db, 'missing-page', 'here now')
-  t.same((await listUnresolved(db)).map((w) => w.target), ['Other'])
+  t.same(
+    (await listUnresolved(db)).map((w) => w.target),
+    ['Other'],
+  )
 })

@@ -24,16 +24,33 @@ engineTest(t, 'a markdown page citing code gets documents links and the code pag
   await importRepo(db)
   await importNote(db)
   const links = await getLinks(db, NOTE_SLUG)
-  t.same(links.map((l) => l.toSlug), CITED, 'missing and non-citation paths skipped, duplicates once')
+  t.same(
+    links.map((l) => l.toSlug),
+    CITED,
+    'missing and non-citation paths skipped, duplicates once',
+  )
   t.ok(links.every((l) => l.linkType === 'documents' && l.linkSource === 'markdown' && l.originPageId === NOTE_SLUG && l.otherPageKind === 'code'))
-  t.same(links.map((l) => l.originField), ['compiled_truth', 'timeline', 'compiled_truth'])
+  t.same(
+    links.map((l) => l.originField),
+    ['compiled_truth', 'timeline', 'compiled_truth'],
+  )
   const back = await getLinks(db, 'src/queue.ts')
   t.match(back, [{ fromSlug: 'src/queue.ts', toSlug: NOTE_SLUG, linkType: 'documented_by', linkSource: 'markdown', originPageId: NOTE_SLUG, originField: 'compiled_truth' }])
-  t.same((await getBacklinks(db, 'src/queue.ts')).map((l) => [l.fromSlug, l.linkType]), [[NOTE_SLUG, 'documents']])
-  t.same((await getBacklinks(db, NOTE_SLUG)).map((l) => l.fromSlug), CITED)
+  t.same(
+    (await getBacklinks(db, 'src/queue.ts')).map((l) => [l.fromSlug, l.linkType]),
+    [[NOTE_SLUG, 'documents']],
+  )
+  t.same(
+    (await getBacklinks(db, NOTE_SLUG)).map((l) => l.fromSlug),
+    CITED,
+  )
 
   await importNote(db, {}, NOTE.replace('cmd/main.go', 'the server folder'))
-  t.same((await getLinks(db, NOTE_SLUG)).map((l) => l.toSlug), ['app/main.py', 'src/queue.ts'], 're-import replaces the citation links')
+  t.same(
+    (await getLinks(db, NOTE_SLUG)).map((l) => l.toSlug),
+    ['app/main.py', 'src/queue.ts'],
+    're-import replaces the citation links',
+  )
   t.same(await getLinks(db, 'cmd/main.go'), [])
 })
 
@@ -46,7 +63,10 @@ engineTest(t, 'reconcile-links fills in a code page that arrived after the note;
   t.same(await getLinks(db, NOTE_SLUG), [], 'dry run wrote nothing')
   const first = await reconcileLinks(db, null, {})
   t.match(first, { status: 'ok', dryRun: false, linksAdded: 6, edgesTargetsMissing: 1 })
-  t.same((await getLinks(db, NOTE_SLUG)).map((l) => l.toSlug), CITED)
+  t.same(
+    (await getLinks(db, NOTE_SLUG)).map((l) => l.toSlug),
+    CITED,
+  )
   const again = await reconcileLinks(db, null, {})
   t.match(again, { linksAdded: 0, edgesTargetsMissing: 1 }, 'a second run adds nothing')
   t.same((await reconcileLinks(db, null, { dryRun: true })).linksAdded, 0)
@@ -68,13 +88,22 @@ engineTest(t, 'remote (MCP) writes make no links; trusted local writes do', asyn
   await putPage({ ...ctx, remote: true }, { slug: 'notes/remote', content: NOTE })
   t.same(await getLinks(db, 'notes/remote'), [], 'remote write: no links')
   await putPage({ ...ctx, remote: false }, { slug: 'notes/local', content: NOTE })
-  t.same((await getLinks(db, 'notes/local')).map((l) => l.toSlug), CITED)
+  t.same(
+    (await getLinks(db, 'notes/local')).map((l) => l.toSlug),
+    CITED,
+  )
 })
 
 function jobContext(db: JobContext['db'], data: Record<string, unknown>): JobContext {
   return {
-    jobId: 'test', name: 'extract', data, signal: new AbortController().signal, db,
-    config: {} as JobContext['config'], logger: silentLogger, progress: () => undefined,
+    jobId: 'test',
+    name: 'extract',
+    data,
+    signal: new AbortController().signal,
+    db,
+    config: {} as JobContext['config'],
+    logger: silentLogger,
+    progress: () => undefined,
   }
 }
 
@@ -85,9 +114,15 @@ engineTest(t, 'the extract job: an empty slug list returns at once; a code slug 
   t.same(await getLinks(db, NOTE_SLUG), [])
   const result = await extractHandler(jobContext(db, { slugs: ['cmd/main.go'] }))
   t.match(result, { pagesScanned: 1, linksAdded: 2 })
-  t.same((await getLinks(db, NOTE_SLUG)).map((l) => [l.toSlug, l.originField]), [['cmd/main.go', 'timeline']])
+  t.same(
+    (await getLinks(db, NOTE_SLUG)).map((l) => [l.toSlug, l.originField]),
+    [['cmd/main.go', 'timeline']],
+  )
   const all = await extractHandler(jobContext(db, {}))
   t.match(all, { pagesScanned: 1, linksAdded: 0, edgesTargetsMissing: 3 }, 'no slugs: every page; cited files without pages counted')
-  const err = await extractHandler(jobContext(db, { slugs: 'notes/design' })).then(() => null, (e: { code?: string }) => e)
+  const err = await extractHandler(jobContext(db, { slugs: 'notes/design' })).then(
+    () => null,
+    (e: { code?: string }) => e,
+  )
   t.equal(err?.code, 'extract_invalid_slugs')
 })

@@ -10,8 +10,7 @@ async function note(db: Database, slug: string, content: string): Promise<void> 
   await importPage(db, { slug, kind: 'markdown', content, path: `${slug}.md` })
 }
 
-const mentioned = async (db: Database, slug: string) =>
-  (await getLinks(db, slug, { types: ['mentions'] })).map((l) => [l.toSlug, l.line, l.linkSource])
+const mentioned = async (db: Database, slug: string) => (await getLinks(db, slug, { types: ['mentions'] })).map((l) => [l.toSlug, l.line, l.linkSource])
 
 t.test('mention phrases: prose only (no front matter, code or links), up to six words, first place kept', async (t) => {
   const phrases = mentionPhrases('---\ntitle: Front Matter Name\n---\nMet Ada Lovelace, then `Code Name` and [[Link Name]] and [Md Name](x.md).\n```\nFenced Name\n```\nAda again.\n')
@@ -27,23 +26,40 @@ engineTest(t, 'mentions: word-bounded, case-insensitive, titles and aliases, one
   await note(db, 'companies/acme', '---\ntype: company\ntitle: Acme\n---\n')
   await note(db, 'projects/notes', '---\ntype: project\ntitle: Notes\n---\n')
   await note(db, 'ideas/not-an-entity', '---\ntype: note\ntitle: Engine\n---\n')
-  await note(db, 'journal/day', [
-    '# Day',
-    'Talked with the countess about the Analytical engine at ACME; AL was there.',
-    'Acmeish is not Acme-adjacent? `Charles Babbage` in code, [[Charles Babbage]] linked.',
-    'Some notes. ada lovelace again.',
-  ].join('\n'))
-  t.same(await mentioned(db, 'journal/day'), [['companies/acme', 2, 'mention'], ['people/ada', 2, 'mention']],
-    'Acme (case-insensitive), Ada by alias at her first mention; not AL (short), Analytical (shared), Notes (stop list), Engine (not an entity), Babbage (code, link)')
+  await note(
+    db,
+    'journal/day',
+    [
+      '# Day',
+      'Talked with the countess about the Analytical engine at ACME; AL was there.',
+      'Acmeish is not Acme-adjacent? `Charles Babbage` in code, [[Charles Babbage]] linked.',
+      'Some notes. ada lovelace again.',
+    ].join('\n'),
+  )
+  t.same(
+    await mentioned(db, 'journal/day'),
+    [
+      ['companies/acme', 2, 'mention'],
+      ['people/ada', 2, 'mention'],
+    ],
+    'Acme (case-insensitive), Ada by alias at her first mention; not AL (short), Analytical (shared), Notes (stop list), Engine (not an entity), Babbage (code, link)',
+  )
   t.same(await mentioned(db, 'people/ada'), [], 'an entity does not mention itself')
   await writeConfigValue(db, 'links.mention_stoplist', 'countess, acme')
   await note(db, 'journal/day', 'The countess met Acme and Ada Lovelace.')
   t.same(await mentioned(db, 'journal/day'), [['people/ada', 1, 'mention']], 'a configured stop list; re-import replaces mentions')
   const entities = await listEntities(db)
   t.match(entities[0], { slug: 'people/ada', type: 'person', mentions: 1, aliases: ['al', 'analytical', 'countess'] })
-  t.same((await listEntities(db, { type: 'company' })).map((e) => e.slug), ['companies/acme'])
+  t.same(
+    (await listEntities(db, { type: 'company' })).map((e) => e.slug),
+    ['companies/acme'],
+  )
   await writeConfigValue(db, 'links.entity_types', 'company')
-  t.same((await listEntities(db)).map((e) => e.slug), ['companies/acme'], 'configurable entity types')
+  t.same(
+    (await listEntities(db)).map((e) => e.slug),
+    ['companies/acme'],
+    'configurable entity types',
+  )
 })
 
 engineTest(t, 'mentions are derived: not for remote writes, not with auto_link false; reconcile adds them idempotently with counts per kind', async (t, { db }) => {
@@ -62,7 +78,10 @@ engineTest(t, 'mentions are derived: not for remote writes, not with auto_link f
   t.same(await mentioned(db, 'journal/early'), [], 'dry run writes nothing')
   const first = await reconcileLinks(db, null, {})
   t.match(first, { linksAdded: 3, kinds: { citations: { added: 0 }, mentions: { found: 3, added: 3 }, explicit: { pagesBackfilled: 0, reresolved: 0, unresolved: 1 } } })
-  t.same((await getBacklinks(db, 'people/ada', { types: ['mentions'] })).map((l) => l.fromSlug), ['journal/early', 'notes/off', 'notes/remote'])
+  t.same(
+    (await getBacklinks(db, 'people/ada', { types: ['mentions'] })).map((l) => l.fromSlug),
+    ['journal/early', 'notes/off', 'notes/remote'],
+  )
   const again = await reconcileLinks(db, null, {})
   t.match(again, { linksAdded: 0, kinds: { mentions: { found: 3, added: 0 }, explicit: { reresolved: 0 } } })
 })
@@ -73,6 +92,12 @@ engineTest(t, 'reconcile backfills explicit links of pages stored before they we
   await db.query(`DELETE FROM links WHERE target_text IS NOT NULL`)
   const result = await reconcileLinks(db, null, {})
   t.match(result.kinds.explicit, { pagesBackfilled: 1, stored: 2, reresolved: 0, unresolved: 1 })
-  t.same((await getLinks(db, 'a')).map((l) => [l.targetText, l.toSlug]), [['b', 'b'], ['c', null]])
+  t.same(
+    (await getLinks(db, 'a')).map((l) => [l.targetText, l.toSlug]),
+    [
+      ['b', 'b'],
+      ['c', null],
+    ],
+  )
   t.match((await reconcileLinks(db, null, {})).kinds.explicit, { pagesBackfilled: 0, stored: 0, reresolved: 0 })
 })

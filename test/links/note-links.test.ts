@@ -44,20 +44,11 @@ t.test('markdown links to local files', async (t) => {
 })
 
 t.test('code is not linked: fences (``` and ~~~, unclosed) and inline code', async (t) => {
-  const text = [
-    '[[A]] `[[not-inline]]` ``[[not]] either``',
-    '```yaml',
-    '[[in-fence]]',
-    '```',
-    '~~~~',
-    '```',
-    '[[still-in-tilde-fence]]',
-    '~~~~',
-    '[[B]]',
-    '```',
-    '[[unclosed]]',
-  ].join('\n')
-  t.same(parse(text).map((l) => l.targetText), ['A', 'B'])
+  const text = ['[[A]] `[[not-inline]]` ``[[not]] either``', '```yaml', '[[in-fence]]', '```', '~~~~', '```', '[[still-in-tilde-fence]]', '~~~~', '[[B]]', '```', '[[unclosed]]'].join('\n')
+  t.same(
+    parse(text).map((l) => l.targetText),
+    ['A', 'B'],
+  )
 })
 
 t.test('lines count from the top of the file; front matter properties; timeline field; context; duplicates once', async (t) => {
@@ -78,19 +69,25 @@ t.test('lines count from the top of the file; front matter properties; timeline 
     '- 2024: met [[Bob|Robert]]',
   ].join('\n')
   const links = parse(text)
-  t.same(links.map((l) => [l.type, l.targetText, l.field, l.line, l.source]), [
-    ['related', 'Project X', 'frontmatter', 3, 'frontmatter'],
-    ['people', 'Ada', 'frontmatter', 4, 'frontmatter'],
-    ['links_to', 'Ada', 'compiled_truth', 11, 'wikilink'],
-    ['links_to', 'ada.md', 'compiled_truth', 11, 'markdown_link'],
-    ['links_to', 'Bob', 'timeline', 14, 'wikilink'],
-  ])
+  t.same(
+    links.map((l) => [l.type, l.targetText, l.field, l.line, l.source]),
+    [
+      ['related', 'Project X', 'frontmatter', 3, 'frontmatter'],
+      ['people', 'Ada', 'frontmatter', 4, 'frontmatter'],
+      ['links_to', 'Ada', 'compiled_truth', 11, 'wikilink'],
+      ['links_to', 'ada.md', 'compiled_truth', 11, 'markdown_link'],
+      ['links_to', 'Bob', 'timeline', 14, 'wikilink'],
+    ],
+  )
   t.equal(links[2]!.context, 'See [[Ada]] and [link](ada.md) and [[Ada]] again.')
   t.equal(links.length, 5, 'the markdown link to ada.md has its own key (notes/ada): both kept; the repeated [[Ada]] once')
 })
 
 t.test('odd input: a link to itself, odd characters, very long lines, 10,000 links', async (t) => {
-  t.same(parse('[[here]]').map((l) => l.key), ['here'])
+  t.same(
+    parse('[[here]]').map((l) => l.key),
+    ['here'],
+  )
   t.same(parse('[[Wh@t?! ünïcödé (draft) #1]]').map(pick), [['links_to', 'Wh@t?! ünïcödé (draft)', 'wh@t?!-ünïcödé-(draft)', 'notes/wh@t?!-ünïcödé-(draft)', '1', null]])
   const long = `${'x'.repeat(5000)} [[Far]] ${'y'.repeat(5000)}`
   const [far] = parse(long)

@@ -15,7 +15,10 @@ async function note(db: Database, slug: string, content: string, sourceId?: stri
 /** Where each of a page's links points: [target as written, slug or null]. */
 async function targets(db: Database, slug: string): Promise<Array<[string | null, string | null]>> {
   const links = await getLinks(db, slug)
-  return links.filter((l) => l.targetText !== null).sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.targetText ?? '').localeCompare(b.targetText ?? '')).map((l) => [l.targetText, l.toSlug])
+  return links
+    .filter((l) => l.targetText !== null)
+    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.targetText ?? '').localeCompare(b.targetText ?? ''))
+    .map((l) => [l.targetText, l.toSlug])
 }
 
 engineTest(t, 'resolution order: exact path, relative path, shortest path by file name (ties by path order), title, alias; case-insensitive', async (t, { db }) => {
@@ -26,20 +29,31 @@ engineTest(t, 'resolution order: exact path, relative path, shortest path by fil
   await note(db, 'x/a/note', '# A\n')
   await note(db, 'inbox/local', '# Local\n')
   await note(db, 'people/grace', '---\naliases: [Amazing Grace, Admiral]\n---\n# Grace Hopper\n')
-  await note(db, 'inbox/here', [
-    '[[people/ada]]', // 1: exact vault path
-    '[[local]]', // 2: relative to the linking page's folder
-    '[[ada]]', // 3: shortest path among the pages named ada
-    '[[note]]', // 4: same length: path order
-    '[[NOTES/ADA.md]]', // 5: case-insensitive, .md optional
-    '[[Ada Lovelace]]', // 6: the title
-    '[[amazing grace]]', // 7: an alias
-    '[[old/ada]]', // 8: a path suffix
-    '[[Nobody]]', // 9: nothing
-  ].join('\n'))
+  await note(
+    db,
+    'inbox/here',
+    [
+      '[[people/ada]]', // 1: exact vault path
+      '[[local]]', // 2: relative to the linking page's folder
+      '[[ada]]', // 3: shortest path among the pages named ada
+      '[[note]]', // 4: same length: path order
+      '[[NOTES/ADA.md]]', // 5: case-insensitive, .md optional
+      '[[Ada Lovelace]]', // 6: the title
+      '[[amazing grace]]', // 7: an alias
+      '[[old/ada]]', // 8: a path suffix
+      '[[Nobody]]', // 9: nothing
+    ].join('\n'),
+  )
   t.same(await targets(db, 'inbox/here'), [
-    ['people/ada', 'people/ada'], ['local', 'inbox/local'], ['ada', 'notes/ada'], ['note', 'x/a/note'], ['NOTES/ADA.md', 'notes/ada'],
-    ['Ada Lovelace', 'people/ada'], ['amazing grace', 'people/grace'], ['old/ada', 'archive/old/ada'], ['Nobody', null],
+    ['people/ada', 'people/ada'],
+    ['local', 'inbox/local'],
+    ['ada', 'notes/ada'],
+    ['note', 'x/a/note'],
+    ['NOTES/ADA.md', 'notes/ada'],
+    ['Ada Lovelace', 'people/ada'],
+    ['amazing grace', 'people/grace'],
+    ['old/ada', 'archive/old/ada'],
+    ['Nobody', null],
   ])
 })
 
@@ -50,57 +64,115 @@ engineTest(t, "within a rule, the linking page's own source comes first; an earl
   await note(db, 'roadmap', '# Roadmap (default)\n')
   await note(db, 'notes/roadmap', '# Roadmap (work)\n', 'work')
   await note(db, 'notes/link', '[[plan]] [[roadmap]]', 'work')
-  t.same((await getLinks(db, 'notes/link')).map((l) => [l.targetText, l.toSlug, l.toSourceId]), [
-    ['plan', 'deep/folder/plan', 'work'],
-    ['roadmap', 'roadmap', 'default'],
-  ], 'a shorter path in another source loses to its own; an exact path wins over a file-name match')
+  t.same(
+    (await getLinks(db, 'notes/link')).map((l) => [l.targetText, l.toSlug, l.toSourceId]),
+    [
+      ['plan', 'deep/folder/plan', 'work'],
+      ['roadmap', 'roadmap', 'default'],
+    ],
+    'a shorter path in another source loses to its own; an exact path wins over a file-name match',
+  )
 })
 
 engineTest(t, 'unresolved links resolve when the page appears (put, import), fall back when it goes, and become unresolved again', async (t, { db }) => {
   await note(db, 'notes/a', 'Wanted: [[Future Page]] and [[ghost]].')
-  t.same(await targets(db, 'notes/a'), [['Future Page', null], ['ghost', null]])
+  t.same(await targets(db, 'notes/a'), [
+    ['Future Page', null],
+    ['ghost', null],
+  ])
   await putPage({ db, logger: silentLogger, repoPath: null, remote: false }, { slug: 'ideas/future-page', content: 'now here' })
-  t.same(await targets(db, 'notes/a'), [['Future Page', 'ideas/future-page'], ['ghost', null]], 'resolved without re-importing notes/a')
+  t.same(
+    await targets(db, 'notes/a'),
+    [
+      ['Future Page', 'ideas/future-page'],
+      ['ghost', null],
+    ],
+    'resolved without re-importing notes/a',
+  )
   await note(db, 'z/ghost', '# Ghost\n')
   await note(db, 'ghost-stories', '---\ntitle: x\naliases: ghost\n---\n')
-  t.same(await targets(db, 'notes/a'), [['Future Page', 'ideas/future-page'], ['ghost', 'z/ghost']], 'a file name beats an alias')
+  t.same(
+    await targets(db, 'notes/a'),
+    [
+      ['Future Page', 'ideas/future-page'],
+      ['ghost', 'z/ghost'],
+    ],
+    'a file name beats an alias',
+  )
   t.ok(await deletePage(db, 'default', 'z/ghost'))
-  t.same(await targets(db, 'notes/a'), [['Future Page', 'ideas/future-page'], ['ghost', 'ghost-stories']], 'falls back to the alias')
+  t.same(
+    await targets(db, 'notes/a'),
+    [
+      ['Future Page', 'ideas/future-page'],
+      ['ghost', 'ghost-stories'],
+    ],
+    'falls back to the alias',
+  )
   t.ok(await deletePage(db, 'default', 'ghost-stories'))
   t.ok(await deletePage(db, 'default', 'ideas/future-page'))
-  t.same(await targets(db, 'notes/a'), [['Future Page', null], ['ghost', null]], 'unresolved again, target text kept')
+  t.same(
+    await targets(db, 'notes/a'),
+    [
+      ['Future Page', null],
+      ['ghost', null],
+    ],
+    'unresolved again, target text kept',
+  )
   await note(db, 'ideas/future-page', 'back again')
-  t.same(await targets(db, 'notes/a'), [['Future Page', 'ideas/future-page'], ['ghost', null]], 'a restored page is linked again')
+  t.same(
+    await targets(db, 'notes/a'),
+    [
+      ['Future Page', 'ideas/future-page'],
+      ['ghost', null],
+    ],
+    'a restored page is linked again',
+  )
 })
 
 engineTest(t, 'a re-import replaces the explicit links; a self link and a cycle are fine', async (t, { db }) => {
   await note(db, 'a', '[[a]] [[b]] [[#Top]]')
   await note(db, 'b', '[[a]]')
-  t.same(await targets(db, 'a'), [['', 'a'], ['a', 'a'], ['b', 'b']])
-  t.same((await getBacklinks(db, 'a')).map((l) => [l.fromSlug, l.anchor]), [['a', null], ['a', 'Top'], ['b', null]])
+  t.same(await targets(db, 'a'), [
+    ['', 'a'],
+    ['a', 'a'],
+    ['b', 'b'],
+  ])
+  t.same(
+    (await getBacklinks(db, 'a')).map((l) => [l.fromSlug, l.anchor]),
+    [
+      ['a', null],
+      ['a', 'Top'],
+      ['b', null],
+    ],
+  )
   await note(db, 'a', 'only [[c]] now')
   t.same(await targets(db, 'a'), [['c', null]])
-  t.same((await getBacklinks(db, 'b')), [])
+  t.same(await getBacklinks(db, 'b'), [])
 })
 
 engineTest(t, 'embeds, property links, timeline links and markdown links carry type, field, line, shown text and context', async (t, { db }) => {
   await note(db, 'projects/x', '# Project X\n')
   await note(db, 'people/ada', '# Ada\n')
-  await note(db, 'notes/n', [
-    '---', 'related: "[[Project X]]"', '---',
-    'Intro ![[diagram.png]] and [Ada](../people/ada.md#early%20life).',
-    '## Timeline', '- met [[ada|Ada L.]]',
-  ].join('\n'))
+  await note(db, 'notes/n', ['---', 'related: "[[Project X]]"', '---', 'Intro ![[diagram.png]] and [Ada](../people/ada.md#early%20life).', '## Timeline', '- met [[ada|Ada L.]]'].join('\n'))
   const links = await getLinks(db, 'notes/n')
-  t.same(links.map((l) => [l.linkType, l.linkSource, l.toSlug, l.originField, l.line, l.shownText, l.anchor]), [
-    ['embeds', 'wikilink', null, 'compiled_truth', 4, null, null],
-    ['links_to', 'markdown_link', 'people/ada', 'compiled_truth', 4, 'Ada', 'early life'],
-    ['links_to', 'wikilink', 'people/ada', 'timeline', 6, 'Ada L.', null],
-    ['related', 'frontmatter', 'projects/x', 'frontmatter', 2, null, null],
-  ])
+  t.same(
+    links.map((l) => [l.linkType, l.linkSource, l.toSlug, l.originField, l.line, l.shownText, l.anchor]),
+    [
+      ['embeds', 'wikilink', null, 'compiled_truth', 4, null, null],
+      ['links_to', 'markdown_link', 'people/ada', 'compiled_truth', 4, 'Ada', 'early life'],
+      ['links_to', 'wikilink', 'people/ada', 'timeline', 6, 'Ada L.', null],
+      ['related', 'frontmatter', 'projects/x', 'frontmatter', 2, null, null],
+    ],
+  )
   t.equal(links[1]!.context, 'Intro ![[diagram.png]] and [Ada](../people/ada.md#early%20life).')
-  t.same((await getBacklinks(db, 'people/ada', { types: ['links_to'] })).map((l) => l.line), [4, 6])
-  t.same((await getBacklinks(db, 'projects/x', { types: ['related'] })).map((l) => l.fromSlug), ['notes/n'])
+  t.same(
+    (await getBacklinks(db, 'people/ada', { types: ['links_to'] })).map((l) => l.line),
+    [4, 6],
+  )
+  t.same(
+    (await getBacklinks(db, 'projects/x', { types: ['related'] })).map((l) => l.fromSlug),
+    ['notes/n'],
+  )
   t.same(await getBacklinks(db, 'projects/x', { types: ['embeds'] }), [])
 })
 
@@ -108,9 +180,18 @@ engineTest(t, 'remote writes keep explicit links but derive no citations', async
   await importPage(db, { slug: 'src/app.ts', kind: 'code', content: 'export const a = 1\n', path: 'src/app.ts' })
   await note(db, 'people/ada', '# Ada\n')
   await putPage({ db, logger: silentLogger, repoPath: null, remote: true }, { slug: 'notes/remote', content: 'Cites src/app.ts and [[people/ada]].' })
-  t.same((await getLinks(db, 'notes/remote')).map((l) => [l.linkType, l.toSlug]), [['links_to', 'people/ada']])
+  t.same(
+    (await getLinks(db, 'notes/remote')).map((l) => [l.linkType, l.toSlug]),
+    [['links_to', 'people/ada']],
+  )
   await putPage({ db, logger: silentLogger, repoPath: null, remote: false }, { slug: 'notes/local', content: 'Cites src/app.ts and [[people/ada]].' })
-  t.same((await getLinks(db, 'notes/local')).map((l) => [l.linkType, l.toSlug]), [['documents', 'src/app.ts'], ['links_to', 'people/ada']])
+  t.same(
+    (await getLinks(db, 'notes/local')).map((l) => [l.linkType, l.toSlug]),
+    [
+      ['documents', 'src/app.ts'],
+      ['links_to', 'people/ada'],
+    ],
+  )
 })
 
 engineTest(t, 'sync: a moved page keeps the links that still resolve; a deleted file leaves its links unresolved', async (t, { db }) => {
@@ -123,25 +204,39 @@ engineTest(t, 'sync: a moved page keeps the links that still resolve; a deleted 
   const sync = (request: SyncRequest) => runSync(db, request, { embedder: null, holder: 'test' })
   await insertSource(db, { id: 'vault', localPath: repo.dir, strategy: 'markdown' })
   await sync({ sourceId: 'vault' })
-  t.same(await targets(db, 'index'), [['Ada Lovelace', 'notes/ada-lovelace'], ['Gone', 'gone'], ['notes/Grace', 'notes/grace']])
+  t.same(await targets(db, 'index'), [
+    ['Ada Lovelace', 'notes/ada-lovelace'],
+    ['Gone', 'gone'],
+    ['notes/Grace', 'notes/grace'],
+  ])
   repo.move('notes/Ada Lovelace.md', 'people/Ada Lovelace.md').move('notes/Grace.md', 'people/Grace.md').remove('Gone.md')
   repo.commit('reorganise')
   await sync({ sourceId: 'vault' })
-  t.same(await targets(db, 'index'), [['Ada Lovelace', 'people/ada-lovelace'], ['Gone', null], ['notes/Grace', null]],
-    'found by file name after the move; a path that no longer exists and a deleted file are unresolved')
+  t.same(
+    await targets(db, 'index'),
+    [
+      ['Ada Lovelace', 'people/ada-lovelace'],
+      ['Gone', null],
+      ['notes/Grace', null],
+    ],
+    'found by file name after the move; a path that no longer exists and a deleted file are unresolved',
+  )
 })
 
 engineTest(t, 'a page with 10,000 links is stored whole; odd characters are kept as written', async (t, { db }) => {
   await note(db, 'hub/target-7', 'one of them exists')
   const many = Array.from({ length: 10_000 }, (_, i) => `[[target-${i}]]`).join(' ')
   await note(db, 'hub/many', `${many}\n[[Wh@t?! "quoted" <odd> ünï]] [[%00]] [[../../../../etc]]`)
-  const { rows } = await db.query<{ n: number; resolved: number }>(
-    `SELECT count(*) AS n, count(l.to_page_id) AS resolved FROM links l JOIN pages p ON p.id = l.from_page_id WHERE p.slug = 'hub/many'`,
-  )
+  const { rows } = await db.query<{ n: number; resolved: number }>(`SELECT count(*) AS n, count(l.to_page_id) AS resolved FROM links l JOIN pages p ON p.id = l.from_page_id WHERE p.slug = 'hub/many'`)
   t.same([Number(rows[0]!.n), Number(rows[0]!.resolved)], [10_003, 1])
-  const odd = await db.query<{ target_text: string; target_key: string }>(
-    `SELECT target_text, target_key FROM links WHERE target_text NOT LIKE 'target-%' ORDER BY target_text COLLATE "C"`,
+  const odd = await db.query<{ target_text: string; target_key: string }>(`SELECT target_text, target_key FROM links WHERE target_text NOT LIKE 'target-%' ORDER BY target_text COLLATE "C"`)
+  t.same(
+    odd.rows.map((r) => [r.target_text, r.target_key]),
+    [
+      ['%00', '%00'],
+      ['../../../../etc', 'etc'],
+      ['Wh@t?! "quoted" <odd> ünï', 'wh@t?!-"quoted"-<odd>-ünï'],
+    ],
   )
-  t.same(odd.rows.map((r) => [r.target_text, r.target_key]), [['%00', '%00'], ['../../../../etc', 'etc'], ['Wh@t?! "quoted" <odd> ünï', 'wh@t?!-"quoted"-<odd>-ünï']])
   t.equal((await getLinks(db, 'hub/many', { limit: 5 })).length, 5, 'reads are capped')
 })

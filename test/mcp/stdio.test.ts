@@ -53,10 +53,7 @@ t.test('two stdio servers on one brain at once [postgres]', async (t) => {
   const created = await createPgDatabase({ migrated: true })
   t.teardown(created.drop)
   const [a, b] = await Promise.all([stdioClient(t, { BRAIN_DATABASE_URL: created.url }), stdioClient(t, { BRAIN_DATABASE_URL: created.url })])
-  await Promise.all([
-    call(a, 'put_page', { slug: 'notes/from-a', content: '# A\n\nfrom a', no_embed: true }),
-    call(b, 'put_page', { slug: 'notes/from-b', content: '# B\n\nfrom b', no_embed: true }),
-  ])
+  await Promise.all([call(a, 'put_page', { slug: 'notes/from-a', content: '# A\n\nfrom a', no_embed: true }), call(b, 'put_page', { slug: 'notes/from-b', content: '# B\n\nfrom b', no_embed: true })])
   t.same(((await call(a, 'list_pages', {})).data.pages as Array<{ slug: string }>).map((p) => p.slug).sort(), ['notes/from-a', 'notes/from-b'])
 })
 

@@ -6,12 +6,50 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Test } from 'tap'
 
 export const EXPECTED_TOOLS = [
-  'put_page', 'capture', 'get_page', 'list_pages', 'delete_page', 'add_tag', 'remove_tag', 'search', 'query',
-  'code_def', 'code_refs', 'code_callers', 'code_callees', 'get_links', 'get_backlinks', 'graph_walk', 'list_orphans', 'list_unresolved', 'list_entities',
-  'sync', 'submit_job', 'get_job', 'list_jobs', 'list_sources', 'get_stats', 'get_health',
-  'list_versions', 'get_version', 'diff_versions', 'revert_page', 'list_trash', 'restore_page', 'purge_trash',
-  'cancel_job', 'retry_job', 'list_tags', 'code_symbols',
-  'run_doctor', 'list_workers', 'list_supervisor_events', 'list_tokens', 'create_token', 'revoke_token', 'list_requests',
+  'put_page',
+  'capture',
+  'get_page',
+  'list_pages',
+  'delete_page',
+  'add_tag',
+  'remove_tag',
+  'search',
+  'query',
+  'code_def',
+  'code_refs',
+  'code_callers',
+  'code_callees',
+  'get_links',
+  'get_backlinks',
+  'graph_walk',
+  'list_orphans',
+  'list_unresolved',
+  'list_entities',
+  'sync',
+  'submit_job',
+  'get_job',
+  'list_jobs',
+  'list_sources',
+  'get_stats',
+  'get_health',
+  'list_versions',
+  'get_version',
+  'diff_versions',
+  'revert_page',
+  'list_trash',
+  'restore_page',
+  'purge_trash',
+  'cancel_job',
+  'retry_job',
+  'list_tags',
+  'code_symbols',
+  'run_doctor',
+  'list_workers',
+  'list_supervisor_events',
+  'list_tokens',
+  'create_token',
+  'revoke_token',
+  'list_requests',
 ]
 
 export interface CallOutcome {
@@ -78,7 +116,10 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   t.same((await call(client, 'get_links', { slug: 'notes/alpha' })).data, { links: [] })
   t.same((await call(client, 'get_backlinks', { slug: 'notes/alpha' })).data, { links: [] })
   t.match((await call(client, 'graph_walk', { slug: 'notes/alpha', depth: 2, direction: 'both' })).data, { start: { slug: 'notes/alpha' }, nodes: [], truncated: false })
-  t.ok(((await call(client, 'list_orphans', {})).data.pages as Array<{ slug: string }>).some((p) => p.slug === 'notes/alpha'), 'list_orphans answers')
+  t.ok(
+    ((await call(client, 'list_orphans', {})).data.pages as Array<{ slug: string }>).some((p) => p.slug === 'notes/alpha'),
+    'list_orphans answers',
+  )
   t.same((await call(client, 'list_unresolved', { limit: 5 })).data, { unresolved: [] })
   t.same((await call(client, 'list_entities', { type: 'person' })).data, { entities: [] })
   t.match(envelope(await call(client, 'graph_walk', { slug: 'notes/alpha', direction: 'sideways' })), { code: 'invalid_params' })
@@ -99,7 +140,10 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   const jobId = String(submitted.data.id)
   t.match((await call(client, 'get_job', { id: jobId })).data, { id: jobId, name: 'extract' })
   const jobs = await call(client, 'list_jobs', { limit: 20 })
-  t.ok((jobs.data.jobs as Array<{ id: string }>).some((j) => j.id === jobId), 'list_jobs shows the submitted job')
+  t.ok(
+    (jobs.data.jobs as Array<{ id: string }>).some((j) => j.id === jobId),
+    'list_jobs shows the submitted job',
+  )
   t.match(envelope(await call(client, 'get_job', { id: 'no-such-job' })), { code: 'job_not_found' })
   t.match((await call(client, 'retry_job', { id: 'no-such-job' })).data, { id: 'no-such-job', retried: false }, 'retry_job answers')
   t.match((await call(client, 'cancel_job', { id: 'no-such-job' })).data, { id: 'no-such-job', cancelled: false }, 'cancel_job answers')
@@ -147,7 +191,13 @@ async function exerciseHistory(t: Test, client: Client, options: { remote: boole
   const history = await call(client, 'list_versions', { slug: 'notes/alpha' })
   t.notOk(history.isError, history.text)
   const via = options.remote ? 'mcp:put_page' : 'put_page'
-  t.match(history.data, { slug: 'notes/alpha', versions: [{ number: 2, current: true, via, lines_added: 1, lines_removed: 1 }, { number: 1, current: false, via }] })
+  t.match(history.data, {
+    slug: 'notes/alpha',
+    versions: [
+      { number: 2, current: true, via, lines_added: 1, lines_removed: 1 },
+      { number: 1, current: false, via },
+    ],
+  })
   const first = await call(client, 'get_version', { slug: 'notes/alpha', version: 1 })
   t.match(first.data, { version: 1, current: false, markdown: /The zanzibar protocol note\.\n/ })
   t.match(envelope(await call(client, 'get_version', { slug: 'notes/alpha', version: 9 })), { class: 'NotFoundError', code: 'version_not_found' })

@@ -5,8 +5,17 @@
 import { createHash, randomBytes } from 'node:crypto'
 import t from 'tap'
 import {
-  authenticateClient, clientCredentials, createAuthorizationCode, exchangeCode, refreshTokens, registerClient,
-  redirectUriAllowed, revokeClient, revokeTokenValue, verifyAnyBearer, type OAuthClient,
+  authenticateClient,
+  clientCredentials,
+  createAuthorizationCode,
+  exchangeCode,
+  refreshTokens,
+  registerClient,
+  redirectUriAllowed,
+  revokeClient,
+  revokeTokenValue,
+  verifyAnyBearer,
+  type OAuthClient,
 } from '../../src/oauth/index.js'
 import { createToken } from '../../src/auth/index.js'
 import { engineTest, openTestDatabase } from '../helpers/engines.js'
@@ -30,15 +39,28 @@ t.test('clients, codes, refresh rotation and audience [postgres]', async (t) => 
   const { db, cleanup } = await openTestDatabase('postgres')
   t.teardown(cleanup)
   const redirect = 'http://127.0.0.1:9999/callback'
-  await t.rejects(registerClient(db, { name: 'x', redirectUris: ['http://evil.example/cb'], scopes: ['read'], grantTypes: ['authorization_code'], authMethod: 'none', registeredBy: 'dynamic' }), { code: 'invalid_redirect_uri' })
-  await t.rejects(registerClient(db, { name: 'x', redirectUris: [], scopes: ['read'], grantTypes: ['client_credentials'], authMethod: 'none', registeredBy: 'cli' }), { code: 'invalid_client_metadata' })
-  await t.rejects(registerClient(db, { name: 'x', redirectUris: [], scopes: ['read'], grantTypes: [], authMethod: 'none', registeredBy: 'cli' }), { code: 'invalid_client_metadata' }, 'a client that could use no grant')
+  await t.rejects(registerClient(db, { name: 'x', redirectUris: ['http://evil.example/cb'], scopes: ['read'], grantTypes: ['authorization_code'], authMethod: 'none', registeredBy: 'dynamic' }), {
+    code: 'invalid_redirect_uri',
+  })
+  await t.rejects(registerClient(db, { name: 'x', redirectUris: [], scopes: ['read'], grantTypes: ['client_credentials'], authMethod: 'none', registeredBy: 'cli' }), {
+    code: 'invalid_client_metadata',
+  })
+  await t.rejects(
+    registerClient(db, { name: 'x', redirectUris: [], scopes: ['read'], grantTypes: [], authMethod: 'none', registeredBy: 'cli' }),
+    { code: 'invalid_client_metadata' },
+    'a client that could use no grant',
+  )
   t.ok(redirectUriAllowed(['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/cb'), 'a loopback redirect may use any port')
   t.notOk(redirectUriAllowed(['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/other'), 'but not another path')
   t.notOk(redirectUriAllowed(['https://app.example/cb'], 'https://app.example:8443/cb'), 'an https redirect matches exactly')
   t.notOk(redirectUriAllowed(['http://127.0.0.1/cb'], 'http://localhost:5/cb'), 'and the loopback host is kept')
   const { client, clientSecret } = await registerClient(db, {
-    name: 'agent', redirectUris: [redirect, 'https://app.example/cb'], scopes: ['read', 'write'], grantTypes: ['authorization_code', 'refresh_token'], authMethod: 'none', registeredBy: 'dynamic',
+    name: 'agent',
+    redirectUris: [redirect, 'https://app.example/cb'],
+    scopes: ['read', 'write'],
+    grantTypes: ['authorization_code', 'refresh_token'],
+    authMethod: 'none',
+    registeredBy: 'dynamic',
   })
   t.equal(clientSecret, null, 'a public client has no secret')
   t.equal((await authenticateClient(db, { clientId: client.clientId, clientSecret: null })).clientId, client.clientId)
@@ -47,7 +69,10 @@ t.test('clients, codes, refresh rotation and audience [postgres]', async (t) => 
   const { verifier, challenge } = pkce()
   const code = await createAuthorizationCode(db, { clientId: client.clientId, redirectUri: redirect, codeChallenge: challenge, scopes: ['read'], resource: AUD })
   const stored = await db.query<{ code_hash: string }>('SELECT code_hash FROM oauth_codes')
-  t.notOk(stored.rows.some((r) => r.code_hash === code), 'only the hash of the code is stored')
+  t.notOk(
+    stored.rows.some((r) => r.code_hash === code),
+    'only the hash of the code is stored',
+  )
   await t.rejects(exchangeCode(db, client, { code, redirectUri: redirect, codeVerifier: pkce().verifier, resource: null }, LIFETIMES), { code: 'invalid_grant' }, 'a wrong verifier is refused')
   await t.rejects(exchangeCode(db, client, { code, redirectUri: redirect, codeVerifier: verifier, resource: null }, LIFETIMES), { code: 'invalid_grant' }, 'and it spent the code')
 

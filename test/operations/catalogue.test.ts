@@ -25,7 +25,10 @@ for (const engine of ENGINES) {
     const slugs = async (args: string[]): Promise<string[]> => {
       const run = await brain.run(['search', 'lanterns', '--json', ...args])
       t.equal(run.code, 0, run.stderr)
-      return run.json<{ results: Array<{ slug: string }> }>().results.map((r) => r.slug).sort()
+      return run
+        .json<{ results: Array<{ slug: string }> }>()
+        .results.map((r) => r.slug)
+        .sort()
     }
     t.same(await slugs([]), ['notes/fixture-note'], 'test/ is hard-excluded by default')
     t.same(await slugs(['--include-slug-prefixes', 'test/']), ['notes/fixture-note', 'test/fixture-page'])
@@ -38,8 +41,19 @@ for (const engine of ENGINES) {
     const config = loadConfig({ env: brain.env })
     const db = await openDatabase(config.engine)
     t.teardown(() => db.close())
-    const ctx = { brain: async () => ({ db, config }), logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, dryRun: false, remote: true, scopes: null, remoteSlugPrefixes: [] }
+    const ctx = {
+      brain: async () => ({ db, config }),
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      dryRun: false,
+      remote: true,
+      scopes: null,
+      remoteSlugPrefixes: [],
+    }
     const outcome = await dispatchTool(ctx, 'search', { query: 'lanterns', include_slug_prefixes: ['test/'], exclude_slug_prefixes: ['notes/'] })
-    t.same((outcome.result.structuredContent.results as Array<{ slug: string }>).map((r) => r.slug), ['test/fixture-page'], 'the MCP tool takes the same arguments')
+    t.same(
+      (outcome.result.structuredContent.results as Array<{ slug: string }>).map((r) => r.slug),
+      ['test/fixture-page'],
+      'the MCP tool takes the same arguments',
+    )
   })
 }

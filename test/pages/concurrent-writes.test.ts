@@ -16,12 +16,20 @@ function note(i: number, version: number): string {
 engineTest(t, 'pages written at once all land and keep the keyword statistics exact', async (t, { db }) => {
   const count = 40
   const create = await Promise.allSettled(Array.from({ length: count }, (_, i) => importPage(db, { slug: `notes/n${i}`, kind: 'markdown', content: note(i, 0) })))
-  t.same(create.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)), [], 'every create succeeded')
-  const update = await Promise.allSettled(Array.from({ length: count }, (_, i) => importPage(db, { slug: `notes/n${i}`, kind: 'markdown', content: note(i, 1) })))
-  t.same(update.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)), [], 'every update succeeded')
-  t.equal((await listPages(db, { limit: 1000 })).length, count)
-  const { rows: [stats] } = await db.query<{ stats: string; actual: string }>(
-    'SELECT (SELECT chunk_count FROM search_corpus_stats WHERE id = 1)::text AS stats, (SELECT count(*) FROM content_chunks)::text AS actual',
+  t.same(
+    create.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+    [],
+    'every create succeeded',
   )
+  const update = await Promise.allSettled(Array.from({ length: count }, (_, i) => importPage(db, { slug: `notes/n${i}`, kind: 'markdown', content: note(i, 1) })))
+  t.same(
+    update.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+    [],
+    'every update succeeded',
+  )
+  t.equal((await listPages(db, { limit: 1000 })).length, count)
+  const {
+    rows: [stats],
+  } = await db.query<{ stats: string; actual: string }>('SELECT (SELECT chunk_count FROM search_corpus_stats WHERE id = 1)::text AS stats, (SELECT count(*) FROM content_chunks)::text AS actual')
   t.equal(stats.stats, stats.actual, 'corpus chunk count matches the chunks')
 })

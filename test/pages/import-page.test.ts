@@ -32,10 +32,19 @@ engineTest(t, 'a markdown page round-trips: fields, tags, timeline, chunks', asy
   t.equal(page!.contentHash, result.contentHash)
   t.same([page!.ingestedVia, page!.ingestedAt, page!.sourceUri, page!.sourceKind], [null, null, null, null], 'no provenance given: NULL')
   const chunks = await listChunks(db, page!.id)
-  t.same(chunks.map((c) => c.chunkSource), ['compiled_truth', 'timeline'])
-  t.ok(chunks.every((c) => c.language === null && c.symbolName === null && c.startLine === null), 'markdown chunks carry no code metadata')
+  t.same(
+    chunks.map((c) => c.chunkSource),
+    ['compiled_truth', 'timeline'],
+  )
+  t.ok(
+    chunks.every((c) => c.language === null && c.symbolName === null && c.startLine === null),
+    'markdown chunks carry no code metadata',
+  )
   const listed = await listPages(db, { tag: 'history' })
-  t.same(listed.map((p) => p.slug), ['people/ada'])
+  t.same(
+    listed.map((p) => p.slug),
+    ['people/ada'],
+  )
   t.same(await listPages(db, { type: 'project' }), [])
 })
 
@@ -87,11 +96,17 @@ engineTest(t, 'a code page records language, symbols, lines; its hash covers lan
   t.equal(page!.pageKind, 'code')
   t.equal(page!.type, 'code')
   const chunks = await listChunks(db, page!.id)
-  t.ok(chunks.every((c) => c.language === 'typescript'), 'language on every chunk')
+  t.ok(
+    chunks.every((c) => c.language === 'typescript'),
+    'language on every chunk',
+  )
   t.ok(chunks.every((c) => c.chunkSource !== 'compiled_truth' || c.language !== null))
   const names = chunks.map((c) => c.symbolName).filter(Boolean)
   t.ok(names.includes('add') || chunks.some((c) => c.symbolType === 'merged'), `symbols found: ${names.join(', ')}`)
-  t.ok(chunks.every((c) => c.startLine !== null && c.endLine !== null), 'line ranges recorded')
+  t.ok(
+    chunks.every((c) => c.startLine !== null && c.endLine !== null),
+    'line ranges recorded',
+  )
   const asJs = await importPage(db, { slug: 'src/math.js', kind: 'code', content: source, path: 'src/math.js' })
   t.not(asJs.contentHash, result.contentHash, 'same text in another language hashes differently')
 })
@@ -119,10 +134,7 @@ engineTest(t, 'malformed input gets a clear error and the stored page survives',
   await t.rejects(importPage(db, { slug: '../escape', kind: 'markdown', content: 'x' }), { code: 'invalid_slug' })
   await t.rejects(importPage(db, { slug: '', kind: 'markdown', content: 'x' }), { code: 'invalid_slug' })
   const marker = `brain_js_ran_${Date.now()}`
-  await t.rejects(
-    importPage(db, { slug: 'evil', kind: 'markdown', content: `---js\n{ title: (globalThis.${marker} = 1, 'x') }\n---\nbody` }),
-    { code: 'frontmatter_language_refused' },
-  )
+  await t.rejects(importPage(db, { slug: 'evil', kind: 'markdown', content: `---js\n{ title: (globalThis.${marker} = 1, 'x') }\n---\nbody` }), { code: 'frontmatter_language_refused' })
   t.notOk(marker in globalThis, '---js front matter never runs')
   t.same(await findPage(db, 'default', 'people/ada'), stored, 'the stored page is unchanged')
 })
@@ -131,7 +143,10 @@ engineTest(t, 'a page for an unknown source is a clear error; raw SQL errors rea
   await t.rejects(importPage(db, { slug: 'a/b', kind: 'markdown', content: '# x', sourceId: 'nosuch' }), { code: 'source_not_found', errorClass: 'NotFoundError' })
   t.same(await listPages(db), [], 'nothing written')
   const { serializeError } = await import('../../src/errors/index.js')
-  const err = await db.query('SELECT * FROM no_such_table').then(() => null, (e: unknown) => e)
+  const err = await db.query('SELECT * FROM no_such_table').then(
+    () => null,
+    (e: unknown) => e,
+  )
   const envelope = serializeError(err)
   t.equal(envelope.class, 'DatabaseError')
   t.equal(envelope.code, 'sqlstate_42P01', 'undefined_table keeps its SQLSTATE')

@@ -68,7 +68,10 @@ engineTest(t, 'a failing disk write is logged loudly and the database write is k
   t.equal(result.status, 'created')
   t.equal(result.write_through.written, false)
   t.equal(result.write_through.written === false && result.write_through.reason, 'write_failed')
-  t.ok(logger.lines.some((l) => l.level === 'error' && /FAILED/.test(l.message)), 'logged at error level')
+  t.ok(
+    logger.lines.some((l) => l.level === 'error' && /FAILED/.test(l.message)),
+    'logged at error level',
+  )
   t.ok(await findPage(db, 'default', 'x/blocked'), 'database row kept')
   chmodSync(repo, 0o755)
 })

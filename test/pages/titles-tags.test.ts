@@ -15,13 +15,18 @@ t.test('titles: front matter, then the first # heading outside code, then the fi
 
 t.test('inline tags beside front-matter tags: nested, not in code, not numbers, not headings, not anchors', async (t) => {
   const text = [
-    '---', 'tags: [fm, shared]', '---',
+    '---',
+    'tags: [fm, shared]',
+    '---',
     '# Heading #intitle',
     '#start of line, mid #tag, #nested/deep/ and #shared again',
     'Issue #123 and #2024/05 are numbers; a#b, [[Note#Heading]], [x](#anchor) and http://h/#frag are not tags',
     '`#code` is code, ## Subheading is a heading',
-    '```', '#fenced', '```',
-    '## Timeline', '- #event happened',
+    '```',
+    '#fenced',
+    '```',
+    '## Timeline',
+    '- #event happened',
   ].join('\n')
   t.same(parseMarkdownPage(text, 'p').tags, ['event', 'fm', 'intitle', 'nested/deep', 'shared', 'start', 'tag'])
   t.same(parseMarkdownPage('#über #日本 #a-b_c', 'p').tags, ['a-b_c', 'über', '日本'])

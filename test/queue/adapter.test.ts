@@ -42,6 +42,9 @@ t.test('pg-boss SQL reaches exec only when parameterless and multi-statement', a
 t.test("migration 0100 carries pg-boss's construction plan unchanged", async (t) => {
   const migration = readFileSync(join(migrationsDir(), '0100_job_queue.sql'), 'utf8')
   const block = /-- pg-boss:begin\n([\s\S]*?)\n-- pg-boss:end/.exec(migration)?.[1]
-  const expected = pgBossConstructionSql(24).replace(/^\s*BEGIN;\s*\n/, '').replace(/\n\s*COMMIT;\s*$/, '\n').trim()
+  const expected = pgBossConstructionSql(24)
+    .replace(/^\s*BEGIN;\s*\n/, '')
+    .replace(/\n\s*COMMIT;\s*$/, '\n')
+    .trim()
   t.equal(block, expected, 'regenerate the block with the command in the migration header')
 })

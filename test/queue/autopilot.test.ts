@@ -41,24 +41,35 @@ t.test('six fixed phases, sync then extract first', async (t) => {
 
 t.test('a full cycle: extract gets the slugs sync touched, sync is told not to extract itself', async (t) => {
   const calls: Call[] = []
-  const handler = createAutopilotHandler(fakeDeps({
-    sync: async () => ({ slugs: ['notes/a', 'notes/b'], imported: 2 }),
-    extract: async (c) => ({ extracted: (c.data.slugs as string[]).length }),
-    embed: async () => ({ embedded: 0 }),
-  }, calls))
+  const handler = createAutopilotHandler(
+    fakeDeps(
+      {
+        sync: async () => ({ slugs: ['notes/a', 'notes/b'], imported: 2 }),
+        extract: async (c) => ({ extracted: (c.data.slugs as string[]).length }),
+        embed: async () => ({ embedded: 0 }),
+      },
+      calls,
+    ),
+  )
   const report = (await handler(ctx(noDb, { dir: '/brain' }))) as AutopilotReport
-  t.same(calls.map((c) => c.phase), ['sync', 'extract', 'embed'])
+  t.same(
+    calls.map((c) => c.phase),
+    ['sync', 'extract', 'embed'],
+  )
   t.same(calls[0]!.data, { repoPath: '/brain', noExtract: true }, 'no source matches: the directory with the global bookmark')
   t.same(calls[1]!.data, { slugs: ['notes/a', 'notes/b'] })
   t.same(calls[2]!.data, { mode: 'stale' })
-  t.same(report.phases.map((p) => [p.phase, p.status, p.reason ?? null]), [
-    ['sync', 'completed', null],
-    ['extract', 'completed', null],
-    ['embed', 'completed', null],
-    ['reconcile-links', 'skipped', 'reconcile_links_not_available'],
-    ['frontmatter-audit', 'skipped', 'frontmatter_audit_not_available'],
-    ['queue-housekeeping', 'completed', null],
-  ])
+  t.same(
+    report.phases.map((p) => [p.phase, p.status, p.reason ?? null]),
+    [
+      ['sync', 'completed', null],
+      ['extract', 'completed', null],
+      ['embed', 'completed', null],
+      ['reconcile-links', 'skipped', 'reconcile_links_not_available'],
+      ['frontmatter-audit', 'skipped', 'frontmatter_audit_not_available'],
+      ['queue-housekeeping', 'completed', null],
+    ],
+  )
   t.same(report.failed, [])
 })
 
@@ -67,13 +78,27 @@ t.test('extract walks everything without a sync result, and does nothing for an 
   const extract: JobHandler = async () => 'extracted'
   const noSync = createAutopilotHandler(fakeDeps({ extract }, calls))
   const first = (await noSync(ctx(noDb, { dir: '/brain', phases: ['sync', 'extract'] }))) as AutopilotReport
-  t.same(first.phases.map((p) => p.status), ['skipped', 'completed'], 'sync not available, extract still runs')
+  t.same(
+    first.phases.map((p) => p.status),
+    ['skipped', 'completed'],
+    'sync not available, extract still runs',
+  )
   t.same(calls, [{ phase: 'extract', data: {} }], 'with no sync result extract walks all files')
   calls.length = 0
   const emptySync = createAutopilotHandler(fakeDeps({ sync: async () => ({ slugs: [] }), extract }, calls))
   const second = (await emptySync(ctx(noDb, { dir: '/brain', phases: ['sync', 'extract'] }))) as AutopilotReport
-  t.same(second.phases.map((p) => [p.status, p.reason ?? null]), [['completed', null], ['skipped', 'sync_touched_nothing']])
-  t.same(calls.map((c) => c.phase), ['sync'], 'extract is not called for an empty list')
+  t.same(
+    second.phases.map((p) => [p.status, p.reason ?? null]),
+    [
+      ['completed', null],
+      ['skipped', 'sync_touched_nothing'],
+    ],
+  )
+  t.same(
+    calls.map((c) => c.phase),
+    ['sync'],
+    'extract is not called for an empty list',
+  )
 })
 
 t.test('sync alone keeps its own extraction', async (t) => {
@@ -92,12 +117,17 @@ t.test('without any brain directory sync covers every source', async (t) => {
 
 t.test('a failing phase is recorded and the cycle goes on', async (t) => {
   const calls: Call[] = []
-  const handler = createAutopilotHandler(fakeDeps({
-    sync: async () => {
-      throw new Error('git exploded')
-    },
-    embed: async () => 'ok',
-  }, calls))
+  const handler = createAutopilotHandler(
+    fakeDeps(
+      {
+        sync: async () => {
+          throw new Error('git exploded')
+        },
+        embed: async () => 'ok',
+      },
+      calls,
+    ),
+  )
   const report = (await handler(ctx(noDb, { dir: '/b', phases: ['sync', 'embed'] }))) as AutopilotReport
   t.match(report.phases[0], { phase: 'sync', status: 'failed', error: { message: 'git exploded' } })
   t.match(report.phases[1], { phase: 'embed', status: 'completed' })
@@ -107,13 +137,22 @@ t.test('a failing phase is recorded and the cycle goes on', async (t) => {
 t.test('the abort signal is checked between phases: a timed-out cycle stops after the current phase', async (t) => {
   const calls: Call[] = []
   const controller = new AbortController()
-  const handler = createAutopilotHandler(fakeDeps({
-    sync: async () => {
-      controller.abort(new Error('cycle timed out'))
-      return { slugs: ['a'] }
-    },
-    extract: async () => 'never',
-  }, calls))
+  const handler = createAutopilotHandler(
+    fakeDeps(
+      {
+        sync: async () => {
+          controller.abort(new Error('cycle timed out'))
+          return { slugs: ['a'] }
+        },
+        extract: async () => 'never',
+      },
+      calls,
+    ),
+  )
   await t.rejects(handler(ctx(noDb, { dir: '/b' }, controller.signal)), { message: 'cycle timed out' })
-  t.same(calls.map((c) => c.phase), ['sync'], 'nothing after the phase that was running')
+  t.same(
+    calls.map((c) => c.phase),
+    ['sync'],
+    'nothing after the phase that was running',
+  )
 })

@@ -40,7 +40,10 @@ t.test('jobs submit, list, get, cancel, retry, stats, dream and usage errors thr
   t.match(keyed.json<JobJson>(), { status: 'waiting', idempotency_key: 'k1', max_stalled: 2 })
 
   const dead = await brain.run(['jobs', 'list', '--status', 'dead'])
-  t.same(dead.json<JobJson[]>().map((j) => j.name), ['shell', 'shell'])
+  t.same(
+    dead.json<JobJson[]>().map((j) => j.name),
+    ['shell', 'shell'],
+  )
   const job = dead.json<JobJson[]>()[0]!
   const got = await brain.run(['jobs', 'get', job.id])
   t.match(got.json<JobJson>(), { id: job.id, status: 'dead', error: { class: 'ShellCommandError' } })

@@ -76,7 +76,10 @@ engineTest(t, 'submitAndWait runs the job in this process when nobody else will,
   const job = await queue.submitAndWait('sync', { dir: '/notes' }, { onProgress: (p) => seen.push(p) })
   t.match(job, { status: 'completed', attempts: 1, result: { touched: ['/notes'], jobId: job.id } })
   t.ok(job.startedAt && job.completedAt)
-  t.same(seen, [{ done: 1, total: 2, message: 'half' }, { done: 2, total: 2 }])
+  t.same(seen, [
+    { done: 1, total: 2, message: 'half' },
+    { done: 2, total: 2 },
+  ])
   const workers = await db.query('SELECT * FROM minion_workers')
   t.equal(workers.rowCount, 0, 'the inline run deregistered')
 })
@@ -117,8 +120,14 @@ engineTest(t, 'cancel, retry, list, stats, and bad submissions', async (t, { db 
   t.ok(await queue.cancel(a.id))
   t.notOk(await queue.cancel(a.id), 'a dead job cannot be cancelled again')
   t.match(await queue.get(a.id), { status: 'dead', error: { class: 'JobCancelled', code: 'job_cancelled' } })
-  t.same((await queue.list({ status: 'dead' })).map((j) => j.id), [a.id])
-  t.same((await queue.list({ status: 'waiting' })).map((j) => j.id), [b.id])
+  t.same(
+    (await queue.list({ status: 'dead' })).map((j) => j.id),
+    [a.id],
+  )
+  t.same(
+    (await queue.list({ status: 'waiting' })).map((j) => j.id),
+    [b.id],
+  )
   t.same((await queue.list({ limit: 1 })).length, 1)
   const stats = await queue.stats()
   t.match(stats, { waiting: 1, active: 0, completed: 0, dead: 1, byName: { embed: { dead: 1 }, sync: { waiting: 1 } } })
@@ -147,15 +156,16 @@ engineTest(t, 'at most one waiting and one active autopilot cycle', async (t, { 
   t.match(counts, { waiting: 1, active: 1 })
 })
 
-
-
 const RESCUE = { livenessMs: 300, minAgeMs: 0 }
 
 engineTest(t, 'a job whose process died goes back to waiting, and ends dead once it stalled more than max_stalled; held or young jobs are left alone', async (t, { db }) => {
   const queue = await openQueue({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
   const job = await queue.submit('sync', {}, { maxStalled: 1 })
   t.ok(await claimJob(db, 'sync', job.id), 'claimed by a process that then dies')
-  t.same((await rescueStalled(db, RESCUE)).map((r) => r.id), [job.id])
+  t.same(
+    (await rescueStalled(db, RESCUE)).map((r) => r.id),
+    [job.id],
+  )
   t.match(await queue.get(job.id), { status: 'waiting', attempts: 1, error: { class: 'JobStalled', code: 'job_stalled' } })
   t.ok(await claimJob(db, 'sync', job.id), 'claimed again')
   t.match(await queue.get(job.id), { status: 'active', attempts: 2 })
@@ -168,10 +178,13 @@ engineTest(t, 'a job whose process died goes back to waiting, and ends dead once
   await claimJob(db, 'embed', young.id)
   await heartbeat(db, { id: randomUUID(), kind: 'worker', names: ['sync'], concurrency: 1 }, [held.id])
   t.same(await rescueStalled(db, { livenessMs: 60_000, minAgeMs: 60_000 }), [], 'both are safe')
-  t.same((await rescueStalled(db, { livenessMs: 60_000, minAgeMs: 0 })).map((r) => r.id), [young.id], 'only the unheld one')
+  t.same(
+    (await rescueStalled(db, { livenessMs: 60_000, minAgeMs: 0 })).map((r) => r.id),
+    [young.id],
+    'only the unheld one',
+  )
   t.equal((await queue.get(held.id))?.status, 'active')
 })
-
 
 engineTest(t, 'opening the queue on a single-process engine rescues jobs a crashed process left active', async (t, { db }) => {
   const first = await openQueue({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })

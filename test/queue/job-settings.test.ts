@@ -1,7 +1,7 @@
 import t from 'tap'
 import { cliBrain } from '../helpers/cli.js'
 
-t.test("a job runs with the settings of the command that submitted it, through the service", async (t) => {
+t.test('a job runs with the settings of the command that submitted it, through the service', async (t) => {
   const brain = await cliBrain('pglite', { mode: 'service' })
   t.teardown(brain.cleanup)
   // The service starts with an environment that does not allow shell jobs.

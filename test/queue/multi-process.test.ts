@@ -40,7 +40,10 @@ t.test('two workers, 500 jobs: each job completes exactly once', async (t) => {
   const runs = await db.query<{ job_id: string; pid: number }>('SELECT job_id, pid FROM test_runs')
   t.equal(runs.rowCount, 500, 'exactly 500 runs')
   t.equal(new Set(runs.rows.map((r) => r.job_id)).size, 500, 'no job ran twice')
-  t.ok(runs.rows.every((r) => ids.has(r.job_id)), 'only submitted jobs ran')
+  t.ok(
+    runs.rows.every((r) => ids.has(r.job_id)),
+    'only submitted jobs ran',
+  )
   const pids = new Set(runs.rows.map((r) => r.pid))
   t.equal(pids.size, 2, 'both workers took jobs')
   t.match(await queue.stats(), { waiting: 0, active: 0, dead: 0 })
@@ -74,17 +77,21 @@ t.test('a job that keeps stalling ends dead after max_stalled', async (t) => {
   let workers = 0
   let last: Spawned | null = null
   let lastExited = true
-  const final = await eventually(async () => {
-    const current = await queue.get(job.id)
-    if (current?.status === 'dead') return current
-    if (lastExited && workers < 4) {
-      workers++
-      last = await start(1)
-      lastExited = false
-      void last.exited.then(() => (lastExited = true))
-    }
-    return undefined
-  }, 'the stalling job to die', 30_000)
+  const final = await eventually(
+    async () => {
+      const current = await queue.get(job.id)
+      if (current?.status === 'dead') return current
+      if (lastExited && workers < 4) {
+        workers++
+        last = await start(1)
+        lastExited = false
+        void last.exited.then(() => (lastExited = true))
+      }
+      return undefined
+    },
+    'the stalling job to die',
+    30_000,
+  )
   t.match(final, { status: 'dead', attempts: 2, maxStalled: 1, error: { class: 'JobStalled', code: 'job_stalled' } })
   const runs = await db.query('SELECT pid FROM test_runs WHERE job_id = $1', [job.id])
   t.equal(runs.rowCount, 2, 'it ran once, stalled, ran again, stalled again, and then stopped')

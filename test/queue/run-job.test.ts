@@ -49,19 +49,27 @@ function input(handler: JobHandler, timers: Timers, extra: Partial<RunJobInput> 
 t.test('a handler that resolves completes with its result, made JSON', async (t) => {
   const timers = manualTimers()
   const progress: unknown[] = []
-  const running = startJob(input(async (ctx) => {
-    ctx.progress({ done: 1, total: 2 })
-    return { at: new Date(0), data: ctx.data, skip: undefined }
-  }, timers, { onProgress: (p) => progress.push(p) }))
+  const running = startJob(
+    input(
+      async (ctx) => {
+        ctx.progress({ done: 1, total: 2 })
+        return { at: new Date(0), data: ctx.data, skip: undefined }
+      },
+      timers,
+      { onProgress: (p) => progress.push(p) },
+    ),
+  )
   t.same(await running.outcome, { kind: 'completed', result: { at: '1970-01-01T00:00:00.000Z', data: { x: 1 } } })
   t.same(progress, [{ done: 1, total: 2 }], 'progress reaches the listener')
   t.same(timers.pending(), [], 'no timer is left behind')
 })
 
 t.test('a handler that rejects fails with the serialized error', async (t) => {
-  const running = startJob(input(async () => {
-    throw new UsageError('bad_thing', 'Bad thing.', { hint: 'Do the other thing.' })
-  }, manualTimers()))
+  const running = startJob(
+    input(async () => {
+      throw new UsageError('bad_thing', 'Bad thing.', { hint: 'Do the other thing.' })
+    }, manualTimers()),
+  )
   t.same(await running.outcome, {
     kind: 'failed',
     requeue: false,
@@ -72,10 +80,12 @@ t.test('a handler that rejects fails with the serialized error', async (t) => {
 t.test('the timeout fires the abort signal; a handler that stops fails with job_timeout', async (t) => {
   const timers = manualTimers()
   let sawSignal = false
-  const running = startJob(input((ctx) => {
-    ctx.signal.addEventListener('abort', () => (sawSignal = true))
-    return honoursAbort(ctx)
-  }, timers))
+  const running = startJob(
+    input((ctx) => {
+      ctx.signal.addEventListener('abort', () => (sawSignal = true))
+      return honoursAbort(ctx)
+    }, timers),
+  )
   t.same(timers.pending().sort(), [1000], 'only the timeout is armed')
   await new Promise((r) => setImmediate(r))
   timers.fire(1000)
@@ -127,17 +137,21 @@ t.test('a result that cannot be stored as JSON fails the job', async (t) => {
 
 t.test('a job aborted before its handler starts never runs it', async (t) => {
   let ran = false
-  const running = startJob(input(async () => {
-    ran = true
-  }, manualTimers()))
+  const running = startJob(
+    input(async () => {
+      ran = true
+    }, manualTimers()),
+  )
   running.abort(new WorkerShutdownError('worker_shutdown', 'bye'))
   t.match(await running.outcome, { kind: 'failed', requeue: 'release' })
   t.notOk(ran)
 })
 
 t.test('a handler that throws synchronously fails the job instead of crashing', async (t) => {
-  const running = startJob(input(() => {
-    throw new Error('boom')
-  }, manualTimers()))
+  const running = startJob(
+    input(() => {
+      throw new Error('boom')
+    }, manualTimers()),
+  )
   t.match(await running.outcome, { kind: 'failed', error: { message: 'boom' } })
 })

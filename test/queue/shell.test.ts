@@ -51,7 +51,7 @@ t.test('cmd runs through /bin/sh in the given absolute cwd with env merged over 
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'brain-shell-')))
   const logger = testLogger()
   const result = await shell({ ...ctx({ cmd: 'pwd; echo "$GREETING|$TAP|$LANG"', cwd: dir, env: { GREETING: 'hello there' } }), logger })
-  t.match(result, { exit_code: 0, stdout: `${dir}\nhello there||C.UTF-8\n` }, 'the runner\'s own environment (TAP) is not inherited')
+  t.match(result, { exit_code: 0, stdout: `${dir}\nhello there||C.UTF-8\n` }, "the runner's own environment (TAP) is not inherited")
   const secret = await shell({ ...ctx({ cmd: 'echo "$API_TOKEN" | wc -c', env: { API_TOKEN: 's3cret-value' } }), logger })
   t.match(secret, { exit_code: 0, stdout: /13/ })
   t.notMatch(JSON.stringify(logger.lines), /s3cret-value/, 'env values are never logged')

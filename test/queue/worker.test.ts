@@ -47,7 +47,14 @@ engineTest(t, 'submitAndWait uses a live worker (on the embedded engine: one in 
   const seen: JobProgress[] = []
   const job = await queue.submitAndWait('sync', {}, { onProgress: (p) => seen.push(p) })
   t.equal(job.result, 'worker', 'the worker ran it, not the waiting caller')
-  t.same(seen, [{ done: 1, total: 2 }, { done: 2, total: 2, message: 'end' }], 'progress reached the waiting caller')
+  t.same(
+    seen,
+    [
+      { done: 1, total: 2 },
+      { done: 2, total: 2, message: 'end' },
+    ],
+    'progress reached the waiting caller',
+  )
 })
 
 engineTest(t, 'a handler that ignores its abort ends dead after timeout + eviction while the worker keeps serving', async (t, { db }) => {
@@ -105,11 +112,16 @@ engineTest(t, 'stopping a worker returns its running jobs to the queue without s
 engineTest(t, 'the memory watchdog stops the worker after a job; the jobs it held count as stalls', async (t, { db }) => {
   const queue = await openQueue({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
   let rss = 100 * 1024 * 1024
-  const worker = await startWorker(t, db, { shell: honoursAbort, embed: async () => 'small' }, {
-    concurrency: 2,
-    maxRssMb: 2048,
-    sampleRss: async () => rss,
-  })
+  const worker = await startWorker(
+    t,
+    db,
+    { shell: honoursAbort, embed: async () => 'small' },
+    {
+      concurrency: 2,
+      maxRssMb: 2048,
+      sampleRss: async () => rss,
+    },
+  )
   const held = await queue.submit('shell', {}, { maxStalled: 1 })
   await statusOf(queue, held.id, 'active')
   const light = await queue.submit('embed', {})
@@ -158,7 +170,10 @@ engineTest(t, 'signals reach subscribers; a lost LISTEN connection is noticed an
     t.ok(noticed, 'a ping sent after the loss never came back')
     await signals.publish({ e: 'new', name: 'embed' })
     await eventually(async () => (seen.some((e) => e.e === 'new' && e.name === 'embed') ? true : undefined), 'events after re-listening')
-    t.notOk(seen.some((e) => e.e === 'ping'), 'pings are not delivered to subscribers')
+    t.notOk(
+      seen.some((e) => e.e === 'ping'),
+      'pings are not delivered to subscribers',
+    )
   }
   await unsubscribe()
 })

@@ -104,7 +104,14 @@ engineTest(t, 'BM25 scores follow the formula from maintained statistics', async
   const { rows: stats } = await db.query<{ chunk_count: string; total_length: string }>('SELECT chunk_count::text, total_length::text FROM search_corpus_stats')
   t.same(stats, [{ chunk_count: '3', total_length: '11' }], 'corpus totals')
   const { rows: df } = await db.query<{ lexeme: string; chunk_count: string }>(`SELECT lexeme, chunk_count::text FROM search_lexeme_stats WHERE lexeme IN ('kestrel', 'heron') ORDER BY lexeme`)
-  t.same(df, [{ lexeme: 'heron', chunk_count: '2' }, { lexeme: 'kestrel', chunk_count: '2' }], 'document frequencies')
+  t.same(
+    df,
+    [
+      { lexeme: 'heron', chunk_count: '2' },
+      { lexeme: 'kestrel', chunk_count: '2' },
+    ],
+    'document frequencies',
+  )
   const avgdl = 11 / 3
   const term = (tf: number, dl: number, docFreq: number): number => (bm25Idf(docFreq, 3) * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * dl) / avgdl))
   const results = (await search(ctx, 'kestrel heron')).results

@@ -24,21 +24,31 @@ t.test('per-chunk fusion', async (t) => {
     const fused = fuseChunks(keyword, vector, w)
     t.same(slugs(fused), ['together', 'split', 'other'])
     t.equal(fused[0]!.chunk_index, 0)
-    t.ok(Math.abs(fused[0]!.score - (w * 0.75 + (1 - w) * 0.7)) < 1e-12, 'BM25 min-max over the keyword list, plus the same chunk\'s cosine')
+    t.ok(Math.abs(fused[0]!.score - (w * 0.75 + (1 - w) * 0.7)) < 1e-12, "BM25 min-max over the keyword list, plus the same chunk's cosine")
     t.equal(fused[1]!.chunk_index, 1, 'a page stands for its best chunk')
     t.ok(Math.abs(fused[1]!.score - (1 - w) * 0.8) < 1e-12, 'a chunk the keyword list lacks gets no keyword share')
   })
 
   await t.test('one result per page, best first, deterministic ties', async (t) => {
     const fused = fuseChunks([chunk('b', 0, 5), chunk('a', 0, 5), chunk('a', 1, 5)], [], w)
-    t.same(fused.map((f) => [f.slug, f.chunk_index]), [['a', 0], ['b', 0]], 'equal scores order by slug, then chunk index')
-    t.ok(fused.every((f) => f.score === w), 'a keyword list of equal scores normalises to 1')
+    t.same(
+      fused.map((f) => [f.slug, f.chunk_index]),
+      [
+        ['a', 0],
+        ['b', 0],
+      ],
+      'equal scores order by slug, then chunk index',
+    )
+    t.ok(
+      fused.every((f) => f.score === w),
+      'a keyword list of equal scores normalises to 1',
+    )
     t.same(fuseChunks([], [], w), [])
     const vectorOnly = fuseChunks([], [chunk('v', 0, 0.5)], w)
     t.ok(Math.abs(vectorOnly[0]!.score - (1 - w) * 0.5) < 1e-12, 'no keyword candidates: cosine alone')
   })
 
-  await t.test('the query\'s own words still count when the vectors disagree', async (t) => {
+  await t.test("the query's own words still count when the vectors disagree", async (t) => {
     // Same cosine for both pages: the one holding more of the query's words ranks first.
     const fused = fuseChunks([chunk('words', 0, 9), chunk('fewer', 0, 1)], [chunk('fewer', 0, 0.6), chunk('words', 0, 0.6)], w)
     t.same(slugs(fused), ['words', 'fewer'])
@@ -61,9 +71,7 @@ engineTest(t, 'hybrid search fuses per chunk', async (t, { db }) => {
   const embedder = bagOfWordsEmbedder('model-a', aliases)
   await importAll(db, corpus, embedder)
   const ctx = context(db, embedder)
-  const { rows: chunks } = await db.query<{ id: number; slug: string; chunk_text: string }>(
-    'SELECT c.id, p.slug, c.chunk_text FROM content_chunks c JOIN pages p ON p.id = c.page_id ORDER BY p.slug',
-  )
+  const { rows: chunks } = await db.query<{ id: number; slug: string; chunk_text: string }>('SELECT c.id, p.slug, c.chunk_text FROM content_chunks c JOIN pages p ON p.id = c.page_id ORDER BY p.slug')
   const zanzibar = chunks.find((c) => c.slug === 'concepts/zanzibar')!
 
   await t.test('keyword candidates outside the nearest chunks carry their exact cosine', async (t) => {
@@ -77,7 +85,7 @@ engineTest(t, 'hybrid search fuses per chunk', async (t, { db }) => {
     t.same(other, [], 'vectors of another model are never read')
   })
 
-  await t.test('scores are the weighted sum of normalised BM25 and the same chunk\'s cosine', async (t) => {
+  await t.test("scores are the weighted sum of normalised BM25 and the same chunk's cosine", async (t) => {
     const response = await query(ctx, 'zanzibar protocol')
     t.same(response.ran, ['keyword', 'vector'])
     const top = response.results[0]!

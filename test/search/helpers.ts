@@ -77,11 +77,7 @@ export interface PageSpec {
 
 export async function importAll(db: Database, pages: readonly PageSpec[], embedder: EmbeddingProvider | null): Promise<void> {
   for (const page of pages) {
-    await importPage(
-      db,
-      { slug: page.slug, kind: page.kind ?? 'markdown', content: page.content, path: page.path, sourceId: page.sourceId },
-      { embedder },
-    )
+    await importPage(db, { slug: page.slug, kind: page.kind ?? 'markdown', content: page.content, path: page.path, sourceId: page.sourceId }, { embedder })
   }
 }
 
@@ -89,5 +85,4 @@ export function context(db: Database, embedder: EmbeddingProvider | undefined, s
   return { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null, ...settings } }
 }
 
-export const slugs = (response: { results: Array<{ slug: string }> } | Array<{ slug: string }>): string[] =>
-  (Array.isArray(response) ? response : response.results).map((r) => r.slug)
+export const slugs = (response: { results: Array<{ slug: string }> } | Array<{ slug: string }>): string[] => (Array.isArray(response) ? response : response.results).map((r) => r.slug)

@@ -14,7 +14,16 @@ const corpus: PageSpec[] = [
   { slug: 'private/diary', content: `# Diary\n\n${SAME}` },
   {
     slug: 'notes/long-page',
-    content: ['# Long page', '', 'Intro about gardening and tomatoes.', '', ...Array.from({ length: 40 }, (_, i) => `## Part ${i}\n\n${'Filler words about weather and clouds. '.repeat(30)}`), '## Tail', '', 'Compaction appears once here, deep in the page.'].join('\n'),
+    content: [
+      '# Long page',
+      '',
+      'Intro about gardening and tomatoes.',
+      '',
+      ...Array.from({ length: 40 }, (_, i) => `## Part ${i}\n\n${'Filler words about weather and clouds. '.repeat(30)}`),
+      '## Tail',
+      '',
+      'Compaction appears once here, deep in the page.',
+    ].join('\n'),
   },
   {
     slug: 'src/storage/compactor.ts',
@@ -58,7 +67,10 @@ engineTest(t, 'keyword search: ranking, boost and detail', async (t, { db }) => 
     t.equal(new Set(found).size, found.length, 'no page twice')
     t.equal(found[0], 'originals/lsm-essay', 'originals/ (1.5) outranks the identical notes/ page')
     t.ok(found.indexOf('notes/lsm-trees') < found.indexOf('daily/2024-03-01'), 'daily/ (0.8) ranks below notes/ (1.0)')
-    t.notOk(found.some((s) => s.startsWith('test/') || s.startsWith('archive/')), 'test/ and archive/ excluded by default')
+    t.notOk(
+      found.some((s) => s.startsWith('test/') || s.startsWith('archive/')),
+      'test/ and archive/ excluded by default',
+    )
     const byslug = new Map(response.results.map((r) => [r.slug, r]))
     const base = byslug.get('notes/lsm-trees')!.score
     t.ok(Math.abs(byslug.get('originals/lsm-essay')!.score - base * 1.5) < 1e-6, 'score = rank × 1.5')
@@ -68,8 +80,24 @@ engineTest(t, 'keyword search: ranking, boost and detail', async (t, { db }) => 
   await t.test('result fields are snake_case and complete', async (t) => {
     const [first] = (await search(ctx, 'compaction', { limit: 1 })).results
     t.same(Object.keys(first!).sort(), [
-      'chunk_id', 'chunk_index', 'chunk_source', 'end_line', 'language', 'page_kind', 'score', 'slug', 'snippet', 'source_id',
-      'stale', 'start_line', 'symbol_name', 'symbol_name_qualified', 'symbol_type', 'title', 'type', 'updated_at',
+      'chunk_id',
+      'chunk_index',
+      'chunk_source',
+      'end_line',
+      'language',
+      'page_kind',
+      'score',
+      'slug',
+      'snippet',
+      'source_id',
+      'stale',
+      'start_line',
+      'symbol_name',
+      'symbol_name_qualified',
+      'symbol_type',
+      'title',
+      'type',
+      'updated_at',
     ])
     t.equal(first!.source_id, 'default')
     t.equal(typeof first!.updated_at, 'string')
@@ -82,7 +110,10 @@ engineTest(t, 'keyword search: ranking, boost and detail', async (t, { db }) => 
     const scores = new Map(response.results.map((r) => [r.slug, r.score]))
     t.equal(scores.get('originals/lsm-essay'), scores.get('notes/lsm-trees'), 'no boost')
     t.equal(scores.get('daily/2024-03-01'), scores.get('notes/lsm-trees'), 'no dampening')
-    t.notOk(slugs(response).some((s) => s.startsWith('test/')), 'excludes still apply')
+    t.notOk(
+      slugs(response).some((s) => s.startsWith('test/')),
+      'excludes still apply',
+    )
   })
 
   await t.test('BRAIN_SOURCE_BOOST overrides defaults; factor 0 is legal', async (t) => {
@@ -94,7 +125,6 @@ engineTest(t, 'keyword search: ranking, boost and detail', async (t, { db }) => 
     t.equal(slugs(response).at(-1), 'originals/lsm-essay')
     await t.rejects(search(context(db, undefined, { sourceBoostRaw: 'daily/:-1' }), 'compaction'), { code: 'source_boost_negative' })
   })
-
 })
 
 engineTest(t, 'keyword search: excludes and filters', async (t, { db }) => {
@@ -106,11 +136,21 @@ engineTest(t, 'keyword search: excludes and filters', async (t, { db }) => {
     const env = context(db, undefined, { excludeRaw: 'private/, daily/' })
     const found = slugs(await search(env, 'compaction'))
     t.notOk(found.includes('private/diary') || found.includes('daily/2024-03-01'), 'env excludes')
-    t.notOk(slugs(await search(ctx, 'compaction', { exclude_slug_prefixes: ['notes/'] })).some((s) => s.startsWith('notes/')), 'per-call exclude')
+    t.notOk(
+      slugs(await search(ctx, 'compaction', { exclude_slug_prefixes: ['notes/'] })).some((s) => s.startsWith('notes/')),
+      'per-call exclude',
+    )
     const included = slugs(await search(env, 'compaction', { include_slug_prefixes: ['test/', 'private/'] }))
     t.ok(included.includes('test/fixture-lsm') && included.includes('private/diary'), 'include lifts default and env excludes')
     t.notOk(included.includes('archive/old-lsm'), 'other defaults stay')
-    await importAll(db, [{ slug: 'notesXlsm/copy', content: `# Copy\n\n${SAME}` }, { slug: 'notes_lsm/copy', content: `# Copy\n\n${SAME}` }], null)
+    await importAll(
+      db,
+      [
+        { slug: 'notesXlsm/copy', content: `# Copy\n\n${SAME}` },
+        { slug: 'notes_lsm/copy', content: `# Copy\n\n${SAME}` },
+      ],
+      null,
+    )
     const literal = slugs(await search(ctx, 'compaction', { exclude_slug_prefixes: ['notes_lsm/'], limit: 50 }))
     t.ok(literal.includes('notesXlsm/copy') && !literal.includes('notes_lsm/copy'), 'prefixes are literal: _ is not a wildcard')
   })
@@ -124,11 +164,13 @@ engineTest(t, 'keyword search: excludes and filters', async (t, { db }) => {
     await db.query(`INSERT INTO sources (id, name) VALUES ('work', 'work')`)
     await importAll(db, [{ slug: 'notes/lsm-trees', sourceId: 'work', content: `# Work copy\n\n${SAME}` }], null)
     const work = await search(ctx, 'compaction', { sourceId: 'work' })
-    t.same(work.results.map((r) => [r.slug, r.source_id]), [['notes/lsm-trees', 'work']])
+    t.same(
+      work.results.map((r) => [r.slug, r.source_id]),
+      [['notes/lsm-trees', 'work']],
+    )
     const both = (await search(ctx, 'compaction sorted')).results.filter((r) => r.slug === 'notes/lsm-trees')
     t.same(both.map((r) => r.source_id).sort(), ['default', 'work'], 'the same slug in two sources is two pages')
   })
-
 })
 
 engineTest(t, 'keyword search: chunks, paging, any-word matching, stale', async (t, { db }) => {
@@ -178,7 +220,10 @@ engineTest(t, 'keyword search: chunks, paging, any-word matching, stale', async 
     t.ok(results.filter((r) => r.slug === 'notes/lsm-trees').every((r) => r.stale))
     t.ok(results.filter((r) => r.slug !== 'notes/lsm-trees').every((r) => !r.stale))
     const future = { ...ctx, now: () => new Date(Date.now() + 365 * 86_400_000) }
-    t.ok((await search(future, 'compaction')).results.every((r) => r.stale), 'a year later everything is stale')
+    t.ok(
+      (await search(future, 'compaction')).results.every((r) => r.stale),
+      'a year later everything is stale',
+    )
   })
 
   await t.test('an empty query is a usage error', async (t) => {

@@ -9,10 +9,10 @@ const pages: PageSpec[] = [
   { slug: 'notes/english', content: 'The running dogs chased the houses of cards.' },
 ]
 
-type Stats = { lexemes: Array<[string, string]>, corpus: [string, string] | null }
+type Stats = { lexemes: Array<[string, string]>; corpus: [string, string] | null }
 async function stats(db: Parameters<typeof setSearchLanguage>[0]): Promise<Stats> {
-  const lex = await db.query<{ lexeme: string, chunk_count: string }>('SELECT lexeme, chunk_count::text FROM search_lexeme_stats WHERE chunk_count <> 0 ORDER BY lexeme')
-  const corpus = await db.query<{ chunk_count: string, total_length: string }>('SELECT chunk_count::text, total_length::text FROM search_corpus_stats WHERE id = 1')
+  const lex = await db.query<{ lexeme: string; chunk_count: string }>('SELECT lexeme, chunk_count::text FROM search_lexeme_stats WHERE chunk_count <> 0 ORDER BY lexeme')
+  const corpus = await db.query<{ chunk_count: string; total_length: string }>('SELECT chunk_count::text, total_length::text FROM search_corpus_stats WHERE id = 1')
   const c = corpus.rows[0]
   return { lexemes: lex.rows.map((r) => [r.lexeme, r.chunk_count]), corpus: c ? [c.chunk_count, c.total_length] : null }
 }

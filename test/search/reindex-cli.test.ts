@@ -2,7 +2,9 @@ import t from 'tap'
 import { cliBrain } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 
-interface SearchJson { results: Array<{ slug: string }> }
+interface SearchJson {
+  results: Array<{ slug: string }>
+}
 
 for (const engine of ENGINES) {
   t.test(`brain reindex --language [${engine}]`, async (t) => {
@@ -15,7 +17,10 @@ for (const engine of ENGINES) {
     t.equal(switched.code, 0, switched.stderr)
     t.match(switched.json(), { language: 'german', pages: 1 })
     t.match(switched.stderr, /brain reindex: content_chunks \d+\/\d+/, 'progress on stderr')
-    t.same((await brain.run(['search', 'Haus', '--json'])).json<SearchJson>().results.map((r) => r.slug), ['notes/haeuser'])
+    t.same(
+      (await brain.run(['search', 'Haus', '--json'])).json<SearchJson>().results.map((r) => r.slug),
+      ['notes/haeuser'],
+    )
 
     const human = await brain.run(['reindex', '--no-json'])
     t.match(human.stdout, /^Re-indexed 1 pages and \d+ chunks with search\.language = german$/m, 'without --language keeps the current one')
@@ -28,6 +33,9 @@ for (const engine of ENGINES) {
     t.equal(init.code, 0, init.stderr)
     t.match(init.json(), { pages: 1, search_language: 'simple' }, 'init --language sets and applies the language')
     t.same((await brain.run(['search', 'Haus', '--json'])).json<SearchJson>().results, [], 'simple does not stem')
-    t.same((await brain.run(['search', 'häuser', '--json'])).json<SearchJson>().results.map((r) => r.slug), ['notes/haeuser'])
+    t.same(
+      (await brain.run(['search', 'häuser', '--json'])).json<SearchJson>().results.map((r) => r.slug),
+      ['notes/haeuser'],
+    )
   })
 }

@@ -33,10 +33,14 @@ function countingRankings(db: Database): { db: Database; rankings: () => number 
 }
 
 engineTest(t, 'kept keyword results: served until a write, then recomputed', async (t, { db: raw }) => {
-  await importAll(raw, [
-    { slug: 'notes/otters', content: '# Otters\n\nRiver otters hold hands while they sleep.' },
-    { slug: 'notes/seals', content: '# Seals\n\nHarbour seals sleep in the water.' },
-  ], null)
+  await importAll(
+    raw,
+    [
+      { slug: 'notes/otters', content: '# Otters\n\nRiver otters hold hands while they sleep.' },
+      { slug: 'notes/seals', content: '# Seals\n\nHarbour seals sleep in the water.' },
+    ],
+    null,
+  )
   const { db, rankings } = countingRankings(raw)
   const ctx = context(db, undefined)
 
@@ -70,15 +74,19 @@ engineTest(t, 'the search generation moves once per committed write transaction'
   t.equal(await generation(db), before + 1, 'one page with many chunks, one transaction, one step')
   await db.query(`UPDATE content_chunks SET token_count = token_count + 1`)
   t.equal(await generation(db), before + 2, 'a chunk update moves it too')
-  await db.transaction(async (tx) => {
-    await tx.query(`UPDATE pages SET title = title || '!'`)
-    await tx.query(`UPDATE content_chunks SET token_count = 0`)
-  }).catch(() => undefined)
+  await db
+    .transaction(async (tx) => {
+      await tx.query(`UPDATE pages SET title = title || '!'`)
+      await tx.query(`UPDATE content_chunks SET token_count = 0`)
+    })
+    .catch(() => undefined)
   t.equal(await generation(db), before + 3, 'pages and chunks written in one transaction count once')
-  await db.transaction(async (tx) => {
-    await tx.query(`UPDATE pages SET title = 'rolled back'`)
-    throw new Error('abort')
-  }).catch(() => undefined)
+  await db
+    .transaction(async (tx) => {
+      await tx.query(`UPDATE pages SET title = 'rolled back'`)
+      throw new Error('abort')
+    })
+    .catch(() => undefined)
   t.equal(await generation(db), before + 3, 'a rolled-back write does not move it')
   const { rows } = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM search_generation_pending')
   t.equal(rows[0]!.n, '0', 'no transaction marker outlives its transaction')
@@ -86,10 +94,14 @@ engineTest(t, 'the search generation moves once per committed write transaction'
 
 engineTest(t, 'hybrid search reuses the kept keyword side and still sees writes', async (t, { db: raw }) => {
   const embedder = bagOfWordsEmbedder()
-  await importAll(raw, [
-    { slug: 'notes/kettles', content: '# Kettles\n\nDescale the kettle with vinegar every month.' },
-    { slug: 'notes/teapots', content: '# Teapots\n\nWarm the teapot before brewing.' },
-  ], embedder)
+  await importAll(
+    raw,
+    [
+      { slug: 'notes/kettles', content: '# Kettles\n\nDescale the kettle with vinegar every month.' },
+      { slug: 'notes/teapots', content: '# Teapots\n\nWarm the teapot before brewing.' },
+    ],
+    embedder,
+  )
   const { db, rankings } = countingRankings(raw)
   const ctx = context(db, embedder)
   const first = await query(ctx, 'descale kettle')
@@ -110,7 +122,7 @@ t.test('a write through another connection invalidates kept results [postgres]',
   const ctx = context(reader.db, undefined)
   t.same(slugs(await search(ctx, 'brass lamps')), ['notes/lamps'])
   await importAll(writer, [{ slug: 'notes/brass', content: '# Brass\n\nBrass lamps and brass bells.' }], null)
-  t.same(slugs(await search(ctx, 'brass lamps')).sort(), ['notes/brass', 'notes/lamps'], 'the other connection\'s page is found')
+  t.same(slugs(await search(ctx, 'brass lamps')).sort(), ['notes/brass', 'notes/lamps'], "the other connection's page is found")
 })
 
 t.test('kept results are bounded by entries and by rows, least recently used first', async (t) => {

@@ -9,7 +9,7 @@ t.test('nDCG@k and recall@k with binary relevance', async (t) => {
     [['a', 'b', 'x'], 1, 1],
     [['b', 'a'], 1, 1],
     [['x', 'a', 'b'], (1 / Math.log2(3) + 1 / Math.log2(4)) / (1 + 1 / Math.log2(3)), 1],
-    [['x', 'y', 'z', 'w', 'v', 'a'], (1 / Math.log2(7)) / (1 + 1 / Math.log2(3)), 0],
+    [['x', 'y', 'z', 'w', 'v', 'a'], 1 / Math.log2(7) / (1 + 1 / Math.log2(3)), 0],
     [[], 0, 0],
     [['a'], 1 / (1 + 1 / Math.log2(3)), 0.5],
   ]
@@ -22,7 +22,13 @@ t.test('nDCG@k and recall@k with binary relevance', async (t) => {
   t.equal(mean([1, 2, 3]), 2)
   t.equal(percentile([5, 1, 4, 2, 3], 0.95), 5)
   t.equal(percentile([5, 1, 4, 2, 3], 0.5), 3)
-  t.equal(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 0.95), 95)
+  t.equal(
+    percentile(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+      0.95,
+    ),
+    95,
+  )
 })
 
 t.test('the labelled corpus is large enough and deterministic', async (t) => {
@@ -35,5 +41,9 @@ t.test('the labelled corpus is large enough and deterministic', async (t) => {
   t.ok(QUERIES.length >= 60, `${QUERIES.length} queries`)
   t.ok(QUERIES.filter((q) => q.kind === 'paraphrase').length * 3 >= QUERIES.length, 'a third are paraphrases')
   const slugs = new Set(corpus.map((p) => p.slug))
-  t.same(QUERIES.flatMap((q) => q.relevant).filter((s) => !slugs.has(s)), [], 'every expected slug exists')
+  t.same(
+    QUERIES.flatMap((q) => q.relevant).filter((s) => !slugs.has(s)),
+    [],
+    'every expected slug exists',
+  )
 })

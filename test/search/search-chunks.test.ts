@@ -37,7 +37,10 @@ engineTest(t, 'search_chunks mirrors every chunk write, page move and delete', a
   )
   const first = await kept(db)
   t.ok(first.length >= 3, 'one row per chunk')
-  t.ok(first.some((r) => r.language === 'typescript' || r.language === 'ts'), 'code chunks carry their language')
+  t.ok(
+    first.some((r) => r.language === 'typescript' || r.language === 'ts'),
+    'code chunks carry their language',
+  )
   t.same(first, await expected(db), 'after import')
 
   await importAll(db, [{ slug: 'notes/lsm', content: '# LSM trees\n\nLeveled compaction rewrites overlapping files.' }], null)

@@ -39,7 +39,11 @@ for (const engine of ENGINES) {
     t.equal((await brain.run(['search', 'zebra', '--no-json'])).stdout, 'No results.\n')
 
     const excluded = await brain.run(['search', 'vacuum', '--limit', '10'], { env: { BRAIN_SEARCH_EXCLUDE: 'private/', BRAIN_SOURCE_BOOST: 'notes/:5' } })
-    t.same(excluded.json<Json>().results.map((r) => r.slug), ['notes/vacuum', 'originals/vacuum-essay'], 'env excludes and boosts reach the CLI')
+    t.same(
+      excluded.json<Json>().results.map((r) => r.slug),
+      ['notes/vacuum', 'originals/vacuum-essay'],
+      'env excludes and boosts reach the CLI',
+    )
     const filtered = await brain.run(['search', 'vacuum', '--detail', ' High ', '--limit', '1', '--offset', '1', '--lang', 'python', '--symbol-kind', 'class', '--source', 'nope'])
     t.match(filtered.json<Json>(), { detail: 'high', limit: 1, offset: 1, results: [] }, 'every flag reaches the search')
     const badLimit = await brain.run(['search', 'vacuum', '--limit', 'ten'])

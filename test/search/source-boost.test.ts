@@ -6,9 +6,24 @@ t.test('BRAIN_SOURCE_BOOST parsing', async (t) => {
     ['unset', null, []],
     ['empty', '', []],
     ['one entry', 'projects/:1.3', [['projects/', 1.3]]],
-    ['several, with spaces', ' projects/ : 1.3 ,scratch/:0.2,  inbox/:0 ', [['projects/', 1.3], ['scratch/', 0.2], ['inbox/', 0]]],
+    [
+      'several, with spaces',
+      ' projects/ : 1.3 ,scratch/:0.2,  inbox/:0 ',
+      [
+        ['projects/', 1.3],
+        ['scratch/', 0.2],
+        ['inbox/', 0],
+      ],
+    ],
     ['zero is legal', 'noise/:0', [['noise/', 0]]],
-    ['leading-dot and trailing-dot decimals', 'a/:.5,b/:2.', [['a/', 0.5], ['b/', 2]]],
+    [
+      'leading-dot and trailing-dot decimals',
+      'a/:.5,b/:2.',
+      [
+        ['a/', 0.5],
+        ['b/', 2],
+      ],
+    ],
     ['prefix containing a colon: the factor follows the last colon', 'meet:ings/:1.1', [['meet:ings/', 1.1]]],
     ['no colon is skipped', 'projects/1.3,ok/:2', [['ok/', 2]]],
     ['empty prefix is skipped', ':1.5,ok/:2', [['ok/', 2]]],
@@ -37,7 +52,11 @@ t.test('defaults hold the specified factors and are overridden or extended by th
   t.equal(asMap.get('projects/'), 1.25, 'extension')
   t.equal(asMap.get('originals/'), 1.5, 'untouched default')
   const lengths = boosts.map((b) => b.prefix.length)
-  t.same(lengths, [...lengths].sort((a, b) => b - a), 'longest prefix first')
+  t.same(
+    lengths,
+    [...lengths].sort((a, b) => b - a),
+    'longest prefix first',
+  )
 })
 
 t.test('the longest matching prefix decides; unmatched slugs get 1.0', async (t) => {

@@ -40,7 +40,10 @@ engineTest(t, 'vector search', async (t, { db }) => {
     t.same(found.slice(0, 2), ['originals/car-essay', 'notes/car-maintenance'], 'paraphrase found; originals/ boosted above the identical note')
     const [essay, note] = response.results
     t.ok(Math.abs(essay!.score - note!.score * 1.5) < 1e-6, 'score = similarity × 1.5')
-    t.notOk(found.some((s) => s.startsWith('test/')), 'hard excludes')
+    t.notOk(
+      found.some((s) => s.startsWith('test/')),
+      'hard excludes',
+    )
     const flat = await vectorSearch(ctx, 'how to mend an automobile', { detail: 'high' })
     t.equal(flat.results[0]!.score, flat.results[1]!.score, 'detail=high: raw similarity')
   })
@@ -80,7 +83,11 @@ engineTest(t, 'hybrid search', async (t, { db }) => {
     const other = bagOfWordsEmbedder('model-b', aliases)
     const { embedAndStore } = await import('../../src/embedding/store/index.js')
     const { rows } = await db.query<{ id: number; chunk_text: string }>('SELECT id, chunk_text FROM content_chunks')
-    await embedAndStore(db, other, rows.map((r) => ({ id: r.id, chunkText: r.chunk_text })))
+    await embedAndStore(
+      db,
+      other,
+      rows.map((r) => ({ id: r.id, chunkText: r.chunk_text })),
+    )
     const response = await query(context(db, embedder), 'car maintenance')
     t.equal(response.keyword_only, 'no_embeddings')
     t.match(response.notice, /model-a/)
@@ -97,7 +104,11 @@ engineTest(t, 'hybrid search', async (t, { db }) => {
   await t.test('fuses keyword and vector lists', async (t) => {
     const { embedAndStore } = await import('../../src/embedding/store/index.js')
     const { rows } = await db.query<{ id: number; chunk_text: string }>('SELECT id, chunk_text FROM content_chunks')
-    await embedAndStore(db, embedder, rows.map((r) => ({ id: r.id, chunkText: r.chunk_text })))
+    await embedAndStore(
+      db,
+      embedder,
+      rows.map((r) => ({ id: r.id, chunkText: r.chunk_text })),
+    )
     const ctx = context(db, embedder)
 
     const paraphrase = await query(ctx, 'mend automobile')
@@ -115,8 +126,14 @@ engineTest(t, 'hybrid search', async (t, { db }) => {
     const vectorTop = (await vectorSearch(ctx, 'car maintenance')).results.find((r) => r.slug === top.slug)!
     t.ok(Math.abs(top.score - (0.3 + 0.7 * vectorTop.score)) < 1e-9, 'first keyword hit: 0.3 + 0.7 × the cosine of the same chunk')
     t.equal(slugs(both)[0], 'originals/car-essay')
-    t.ok(both.results.every((r, i, all) => i === 0 || all[i - 1]!.score >= r.score), 'ordered by fused score')
-    t.notOk(slugs(both).some((s) => s.startsWith('test/')), 'hard excludes')
+    t.ok(
+      both.results.every((r, i, all) => i === 0 || all[i - 1]!.score >= r.score),
+      'ordered by fused score',
+    )
+    t.notOk(
+      slugs(both).some((s) => s.startsWith('test/')),
+      'hard excludes',
+    )
 
     const all = slugs(await query(ctx, 'oil brakes dough tomatoes', { limit: 10 }))
     const paged = [...slugs(await query(ctx, 'oil brakes dough tomatoes', { limit: 5 })), ...slugs(await query(ctx, 'oil brakes dough tomatoes', { limit: 5, offset: 5 }))]

@@ -68,7 +68,11 @@ t.test('SIGKILL of the service mid-import: the next command restarts it and the 
   t.equal(job!.result!.failed.length, 0)
   t.equal(job!.result!.created + job!.result!.updated + job!.result!.skipped, FILES, 'the re-run accounts for every file, committed ones as unchanged')
   const jobs = await brain.run(['jobs', 'list', '--name', 'import'])
-  t.same(jobs.json<Job[]>().map((j) => [j.id, j.status]), [[active!.id, 'completed']], 'one import job, completed once')
+  t.same(
+    jobs.json<Job[]>().map((j) => [j.id, j.status]),
+    [[active!.id, 'completed']],
+    'one import job, completed once',
+  )
   t.equal(await pageCount(brain), FILES, 'every page exactly once')
 })
 
@@ -93,8 +97,15 @@ t.test('one embedded brain serves an import, 50 searches and long-lived clients 
   const [imported, ...found] = await Promise.all([importing, ...searches])
   t.equal(imported.code, 0, imported.stderr)
   t.equal(imported.json<{ created: number }>().created, FILES)
-  t.same(found.map((r) => r.code), Array(50).fill(0), 'every search succeeded')
-  t.notOk(found.some((r) => /brain_locked/.test(r.stdout + r.stderr)), 'nobody was locked out')
+  t.same(
+    found.map((r) => r.code),
+    Array(50).fill(0),
+    'every search succeeded',
+  )
+  t.notOk(
+    found.some((r) => /brain_locked/.test(r.stdout + r.stderr)),
+    'nobody was locked out',
+  )
   t.ok(found.every((r) => Array.isArray(r.json<{ results: unknown[] }>().results)))
   t.equal(await pageCount(brain), FILES + 1, 'page count exact')
   const status = await brain.run(['service', 'status'])

@@ -83,7 +83,7 @@ for (const engine of ENGINES) {
       servedResults.push(b)
     }
     const firstImport = servedResults[SCRIPT.findIndex((s) => s.args[0] === 'import')]!
-    t.equal(firstImport.json<{ created: number }>().created, 3, 'the relative import path resolved against the client\'s directory')
+    t.equal(firstImport.json<{ created: number }>().created, 3, "the relative import path resolved against the client's directory")
     const imported = await served.run(['get', 'deep/letters', '--no-json'])
     t.match(imported.stdout, /Alpha and omega/)
   })

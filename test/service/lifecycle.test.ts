@@ -117,7 +117,17 @@ t.test('a client of another build restarts an idle service, and is refused by a 
     stderr.on('data', (d: Buffer) => (err += d.toString()))
     const stdin = new PassThrough()
     stdin.end()
-    const code = await forward({ argv: ['list', '--no-json'], cwd: brain.home, env: { ...brain.env, PATH: process.env.PATH ?? '' }, home: brain.home, stdin, stdout, stderr, terminal: TERMINAL, identity })
+    const code = await forward({
+      argv: ['list', '--no-json'],
+      cwd: brain.home,
+      env: { ...brain.env, PATH: process.env.PATH ?? '' },
+      home: brain.home,
+      stdin,
+      stdout,
+      stderr,
+      terminal: TERMINAL,
+      identity,
+    })
     return { code, out, err }
   }
   const idle = await run()

@@ -43,7 +43,10 @@ t.test('three MCP stdio clients, an import and 50 searches share one embedded br
     clients.push(client)
   }
   const listed = await Promise.all(clients.map((c) => c.listTools()))
-  t.ok(listed.every((l) => l.tools.some((tool) => tool.name === 'search')), 'each client sees the catalogue')
+  t.ok(
+    listed.every((l) => l.tools.some((tool) => tool.name === 'search')),
+    'each client sees the catalogue',
+  )
 
   const importing = brain.run(['import', root, '--no-embed'])
   const searches = Array.from({ length: 50 }, (_, i) => brain.run(['search', 'quick', 'fox', `${i % 7}`, '--limit', '5']))
@@ -55,11 +58,29 @@ t.test('three MCP stdio clients, an import and 50 searches share one embedded br
 
   t.equal(imported.code, 0, imported.stderr)
   t.equal(imported.json<{ created: number }>().created, FILES)
-  t.same(rest.map((r) => r.code), Array(50).fill(0), 'every CLI search succeeded')
-  t.notOk(rest.some((r) => /brain_locked/.test(r.stdout + r.stderr)), 'no CLI search was locked out')
-  t.same(writes.map((w) => (w as ToolText).isError ?? false), [false, false, false], writes.map(textOf).join('\n'))
-  t.same(agentFound.map((r) => (r as ToolText).isError ?? false), [false, false, false], 'every agent search succeeded')
-  t.notOk([...writes, ...agentFound].some((r) => /brain_locked/.test(textOf(r))), 'no agent was locked out')
+  t.same(
+    rest.map((r) => r.code),
+    Array(50).fill(0),
+    'every CLI search succeeded',
+  )
+  t.notOk(
+    rest.some((r) => /brain_locked/.test(r.stdout + r.stderr)),
+    'no CLI search was locked out',
+  )
+  t.same(
+    writes.map((w) => (w as ToolText).isError ?? false),
+    [false, false, false],
+    writes.map(textOf).join('\n'),
+  )
+  t.same(
+    agentFound.map((r) => (r as ToolText).isError ?? false),
+    [false, false, false],
+    'every agent search succeeded',
+  )
+  t.notOk(
+    [...writes, ...agentFound].some((r) => /brain_locked/.test(textOf(r))),
+    'no agent was locked out',
+  )
 
   const listedPages = await brain.run(['list', '--limit', '100000'])
   t.equal(listedPages.json<unknown[]>().length, FILES + 1 + 3, 'page count exact: import, seed and one page per agent')

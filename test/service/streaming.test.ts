@@ -70,7 +70,7 @@ t.test('stdin and stdout stream both ways while the command runs', async (t) => 
   t.same(context.env, { A: '1' })
   t.equal((context.stdout as unknown as { isTTY?: boolean; columns?: number }).isTTY, true)
   t.equal((context.stdout as unknown as { columns?: number }).columns, 123)
-  t.not((context.stderr as unknown as { isTTY?: boolean }).isTTY, true, 'stderr is not a terminal when the client\'s is not')
+  t.not((context.stderr as unknown as { isTTY?: boolean }).isTTY, true, "stderr is not a terminal when the client's is not")
 })
 
 t.test('Ctrl-C in the client and a vanished client both abort the command', async (t) => {

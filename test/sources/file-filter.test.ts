@@ -46,14 +46,20 @@ t.test('markdown strategy: README, .raw/ and ops/ excluded; code strategy: code 
 t.test('the walker never follows symlinks', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'brain-walk-'))
   const outside = mkdtempSync(join(tmpdir(), 'brain-outside-'))
-  const write = (p: string, body = 'x'): void => { mkdirSync(dirname(join(root, p)), { recursive: true }); writeFileSync(join(root, p), body) }
+  const write = (p: string, body = 'x'): void => {
+    mkdirSync(dirname(join(root, p)), { recursive: true })
+    writeFileSync(join(root, p), body)
+  }
   write('notes/a.md', '# A')
   write('notes/deep/b.md', '# B')
   writeFileSync(join(outside, 'secret.md'), '# secret')
   symlinkSync(join(outside, 'secret.md'), join(root, 'notes/link.md'))
   symlinkSync(outside, join(root, 'linked-dir'))
   const files = await walkFiles(root, createFileFilter({ strategy: 'markdown' }))
-  t.same(files.map((f) => f.relativePath), ['notes/a.md', 'notes/deep/b.md'])
+  t.same(
+    files.map((f) => f.relativePath),
+    ['notes/a.md', 'notes/deep/b.md'],
+  )
 })
 
 t.test('reading a missing file, a folder or an unreadable path is a clear error', async (t) => {

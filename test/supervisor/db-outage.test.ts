@@ -60,12 +60,19 @@ t.test('health_warn when the database goes away; the worker recovers when it ret
   t.teardown(() => db.close())
   const queue = await openQueue({ db, config: testConfig(), logger: testLogger() })
   const job = await queue.submit('shell', { cmd: 'echo $PPID' })
-  const done = await eventually(async () => {
-    const current = await queue.get(job.id)
-    return current?.status === 'completed' ? current : undefined
-  }, 'the worker to run a job after the outage', 45_000)
+  const done = await eventually(
+    async () => {
+      const current = await queue.get(job.id)
+      return current?.status === 'completed' ? current : undefined
+    },
+    'the worker to run a job after the outage',
+    45_000,
+  )
   t.equal((done.result as { stdout: string }).stdout.trim(), String(workerPid), 'the supervised worker ran it')
-  t.notOk(supervisor.lines.some((l) => l.includes('"worker_exited"')), 'the worker rode out the outage without exiting')
+  t.notOk(
+    supervisor.lines.some((l) => l.includes('"worker_exited"')),
+    'the worker rode out the outage without exiting',
+  )
 
   supervisor.child.kill('SIGTERM')
   t.match(await supervisor.exited, { code: 0 })

@@ -18,8 +18,14 @@ t.test('the likely cause of a worker exit', async (t) => {
 t.test('restarts back off exponentially and give up after five consecutive crashes', async (t) => {
   const policy = new RestartPolicy({ baseDelayMs: 1000, maxDelayMs: 10_000 })
   const decisions = [1, 2, 3, 4, 5].map(() => policy.recordExit(1000))
-  t.same(decisions.map((d) => d.delayMs), [1000, 2000, 4000, 8000, 10_000])
-  t.same(decisions.map((d) => d.giveUp), [false, false, false, false, true])
+  t.same(
+    decisions.map((d) => d.delayMs),
+    [1000, 2000, 4000, 8000, 10_000],
+  )
+  t.same(
+    decisions.map((d) => d.giveUp),
+    [false, false, false, false, true],
+  )
   t.equal(decisions[4]!.crashes, 5)
 })
 

@@ -40,16 +40,30 @@ t.test('restarts a crashed worker and names each exit', async (t) => {
   const workers: FakeWorker[] = []
   const supervisor = new Supervisor({ events: sink, policy: FAST, spawnWorker: () => workers[workers.push(new FakeWorker()) - 1]! })
   supervisor.start()
-  const exits: Array<[number | null, NodeJS.Signals | null]> = [[null, 'SIGKILL'], [null, 'SIGTERM'], [1, null]]
+  const exits: Array<[number | null, NodeJS.Signals | null]> = [
+    [null, 'SIGKILL'],
+    [null, 'SIGTERM'],
+    [1, null],
+  ]
   for (const [i, [code, signal]] of exits.entries()) {
     await waitFor(() => workers.length === i + 1)
     workers[i]!.exit(code, signal)
   }
   await waitFor(() => workers.length === 4)
   const exited = sink.events.filter((e) => e.event === 'worker_exited')
-  t.same(exited.map((e) => e.likely_cause), ['oom_or_external_kill', 'graceful_shutdown', 'runtime_error'])
-  t.same(exited.map((e) => e.consecutive_crashes), [1, 2, 3])
-  t.same(sink.events.filter((e) => e.event === 'worker_restart_scheduled').map((e) => e.delay_ms), [1, 2, 4], 'backoff doubles')
+  t.same(
+    exited.map((e) => e.likely_cause),
+    ['oom_or_external_kill', 'graceful_shutdown', 'runtime_error'],
+  )
+  t.same(
+    exited.map((e) => e.consecutive_crashes),
+    [1, 2, 3],
+  )
+  t.same(
+    sink.events.filter((e) => e.event === 'worker_restart_scheduled').map((e) => e.delay_ms),
+    [1, 2, 4],
+    'backoff doubles',
+  )
   await supervisor.stop()
   t.same(workers[3]!.signals, ['SIGTERM'], 'stop sends SIGTERM to the running worker')
   t.equal(await supervisor.done, 'stopped')
@@ -116,5 +130,8 @@ t.test('real processes: the exit signal or code gives the likely cause', async (
   })
   supervisor.start()
   t.equal(await supervisor.done, 'gave_up')
-  t.same(sink.events.filter((e) => e.event === 'worker_exited').map((e) => e.likely_cause), ['oom_or_external_kill', 'graceful_shutdown', 'runtime_error'])
+  t.same(
+    sink.events.filter((e) => e.event === 'worker_exited').map((e) => e.likely_cause),
+    ['oom_or_external_kill', 'graceful_shutdown', 'runtime_error'],
+  )
 })

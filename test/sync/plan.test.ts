@@ -21,13 +21,17 @@ t.test('parseDiffRaw reads statuses, scores, modes and both paths of renames', a
     [`:100644 100644 ${A} ${B} U`, 'conflict.md'],
   )
   const entries = parseDiffRaw(out)
-  t.same(entries.map((e) => [e.status, e.srcPath, e.dstPath, e.score]), [
-    ['A', 'notes/new.md', 'notes/new.md', null],
-    ['M', 'dir with space/ü.md', 'dir with space/ü.md', null],
-    ['D', 'old.md', 'old.md', null],
-    ['R', 'a/from.md', 'b/to.md', 87],
-    ['T', 'link.md', 'link.md', null],
-  ], 'unmerged entries are dropped')
+  t.same(
+    entries.map((e) => [e.status, e.srcPath, e.dstPath, e.score]),
+    [
+      ['A', 'notes/new.md', 'notes/new.md', null],
+      ['M', 'dir with space/ü.md', 'dir with space/ü.md', null],
+      ['D', 'old.md', 'old.md', null],
+      ['R', 'a/from.md', 'b/to.md', 87],
+      ['T', 'link.md', 'link.md', null],
+    ],
+    'unmerged entries are dropped',
+  )
   t.equal(entries[0]!.dstSha, A)
   t.equal(entries[4]!.dstMode, '120000')
   t.same(parseDiffRaw(''), [])
@@ -93,15 +97,27 @@ t.test('planFromDiff: adds, modifications, deletions, renames and un-syncable pa
   )
   t.same(plan.imports.map((f) => f.path).sort(), ['notes/case.md', 'notes/changed.md', 'notes/new.md'])
   // A rename out of an excluded folder is still a move: with no old page, the new file is simply added.
-  t.same(plan.moves.map((m) => [m.from.slug, m.to.path]), [['notes/old', 'notes/renamed.md'], ['ops/was-hidden', 'notes/visible.md']])
+  t.same(
+    plan.moves.map((m) => [m.from.slug, m.to.path]),
+    [
+      ['notes/old', 'notes/renamed.md'],
+      ['ops/was-hidden', 'notes/visible.md'],
+    ],
+  )
   t.same(plan.deletes.map((d) => d.slug).sort(), ['notes/became-link', 'notes/gone-page', 'notes/to-ops', 'src/removed.ts'])
   t.same(plan.ignored.sort(), ['README.md', 'image.png', 'notes/link.md'])
 })
 
 t.test('planFromDiff: a rename across kinds deletes the old page and imports the new file', async (t) => {
   const plan = planFromDiff([entry('R', 'notes/snippet.md', 'src/snippet.ts')], createFileFilter({ strategy: 'auto' }))
-  t.same(plan.deletes.map((d) => d.slug), ['notes/snippet'])
-  t.same(plan.imports.map((f) => [f.path, f.kind]), [['src/snippet.ts', 'code']])
+  t.same(
+    plan.deletes.map((d) => d.slug),
+    ['notes/snippet'],
+  )
+  t.same(
+    plan.imports.map((f) => [f.path, f.kind]),
+    [['src/snippet.ts', 'code']],
+  )
   t.same(plan.moves, [])
 })
 
@@ -116,7 +132,13 @@ t.test('planFromTree keeps regular syncable blobs only', async (t) => {
     ],
     createFileFilter({ strategy: 'auto' }),
   )
-  t.same(files.map((f) => [f.path, f.kind]), [['notes/a.md', 'markdown'], ['bin/run.sh', 'code']])
+  t.same(
+    files.map((f) => [f.path, f.kind]),
+    [
+      ['notes/a.md', 'markdown'],
+      ['bin/run.sh', 'code'],
+    ],
+  )
 })
 
 t.test('decideWalk: chunker version first, then the bookmark', async (t) => {

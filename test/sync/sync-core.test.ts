@@ -56,7 +56,10 @@ engineTest(t, 'first sync, up_to_date, then add, modify, delete and rename in on
   t.same(await slugs(db, 'notes'), ['archive/renamed', 'notes/ada-lovelace', 'notes/keep', 'notes/new', 'src/math.py'])
   const moved = await findPage(db, 'notes', 'archive/renamed')
   t.equal(moved!.id, moving!.id, 'a rename moves the page: same id, chunks kept')
-  t.same((await listChunks(db, moved!.id)).map((c) => c.id), movingChunks.map((c) => c.id))
+  t.same(
+    (await listChunks(db, moved!.id)).map((c) => c.id),
+    movingChunks.map((c) => c.id),
+  )
   t.same(incremental.touchedSlugs.sort(), ['archive/renamed', 'notes/ada-lovelace', 'notes/new'])
   t.same(incremental.deletedSlugs, ['notes/doomed'])
   t.match((await findPage(db, 'notes', 'notes/ada-lovelace'))!.compiledTruth, /first algorithm/)
@@ -116,21 +119,41 @@ engineTest(t, 'a poison file fails while the others import; it is recorded, repo
   const first = await sync(db, { sourceId: 'p' })
   t.equal(first.added, 2)
   t.equal(first.failed, 2)
-  t.same(first.failures.map((f) => [f.path, f.code]).sort(), [['bad-utf8.md', 'invalid_utf8'], ['broken.md', 'YAML_PARSE']])
+  t.same(first.failures.map((f) => [f.path, f.code]).sort(), [
+    ['bad-utf8.md', 'invalid_utf8'],
+    ['broken.md', 'YAML_PARSE'],
+  ])
   t.equal(first.toCommit, repo.head(), 'the bookmark moves; the failures are recorded instead of skipped silently')
-  t.same((await listFailures(db, 'p')).map((f) => [f.path, f.attempts]), [['bad-utf8.md', 1], ['broken.md', 1]])
+  t.same(
+    (await listFailures(db, 'p')).map((f) => [f.path, f.attempts]),
+    [
+      ['bad-utf8.md', 1],
+      ['broken.md', 1],
+    ],
+  )
 
   const idle = await sync(db, { sourceId: 'p' })
   t.equal(idle.status, 'up_to_date')
-  t.same(idle.pendingFailures.map((f) => f.path), ['bad-utf8.md', 'broken.md'], 'still reported while nothing else changes')
+  t.same(
+    idle.pendingFailures.map((f) => f.path),
+    ['bad-utf8.md', 'broken.md'],
+    'still reported while nothing else changes',
+  )
 
   repo.write('broken.md', '---\ntitle: Fixed\n---\nbody\n').write('also-good.md', '# Also good, edited\n')
   repo.commit('fix one')
   const retried = await sync(db, { sourceId: 'p' })
   t.equal(retried.added, 1, 'broken.md imports once fixed')
   t.equal(retried.modified, 1)
-  t.same(retried.failures.map((f) => f.path), ['bad-utf8.md'], 'the untouched poison file is retried and fails again')
-  t.same((await listFailures(db, 'p')).map((f) => [f.path, f.attempts]), [['bad-utf8.md', 2]])
+  t.same(
+    retried.failures.map((f) => f.path),
+    ['bad-utf8.md'],
+    'the untouched poison file is retried and fails again',
+  )
+  t.same(
+    (await listFailures(db, 'p')).map((f) => [f.path, f.attempts]),
+    [['bad-utf8.md', 2]],
+  )
   t.same(await slugs(db, 'p'), ['also-good', 'broken', 'good'])
 
   repo.remove('bad-utf8.md')
@@ -190,5 +213,9 @@ engineTest(t, 'a rename onto a slug another file already holds trashes the old p
   t.equal(result.failed, 0, JSON.stringify(await listFailures(db, 'notes')))
   t.same(await slugs(db, 'notes'), ['notes/target'], 'one page holds the slug')
   const { rows } = await db.query<{ slug: string }>('SELECT slug FROM page_trash ORDER BY slug')
-  t.same(rows.map((r) => r.slug), ['notes/a'], 'the renamed page went to the trash, restorable')
+  t.same(
+    rows.map((r) => r.slug),
+    ['notes/a'],
+    'the renamed page went to the trash, restorable',
+  )
 })

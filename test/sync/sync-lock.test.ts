@@ -16,10 +16,7 @@ function manyNotes(count: number): Record<string, string> {
 engineTest(t, 'two concurrent syncs of one source never interleave: the second is refused', async (t, { db }) => {
   const repo = makeRepo(manyNotes(40))
   await insertSource(db, { id: 'c', localPath: repo.dir })
-  const outcomes = await Promise.allSettled([
-    runSync(db, { sourceId: 'c' }, { embedder: null, holder: 'first' }),
-    runSync(db, { sourceId: 'c' }, { embedder: null, holder: 'second' }),
-  ])
+  const outcomes = await Promise.allSettled([runSync(db, { sourceId: 'c' }, { embedder: null, holder: 'first' }), runSync(db, { sourceId: 'c' }, { embedder: null, holder: 'second' })])
   const fulfilled = outcomes.filter((o): o is PromiseFulfilledResult<SourceSyncResult> => o.status === 'fulfilled')
   const rejected = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')
   t.equal(fulfilled.length, 1)
@@ -37,10 +34,7 @@ engineTest(t, 'two concurrent syncs of one source never interleave: the second i
 engineTest(t, 'a lock held elsewhere refuses; a dead or stale holder is taken over', async (t, { db }) => {
   await insertSource(db, { id: 's', localPath: '/nonexistent-for-lock-test' })
   const insertHolder = (pid: number, host: string, ageSeconds: number) =>
-    db.query(
-      `INSERT INTO sync_locks (source_id, token, holder, pid, hostname, heartbeat_at) VALUES ('s', 'other', 'sync job 7', $1, $2, now() - make_interval(secs => $3))`,
-      [pid, host, ageSeconds],
-    )
+    db.query(`INSERT INTO sync_locks (source_id, token, holder, pid, hostname, heartbeat_at) VALUES ('s', 'other', 'sync job 7', $1, $2, now() - make_interval(secs => $3))`, [pid, host, ageSeconds])
   await insertHolder(process.ppid, 'another-machine', 5)
   await t.rejects(acquireSyncLock(db, 's', { holder: 'me' }), { code: 'sync_in_progress', message: /sync job 7 \(pid \d+ on another-machine/ })
   await t.rejects(removeSource(db, 's'), { code: 'sync_in_progress' }, 'a source is not removed under a running sync')

@@ -31,7 +31,10 @@ engineTest(t, 'sync --all visits sources with a path and skips syncEnabled: fals
   const result = await sync<SyncAllResult>(db, { all: true })
   t.equal(result.all, true)
   t.equal(result.status, 'synced')
-  t.same(result.sources.map((s) => s.sourceId), ['on'])
+  t.same(
+    result.sources.map((s) => s.sourceId),
+    ['on'],
+  )
   t.same(result.skippedSources, [
     { sourceId: 'default', reason: 'no_local_path' },
     { sourceId: 'off', reason: 'sync_disabled' },
@@ -52,7 +55,10 @@ engineTest(t, 'sync --all reports a broken source and still syncs the others', a
   await insertSource(db, { id: 'plain', localPath: realpathSync(plain) })
   const result = await sync<SyncAllResult>(db, { all: true })
   t.equal(result.status, 'partial')
-  t.same(result.errors.map((e) => [e.sourceId, e.code]), [['plain', 'not_a_git_repository']])
+  t.same(
+    result.errors.map((e) => [e.sourceId, e.code]),
+    [['plain', 'not_a_git_repository']],
+  )
   t.same(await slugs(db, 'good'), ['a'])
 })
 
@@ -96,7 +102,10 @@ engineTest(t, 'sources remove moves that source pages to the trash, and nothing 
   t.equal(orphans.rowCount, 0, 'chunks went with the pages')
   t.same(await slugs(db, 'b'), ['shared'])
   t.same(await slugs(db, 'default'), ['shared'])
-  t.same((await listSources(db)).map((s) => s.id), ['b', 'default'])
+  t.same(
+    (await listSources(db)).map((s) => s.id),
+    ['b', 'default'],
+  )
   await t.rejects(removeSource(db, 'default'), { code: 'source_protected' })
   await t.rejects(removeSource(db, 'a'), { code: 'source_not_found' })
   const trashed = await listTrash(db, { sourceId: 'a' })

@@ -42,7 +42,12 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) as `${string}.png`, fullPage: true })
 }
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.org' } })
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.org' },
+  })
 
 t.test('code, graph and operate screens', async (t) => {
   const brain = await cliBrain('pglite', { mode: 'service' })
@@ -150,15 +155,31 @@ t.test('code, graph and operate screens', async (t) => {
   // No cookie-less, cross-site or form-encoded API call gets through.
   t.equal((await fetch(`${base}/api/list_pages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, 401)
   const cookie = (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; ')
-  t.equal((await fetch(`${base}/api/list_pages`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: '{}' })).status, 200, 'the session works from the same origin')
-  t.equal((await fetch(`${base}/api/delete_page`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie }, body: 'slug=notes/alpha' })).status, 415, 'a form post is refused')
-  t.equal((await fetch(`${base}/api/delete_page`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: 'http://evil.example' }, body: '{"slug":"notes/alpha"}' })).status, 403, 'another origin is refused')
+  t.equal(
+    (await fetch(`${base}/api/list_pages`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: '{}' })).status,
+    200,
+    'the session works from the same origin',
+  )
+  t.equal(
+    (await fetch(`${base}/api/delete_page`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie }, body: 'slug=notes/alpha' })).status,
+    415,
+    'a form post is refused',
+  )
+  t.equal(
+    (await fetch(`${base}/api/delete_page`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: 'http://evil.example' }, body: '{"slug":"notes/alpha"}' })).status,
+    403,
+    'another origin is refused',
+  )
   t.equal((await brain.run(['get', 'notes/alpha', '--json'])).code, 0, 'and the page is still there')
   const routes = await fetch(`${base}/api`, { headers: { Cookie: cookie } })
   t.same(((await routes.json()) as { operations: Array<{ name: string }> }).operations.map((o) => o.name).sort(), OPERATIONS.map((o) => o.name).sort(), 'the embedded API lists the whole catalogue')
   for (const operation of OPERATIONS) {
     const refused = await fetch(`${base}/api/${operation.name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: '{"not_an_argument":true}' })
-    t.match({ status: refused.status, body: await refused.json() }, { status: 400, body: { error: { class: 'UsageError', code: 'invalid_params' } } }, `${operation.name} answers on the embedded engine`)
+    t.match(
+      { status: refused.status, body: await refused.json() },
+      { status: 400, body: { error: { class: 'UsageError', code: 'invalid_params' } } },
+      `${operation.name} answers on the embedded engine`,
+    )
   }
   t.same(errors, [], 'no script errors')
 })

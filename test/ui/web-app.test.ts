@@ -62,7 +62,11 @@ t.test('sign in, search, read, follow a link, edit, and nothing in a page runs',
   t.teardown(() => server.stop('SIGKILL'))
   const token = await makeToken(created.url, 'browser', ['read', 'write', 'admin'])
   const put = async (slug: string, content: string) => {
-    const response = await fetch(`${server.base}/api/put_page`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ slug, content, no_embed: true }) })
+    const response = await fetch(`${server.base}/api/put_page`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ slug, content, no_embed: true }),
+    })
     t.equal(response.status, 200, `seeded ${slug}`)
   }
   await put('notes/alpha', HOSTILE)
@@ -145,7 +149,10 @@ t.test('sign in, search, read, follow a link, edit, and nothing in a page runs',
   t.equal((await withMinted()).status, 401, 'revoked from the tokens screen')
   await page.goto(`${server.base}/ui#/requests`)
   await page.waitForSelector('#requests tbody tr')
-  t.ok((await page.$$eval('#requests tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).some((text) => text.includes('/api/put_page')), 'the request log lists the API calls')
+  t.ok(
+    (await page.$$eval('#requests tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).some((text) => text.includes('/api/put_page')),
+    'the request log lists the API calls',
+  )
   await shot(page, 'requests')
   t.same(errors, [], 'no script errors')
 })
@@ -168,7 +175,11 @@ t.test('brain ui: the service serves the app on 127.0.0.1 and its one-time link 
   await page.waitForSelector('.results a.result')
   t.same(await page.$$eval('.results a.result', (links) => links.map((a) => a.textContent)), ['Local'], 'signed in by the link, the app lists the brain')
   const cookies = await page.cookies()
-  t.match(cookies.find((c) => c.name === 'brain_session'), { httpOnly: true, sameSite: 'Strict' }, 'an HttpOnly, SameSite=Strict session cookie')
+  t.match(
+    cookies.find((c) => c.name === 'brain_session'),
+    { httpOnly: true, sameSite: 'Strict' },
+    'an HttpOnly, SameSite=Strict session cookie',
+  )
   await shot(page, 'local-home')
   const reused = await fetch(signIn, { redirect: 'manual' })
   t.equal(reused.status, 401, 'a sign-in link works once')

@@ -23,15 +23,27 @@ async function fakeFeed(t: Test): Promise<{ url: string; reply: (status: number,
     res.end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => new Promise<void>((resolve) => {
-    server.closeAllConnections()
-    server.close(() => resolve())
-  }))
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  )
   const { port } = server.address() as AddressInfo
   return { url: `http://127.0.0.1:${port}/repos/brain/releases`, reply: (s, b) => ((status = s), (body = b)), requests }
 }
 
-const release = (tag: string, notes: string, extra: Record<string, unknown> = {}) => ({ tag_name: tag, name: `brain ${tag}`, body: notes, html_url: `https://example.test/${tag}`, published_at: '2026-11-01T00:00:00Z', draft: false, prerelease: false, ...extra })
+const release = (tag: string, notes: string, extra: Record<string, unknown> = {}) => ({
+  tag_name: tag,
+  name: `brain ${tag}`,
+  body: notes,
+  html_url: `https://example.test/${tag}`,
+  published_at: '2026-11-01T00:00:00Z',
+  draft: false,
+  prerelease: false,
+  ...extra,
+})
 
 const run = (feed: string) => runBrain(['check-update', '--json'], { BRAIN_HOME: mkdtempSync(join(tmpdir(), 'brain-upd-')), BRAIN_UPDATE_FEED_URL: feed })
 
@@ -50,19 +62,28 @@ t.test('four-part versions compare part by part; patch covers the last two parts
 
 t.test('a newer minor release is reported with the changelog of every release in between', async (t) => {
   const feed = await fakeFeed(t)
-  feed.reply(200, JSON.stringify([
-    release('v0.40.0.0', 'Draft notes', { draft: true }),
-    release('v0.39.1.0', 'Fix the watcher.'),
-    release('v0.39.0.0', 'Add the watcher.'),
-    release('v0.39.5.0-rc1', 'not a version'),
-    release('v0.41.0.0', 'Pre-release', { prerelease: true }),
-    release('v0.38.0.0', 'This release.'),
-    release('v0.37.0.0', 'Older.'),
-  ]))
+  feed.reply(
+    200,
+    JSON.stringify([
+      release('v0.40.0.0', 'Draft notes', { draft: true }),
+      release('v0.39.1.0', 'Fix the watcher.'),
+      release('v0.39.0.0', 'Add the watcher.'),
+      release('v0.39.5.0-rc1', 'not a version'),
+      release('v0.41.0.0', 'Pre-release', { prerelease: true }),
+      release('v0.38.0.0', 'This release.'),
+      release('v0.37.0.0', 'Older.'),
+    ]),
+  )
   const result = await run(feed.url)
   t.equal(result.code, 0, result.stderr)
   t.match(result.json(), { status: 'update_available', current: '0.38.0.0', latest: '0.39.1.0', kind: 'minor', feed_url: feed.url })
-  t.same(result.json<{ changelog: Array<{ version: string; notes: string }> }>().changelog.map((c) => [c.version, c.notes]), [['0.39.1.0', 'Fix the watcher.'], ['0.39.0.0', 'Add the watcher.']])
+  t.same(
+    result.json<{ changelog: Array<{ version: string; notes: string }> }>().changelog.map((c) => [c.version, c.notes]),
+    [
+      ['0.39.1.0', 'Fix the watcher.'],
+      ['0.39.0.0', 'Add the watcher.'],
+    ],
+  )
   t.match(feed.requests[0], /^GET \/repos\/brain\/releases brain-check-update$/)
   const human = await runBrain(['check-update', '--no-json'], { BRAIN_HOME: mkdtempSync(join(tmpdir(), 'brain-upd-')), BRAIN_UPDATE_FEED_URL: feed.url })
   t.match(human.stdout, /^brain 0\.39\.1\.0 is available \(a minor release; you have 0\.38\.0\.0\)\.\n\n## 0\.39\.1\.0 \(2026-11-01\)\nFix the watcher\./)

@@ -23,15 +23,33 @@ for (const engine of ['pglite', 'postgres'] as const) {
     t.equal(applied.code, 0, applied.stderr)
     const result = applied.json<{ status: string; versions: { version: string; status: string; phases: { name: string; status: string }[] }[] }>()
     t.equal(result.status, 'applied')
-    t.same(result.versions.map((v) => [v.version, v.status]), [['0.22.4', 'complete'], ['0.38.0.0', 'complete']])
-    t.same(result.versions[1]!.phases.map((p) => [p.name, p.status]), [['schema', 'completed'], ['agent-note', 'completed']])
+    t.same(
+      result.versions.map((v) => [v.version, v.status]),
+      [
+        ['0.22.4', 'complete'],
+        ['0.38.0.0', 'complete'],
+      ],
+    )
+    t.same(
+      result.versions[1]!.phases.map((p) => [p.name, p.status]),
+      [
+        ['schema', 'completed'],
+        ['agent-note', 'completed'],
+      ],
+    )
     const state = JSON.parse(readFileSync(join(home, 'update-state.json'), 'utf8')) as { version: string; schema_version: number; completed_versions: string[] }
     t.equal(state.version, '0.38.0.0')
     t.ok(state.schema_version >= 120, 'the schema version is recorded')
     t.same(state.completed_versions, ['0.22.4', '0.38.0.0'])
     t.ok(existsSync(join(home, 'migrations', 'v0.22.4-audit.json')))
-    const work = readFileSync(join(home, 'migrations', 'pending-host-work.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { skill?: string })
-    t.same(work.map((w) => w.skill), ['skills/migrations/v0.38.0.0.md'])
+    const work = readFileSync(join(home, 'migrations', 'pending-host-work.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { skill?: string })
+    t.same(
+      work.map((w) => w.skill),
+      ['skills/migrations/v0.38.0.0.md'],
+    )
 
     const again = await brain.run(['apply-migrations', '--json'])
     t.equal(again.code, 0, 'nothing pending: no confirmation needed')
@@ -46,9 +64,18 @@ t.test('apply-migrations without a brain skips the brain phases and creates no b
   const res = await brain.run(['apply-migrations', '--yes', '--json'])
   t.equal(res.code, 0, res.stderr)
   const result = res.json<{ versions: { version: string; status: string; phases: { name: string; status: string }[] }[] }>()
-  t.same(result.versions.map((v) => v.status), ['complete', 'complete'])
-  t.same(result.versions[0]!.phases.map((p) => p.status), ['completed', 'skipped', 'skipped'])
-  t.same(result.versions[1]!.phases.map((p) => p.status), ['skipped', 'completed'])
+  t.same(
+    result.versions.map((v) => v.status),
+    ['complete', 'complete'],
+  )
+  t.same(
+    result.versions[0]!.phases.map((p) => p.status),
+    ['completed', 'skipped', 'skipped'],
+  )
+  t.same(
+    result.versions[1]!.phases.map((p) => p.status),
+    ['skipped', 'completed'],
+  )
   // (The resident service opens its home's brain when it starts; in-process nothing is created.)
   if (brain.env.BRAIN_NO_SERVICE === '1') t.notOk(existsSync(join(home, 'db')), 'no embedded brain was created')
 })

@@ -38,11 +38,24 @@ engineTest(t, 'v0.22.4: audit JSON, one follow-up per source with problems, no d
 
   const run = await runOrchestrator(v0_22_4, context(home, db))
   t.equal(run.status, 'complete')
-  t.same(run.phases.map((p) => [p.name, p.status]), [['schema', 'completed'], ['audit', 'completed'], ['pending-host-work', 'completed']])
+  t.same(
+    run.phases.map((p) => [p.name, p.status]),
+    [
+      ['schema', 'completed'],
+      ['audit', 'completed'],
+      ['pending-host-work', 'completed'],
+    ],
+  )
   const audit = JSON.parse(readFileSync(upgradePaths(home).auditFile('0.22.4'), 'utf8')) as { sources: { source_id: string; files: number; counts: Record<string, number> }[] }
   t.equal(upgradePaths(home).auditFile('0.22.4'), join(home, 'migrations', 'v0.22.4-audit.json'))
-  t.match(audit.sources.find((s) => s.source_id === 'notes'), { files: 3, counts: { MISSING_CLOSE: 1, YAML_PARSE: 1 } })
-  t.match(audit.sources.find((s) => s.source_id === 'clean'), { files: 1, counts: {} })
+  t.match(
+    audit.sources.find((s) => s.source_id === 'notes'),
+    { files: 3, counts: { MISSING_CLOSE: 1, YAML_PARSE: 1 } },
+  )
+  t.match(
+    audit.sources.find((s) => s.source_id === 'clean'),
+    { files: 1, counts: {} },
+  )
 
   const work = readHostWork(home)
   t.equal(work.length, 1, 'only the source with problems')
@@ -59,8 +72,18 @@ t.test('v0.22.4 without a brain: phases skipped, not failed', async (t) => {
   const home = mkdtempSync(join(tmpdir(), 'brain-home-'))
   const run = await runOrchestrator(v0_22_4, context(home, null))
   t.equal(run.status, 'complete')
-  t.same(run.phases.map((p) => [p.name, p.status]), [['schema', 'completed'], ['audit', 'skipped'], ['pending-host-work', 'skipped']])
+  t.same(
+    run.phases.map((p) => [p.name, p.status]),
+    [
+      ['schema', 'completed'],
+      ['audit', 'skipped'],
+      ['pending-host-work', 'skipped'],
+    ],
+  )
   t.match(run.phases[1]!.detail, /no brain is configured/)
   t.notOk(existsSync(upgradePaths(home).auditFile('0.22.4')))
-  t.same(readLedger(home).entries.map((e) => e.status), ['partial', 'complete'])
+  t.same(
+    readLedger(home).entries.map((e) => e.status),
+    ['partial', 'complete'],
+  )
 })

@@ -14,10 +14,7 @@ const UNDEFINED_TABLE = '42P01'
 
 async function sourceAt(db: SqlExecutor, dir: string): Promise<string | null> {
   try {
-    const { rows } = await db.query<{ id: string }>(
-      `SELECT id FROM sources WHERE rtrim(local_path, '/') = rtrim($1, '/') ORDER BY id LIMIT 1`,
-      [dir],
-    )
+    const { rows } = await db.query<{ id: string }>(`SELECT id FROM sources WHERE rtrim(local_path, '/') = rtrim($1, '/') ORDER BY id LIMIT 1`, [dir])
     return rows[0]?.id ?? null
   } catch (err) {
     // An older brain without a sources table syncs against the global bookmark.

@@ -6,14 +6,11 @@ import { cleanName, defaultName } from '../syntax.js'
 import { simpleDef, tableRules, unwrap } from './table.js'
 import type { Classifier, DefMatch, LanguageRules } from './types.js'
 
-const DECLARATOR_WRAPPERS = new Set([
-  'function_declarator', 'pointer_declarator', 'reference_declarator', 'parenthesized_declarator',
-  'array_declarator', 'attributed_declarator',
-])
+const DECLARATOR_WRAPPERS = new Set(['function_declarator', 'pointer_declarator', 'reference_declarator', 'parenthesized_declarator', 'array_declarator', 'attributed_declarator'])
 
 function stripTemplateArgs(text: string): string {
   let out = text
-  for (let prev = ''; prev !== out; ) {
+  for (let prev = ''; prev !== out;) {
     prev = out
     out = out.replace(/<[^<>]*>/g, '')
   }
@@ -28,7 +25,10 @@ function declaratorName(start: Node | null): { name: string | null; owner?: stri
   }
   if (decl === null) return null
   if (decl.type !== 'qualified_identifier') return { name: cleanName(decl.text) }
-  const parts = stripTemplateArgs(decl.text).split('::').map((p) => p.trim()).filter((p) => p !== '')
+  const parts = stripTemplateArgs(decl.text)
+    .split('::')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
   const name = parts.pop() ?? null
   return parts.length > 0 ? { name, owner: parts } : { name }
 }
@@ -113,10 +113,7 @@ export const csharpRules: LanguageRules = tableRules({
   },
 })
 
-const DART_SIGNATURES = [
-  'function_signature', 'getter_signature', 'setter_signature', 'constructor_signature',
-  'factory_constructor_signature', 'operator_signature',
-]
+const DART_SIGNATURES = ['function_signature', 'getter_signature', 'setter_signature', 'constructor_signature', 'factory_constructor_signature', 'operator_signature']
 
 /** A Dart method_signature wraps the real signature; the body is a separate sibling. */
 function dartMethod(node: Node): DefMatch | null {

@@ -7,9 +7,18 @@ import { tableRules } from './table.js'
 import type { ClassifyContext, DefMatch, LanguageRules } from './types.js'
 
 const ELIXIR_DEFS: Readonly<Record<string, string>> = {
-  def: 'function', defp: 'function', defguard: 'function', defguardp: 'function', defdelegate: 'function',
-  defmacro: 'macro', defmacrop: 'macro', defmodule: 'module', defprotocol: 'interface', defimpl: 'impl',
-  defstruct: 'struct', defexception: 'struct',
+  def: 'function',
+  defp: 'function',
+  defguard: 'function',
+  defguardp: 'function',
+  defdelegate: 'function',
+  defmacro: 'macro',
+  defmacrop: 'macro',
+  defmodule: 'module',
+  defprotocol: 'interface',
+  defimpl: 'impl',
+  defstruct: 'struct',
+  defexception: 'struct',
 }
 
 function elixirHeadName(head: Node | undefined): string | null {
@@ -96,8 +105,7 @@ function ocamlValue(node: Node, ctx: ClassifyContext): DefMatch | null {
   const pattern = binding?.childForFieldName('pattern')
   if (binding === undefined || pattern === null || pattern === undefined || pattern.type !== 'value_name') return null
   const body = binding.childForFieldName('body')
-  const isFunction = binding.namedChildren.some((c) => c.type === 'parameter') ||
-    (body !== null && OCAML_FUNCTION_BODIES.has(body.type))
+  const isFunction = binding.namedChildren.some((c) => c.type === 'parameter') || (body !== null && OCAML_FUNCTION_BODIES.has(body.type))
   if (!isFunction && !ctx.moduleLevel) return null
   return { name: cleanName(pattern.text), type: isFunction ? 'function' : 'variable', body: node }
 }

@@ -84,10 +84,7 @@ const DEFS: Readonly<Record<string, string>> = {
   abstract_method_signature: 'method',
 }
 
-const ALL_TYPES = [
-  ...Object.keys(DEFS), 'lexical_declaration', 'variable_declaration', 'internal_module', 'module',
-  'export_statement', 'ambient_declaration', 'expression_statement',
-]
+const ALL_TYPES = [...Object.keys(DEFS), 'lexical_declaration', 'variable_declaration', 'internal_module', 'module', 'export_statement', 'ambient_declaration', 'expression_statement']
 
 export const javascriptRules: LanguageRules = tableRules({
   defs: Object.fromEntries(ALL_TYPES.map((t) => [t, classify])),

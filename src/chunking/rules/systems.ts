@@ -59,8 +59,7 @@ function rustImpl(node: Node): DefMatch {
 }
 
 function moduleLevelOnly(type: string) {
-  return (node: Node, ctx: ClassifyContext): DefMatch | null =>
-    ctx.moduleLevel ? { name: defaultName(node), type, body: node } : null
+  return (node: Node, ctx: ClassifyContext): DefMatch | null => (ctx.moduleLevel ? { name: defaultName(node), type, body: node } : null)
 }
 
 export const rustRules: LanguageRules = tableRules({
@@ -113,7 +112,11 @@ export const zigRules: LanguageRules = tableRules({
 })
 
 const SWIFT_KINDS: Readonly<Record<string, string>> = {
-  class: 'class', struct: 'struct', enum: 'enum', extension: 'extension', actor: 'class',
+  class: 'class',
+  struct: 'struct',
+  enum: 'enum',
+  extension: 'extension',
+  actor: 'class',
 }
 
 function swiftTypeDeclaration(node: Node): DefMatch {

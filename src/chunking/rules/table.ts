@@ -41,7 +41,7 @@ export function tableRules(table: RuleTable): LanguageRules {
   return {
     classify,
     isPrefix: (node) => isComment(node) || prefix.has(node.type) || (table.prefixWhen?.(node) ?? false),
-    prefixDoc: (node) => (isComment(node) ? node.text : table.prefixDoc?.(node) ?? null),
+    prefixDoc: (node) => (isComment(node) ? node.text : (table.prefixDoc?.(node) ?? null)),
     transparent: new Set(table.transparent ?? []),
     continuation: new Set(table.continuation ?? []),
     methodContainers: new Set(table.methodContainers ?? CLASS_LIKE),

@@ -29,7 +29,10 @@ export class ApplyMigrationsCommand extends BrainCommand {
       'Each release that needs more than SQL migrations has an orchestrator: its phases run in order, the ledger records `partial` when a run starts or fails and `complete` when it finishes, and follow-up work for agents goes to pending-host-work.jsonl. Versions already complete are not run again.',
       'Page content is never rewritten silently: the plan is shown and must be confirmed. --yes proceeds; --dry-run only prints the plan; on a terminal you are asked; otherwise (a pipe, an agent, --json) the command stops with ConfirmationRequired (exit code 2).',
     ].join('\n\n'),
-    examples: [['See what would run', '$0 apply-migrations --dry-run'], ['Run without asking', '$0 apply-migrations --yes']],
+    examples: [
+      ['See what would run', '$0 apply-migrations --dry-run'],
+      ['Run without asking', '$0 apply-migrations --yes'],
+    ],
   })
 
   yes = Option.Boolean('--yes', false, { description: 'Run without asking' })
@@ -64,9 +67,13 @@ export class ApplyMigrationsCommand extends BrainCommand {
     }
     if (decision === 'confirmation_required') {
       const { ConfirmationRequired } = await import('../../errors/index.js')
-      throw new ConfirmationRequired('apply_migrations_confirmation_required', `${plan.length} version migration(s) to run: ${plan.map((v) => `v${v.version}`).join(', ')}. Confirmation is required.`, {
-        hint: 'Re-run with --yes to run them, or --dry-run to see the plan.',
-      })
+      throw new ConfirmationRequired(
+        'apply_migrations_confirmation_required',
+        `${plan.length} version migration(s) to run: ${plan.map((v) => `v${v.version}`).join(', ')}. Confirmation is required.`,
+        {
+          hint: 'Re-run with --yes to run them, or --dry-run to see the plan.',
+        },
+      )
     }
     this.context.stderr.write(`${describePlanText(plan)}\n`)
     const answer = await this.askLine('Run them? [y/N] ')

@@ -48,7 +48,11 @@ export class AuthClientsRegisterCommand extends AuthCommand {
       registerClient(db, { name: this.name, redirectUris: this.redirectUris, scopes, grantTypes, authMethod: this.public ? 'none' : 'client_secret_basic', registeredBy: 'cli' }),
     )
     this.print({ ...client, clientSecret }, () =>
-      [`client_id      ${client.clientId}`, ...(clientSecret ? [`client_secret  ${clientSecret}`] : []), `(client ${client.name}, scopes ${client.scopes.join(',')}, grants ${client.grantTypes.join(',')}${clientSecret ? '; the secret is shown once, only its hash is stored' : ''})`].join('\n'),
+      [
+        `client_id      ${client.clientId}`,
+        ...(clientSecret ? [`client_secret  ${clientSecret}`] : []),
+        `(client ${client.name}, scopes ${client.scopes.join(',')}, grants ${client.grantTypes.join(',')}${clientSecret ? '; the secret is shown once, only its hash is stored' : ''})`,
+      ].join('\n'),
     )
     return 0
   }

@@ -28,7 +28,8 @@ export class AuthCreateCommand extends AuthCommand {
   static override paths = [['auth', 'create']]
   static override usage = Command.Usage({
     description: 'Create an access token for `serve --http` and print it once',
-    details: 'Only a hash of the token is stored: copy it now. Scopes: read (search, get, list), write (put, capture, delete, tag, sync, jobs, POST /ingest) and admin (the /admin/events feed). Server engine only.',
+    details:
+      'Only a hash of the token is stored: copy it now. Scopes: read (search, get, list), write (put, capture, delete, tag, sync, jobs, POST /ingest) and admin (the /admin/events feed). Server engine only.',
     examples: [['A read-only token', '$0 auth create dashboard --scopes read']],
   })
   name = Option.String({ required: true })

@@ -6,8 +6,12 @@ export class CheckResolvableCommand extends BrainCommand {
   static override paths = [['check-resolvable']]
   static override usage = Command.Usage({
     description: 'Check that every agent skill is reachable from skills/RESOLVER.md and that no trigger routes two ways',
-    details: 'Errors (exit 1): a missing resolver, a row naming a missing file, a skill without name/description/triggers, a duplicate skill name, one trigger routed to two skills. Warnings: a skill no row reaches, triggers of two skills that overlap. skills/migrations/ holds version notes and is not checked for reachability.',
-    examples: [['Check the shipped skills', '$0 check-resolvable'], ['Check a folder of your own', '$0 check-resolvable --dir ~/my-skills']],
+    details:
+      'Errors (exit 1): a missing resolver, a row naming a missing file, a skill without name/description/triggers, a duplicate skill name, one trigger routed to two skills. Warnings: a skill no row reaches, triggers of two skills that overlap. skills/migrations/ holds version notes and is not checked for reachability.',
+    examples: [
+      ['Check the shipped skills', '$0 check-resolvable'],
+      ['Check a folder of your own', '$0 check-resolvable --dir ~/my-skills'],
+    ],
   })
   dir = Option.String('--dir', { description: 'Skills folder to check (default: the skills/ shipped with brain)' })
 
@@ -20,10 +24,12 @@ export class CheckResolvableCommand extends BrainCommand {
     const dir = this.dir === undefined ? join(packageRoot(), 'skills') : resolve(this.context.env.PWD ?? config.home, this.dir)
     if (!existsSync(dir)) throw new NotFoundError('skills_dir_not_found', `No skills folder at ${dir}.`, { hint: 'Pass the folder that holds RESOLVER.md with --dir.' })
     const report = checkResolvable(dir)
-    this.print(report, () => [
-      ...report.findings.map((f) => `${f.level === 'error' ? 'error  ' : 'warning'} ${f.code}: ${f.message}`),
-      `${report.skills} skills, ${report.routes} routes: ${report.errors} errors, ${report.warnings} warnings`,
-    ].join('\n'))
+    this.print(report, () =>
+      [
+        ...report.findings.map((f) => `${f.level === 'error' ? 'error  ' : 'warning'} ${f.code}: ${f.message}`),
+        `${report.skills} skills, ${report.routes} routes: ${report.errors} errors, ${report.warnings} warnings`,
+      ].join('\n'),
+    )
     return report.errors > 0 ? 1 : 0
   }
 }

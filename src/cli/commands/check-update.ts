@@ -5,8 +5,11 @@ export class CheckUpdateCommand extends BrainCommand {
   static override paths = [['check-update']]
   static override usage = Command.Usage({
     description: 'Check the releases feed for a newer minor or major release and show its changelog',
-    details: 'Patch-only releases are skipped. The feed is the project\'s releases on its code host; BRAIN_UPDATE_FEED_URL points at another. Offline, the command says so and exits 0.',
-    examples: [['Check', '$0 check-update'], ['For a script', '$0 check-update --json']],
+    details: "Patch-only releases are skipped. The feed is the project's releases on its code host; BRAIN_UPDATE_FEED_URL points at another. Offline, the command says so and exits 0.",
+    examples: [
+      ['Check', '$0 check-update'],
+      ['For a script', '$0 check-update --json'],
+    ],
   })
 
   protected async run(): Promise<number> {

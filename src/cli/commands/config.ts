@@ -28,7 +28,10 @@ export class ConfigSetCommand extends BrainCommand {
   static override paths = [['config', 'set']]
   static override usage = Command.Usage({
     description: 'Set a config value',
-    examples: [['Mirror pages to a folder', '$0 config set sync.repo_path ~/brain'], ['Turn off automatic links', '$0 config set auto_link false']],
+    examples: [
+      ['Mirror pages to a folder', '$0 config set sync.repo_path ~/brain'],
+      ['Turn off automatic links', '$0 config set auto_link false'],
+    ],
   })
   key = Option.String({ required: true })
   value = Option.String({ required: true })
@@ -50,7 +53,11 @@ export class ConfigListCommand extends BrainCommand {
   protected async run(): Promise<number> {
     const { listConfigValues } = await import('../../config/index.js')
     const values = await this.withBrain(({ db }) => listConfigValues(db))
-    this.print(values, () => Object.entries(values).map(([k, v]) => `${k} = ${v}`).join('\n'))
+    this.print(values, () =>
+      Object.entries(values)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join('\n'),
+    )
     return 0
   }
 }

@@ -13,7 +13,10 @@ export class DreamCommand extends BrainCommand {
   static override usage = Command.Usage({
     description: 'Run one autopilot cycle now: sync, extract, embed, reconcile-links, frontmatter-audit, queue-housekeeping',
     details: 'With --phase, only that phase runs. `--phase sync` alone keeps the extraction sync does itself; in a full cycle, extraction is left to the extract phase.',
-    examples: [['A full cycle', '$0 dream'], ['Only sync', '$0 dream --phase sync']],
+    examples: [
+      ['A full cycle', '$0 dream'],
+      ['Only sync', '$0 dream --phase sync'],
+    ],
   })
   phase = Option.String('--phase', { description: 'Run only this phase' })
   dir = Option.String('--dir', { description: 'Brain directory (default: sync.repo_path)' })
@@ -26,9 +29,7 @@ export class DreamCommand extends BrainCommand {
     if (this.dir !== undefined) data.dir = this.resolvePath(this.dir)
     selectPhases(data)
     const report = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'autopilot-cycle', data, 'dream', this.context.signal))) as { phases: PhaseLine[] }
-    this.print(report, () =>
-      report.phases.map((p) => `${p.phase.padEnd(19)} ${p.status.padEnd(9)} ${p.reason ?? ''}`.trimEnd() + ` (${p.duration_ms} ms)`).join('\n'),
-    )
+    this.print(report, () => report.phases.map((p) => `${p.phase.padEnd(19)} ${p.status.padEnd(9)} ${p.reason ?? ''}`.trimEnd() + ` (${p.duration_ms} ms)`).join('\n'))
     return 0
   }
 }

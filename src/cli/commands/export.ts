@@ -8,7 +8,10 @@ export class ExportCommand extends BrainCommand {
     description: 'Write pages out as markdown files that import back into the same pages',
     details:
       'Each page becomes `<slug>.md` with its front matter, tags and timeline; pages of other sources go under `.sources/<id>/`, code pages (with --include-code) to their file path. Files are written whole (a temporary file, then a rename) and never outside <dir>. An existing file with other content is not replaced without --force. Slugs a file name cannot carry (capitals, spaces) are listed in `.brain-export.json`, which `brain import` reads.',
-    examples: [['Back up every note', '$0 export ~/brain-backup'], ['One folder of notes', '$0 export ./out --prefix projects/']],
+    examples: [
+      ['Back up every note', '$0 export ~/brain-backup'],
+      ['One folder of notes', '$0 export ./out --prefix projects/'],
+    ],
   })
   dir = Option.String({ name: 'dir', required: true })
   source = Option.String('--source', { description: 'Only pages of this source' })

@@ -39,7 +39,7 @@ export class FrontmatterValidateCommand extends BrainCommand {
   static override usage = Command.Usage({
     description: 'Check the front matter of a markdown file, or of every page file below a directory',
     details: [
-      'Directories are scanned with the same file filter as sync (README files, `.raw/`, `ops/`, hidden and dependency folders and the source\'s excluded globs are left out; symbolic links are never followed).',
+      "Directories are scanned with the same file filter as sync (README files, `.raw/`, `ops/`, hidden and dependency folders and the source's excluded globs are left out; symbolic links are never followed).",
       'Codes: MISSING_OPEN, MISSING_CLOSE, YAML_PARSE, SLUG_MISMATCH, NULL_BYTES, NESTED_QUOTES, EMPTY_FRONTMATTER. --fix repairs NULL_BYTES, MISSING_CLOSE, NESTED_QUOTES and SLUG_MISMATCH: each changed file is first copied to `<file>.bak`, then rewritten in place. --fix only touches files inside a registered source or the brain directory. --dry-run shows what --fix would change.',
       '--lint reports lint findings (rule names such as frontmatter-yaml-parse) and leaves out MISSING_OPEN; the pre-commit hook uses it. Exit code 1 when problems remain.',
     ].join('\n\n'),
@@ -108,7 +108,9 @@ function describeAudit(report: AuditReport): string {
   if (report.sources.length === 0) return 'No sources to audit; add one with `brain sources add <id> --path <dir>`.'
   const lines = report.sources.map((s) => {
     if (s.status !== 'scanned') return `${s.sourceId}: not scanned (${s.status === 'missing_path' ? `${s.path} does not exist` : 'no local directory'})`
-    const counts = Object.entries(s.counts).filter(([, n]) => n > 0).map(([code, n]) => `${code} ${n}`)
+    const counts = Object.entries(s.counts)
+      .filter(([, n]) => n > 0)
+      .map(([code, n]) => `${code} ${n}`)
     return `${s.sourceId} (${s.path}): ${s.files} file(s), ${s.filesWithIssues} with problems${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`
   })
   if (report.totals.filesWithIssues > 0) lines.push('Repair with `brain frontmatter validate <source-path> --fix` (add --dry-run to preview).')
@@ -120,7 +122,10 @@ export class FrontmatterAuditCommand extends SourcesCommand {
   static override usage = Command.Usage({
     description: 'Read-only front matter scan of every registered source (or one), counted by error code',
     details: 'Never changes a file. Each source is scanned with its own sync filter; the JSON form lists every problem with its file and line.',
-    examples: [['Audit every source', '$0 frontmatter audit'], ['Audit one source as JSON', '$0 frontmatter audit --source notes --json']],
+    examples: [
+      ['Audit every source', '$0 frontmatter audit'],
+      ['Audit one source as JSON', '$0 frontmatter audit --source notes --json'],
+    ],
   })
 
   protected async run(): Promise<number> {
@@ -143,14 +148,18 @@ export class FrontmatterInstallHookCommand extends SourcesCommand {
   static override usage = Command.Usage({
     description: 'Install (or remove) a pre-commit hook that checks staged markdown front matter in each git source',
     details: [
-      'Sources that are not git repositories are skipped with a note. An existing pre-commit hook that is not brain\'s is left alone unless --force is given; it is then kept as `pre-commit.bak` (and put back by --uninstall).',
+      "Sources that are not git repositories are skipped with a note. An existing pre-commit hook that is not brain's is left alone unless --force is given; it is then kept as `pre-commit.bak` (and put back by --uninstall).",
       'The hook runs `brain frontmatter validate --lint` on the staged .md files; when the brain command is not on PATH it prints a warning and lets the commit through.',
     ].join('\n\n'),
-    examples: [['Install in every git source', '$0 frontmatter install-hook'], ['Replace an existing hook', '$0 frontmatter install-hook --source notes --force'], ['Remove it', '$0 frontmatter install-hook --uninstall']],
+    examples: [
+      ['Install in every git source', '$0 frontmatter install-hook'],
+      ['Replace an existing hook', '$0 frontmatter install-hook --source notes --force'],
+      ['Remove it', '$0 frontmatter install-hook --uninstall'],
+    ],
   })
 
   force = Option.Boolean('--force', false, { description: 'Replace an existing hook (kept as pre-commit.bak)' })
-  uninstall = Option.Boolean('--uninstall', false, { description: 'Remove brain\'s hook' })
+  uninstall = Option.Boolean('--uninstall', false, { description: "Remove brain's hook" })
 
   protected async run(): Promise<number> {
     return this.visitSources('brain frontmatter install-hook', async (sources) => {

@@ -8,7 +8,10 @@ export class ImportCommand extends BrainCommand {
     description: 'Import a folder of notes and code (it need not be a git repository)',
     details:
       'Walks the folder with the same file filters as sync (markdown: *.md without README files, .raw/ and ops/; code: every supported language), imports each file as a page, then embeds the new chunks. With --strategy auto, documents go through their converters too: PDF files, ChatGPT/Claude.ai conversations*.json exports and coding-agent *.jsonl logs, counted per format; a conversation or message no longer in its export or mailbox moves to the trash. Unchanged files are skipped; a file that fails is reported and the rest continue. Runs as an `import` job.',
-    examples: [['Notes and code', '$0 import ~/notes'], ['Only code, no embeddings', '$0 import ~/src/app --strategy code --no-embed']],
+    examples: [
+      ['Notes and code', '$0 import ~/notes'],
+      ['Only code, no embeddings', '$0 import ~/src/app --strategy code --no-embed'],
+    ],
   })
   folder = Option.String({ required: true })
   strategy = Option.String('--strategy', 'auto', { description: 'markdown, code or auto (default auto: both)' })

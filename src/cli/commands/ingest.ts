@@ -43,25 +43,28 @@ export class IngestDaemonCommand extends BrainCommand {
       process.once('SIGINT', onSignal)
     }
     try {
-      await this.withBrain(async ({ db, config }) => {
-        // The command's own stderr: through the service, its lines reach the caller's terminal.
-        const logger = streamLogger(this.context.stderr, 'brain ingest')
-        const watchDir = this.noWatch ? null : this.dir ? this.resolvePath(this.dir) : await readConfigValue(db, 'sync.repo_path').catch(() => null)
-        if (!this.noWatch && !watchDir) logger.warn('no brain directory to watch (set sync.repo_path or pass --dir); the watcher is off')
-        await runIngestDaemon({
-          db,
-          config,
-          logger,
-          watchDir,
-          inboxDir: this.noInbox ? null : join(config.home, 'inbox'),
-          pluginDirs,
-          // The resident service already runs the embedded engine's worker; a second one is not needed.
-          runWorker: this.worker ?? (!db.capabilities.multiProcess && !this.context.host?.workerOn(db)),
-          healthFile: join(config.home, 'ingest', 'health.json'),
-          signal: controller.signal,
-          onReady: (sources) => logger.info(`daemon started (pid ${process.pid}; sources: ${sources.join(', ') || 'none'})`),
-        })
-      }, { noRetryConnect: this.noRetryConnect })
+      await this.withBrain(
+        async ({ db, config }) => {
+          // The command's own stderr: through the service, its lines reach the caller's terminal.
+          const logger = streamLogger(this.context.stderr, 'brain ingest')
+          const watchDir = this.noWatch ? null : this.dir ? this.resolvePath(this.dir) : await readConfigValue(db, 'sync.repo_path').catch(() => null)
+          if (!this.noWatch && !watchDir) logger.warn('no brain directory to watch (set sync.repo_path or pass --dir); the watcher is off')
+          await runIngestDaemon({
+            db,
+            config,
+            logger,
+            watchDir,
+            inboxDir: this.noInbox ? null : join(config.home, 'inbox'),
+            pluginDirs,
+            // The resident service already runs the embedded engine's worker; a second one is not needed.
+            runWorker: this.worker ?? (!db.capabilities.multiProcess && !this.context.host?.workerOn(db)),
+            healthFile: join(config.home, 'ingest', 'health.json'),
+            signal: controller.signal,
+            onReady: (sources) => logger.info(`daemon started (pid ${process.pid}; sources: ${sources.join(', ') || 'none'})`),
+          })
+        },
+        { noRetryConnect: this.noRetryConnect },
+      )
     } finally {
       outer?.removeEventListener('abort', onOuter)
       process.off('SIGTERM', onSignal)
@@ -124,7 +127,13 @@ export class IngestStatusCommand extends BrainCommand {
     if (raw === null) throw new NotFoundError('ingest_daemon_not_running', `No health file at ${path}.`, { hint: 'Start the daemon with `brain ingest daemon`.' })
     const health = JSON.parse(raw) as { pid: number; updated_at: string; sources: Array<Record<string, unknown>> }
     this.print(health, () =>
-      [`daemon pid ${health.pid}, updated ${health.updated_at}`, ...health.sources.map((s) => `${String(s.id).padEnd(10)} ${String(s.state).padEnd(8)} dispatched ${s.dispatched}  duplicates ${s.duplicates}  failures ${s.failures}${s.last_error ? `  last error: ${s.last_error}` : ''}`)].join('\n'),
+      [
+        `daemon pid ${health.pid}, updated ${health.updated_at}`,
+        ...health.sources.map(
+          (s) =>
+            `${String(s.id).padEnd(10)} ${String(s.state).padEnd(8)} dispatched ${s.dispatched}  duplicates ${s.duplicates}  failures ${s.failures}${s.last_error ? `  last error: ${s.last_error}` : ''}`,
+        ),
+      ].join('\n'),
     )
     return 0
   }

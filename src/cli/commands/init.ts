@@ -6,7 +6,12 @@ export class InitCommand extends BrainCommand {
   static override usage = Command.Usage({
     description: 'Create or connect a brain',
     details: 'Without --url, creates the embedded brain in $BRAIN_HOME (default ~/.brain). With --url, uses a PostgreSQL server with pgvector and records the URL in $BRAIN_HOME/config.json.',
-    examples: [['Embedded brain', '$0 init'], ['Server engine', '$0 init --url postgres://user:pass@localhost:5432/brain'], ['Thin client of a remote brain', '$0 init --remote https://brain.example.org --token brain_…'], ['Thin client, signed in through the browser (OAuth)', '$0 init --remote https://brain.example.org']],
+    examples: [
+      ['Embedded brain', '$0 init'],
+      ['Server engine', '$0 init --url postgres://user:pass@localhost:5432/brain'],
+      ['Thin client of a remote brain', '$0 init --remote https://brain.example.org --token brain_…'],
+      ['Thin client, signed in through the browser (OAuth)', '$0 init --remote https://brain.example.org'],
+    ],
   })
 
   url = Option.String('--url', { description: 'PostgreSQL URL of the server engine' })

@@ -15,7 +15,11 @@ const STATE_MARK: Record<IntegrationStatus['state'], string> = {
 function describeState(status: IntegrationStatus): string {
   const age = status.heartbeatAgeSeconds
   const ago = age === null ? '' : age < 120 ? ` (${age}s ago)` : age < 7200 ? ` (${Math.round(age / 60)} min ago)` : ` (${Math.round(age / 3600)} h ago)`
-  if (status.state === 'missing_requirements') return `not set up: ${status.requirements.filter((r) => !r.ok).map((r) => r.detail).join('; ')}`
+  if (status.state === 'missing_requirements')
+    return `not set up: ${status.requirements
+      .filter((r) => !r.ok)
+      .map((r) => r.detail)
+      .join('; ')}`
   if (status.state === 'no_heartbeat') return 'ready, no heartbeat yet'
   return `${status.state.replace('_', ' ')}${ago}${status.lastHeartbeat?.message ? `: ${status.lastHeartbeat.message}` : ''}`
 }
@@ -48,7 +52,10 @@ export class IntegrationsDashboardCommand extends IntegrationsBase {
   static override usage = Command.Usage({
     description: 'Show every integration by section: infrastructure, senses, reflexes',
     details: 'Reads the recipes and their heartbeats ($BRAIN_HOME/integrations/<id>/heartbeat.jsonl); never connects to the database. Subcommands: list, show <id>, status, doctor, stats, test.',
-    examples: [['Dashboard', '$0 integrations'], ['One recipe', '$0 integrations show systemd-supervisor']],
+    examples: [
+      ['Dashboard', '$0 integrations'],
+      ['One recipe', '$0 integrations show systemd-supervisor'],
+    ],
   })
 
   protected async run(): Promise<number> {
@@ -78,7 +85,7 @@ export class IntegrationsListCommand extends IntegrationsBase {
   protected async run(): Promise<number> {
     const { catalog } = await this.setup()
     const rows = catalog.recipes.map((r) => ({ id: r.id, name: r.name, category: r.category, description: r.description, requires: r.requires }))
-    this.print(rows, () => rows.length === 0 ? 'No integrations.' : rows.map((r) => `${r.id.padEnd(24)} ${r.category.padEnd(14)} ${r.name}`).join('\n'))
+    this.print(rows, () => (rows.length === 0 ? 'No integrations.' : rows.map((r) => `${r.id.padEnd(24)} ${r.category.padEnd(14)} ${r.name}`).join('\n')))
     return 0
   }
 }
@@ -94,21 +101,23 @@ export class IntegrationsShowCommand extends IntegrationsBase {
     const { integrationStatus } = await import('../../integrations/index.js')
     const status = integrationStatus(recipe, ctx)
     const shown = { id: recipe.id, name: recipe.name, category: recipe.category, description: recipe.description, requires: recipe.requires, file: recipe.file, status, instructions: recipe.body }
-    this.print(shown, () => [
-      `${recipe.name} (${recipe.id}, ${recipe.category})`,
-      recipe.description,
-      `status: ${describeState(status)}`,
-      ...(status.requirements.length === 0 ? ['requires: nothing'] : status.requirements.map((r) => `requires ${r.requirement}: ${r.ok ? 'ok' : 'MISSING'} (${r.detail})`)),
-      '',
-      recipe.body,
-    ].join('\n'))
+    this.print(shown, () =>
+      [
+        `${recipe.name} (${recipe.id}, ${recipe.category})`,
+        recipe.description,
+        `status: ${describeState(status)}`,
+        ...(status.requirements.length === 0 ? ['requires: nothing'] : status.requirements.map((r) => `requires ${r.requirement}: ${r.ok ? 'ok' : 'MISSING'} (${r.detail})`)),
+        '',
+        recipe.body,
+      ].join('\n'),
+    )
     return 0
   }
 }
 
 export class IntegrationsStatusCommand extends IntegrationsBase {
   static override paths = [['integrations', 'status']]
-  static override usage = Command.Usage({ description: 'Each integration\'s state from its requirements and latest heartbeat' })
+  static override usage = Command.Usage({ description: "Each integration's state from its requirements and latest heartbeat" })
   id = Option.String({ required: false })
 
   protected async run(): Promise<number> {
@@ -116,7 +125,7 @@ export class IntegrationsStatusCommand extends IntegrationsBase {
     const { integrationStatus } = await import('../../integrations/index.js')
     const recipes = this.id === undefined ? catalog.recipes : [this.findRecipe(catalog, this.id)]
     const statuses = recipes.map((r) => integrationStatus(r, ctx))
-    this.print(statuses, () => statuses.length === 0 ? 'No integrations.' : statuses.map((s) => `${STATE_MARK[s.state]} ${s.id.padEnd(24)} ${describeState(s)}`).join('\n'))
+    this.print(statuses, () => (statuses.length === 0 ? 'No integrations.' : statuses.map((s) => `${STATE_MARK[s.state]} ${s.id.padEnd(24)} ${describeState(s)}`).join('\n')))
     return 0
   }
 }
@@ -142,8 +151,15 @@ export class IntegrationsStatsCommand extends IntegrationsBase {
     const { catalog, ctx } = await this.setup()
     const { CATEGORIES, integrationStats } = await import('../../integrations/index.js')
     const integrations = catalog.recipes.map((r) => integrationStats(r, ctx.home))
-    const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, { integrations: integrations.filter((i) => i.category === c).length, heartbeats: integrations.filter((i) => i.category === c).reduce((n, i) => n + i.heartbeats, 0) }]))
-    this.print({ integrations, byCategory }, () => integrations.map((i) => `${i.id.padEnd(24)} ${String(i.heartbeats).padStart(5)} beats  ok ${i.ok}  warn ${i.warn}  fail ${i.fail}${i.lastAt ? `  last ${i.lastAt}` : ''}`).join('\n') || 'No integrations.')
+    const byCategory = Object.fromEntries(
+      CATEGORIES.map((c) => [c, { integrations: integrations.filter((i) => i.category === c).length, heartbeats: integrations.filter((i) => i.category === c).reduce((n, i) => n + i.heartbeats, 0) }]),
+    )
+    this.print(
+      { integrations, byCategory },
+      () =>
+        integrations.map((i) => `${i.id.padEnd(24)} ${String(i.heartbeats).padStart(5)} beats  ok ${i.ok}  warn ${i.warn}  fail ${i.fail}${i.lastAt ? `  last ${i.lastAt}` : ''}`).join('\n') ||
+        'No integrations.',
+    )
     return 0
   }
 }
@@ -151,8 +167,11 @@ export class IntegrationsStatsCommand extends IntegrationsBase {
 export class IntegrationsTestCommand extends IntegrationsBase {
   static override paths = [['integrations', 'test']]
   static override usage = Command.Usage({
-    description: 'Test integrations now (requirements, then the recipe\'s check command) and record a heartbeat; exits 1 when one fails',
-    examples: [['Test all', '$0 integrations test'], ['Test one', '$0 integrations test git-post-commit-sync']],
+    description: "Test integrations now (requirements, then the recipe's check command) and record a heartbeat; exits 1 when one fails",
+    examples: [
+      ['Test all', '$0 integrations test'],
+      ['Test one', '$0 integrations test git-post-commit-sync'],
+    ],
   })
   id = Option.String({ required: false })
 

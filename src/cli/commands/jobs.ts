@@ -47,7 +47,8 @@ export class JobsSubmitCommand extends QueueCommand {
   static override paths = [['jobs', 'submit']]
   static override usage = Command.Usage({
     description: 'Submit a job (sync, embed, extract, ingest_capture, autopilot-cycle, shell, import, capture)',
-    details: 'With --wait, waits for the result: on the embedded engine the brain service runs it; on the server engine a live worker runs it (or this process, when no worker is alive). Whichever process runs it, the job sees the brain settings of this command (its BRAIN_* and OPENAI_* variables; keys, tokens and database URLs are never stored with a job, and jobs arriving over HTTP carry none).',
+    details:
+      'With --wait, waits for the result: on the embedded engine the brain service runs it; on the server engine a live worker runs it (or this process, when no worker is alive). Whichever process runs it, the job sees the brain settings of this command (its BRAIN_* and OPENAI_* variables; keys, tokens and database URLs are never stored with a job, and jobs arriving over HTTP carry none).',
     examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"cmd":"echo hi"}' --wait`]],
   })
   name = Option.String({ required: true })
@@ -94,8 +95,7 @@ export class JobsStatsCommand extends QueueCommand {
   protected async run(): Promise<number> {
     const stats = await this.withQueue((queue) => queue.stats())
     this.print(stats, () => {
-      const row = (label: string, c: Record<JobStatus, number>): string =>
-        `${label.padEnd(16)} waiting ${c.waiting}  active ${c.active}  completed ${c.completed}  dead ${c.dead}`
+      const row = (label: string, c: Record<JobStatus, number>): string => `${label.padEnd(16)} waiting ${c.waiting}  active ${c.active}  completed ${c.completed}  dead ${c.dead}`
       return [row('all', stats), ...Object.entries(stats.byName).map(([n, c]) => row(n, c))].join('\n')
     })
     return 0
@@ -147,38 +147,41 @@ export class JobsWorkCommand extends BrainCommand {
     const maxRssMb = positive('--max-rss', this.maxRss) ?? null
     const cron = this.autopilotCron ?? DEFAULT_AUTOPILOT_CRON
     let received: NodeJS.Signals | null = null
-    const reason = await this.withBrain(async ({ db, config }) => {
-      const logger = streamLogger(this.context.stderr, 'brain worker')
-      const serviceWorker = await this.context.host?.attachWorker(db, { autopilotCron: cron === 'off' ? null : cron })
-      if (serviceWorker) return this.attach(serviceWorker, db.location, cron)
-      const worker = new Worker({ db, config, logger, concurrency, maxRssMb, autopilotCron: cron === 'off' ? null : cron })
-      const onSignal = (signal: NodeJS.Signals): void => {
-        received = signal
-        void worker.stop('requested')
-      }
-      const onAbort = (): void => void worker.stop('requested')
-      const outer = this.context.signal
-      if (outer) outer.addEventListener('abort', onAbort, { once: true })
-      else {
-        // A stray rejection inside a library timer (pg-boss during a database outage) must not
-        // take down a worker whose jobs are fine; it is logged instead.
-        process.on('unhandledRejection', (err) => logger.error(`unhandled rejection: ${err instanceof Error ? err.message : String(err)}`))
-        process.once('SIGTERM', onSignal)
-        process.once('SIGINT', onSignal)
-      }
-      try {
-        await worker.start()
-        logger.info(`worker ${worker.id} started (pid ${process.pid}, concurrency ${concurrency}, ${db.location})`)
-        return await worker.done
-      } catch (err) {
-        await worker.stop()
-        throw err
-      } finally {
-        outer?.removeEventListener('abort', onAbort)
-        process.off('SIGTERM', onSignal)
-        process.off('SIGINT', onSignal)
-      }
-    }, { noRetryConnect: this.noRetryConnect })
+    const reason = await this.withBrain(
+      async ({ db, config }) => {
+        const logger = streamLogger(this.context.stderr, 'brain worker')
+        const serviceWorker = await this.context.host?.attachWorker(db, { autopilotCron: cron === 'off' ? null : cron })
+        if (serviceWorker) return this.attach(serviceWorker, db.location, cron)
+        const worker = new Worker({ db, config, logger, concurrency, maxRssMb, autopilotCron: cron === 'off' ? null : cron })
+        const onSignal = (signal: NodeJS.Signals): void => {
+          received = signal
+          void worker.stop('requested')
+        }
+        const onAbort = (): void => void worker.stop('requested')
+        const outer = this.context.signal
+        if (outer) outer.addEventListener('abort', onAbort, { once: true })
+        else {
+          // A stray rejection inside a library timer (pg-boss during a database outage) must not
+          // take down a worker whose jobs are fine; it is logged instead.
+          process.on('unhandledRejection', (err) => logger.error(`unhandled rejection: ${err instanceof Error ? err.message : String(err)}`))
+          process.once('SIGTERM', onSignal)
+          process.once('SIGINT', onSignal)
+        }
+        try {
+          await worker.start()
+          logger.info(`worker ${worker.id} started (pid ${process.pid}, concurrency ${concurrency}, ${db.location})`)
+          return await worker.done
+        } catch (err) {
+          await worker.stop()
+          throw err
+        } finally {
+          outer?.removeEventListener('abort', onAbort)
+          process.off('SIGTERM', onSignal)
+          process.off('SIGINT', onSignal)
+        }
+      },
+      { noRetryConnect: this.noRetryConnect },
+    )
     if (reason === 'memory') return EXIT_MEMORY_LIMIT
     if (received) {
       // Die by the signal we were sent, so a supervisor reads the exit as a graceful shutdown;
@@ -236,7 +239,7 @@ export class JobsSupervisorCommand extends BrainCommand {
       worker: {
         concurrency: positive('--concurrency', this.concurrency) ?? 1,
         maxRssMb: maxRss === 0 ? null : maxRss,
-        autopilotCron: (this.autopilotCron ?? DEFAULT_AUTOPILOT_CRON) === 'off' ? null : this.autopilotCron ?? DEFAULT_AUTOPILOT_CRON,
+        autopilotCron: (this.autopilotCron ?? DEFAULT_AUTOPILOT_CRON) === 'off' ? null : (this.autopilotCron ?? DEFAULT_AUTOPILOT_CRON),
         noRetryConnect: this.noRetryConnect,
       },
     })

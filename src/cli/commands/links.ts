@@ -18,8 +18,11 @@ export class ReconcileLinksCommand extends BrainCommand {
   static override usage = Command.Usage({
     description: 'Re-derive every kind of link: citations, entity mentions, explicit links, their resolution',
     details:
-      'Walks every markdown page, finds code citations (src/…, lib/…, test/… paths with a code extension, optional :line) in compiled truth and timeline, and adds a `documents` link to each cited code page and a `documented_by` link back; adds `mentions` links for plain-text mentions of entities (see `brain entities`); parses the explicit links (wikilinks, embeds, markdown and property links) of pages stored before they were recorded; and resolves every explicit link again. Idempotent; counts per kind under `kinds`. A cited file without a code page is counted as edgesTargetsMissing (the specification\'s name, kept in JSON). With auto_link = false it does nothing.',
-    examples: [['Preview', '$0 reconcile-links --dry-run'], ['Run', '$0 reconcile-links']],
+      "Walks every markdown page, finds code citations (src/…, lib/…, test/… paths with a code extension, optional :line) in compiled truth and timeline, and adds a `documents` link to each cited code page and a `documented_by` link back; adds `mentions` links for plain-text mentions of entities (see `brain entities`); parses the explicit links (wikilinks, embeds, markdown and property links) of pages stored before they were recorded; and resolves every explicit link again. Idempotent; counts per kind under `kinds`. A cited file without a code page is counted as edgesTargetsMissing (the specification's name, kept in JSON). With auto_link = false it does nothing.",
+    examples: [
+      ['Preview', '$0 reconcile-links --dry-run'],
+      ['Run', '$0 reconcile-links'],
+    ],
   })
   dryRun = Option.Boolean('--dry-run', false, { description: 'Count without writing' })
 
@@ -35,8 +38,12 @@ export class ExtractCommand extends BrainCommand {
   static override paths = [['extract']]
   static override usage = Command.Usage({
     description: 'Derive links for the given pages, or all pages (runs as an `extract` job)',
-    details: 'For a markdown slug: its citation and mention links (and its explicit links, if it has none stored yet). For a code slug: the links of every markdown page citing it (fills the gap when the code arrived after the note). Explicit links of the pages scanned are resolved again.',
-    examples: [['Everything', '$0 extract'], ['One note and one file', '$0 extract notes/design src/db/open.ts']],
+    details:
+      'For a markdown slug: its citation and mention links (and its explicit links, if it has none stored yet). For a code slug: the links of every markdown page citing it (fills the gap when the code arrived after the note). Explicit links of the pages scanned are resolved again.',
+    examples: [
+      ['Everything', '$0 extract'],
+      ['One note and one file', '$0 extract notes/design src/db/open.ts'],
+    ],
   })
   slugs = Option.Rest()
 

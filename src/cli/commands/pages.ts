@@ -40,7 +40,8 @@ export class GetCommand extends BrainCommand {
     if (this.version !== undefined) {
       const { getVersionTool } = await import('../../operations/history.js')
       const version = Number(this.version)
-      if (!/^\d+$/.test(this.version.trim()) || version < 1) throw new UsageError('get_invalid_version', `--version ${this.version} is not a version number.`, { hint: 'Version numbers are whole numbers from 1; see `brain history <slug>`.' })
+      if (!/^\d+$/.test(this.version.trim()) || version < 1)
+        throw new UsageError('get_invalid_version', `--version ${this.version} is not a version number.`, { hint: 'Version numbers are whole numbers from 1; see `brain history <slug>`.' })
       const args = { slug: this.slug, version, source: this.source }
       await this.present(getVersionTool, await this.runOperation(getVersionTool, checkedArgs(getVersionTool, args)))
       return 0
@@ -88,7 +89,10 @@ export class DiffCommand extends BrainCommand {
   static override usage = Command.Usage({
     description: 'Show what changed in a page between two versions (unified diff)',
     details: 'With no numbers: the newest earlier version against the current content. With N: version N against the current content. With N M: version N against version M.',
-    examples: [['The last change', '$0 diff notes/idea'], ['Version 2 against 5', '$0 diff notes/idea 2 5']],
+    examples: [
+      ['The last change', '$0 diff notes/idea'],
+      ['Version 2 against 5', '$0 diff notes/idea 2 5'],
+    ],
   })
   slug = Option.String({ required: true })
   versions = Option.Rest({ name: 'N M' })
@@ -97,7 +101,8 @@ export class DiffCommand extends BrainCommand {
   protected async run(): Promise<number> {
     if (this.versions.length > 2) throw new UsageError('diff_too_many_versions', 'Give at most two version numbers.', { hint: 'brain diff <slug> [N [M]]' })
     const numbers = this.versions.map((word) => {
-      if (!/^\d+$/.test(word) || Number(word) < 1) throw new UsageError('diff_invalid_version', `${word} is not a version number.`, { hint: 'Version numbers are whole numbers from 1; see `brain history <slug>`.' })
+      if (!/^\d+$/.test(word) || Number(word) < 1)
+        throw new UsageError('diff_invalid_version', `${word} is not a version number.`, { hint: 'Version numbers are whole numbers from 1; see `brain history <slug>`.' })
       return Number(word)
     })
     const { diffVersionsTool } = await import('../../operations/history.js')

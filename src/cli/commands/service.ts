@@ -74,7 +74,7 @@ export class ServiceStartCommand extends ServiceCommand {
     process.once('SIGTERM', onSignal)
     process.once('SIGINT', onSignal)
     // A stray rejection or exception in one command must not end everyone's service.
-    process.on('unhandledRejection', (err) => logger.error(`unhandled rejection: ${err instanceof Error ? err.stack ?? err.message : String(err)}`))
+    process.on('unhandledRejection', (err) => logger.error(`unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
     process.on('uncaughtException', (err) => logger.error(`uncaught exception: ${err.stack ?? err.message}`))
     void service.warmUp()
     await service.stopped

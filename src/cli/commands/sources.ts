@@ -46,9 +46,7 @@ export class SourcesAddCommand extends SourcesCommand {
     const { isGitWorkTree } = await import('../../sync/git.js')
     const { insertSource } = await import('../../sources/source-repository.js')
     const localPath = await canonicalDir(this.resolvePath(this.localPath))
-    const source = await this.withBrain(({ db }) =>
-      insertSource(db, { id: this.id, name: this.name, localPath, strategy, include: this.include, exclude: this.exclude, syncEnabled: this.sync }),
-    )
+    const source = await this.withBrain(({ db }) => insertSource(db, { id: this.id, name: this.name, localPath, strategy, include: this.include, exclude: this.exclude, syncEnabled: this.sync }))
     if (!(await isGitWorkTree(localPath)) && !this.jsonMode) {
       this.context.stderr.write(`brain: warning: ${localPath} is not a git repository; sync follows commits, so commit the files before syncing.\n`)
     }
@@ -74,7 +72,8 @@ export class SourcesRemoveCommand extends SourcesCommand {
   static override paths = [['sources', 'remove']]
   static override usage: Usage | undefined = Command.Usage({
     description: "Remove a source; its pages move to the trash (with their chunks, tags and links); other sources' pages are untouched",
-    details: 'The files on disk are not touched. Refused while a sync of the source runs. The `default` source cannot be removed. To undo, add the source again with the same id and restore its pages with `brain trash restore`.',
+    details:
+      'The files on disk are not touched. Refused while a sync of the source runs. The `default` source cannot be removed. To undo, add the source again with the same id and restore its pages with `brain trash restore`.',
   })
   id = Option.String({ required: true })
 
@@ -91,7 +90,8 @@ export class SourcesSetCommand extends SourcesCommand {
   static override paths = [['sources', 'set']]
   static override usage: Usage | undefined = Command.Usage({
     description: "Change a source's name, strategy, globs or whether `sync --all` visits it; its pages stay",
-    details: 'Options not given keep their value; --include and --exclude replace the whole list (--clear-globs empties both). A changed strategy or glob list makes the next sync walk the whole tree, so pages are added or removed to match.',
+    details:
+      'Options not given keep their value; --include and --exclude replace the whole list (--clear-globs empties both). A changed strategy or glob list makes the next sync walk the whole tree, so pages are added or removed to match.',
     examples: [
       ['Leave a source out of sync --all', '$0 sources set archive --no-sync'],
       ['Also import code', '$0 sources set notes --strategy auto'],

@@ -5,7 +5,31 @@ import { BrainCommand } from '../brain-command.js'
 import { isTerminal } from '../output.js'
 
 /** Result keys in reading order; the queue stores results as jsonb, which sorts keys by length. */
-const SOURCE_KEYS = ['status', 'sourceId', 'repo', 'bookmarkScope', 'mode', 'fullWalkReason', 'fromCommit', 'toCommit', 'added', 'modified', 'deleted', 'renamed', 'skipped', 'failed', 'ignored', 'failures', 'pendingFailures', 'embedded', 'embedError', 'touchedSlugs', 'deletedSlugs', 'chunkerVersion', 'durationMs']
+const SOURCE_KEYS = [
+  'status',
+  'sourceId',
+  'repo',
+  'bookmarkScope',
+  'mode',
+  'fullWalkReason',
+  'fromCommit',
+  'toCommit',
+  'added',
+  'modified',
+  'deleted',
+  'renamed',
+  'skipped',
+  'failed',
+  'ignored',
+  'failures',
+  'pendingFailures',
+  'embedded',
+  'embedError',
+  'touchedSlugs',
+  'deletedSlugs',
+  'chunkerVersion',
+  'durationMs',
+]
 const ALL_KEYS = ['status', 'all', 'added', 'modified', 'deleted', 'renamed', 'skipped', 'failed', 'ignored', 'sources', 'skippedSources', 'errors', 'touchedSlugs', 'durationMs']
 
 function ordered(value: object, keys: readonly string[]): Record<string, unknown> {
@@ -55,7 +79,7 @@ export class SyncCommand extends BrainCommand {
     description: 'Import what changed in git-backed sources since their bookmark (runs as a `sync` job)',
     details: [
       'Pages follow committed content: the first sync walks the tree at HEAD, later ones import what `git diff <bookmark>..HEAD` reports (renames move pages, deletions remove them); uncommitted edits are picked up once committed.',
-      'With --source or --all the bookmark is the source\'s last_commit; with a directory (--repo, or the configured sync.repo_path) it is the bookmark of the source registered for that directory, else the global sync.last_commit.',
+      "With --source or --all the bookmark is the source's last_commit; with a directory (--repo, or the configured sync.repo_path) it is the bookmark of the source registered for that directory, else the global sync.last_commit.",
       'A file that fails is reported and retried by the next sync. `sync --all` first shows a cost preview of the embeddings and asks: --yes proceeds, --dry-run only prints it, --no-embed skips it.',
     ].join('\n\n'),
     examples: [

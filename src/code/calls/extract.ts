@@ -46,7 +46,7 @@ function describe(node: Node | null, depth = 0): Callee | null {
     const receiver = node.namedChild(0)
     const receiverName = receiver === null ? null : describe(receiver, depth + 1)
     const isPlainReceiver = receiver !== null && (receiver.namedChildCount === 0 || receiver.type === 'variable_name' || isMemberLike(receiver))
-    return { name: named.name, qualifier: isPlainReceiver ? receiverName?.name ?? null : null }
+    return { name: named.name, qualifier: isPlainReceiver ? (receiverName?.name ?? null) : null }
   }
   return null
 }
@@ -62,7 +62,7 @@ function calleeOfCall(node: Node, rules: CallRules): Callee | null {
     const name = describe(nameNode)
     if (name === null) return null
     const receiver = node.childForFieldName('object') ?? node.childForFieldName('receiver') ?? node.childForFieldName('scope')
-    return { name: name.name, qualifier: receiver === null ? null : describe(receiver)?.name ?? null }
+    return { name: name.name, qualifier: receiver === null ? null : (describe(receiver)?.name ?? null) }
   }
   if (rules.constructs.has(node.type)) {
     const type = node.childForFieldName('constructor') ?? node.childForFieldName('type') ?? node.childForFieldName('name') ?? node.namedChild(0)

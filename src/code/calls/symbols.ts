@@ -27,9 +27,7 @@ export interface PageSymbol extends SymbolDraft {
 }
 
 /** Symbol types that are definitions worth indexing (not variables, keys or style rules). */
-const INDEXED = new Set([
-  'function', 'method', 'class', 'interface', 'type', 'enum', 'struct', 'trait', 'module', 'contract', 'export statement', 'impl', 'extension',
-])
+const INDEXED = new Set(['function', 'method', 'class', 'interface', 'type', 'enum', 'struct', 'trait', 'module', 'contract', 'export statement', 'impl', 'extension'])
 const CALLABLE_LEAVES = new Set(['function', 'method', 'variable', 'test'])
 const NOT_CODE = new Set<CodeLanguage>(['css', 'html', 'json', 'yaml', 'toml'])
 const MAX_DEPTH = 48

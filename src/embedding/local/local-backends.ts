@@ -26,7 +26,11 @@ export const stockBackend: LocalBackend = {
   async embed(inputs, batchSize, signal) {
     const model = await loadLocalModel()
     const vectors: Float32Array[] = []
-    for (const [start, end] of planBatches(inputs.length, { maxInputs: batchSize, maxCost: STOCK_BATCH_CHAR_BUDGET }, inputs.map((input) => input.length))) {
+    for (const [start, end] of planBatches(
+      inputs.length,
+      { maxInputs: batchSize, maxCost: STOCK_BATCH_CHAR_BUDGET },
+      inputs.map((input) => input.length),
+    )) {
       await new Promise<void>((resolve) => setImmediate(resolve))
       throwIfAborted(signal)
       const batch = await stockQueue(() => embedStockBatch(model, inputs.slice(start, end)))
@@ -58,9 +62,15 @@ export function fastBackend(pool: EmbedWorkerPool): LocalBackend {
       throwIfAborted(signal)
       // Short requests (a handful of chunks from one page) overtake bulk work already queued.
       const urgent = inputs.length <= batchSize
-      const tasks = planLengthSortedBatches(inputs.map((input) => input.length), batchSize).map((rows) => ({
+      const tasks = planLengthSortedBatches(
+        inputs.map((input) => input.length),
+        batchSize,
+      ).map((rows) => ({
         rows,
-        run: pool.run(rows.map((i) => inputs[i]!), urgent),
+        run: pool.run(
+          rows.map((i) => inputs[i]!),
+          urgent,
+        ),
       }))
       const cancelAll = (): void => tasks.forEach((task) => task.run.cancel())
       const vectors = new Array<Float32Array>(inputs.length)

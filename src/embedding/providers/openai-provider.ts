@@ -37,11 +37,21 @@ export function createOpenAIProvider(settings: EmbeddingSettings, tokens: TokenC
       throwIfAborted(options.signal)
       if (texts.length === 0) return []
       const inputs = texts.map((text) => tokens.capWithCount(nonEmptyInput(text)))
-      const batches = planBatches(inputs.length, { maxInputs: config.batchSize, maxCost: OPENAI_MAX_TOKENS_PER_REQUEST }, inputs.map((input) => input.tokens))
+      const batches = planBatches(
+        inputs.length,
+        { maxInputs: config.batchSize, maxCost: OPENAI_MAX_TOKENS_PER_REQUEST },
+        inputs.map((input) => input.tokens),
+      )
       const loaded = await loadClient()
       const context: RequestContext = { baseURL: config.baseURL, model: config.model, timeoutMs: config.timeoutMs, signal: options.signal }
       const results = await runBatches(batches, options.signal, (signal, [start, end]) =>
-        requestBatch(loaded, config, inputs.slice(start, end).map((input) => input.text), signal, context),
+        requestBatch(
+          loaded,
+          config,
+          inputs.slice(start, end).map((input) => input.text),
+          signal,
+          context,
+        ),
       )
       return results.flat()
     },
@@ -54,7 +64,7 @@ async function createClient(config: OpenAIConfig): Promise<LoadedClient> {
     openai = await import('openai')
   } catch (err) {
     throw new ProviderError('embedding_provider_unavailable', 'The openai package could not be loaded.', {
-      hint: 'Reinstall brain\'s dependencies (npm ci), or use the local embedding provider.',
+      hint: "Reinstall brain's dependencies (npm ci), or use the local embedding provider.",
       cause: err,
     })
   }
@@ -75,10 +85,7 @@ async function createClient(config: OpenAIConfig): Promise<LoadedClient> {
 
 async function requestBatch(loaded: LoadedClient, config: OpenAIConfig, input: string[], signal: AbortSignal, context: RequestContext): Promise<number[][]> {
   try {
-    const response = await loaded.client.embeddings.create(
-      { model: config.model, input, dimensions: EMBEDDING_DIMENSIONS, encoding_format: 'base64' },
-      { signal },
-    )
+    const response = await loaded.client.embeddings.create({ model: config.model, input, dimensions: EMBEDDING_DIMENSIONS, encoding_format: 'base64' }, { signal })
     return vectorsFromResponse(response, input.length)
   } catch (err) {
     throw toProviderError(err, loaded.openai, context)
@@ -89,11 +96,7 @@ async function requestBatch(loaded: LoadedClient, config: OpenAIConfig, input: s
  * Runs batches a few at a time and returns their results in batch order. The first failure
  * cancels the requests still in flight: the caller gets one error, not a bill for the rest.
  */
-async function runBatches<T>(
-  batches: Array<[number, number]>,
-  outer: AbortSignal | undefined,
-  run: (signal: AbortSignal, batch: [number, number]) => Promise<T>,
-): Promise<T[]> {
+async function runBatches<T>(batches: Array<[number, number]>, outer: AbortSignal | undefined, run: (signal: AbortSignal, batch: [number, number]) => Promise<T>): Promise<T[]> {
   const controller = new AbortController()
   const signal = outer === undefined ? controller.signal : AbortSignal.any([outer, controller.signal])
   const limit = pLimit(OPENAI_REQUEST_CONCURRENCY)

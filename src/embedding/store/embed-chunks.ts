@@ -28,7 +28,10 @@ export async function embedAndStore(db: SqlExecutor, provider: EmbeddingProvider
   if (chunks.length === 0) return { embedded: 0, failed: 0, error: null }
   let vectors: number[][]
   try {
-    vectors = await provider.embed(chunks.map((c) => c.chunkText), { signal })
+    vectors = await provider.embed(
+      chunks.map((c) => c.chunkText),
+      { signal },
+    )
   } catch (err) {
     return { embedded: 0, failed: chunks.length, error: serializeError(err) }
   }

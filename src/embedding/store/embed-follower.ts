@@ -26,7 +26,11 @@ export class EmbedFollower {
   private found = 0
   private finishing = false
 
-  constructor(private readonly db: Database, private readonly embedder: EmbeddingProvider, private readonly options: EmbedFollowerOptions) {}
+  constructor(
+    private readonly db: Database,
+    private readonly embedder: EmbeddingProvider,
+    private readonly options: EmbedFollowerOptions,
+  ) {}
 
   add(pageId: number): void {
     if (this.error !== null) return

@@ -51,7 +51,10 @@ class Tally {
   error: ErrorEnvelope | null = null
   private streak = 0
 
-  constructor(private readonly total: number, private readonly options: EmbedRunOptions) {}
+  constructor(
+    private readonly total: number,
+    private readonly options: EmbedRunOptions,
+  ) {}
 
   get done(): number {
     return this.embedded + this.failed
@@ -95,18 +98,12 @@ export async function countStaleChunks(db: SqlExecutor): Promise<number> {
 
 /** Ids of stale chunks after `afterId`, in id order; never reads a stored vector. */
 export async function listStaleChunkIds(db: SqlExecutor, afterId: number, limit = STALE_LIST_LIMIT): Promise<number[]> {
-  const { rows } = await db.query<{ id: number }>(
-    'SELECT id FROM content_chunks WHERE embedding IS NULL AND id > $1 ORDER BY id LIMIT $2',
-    [afterId, Math.min(limit, STALE_LIST_LIMIT)],
-  )
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM content_chunks WHERE embedding IS NULL AND id > $1 ORDER BY id LIMIT $2', [afterId, Math.min(limit, STALE_LIST_LIMIT)])
   return rows.map((r) => Number(r.id))
 }
 
 async function staleTexts(db: SqlExecutor, ids: readonly number[]): Promise<PendingChunk[]> {
-  const { rows } = await db.query<{ id: number; chunk_text: string }>(
-    'SELECT id, chunk_text FROM content_chunks WHERE id = ANY($1::bigint[]) AND embedding IS NULL ORDER BY id',
-    [ids],
-  )
+  const { rows } = await db.query<{ id: number; chunk_text: string }>('SELECT id, chunk_text FROM content_chunks WHERE id = ANY($1::bigint[]) AND embedding IS NULL ORDER BY id', [ids])
   return rows.map((r) => ({ id: Number(r.id), chunkText: r.chunk_text }))
 }
 
@@ -150,10 +147,9 @@ export async function embedAll(db: SqlExecutor, provider: EmbeddingProvider, opt
     const { rows: pages } = await db.query<{ id: number }>('SELECT id FROM pages WHERE id > $1 ORDER BY id LIMIT $2', [afterPage, EMBED_ALL_PAGES_PER_STEP])
     if (pages.length === 0) break
     afterPage = Number(pages[pages.length - 1]!.id)
-    const { rows } = await db.query<{ id: number; chunk_text: string }>(
-      'SELECT id, chunk_text FROM content_chunks WHERE page_id = ANY($1::bigint[]) ORDER BY page_id, chunk_index',
-      [pages.map((p) => Number(p.id))],
-    )
+    const { rows } = await db.query<{ id: number; chunk_text: string }>('SELECT id, chunk_text FROM content_chunks WHERE page_id = ANY($1::bigint[]) ORDER BY page_id, chunk_index', [
+      pages.map((p) => Number(p.id)),
+    ])
     for (let i = 0; i < rows.length && !tally.givenUp; i += batchSize) {
       options.signal?.throwIfAborted()
       const chunks = rows.slice(i, i + batchSize).map((r) => ({ id: Number(r.id), chunkText: r.chunk_text }))

@@ -9,13 +9,30 @@ import { readTextFile } from '../../sources/read-text.js'
 import type { IngestionSource, IngestionSourceContext } from '../contract.js'
 
 const TYPE_BY_EXTENSION: Record<string, string> = {
-  '.md': 'text/markdown', '.markdown': 'text/markdown', '.mdx': 'text/markdown',
-  '.txt': 'text/plain', '.text': 'text/plain', '.log': 'text/plain',
-  '.html': 'text/html', '.htm': 'text/html',
-  '.json': 'application/json', '.jsonl': 'application/x-ndjson',
-  '.eml': 'message/rfc822', '.mbox': 'application/mbox', '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.pdf': 'application/pdf', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
-  '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4', '.wav': 'audio/wav', '.mp4': 'video/mp4', '.mov': 'video/quicktime',
+  '.md': 'text/markdown',
+  '.markdown': 'text/markdown',
+  '.mdx': 'text/markdown',
+  '.txt': 'text/plain',
+  '.text': 'text/plain',
+  '.log': 'text/plain',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.json': 'application/json',
+  '.jsonl': 'application/x-ndjson',
+  '.eml': 'message/rfc822',
+  '.mbox': 'application/mbox',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.mp3': 'audio/mpeg',
+  '.m4a': 'audio/mp4',
+  '.wav': 'audio/wav',
+  '.mp4': 'video/mp4',
+  '.mov': 'video/quicktime',
 }
 
 /** Content type of an inbox file, from its extension; unknown extensions read as plain text. */
@@ -79,9 +96,12 @@ export class InboxSource implements IngestionSource {
       while (!ctx.signal.aborted) {
         const waitMs = await this.scan(ctx)
         if (ctx.signal.aborted) break
-        polling ??= ctx.sleep(waitMs).catch(() => undefined).then(() => {
-          polling = null
-        })
+        polling ??= ctx
+          .sleep(waitMs)
+          .catch(() => undefined)
+          .then(() => {
+            polling = null
+          })
         await Promise.race([polling, new Promise<void>((resolve) => (wake = resolve))])
       }
     } finally {

@@ -16,10 +16,7 @@ export async function readJob(db: SqlExecutor, id: string): Promise<JobDetail | 
 
 /** The oldest waiting job of a queue: what a stately queue kept instead of a new submission. */
 export async function readOldestWaiting(db: SqlExecutor, name: JobName): Promise<JobDetail | null> {
-  const { rows } = await db.query<JobRow>(
-    `SELECT ${JOB_COLUMNS} FROM minion_jobs WHERE name = $1 AND status = 'waiting' AND NOT archived ORDER BY created_at LIMIT 1`,
-    [name],
-  )
+  const { rows } = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM minion_jobs WHERE name = $1 AND status = 'waiting' AND NOT archived ORDER BY created_at LIMIT 1`, [name])
   return rows[0] ? toJobDetail(rows[0]) : null
 }
 
@@ -39,9 +36,7 @@ function zeroCounts(): Record<(typeof JOB_STATUSES)[number], number> {
 }
 
 export async function countJobs(db: SqlExecutor): Promise<QueueStats> {
-  const { rows } = await db.query<{ name: string; status: (typeof JOB_STATUSES)[number]; n: number }>(
-    'SELECT name, status, count(*)::integer AS n FROM minion_jobs GROUP BY name, status',
-  )
+  const { rows } = await db.query<{ name: string; status: (typeof JOB_STATUSES)[number]; n: number }>('SELECT name, status, count(*)::integer AS n FROM minion_jobs GROUP BY name, status')
   const stats: QueueStats = { ...zeroCounts(), byName: {} }
   for (const row of rows) {
     const n = Number(row.n)

@@ -35,9 +35,6 @@ export async function liveWorkerCount(db: SqlExecutor, name: JobName, livenessMs
 
 /** Forgets processes that have been silent for longer than `olderThanMs`. */
 export async function pruneWorkers(db: SqlExecutor, olderThanMs: number): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM minion_workers WHERE heartbeat_at < now() - $1::bigint * interval '1 millisecond'`,
-    [olderThanMs],
-  )
+  const { rowCount } = await db.query(`DELETE FROM minion_workers WHERE heartbeat_at < now() - $1::bigint * interval '1 millisecond'`, [olderThanMs])
   return rowCount
 }

@@ -27,15 +27,17 @@ export const v0_38_0_0: VersionOrchestrator = {
     {
       name: 'agent-note',
       async run(ctx) {
-        const { added } = appendHostWork(ctx.home, [{
-          id: `v${VERSION}:skill`,
-          version: VERSION,
-          kind: 'read_skill',
-          command: null,
-          skill: `skills/migrations/v${VERSION}.md`,
-          reason: 'Read the migration note of this release: new commands and job shapes agents should use.',
-          created_at: ctx.now().toISOString(),
-        }])
+        const { added } = appendHostWork(ctx.home, [
+          {
+            id: `v${VERSION}:skill`,
+            version: VERSION,
+            kind: 'read_skill',
+            command: null,
+            skill: `skills/migrations/v${VERSION}.md`,
+            reason: 'Read the migration note of this release: new commands and job shapes agents should use.',
+            created_at: ctx.now().toISOString(),
+          },
+        ])
         return { status: 'completed', detail: added > 0 ? 'agent note queued' : 'agent note already pending' }
       },
     },

@@ -59,12 +59,16 @@ async function stream(request: RouteRequest, token: VerifiedToken, feed: AdminFe
     every(
       JOB_POLL_MS,
       async () => {
-        for (const job of (await queue.list({ limit: 50 })).reverse()) {
+        const recent = (await queue.list({ limit: 50 })).reverse()
+        for (const job of recent) {
           const state = `${job.status}|${job.attempts}|${job.completedAt?.getTime() ?? ''}`
           if (seen.get(job.id) === state) continue
           seen.set(job.id, state)
           send(res, 'job', { id: job.id, name: job.name, status: job.status, attempts: job.attempts, createdAt: job.createdAt, completedAt: job.completedAt })
         }
+        // Only the newest jobs are compared, so a stream open for days remembers no more than them.
+        const current = new Set(recent.map((job) => job.id))
+        for (const id of seen.keys()) if (!current.has(id)) seen.delete(id)
       },
       logOnce('jobs'),
     ),

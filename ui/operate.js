@@ -200,7 +200,7 @@ export async function activityView(show) {
 
 export async function sourcesView(show, refresh) {
   const { sources } = await api('list_sources')
-  const status = el('p', { role: 'status', class: 'muted' })
+  const status = el('p', { id: 'sources-status', role: 'status', class: 'muted' })
   const rows = sources.map((s) =>
     el(
       'tr',
@@ -224,8 +224,10 @@ export async function sourcesView(show, refresh) {
                 status.textContent = `Syncing ${s.id}…`
                 try {
                   const result = await api('sync', { source: s.id, no_embed: false })
-                  status.textContent = `Synced ${s.id}: ${['added', 'modified', 'deleted'].map((k) => `${result[k] ?? 0} ${k}`).join(', ')}.`
-                  refresh()
+                  // The refreshed screen has a new status line; the outcome goes there so it stays visible.
+                  await refresh()
+                  const fresh = document.getElementById('sources-status')
+                  if (fresh) fresh.textContent = `Synced ${s.id}: ${['added', 'modified', 'deleted'].map((k) => `${result[k] ?? 0} ${k}`).join(', ')}.`
                 } catch (err) {
                   status.className = 'error'
                   status.textContent = `${err.message}${err.hint ? ` — ${err.hint}` : ''}`

@@ -26,8 +26,10 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
     const { openPglite } = await import('./pglite-driver.js')
     // A brain that does not exist yet starts from the pre-migrated snapshot when there is one.
     const fresh = !existsSync(join(engine.dataDir, 'PG_VERSION'))
-    const template = fresh ? (await import('./template.js')).readEmptyTemplate() : null
-    db = await openPglite({ dataDir: engine.dataDir, ...(template ? { template } : {}) })
+    const templates = fresh ? await import('./template.js') : null
+    const templateDirectory = templates?.emptyTemplateDirectory() ?? null
+    const template = templates && !templateDirectory ? templates.readEmptyTemplate() : null
+    db = await openPglite({ dataDir: engine.dataDir, ...(templateDirectory ? { templateDirectory } : template ? { template } : {}) })
   }
   if (options.migrate !== false) {
     try {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PGlite, Transaction } from '@electric-sql/pglite'
 import { DatabaseError, diskErrorFrom, isBrainError } from '../errors/index.js'
@@ -29,6 +29,39 @@ interface PgliteOpenOptions {
   memory?: boolean
   /** A data-directory dump to start from instead of running initdb (tests use a migrated one). */
   template?: Blob
+  /** A closed data directory a new brain starts as a copy of (faster than unpacking a dump). */
+  templateDirectory?: string
+}
+
+/** A plain recursive copy: about twice as fast as cpSync here, which stats every entry again. */
+function copyTree(from: string, to: string): void {
+  mkdirSync(to)
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (entry.isDirectory()) copyTree(join(from, entry.name), join(to, entry.name))
+    else copyFileSync(join(from, entry.name), join(to, entry.name), constants.COPYFILE_FICLONE)
+  }
+}
+
+/**
+ * Makes dataDir a copy of the template directory when it does not hold a database yet. The copy
+ * is made beside it and renamed into place, so a copy cut short never looks like a brain.
+ * Returns false when dataDir already has content of its own, which is then left alone.
+ */
+function copyTemplateDirectory(templateDirectory: string, dataDir: string): boolean {
+  if (existsSync(dataDir)) {
+    if (readdirSync(dataDir).length > 0) return false
+    rmdirSync(dataDir)
+  }
+  const staging = `${dataDir}.copy-${process.pid}`
+  rmSync(staging, { recursive: true, force: true })
+  try {
+    copyTree(templateDirectory, staging)
+    renameSync(staging, dataDir)
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true })
+    throw err
+  }
+  return true
 }
 
 /** Opens the embedded engine. Heavy modules load here, not at CLI start-up. */
@@ -36,12 +69,13 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   const lock = options.memory ? null : acquireFileLock(join(options.dataDir, '..', 'db.lock'), options.dataDir)
   let pg: PGlite
   try {
+    const copied = !options.memory && options.templateDirectory !== undefined && copyTemplateDirectory(options.templateDirectory, options.dataDir)
     if (!options.memory) mkdirSync(options.dataDir, { recursive: true })
     const [{ PGlite }, { vector }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector'), import('@electric-sql/pglite/contrib/pg_trgm')])
     pg = await PGlite.create(options.memory ? undefined : options.dataDir, {
       extensions: { vector, pg_trgm },
       parsers: PARSERS,
-      ...(options.template ? { loadDataDir: options.template } : {}),
+      ...(options.template && !copied ? { loadDataDir: options.template } : {}),
     })
   } catch (err) {
     lock?.release()

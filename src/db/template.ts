@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { packageRoot } from '../util/package-root.js'
@@ -7,15 +7,26 @@ import { loadMigrations, migrate, type Migration } from './migrate.js'
 
 /**
  * A new embedded brain starts from a pre-migrated empty database instead of creating one from
- * nothing: PGLite's initdb and the migrations take about 4 s, loading the snapshot about 1 s.
- * The snapshot is built once (`npm run build`) into dist/, beside a fingerprint of the migrations
- * it holds; it is used only while that fingerprint matches the migrations on disk, so a stale
- * snapshot never changes what a brain's schema is (a new brain is then made the slow way).
+ * nothing: PGLite's initdb and the migrations take about 4 s. The snapshot is built once
+ * (`npm run build`) into dist/, beside a fingerprint of the migrations it holds, in two forms:
+ * a data directory a new on-disk brain copies (a file copy, then PGLite opens it as an existing
+ * database: about a second less than unpacking an archive through PGLite), and a gzipped archive
+ * that in-memory databases load. Either is used only while the fingerprint matches the migrations
+ * on disk, so a stale snapshot never changes what a brain's schema is (a new brain is then made
+ * the slow way).
  */
 
-function templatePaths(): { archive: string; fingerprint: string } {
+function templatePaths(): { archive: string; directory: string; fingerprint: string } {
   const dir = join(packageRoot(), 'dist', 'templates')
-  return { archive: join(dir, 'pglite-empty.tar.gz'), fingerprint: join(dir, 'pglite-empty.migrations') }
+  return { archive: join(dir, 'pglite-empty.tar.gz'), directory: join(dir, 'pglite-empty'), fingerprint: join(dir, 'pglite-empty.migrations') }
+}
+
+function templateIsCurrent(fingerprintPath: string): boolean {
+  try {
+    return readFileSync(fingerprintPath, 'utf8').trim() === migrationsFingerprint()
+  } catch {
+    return false
+  }
 }
 
 /** Every migration's number, name and text: what a snapshot must have been built from. */
@@ -29,28 +40,46 @@ function migrationsFingerprint(migrations: readonly Migration[] = loadMigrations
 export function readEmptyTemplate(): Blob | null {
   const paths = templatePaths()
   try {
-    if (!existsSync(paths.archive) || readFileSync(paths.fingerprint, 'utf8').trim() !== migrationsFingerprint()) return null
+    if (!existsSync(paths.archive) || !templateIsCurrent(paths.fingerprint)) return null
     return new Blob([gunzipSync(readFileSync(paths.archive))])
   } catch {
     return null
   }
 }
 
-/** Builds the snapshot from a fresh in-memory database; written atomically. */
+/** The snapshot's data directory, to be copied as a whole, or null when there is none for these migrations. */
+export function emptyTemplateDirectory(): string | null {
+  const paths = templatePaths()
+  return existsSync(join(paths.directory, 'PG_VERSION')) && templateIsCurrent(paths.fingerprint) ? paths.directory : null
+}
+
+/** Builds both forms of the snapshot from one migrated database; each is written atomically. */
 export async function buildEmptyTemplate(): Promise<{ bytes: number; path: string }> {
   const { openPglite } = await import('./pglite-driver.js')
-  const db = await openPglite({ dataDir: 'memory', memory: true })
-  let archive: Buffer
-  try {
-    await migrate(db)
-    archive = gzipSync(Buffer.from(await (await db.dumpDataDir!()).arrayBuffer()))
-  } finally {
-    await db.close()
-  }
   const paths = templatePaths()
   mkdirSync(dirname(paths.archive), { recursive: true })
+  // A fingerprint left from an earlier build must not vouch for a half-written snapshot.
+  rmSync(paths.fingerprint, { force: true })
+  const memory = await openPglite({ dataDir: 'memory', memory: true })
+  let dump: Blob
+  try {
+    await migrate(memory)
+    dump = await memory.dumpDataDir!()
+  } finally {
+    await memory.close()
+  }
+  const archive = gzipSync(Buffer.from(await dump.arrayBuffer()))
   writeFileSync(`${paths.archive}.tmp`, archive)
   renameSync(`${paths.archive}.tmp`, paths.archive)
+
+  // The directory form: the same dump unpacked by PGLite into a folder, then closed cleanly.
+  const staging = `${paths.directory}.tmp`
+  rmSync(staging, { recursive: true, force: true })
+  const onDisk = await openPglite({ dataDir: staging, template: dump })
+  await onDisk.close()
+  rmSync(paths.directory, { recursive: true, force: true })
+  renameSync(staging, paths.directory)
+
   writeFileSync(paths.fingerprint, `${migrationsFingerprint()}\n`)
   return { bytes: archive.length, path: paths.archive }
 }

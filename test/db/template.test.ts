@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { migrate } from '../../src/db/migrate.js'
 import { openDatabase } from '../../src/db/open.js'
 import { openPglite } from '../../src/db/pglite-driver.js'
-import { buildEmptyTemplate, readEmptyTemplate } from '../../src/db/template.js'
+import { buildEmptyTemplate, emptyTemplateDirectory, readEmptyTemplate } from '../../src/db/template.js'
 import type { SqlExecutor } from '../../src/db/types.js'
 
 /** Everything a schema is made of, as text, in a stable order. */
@@ -28,12 +28,14 @@ async function schemaOf(db: SqlExecutor): Promise<Record<string, string[]>> {
 t.test('a brain started from the snapshot has the schema of one made from nothing', async (t) => {
   const template = readEmptyTemplate() ?? ((await buildEmptyTemplate()) && readEmptyTemplate())
   t.ok(template, 'the snapshot exists for the migrations on disk')
+  t.ok(emptyTemplateDirectory(), 'and so does its data directory, which a new on-disk brain copies')
 
   const scratch = await openPglite({ dataDir: 'memory', memory: true })
   t.teardown(() => scratch.close())
   await migrate(scratch)
 
   const home = mkdtempSync(join(tmpdir(), 'brain-template-'))
+  // On disk: the new brain is a copy of the snapshot's data directory.
   const started = await openDatabase({ kind: 'pglite', dataDir: join(home, 'db'), url: null, statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false })
   t.teardown(() => started.close())
 

@@ -5,6 +5,7 @@ import t from 'tap'
 import { convert } from '../../src/convert/index.js'
 import { importFolder } from '../../src/import/index.js'
 import { findPage } from '../../src/pages/index.js'
+import { getBacklinks } from '../../src/links/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { makePdf } from './pdf-fixtures.js'
 
@@ -109,6 +110,18 @@ engineTest(t, 'import: mbox, eml and Maildir messages become mail/ pages; the th
   const reply = rows.find((r) => r.slug.startsWith('mail/2024-05-06-re-budget'))!
   const page = await findPage(db, 'default', reply.slug)
   t.match(page!.frontmatter, { source_format: 'mbox', in_reply_to: '<m1@example.org>' })
+  // The graph: the first message's backlinks list its reply; the attachment's list the message.
+  const first = rows.find((r) => r.slug.startsWith('mail/2024-05-06-budget') && !r.slug.endsWith('/budget'))!
+  t.same(
+    (await getBacklinks(db, first.slug)).map((l) => l.fromSlug),
+    [reply.slug],
+    'the reply links to the message it answers',
+  )
+  t.same(
+    (await getBacklinks(db, `${first.slug}/budget`)).map((l) => l.fromSlug),
+    [first.slug],
+    'the message links to its attachment',
+  )
   const again = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
   t.equal(again.created + again.updated, 0)
 })

@@ -8,7 +8,7 @@ import type { SqlExecutor } from '../db/types.js'
 import { pageCitations } from './citations.js'
 import { entityNames, replaceMentionLinks } from './mentions.js'
 import { noteLinks } from './note-links.js'
-import { replaceNoteLinks } from './note-repository.js'
+import { insertNoteLinksOfNewPages, replaceNoteLinks } from './note-repository.js'
 import { addCitationLinks, deleteCitationLinks, type MarkdownPageRef } from './repository.js'
 import { autoLinkEnabled } from './reconcile.js'
 
@@ -24,13 +24,49 @@ interface LinkImportOptions {
   isNewPage: boolean
   /** Derive citation and mention links too: false for untrusted (remote) writers. */
   derived: boolean
+  /** What a batch of writes read once for all its pages (see derivedLinkSettings). */
+  settings?: DerivedLinkSettings
+}
+
+/** The settings derived links are written by: config `auto_link` and the entity names mentions match. */
+export interface DerivedLinkSettings {
+  autoLink: boolean
+  names: ReadonlyMap<string, number>
+}
+
+/** Reads the derived-link settings once, for a batch of pages written in one transaction. */
+export async function derivedLinkSettings(tx: SqlExecutor): Promise<DerivedLinkSettings> {
+  const autoLink = await autoLinkEnabled(tx)
+  return { autoLink, names: autoLink ? await entityNames(tx) : new Map() }
 }
 
 export async function linkImportedMarkdown(tx: SqlExecutor, page: MarkdownPageRef, text: ImportedMarkdown, options: LinkImportOptions): Promise<void> {
   await replaceNoteLinks(tx, page, noteLinks(text.content, text.frontmatter, page.slug), options.isNewPage)
-  if (!options.derived || !(await autoLinkEnabled(tx))) return
+  if (!options.derived || !(options.settings?.autoLink ?? (await autoLinkEnabled(tx)))) return
   const citations = pageCitations(text.compiledTruth, text.timeline)
   if (!options.isNewPage) await deleteCitationLinks(tx, page)
   if (citations.length > 0) await addCitationLinks(tx, page, citations)
-  await replaceMentionLinks(tx, page, text.content, await entityNames(tx), { isNewPage: options.isNewPage })
+  await replaceMentionLinks(tx, page, text.content, options.settings?.names ?? (await entityNames(tx)), { isNewPage: options.isNewPage })
+}
+
+/**
+ * The links of markdown pages written together that did not exist before (a bulk import): the
+ * explicit links of all of them in one statement, then each page's derived links, as
+ * linkImportedMarkdown writes them for one new page.
+ */
+export async function linkNewMarkdownPages(
+  tx: SqlExecutor,
+  pages: ReadonlyArray<{ page: MarkdownPageRef; text: ImportedMarkdown }>,
+  options: { derived: boolean; settings: DerivedLinkSettings },
+): Promise<void> {
+  await insertNoteLinksOfNewPages(
+    tx,
+    pages.map(({ page, text }) => ({ page, links: noteLinks(text.content, text.frontmatter, page.slug) })),
+  )
+  if (!options.derived || !options.settings.autoLink) return
+  for (const { page, text } of pages) {
+    const citations = pageCitations(text.compiledTruth, text.timeline)
+    if (citations.length > 0) await addCitationLinks(tx, page, citations)
+    await replaceMentionLinks(tx, page, text.content, options.settings.names, { isNewPage: true })
+  }
 }

@@ -11,5 +11,5 @@ export { graphWalk, MAX_WALK_DEPTH, MAX_WALK_NODES, type GraphWalkOptions, type 
 export { listOrphans, listUnresolved, type OrphanPage, type WantedPage, type LooseEndQuery } from './wanted.js'
 export { reconcileLinks, deriveLinks, autoLinkEnabled, type ReconcileOptions, type ReconcileResult, type ReconcileKinds } from './reconcile.js'
 export { listEntities, entityNames, entityTypes, mentionPhrases, normalizeName, DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST, type EntitySummary } from './mentions.js'
-export { linkImportedMarkdown } from './import-links.js'
+export { linkImportedMarkdown, derivedLinkSettings, type DerivedLinkSettings } from './import-links.js'
 export { addCitationLinks, deleteCitationLinks, countMissingCitationLinks, type LinkWriteCounts, type MarkdownPageRef } from './repository.js'

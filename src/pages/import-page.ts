@@ -66,7 +66,7 @@ export interface ImportResult {
   embedError: ErrorEnvelope | null
 }
 
-interface PreparedPage {
+export interface PreparedPage {
   title: string
   type: string
   compiledTruth: string
@@ -76,7 +76,7 @@ interface PreparedPage {
   language: CodeLanguage | null
 }
 
-function validateContent(slug: string, content: string): void {
+export function validateContent(slug: string, content: string): void {
   const bytes = Buffer.byteLength(content, 'utf8')
   if (bytes > MAX_PAGE_BYTES) {
     throw new ValidationError('page_too_large', `${slug} is ${(bytes / 1048576).toFixed(1)} MiB; pages are limited to ${MAX_PAGE_BYTES / 1048576} MiB.`, {
@@ -90,7 +90,7 @@ function validateContent(slug: string, content: string): void {
   }
 }
 
-function prepare(input: ImportInput, slug: string): PreparedPage {
+export function prepare(input: ImportInput, slug: string): PreparedPage {
   if (input.kind === 'markdown') {
     const parsed = parseMarkdownPage(input.content, slug, input.path)
     return { ...parsed, language: null }
@@ -108,7 +108,7 @@ function prepare(input: ImportInput, slug: string): PreparedPage {
   }
 }
 
-async function chunk(input: ImportInput, page: PreparedPage, slug: string, options: ImportOptions, calls: CallSiteCollector): Promise<ChunkDraft[]> {
+export async function chunk(input: ImportInput, page: PreparedPage, slug: string, options: ImportOptions, calls: CallSiteCollector): Promise<ChunkDraft[]> {
   if (input.kind === 'code') {
     return chunkCode({ path: input.path ?? slug, content: page.compiledTruth, language: page.language, chunkSizeTokens: options.chunkSizeTokens, onTree: calls.onTree })
   }
@@ -122,7 +122,7 @@ async function chunk(input: ImportInput, page: PreparedPage, slug: string, optio
 }
 
 /** Runs the write transaction, turning a page of an unknown source into a clear error. */
-async function writePage<T>(db: Database, sourceId: string, write: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+export async function writePage<T>(db: Database, sourceId: string, write: (tx: SqlExecutor) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction(write)

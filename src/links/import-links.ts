@@ -6,7 +6,7 @@
  */
 import type { SqlExecutor } from '../db/types.js'
 import { pageCitations } from './citations.js'
-import { entityNames, replaceMentionLinks } from './mentions.js'
+import { entityNames, entityNamesByPosition, entityTypes, replaceMentionLinks } from './mentions.js'
 import { noteLinks } from './note-links.js'
 import { insertNoteLinksOfNewPages, replaceNoteLinks } from './note-repository.js'
 import { addCitationLinks, deleteCitationLinks, type MarkdownPageRef } from './repository.js'
@@ -52,11 +52,13 @@ export async function linkImportedMarkdown(tx: SqlExecutor, page: MarkdownPageRe
 /**
  * The links of markdown pages written together that did not exist before (a bulk import): the
  * explicit links of all of them in one statement, then each page's derived links, as
- * linkImportedMarkdown writes them for one new page.
+ * linkImportedMarkdown writes them for one new page. `settings` were read before the pages were
+ * written; a page after an entity page of the same batch sees that entity's names too, as it
+ * would have written one at a time.
  */
 export async function linkNewMarkdownPages(
   tx: SqlExecutor,
-  pages: ReadonlyArray<{ page: MarkdownPageRef; text: ImportedMarkdown }>,
+  pages: ReadonlyArray<{ page: MarkdownPageRef; type: string; text: ImportedMarkdown }>,
   options: { derived: boolean; settings: DerivedLinkSettings },
 ): Promise<void> {
   await insertNoteLinksOfNewPages(
@@ -64,9 +66,19 @@ export async function linkNewMarkdownPages(
     pages.map(({ page, text }) => ({ page, links: noteLinks(text.content, text.frontmatter, page.slug) })),
   )
   if (!options.derived || !options.settings.autoLink) return
-  for (const { page, text } of pages) {
+  const types = new Set((await entityTypes(tx)).map((t) => t.toLowerCase()))
+  let names = options.settings.names
+  let namesBefore: ((pageId: number) => Map<string, number>) | null = null
+  let afterEntity = false
+  for (const { page, type, text } of pages) {
+    if (afterEntity) {
+      namesBefore ??= await entityNamesByPosition(tx)
+      names = namesBefore(page.id)
+      afterEntity = false
+    }
     const citations = pageCitations(text.compiledTruth, text.timeline)
     if (citations.length > 0) await addCitationLinks(tx, page, citations)
-    await replaceMentionLinks(tx, page, text.content, options.settings.names, { isNewPage: true })
+    await replaceMentionLinks(tx, page, text.content, names, { isNewPage: true })
+    if (types.has(type.toLowerCase())) afterEntity = true
   }
 }

@@ -108,8 +108,31 @@ export async function entityNames(db: SqlExecutor): Promise<Map<string, number>>
   return names
 }
 
+/**
+ * The entity names as a page written right before page `pageId` would have seen them: those of
+ * entities with a lower id. A bulk import writes several pages at once and asks this for the
+ * pages after an entity page of the same batch; the entities are read once, the names per call.
+ */
+export async function entityNamesByPosition(db: SqlExecutor): Promise<(pageId: number) => Map<string, number>> {
+  const types = await entityTypes(db)
+  const stop = stopSet(await readConfigValue(db, 'links.mention_stoplist'))
+  const rows = await readEntityRows(db, types)
+  return (pageId) =>
+    namesOf(
+      rows.filter((row) => Number(row.id) < pageId),
+      stop,
+    )
+}
+
 async function readEntityNames(db: SqlExecutor, types: readonly string[], stoplist: string | null): Promise<Map<string, number>> {
-  const stop = new Set(listSetting(stoplist, DEFAULT_MENTION_STOPLIST).map(normalizeName))
+  return namesOf(await readEntityRows(db, types), stopSet(stoplist))
+}
+
+function stopSet(stoplist: string | null): Set<string> {
+  return new Set(listSetting(stoplist, DEFAULT_MENTION_STOPLIST).map(normalizeName))
+}
+
+async function readEntityRows(db: SqlExecutor, types: readonly string[]): Promise<EntityRow[]> {
   const { rows } = await db.query<EntityRow>(
     `SELECT p.id, p.title, coalesce(array_agg(a.alias) FILTER (WHERE a.alias IS NOT NULL), '{}') AS aliases
      FROM pages p LEFT JOIN page_aliases a ON a.page_id = p.id
@@ -117,6 +140,10 @@ async function readEntityNames(db: SqlExecutor, types: readonly string[], stopli
      GROUP BY p.id, p.title`,
     [types],
   )
+  return rows
+}
+
+function namesOf(rows: readonly EntityRow[], stop: ReadonlySet<string>): Map<string, number> {
   const owners = new Map<string, Set<number>>()
   for (const row of rows) {
     for (const raw of [row.title, ...row.aliases]) {

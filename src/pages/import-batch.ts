@@ -3,7 +3,6 @@ import { CallSiteCollector, type PageCodeGraph } from '../code/page-edges.js'
 import { replacePageCodeGraph } from '../code/edges.js'
 import type { Database, SqlExecutor } from '../db/types.js'
 import { derivedLinkSettings, linkNewMarkdownPages } from '../links/import-links.js'
-import { entityTypes } from '../links/mentions.js'
 import { computePageContentHash } from './content-hash.js'
 import { chunk, importPage, prepare, validateContent, writePage, type ImportInput, type ImportOptions, type ImportResult, type PreparedPage } from './import-page.js'
 import { recordWrite } from './keep-version.js'
@@ -12,13 +11,14 @@ import { DEFAULT_SOURCE_ID } from './types.js'
 
 /**
  * Bulk writes through the one import pipeline: the pages of a batch that do not exist yet are
- * written in one transaction with one statement per table (pages, tags, chunks) instead of one
- * per page, so the statement overhead and the statement-level statistics triggers are paid per
- * batch. Links are still written page by page, in input order, inside that transaction.
- * Everything else goes through importPage one page at a time, exactly as a single write: pages
- * that exist (unchanged ones are skipped), a batch holding an entity page (mentions of it would
- * otherwise reach pages written before it), a dry run, and any batch the database refuses (each
- * page then gets its own error). Results come back in input order.
+ * written in one transaction with one statement per table (pages, tags, chunks, explicit links)
+ * instead of one per page, so the statement overhead and the statement-level statistics
+ * triggers are paid per batch. The result is the brain a page-at-a-time import leaves: a batch
+ * holds notes or code, never both (a note cites only code written before it), and a page after
+ * an entity page of its batch sees that entity's names, the pages before it do not. Everything
+ * else goes through importPage one page at a time, exactly as a single write: pages that exist
+ * (unchanged ones are skipped), a dry run, writes that embed, and any batch the database refuses
+ * (each page then gets its own error). Results come back in input order.
  */
 
 export type BatchOutcome = { ok: true; result: ImportResult } | { ok: false; error: unknown }
@@ -115,9 +115,7 @@ async function writeNewPages(db: Database, run: readonly Planned[], options: Imp
     }
   }
   if (pages.length === 0) return
-  // An entity page ends a group: the pages after it must see its name, those before it not. And a
-  // group holds one kind: a note must not find (cite) a code file that comes after it.
-  const types = new Set((await entityTypes(db)).map((t) => t.toLowerCase()))
+  // A group holds one kind: a note must not find (cite) a code file that comes after it.
   let group: NewPage[] = []
   for (const p of pages) {
     if (group.length > 0 && group[0]!.input.kind !== p.input.kind) {
@@ -125,10 +123,6 @@ async function writeNewPages(db: Database, run: readonly Planned[], options: Imp
       group = []
     }
     group.push(p)
-    if (p.input.kind === 'markdown' && types.has(p.page.type.toLowerCase())) {
-      await writeGroup(db, group, options, outcomes, single)
-      group = []
-    }
   }
   await writeGroup(db, group, options, outcomes, single)
 }
@@ -160,7 +154,7 @@ async function writeGroup(db: Database, pages: readonly NewPage[], options: Impo
 
 /** Writes pages that do not exist yet; returns their ids in order. */
 async function insertNewPages(tx: SqlExecutor, pages: readonly NewPage[], options: ImportOptions): Promise<number[]> {
-  // Read before the pages exist: an entity page, which ends a group, is then not mentioned by the pages before it.
+  // Read before the pages exist: an entity page of this batch is then not mentioned by the pages before it.
   const settings = await derivedLinkSettings(tx)
   const rows = []
   for (const p of pages) {
@@ -211,7 +205,7 @@ async function insertNewPages(tx: SqlExecutor, pages: readonly NewPage[], option
   for (const [i, p] of pages.entries()) {
     const page = { id: ids[i]!, slug: p.slug, sourceId: p.sourceId }
     if (p.input.kind === 'code') await replacePageCodeGraph(tx, page.id, p.sourceId, p.codeGraph, true)
-    else markdown.push({ page, text: { ...p.page, content: p.input.content } })
+    else markdown.push({ page, type: p.page.type, text: { ...p.page, content: p.input.content } })
   }
   if (markdown.length > 0) await linkNewMarkdownPages(tx, markdown, { derived: options.autoLink !== false, settings })
   return ids

@@ -103,14 +103,19 @@ t.test('code, graph and operate screens', async (t) => {
   await page.waitForSelector('#live')
   await page.evaluate('window.__sameScreen = true')
   await new Promise((r) => setTimeout(r, 300))
-  const submitted = await brain.run(['jobs', 'submit', 'extract', '--data', '{}', '--json'])
-  t.equal(submitted.code, 0, submitted.stderr)
-  const jobId = submitted.json<{ id: string }>().id
-  const before = Date.now()
-  await page.waitForSelector(`tr[data-job="${jobId}"]`, { timeout: 30_000 })
-  const elapsed = Date.now() - before
-  // How fast is the benchmark's business; on a busy machine the poll may take longer than usual.
-  t.comment(`the job appeared after ${elapsed} ms`)
+  // Live means within 2 s of the submitting command's return. One stall of a busy machine gets a
+  // second try with a second job; both late is a failure.
+  const liveLatency = async (): Promise<number> => {
+    const submitted = await brain.run(['jobs', 'submit', 'extract', '--data', '{}', '--json'])
+    t.equal(submitted.code, 0, submitted.stderr)
+    const jobId = submitted.json<{ id: string }>().id
+    const before = Date.now()
+    await page.waitForSelector(`tr[data-job="${jobId}"]`, { timeout: 30_000 })
+    return Date.now() - before
+  }
+  let elapsed = await liveLatency()
+  if (elapsed > 2000) elapsed = Math.min(elapsed, await liveLatency())
+  t.ok(elapsed <= 2000, `the job appeared live within 2 s (${elapsed} ms)`)
   t.equal(await page.evaluate('window.__sameScreen'), true, 'without reloading the screen')
   await shot(page, 'jobs-live')
 

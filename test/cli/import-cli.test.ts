@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { ENGINES } from '../helpers/engines.js'
-import { cliBrain } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 
 function folder(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'brain-import-cli-'))
@@ -25,7 +25,7 @@ interface ImportSummary {
 
 for (const engine of ENGINES) {
   t.test(`brain import indexes a folder as a job and answers a search [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const root = folder({
       'concepts/retrieval.md': '# Retrieval practice\n\nTesting yourself strengthens memory.\n',

@@ -1,12 +1,12 @@
 import t from 'tap'
 import { ENGINES } from '../helpers/engines.js'
-import { cliBrain } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 
 const NOTE = '---\ntitle: Graph notes\ntags: [graphs]\n---\n# Graph notes\n\nEdges connect nodes.\n'
 
 for (const engine of ENGINES) {
   t.test(`put, get, list, delete round-trip through the CLI [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const put = await brain.run(['put', 'notes/graph', '--no-embed'], { input: NOTE })
     t.equal(put.code, 0, put.stderr)
@@ -48,7 +48,7 @@ for (const engine of ENGINES) {
   })
 
   t.test(`config get/set and capture through the CLI [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     t.equal((await brain.run(['config', 'set', 'auto_link', 'FALSE'])).code, 0)
     t.equal((await brain.run(['config', 'get', 'auto_link'])).json().value, 'false')
@@ -68,7 +68,8 @@ for (const engine of ENGINES) {
 }
 
 t.test('bad input: unknown command, missing argument, malformed --url, unreachable server', async (t) => {
-  const brain = await cliBrain('pglite')
+  const brain = await cliBrain('pglite', { mode: servedCliMode() })
+  t.teardown(brain.cleanup)
   const unknown = await brain.run(['frobnicate'])
   t.equal(unknown.code, 1)
   t.same(Object.keys(unknown.json<{ error: object }>().error).sort(), ['class', 'code', 'hint', 'message'])
@@ -91,7 +92,8 @@ t.test('bad input: unknown command, missing argument, malformed --url, unreachab
 })
 
 t.test('--version and --help on every command', async (t) => {
-  const brain = await cliBrain('pglite')
+  const brain = await cliBrain('pglite', { mode: servedCliMode() })
+  t.teardown(brain.cleanup)
   const version = await brain.run(['--version'])
   t.equal(version.stdout.trim(), '0.38.0.0')
   const { buildCli } = await import('../../src/cli/main.js')

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import t from 'tap'
-import { cliBrain } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 import { NOTE, REPO } from './fixture.js'
 
@@ -17,7 +17,7 @@ function writeRepo(): string {
 
 for (const engine of ENGINES) {
   t.test(`brain code-def, code-refs, code-callers, code-callees, links, reconcile-links [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const note = await brain.run(['put', 'notes/design', '--no-embed'], { input: NOTE })
     t.equal(note.code, 0, note.stderr)

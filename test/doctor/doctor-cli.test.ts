@@ -3,7 +3,7 @@
  * whose cluster has been stopped.
  */
 import t from 'tap'
-import { cliBrain, runBrain } from '../helpers/cli.js'
+import { cliBrain, runBrain, servedCliMode } from '../helpers/cli.js'
 import { startPgCluster } from '../helpers/pg-cluster.js'
 
 interface Report {
@@ -13,7 +13,7 @@ interface Report {
 
 for (const engine of ['pglite', 'postgres'] as const) {
   t.test(`a healthy fresh brain reports all ok [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(() => brain.cleanup())
     t.equal((await brain.run(['init', '--json'])).code, 0)
     const res = await brain.run(['doctor', '--json'])
@@ -35,7 +35,7 @@ for (const engine of ['pglite', 'postgres'] as const) {
 t.test('with the server cluster stopped: the database failure, clearly, no stack trace, no retries', async (t) => {
   const cluster = await startPgCluster()
   t.teardown(() => cluster.stop())
-  const brain = await cliBrain('pglite')
+  const brain = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(() => brain.cleanup())
   const env = { ...brain.env, BRAIN_DATABASE_URL: cluster.adminUrl }
   t.equal((await runBrain(['init', '--json'], env)).code, 0)

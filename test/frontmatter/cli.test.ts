@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { BRAIN_BIN, cliBrain } from '../helpers/cli.js'
+import { BRAIN_BIN, cliBrain, servedCliMode } from '../helpers/cli.js'
 
 const GOOD = '---\ntitle: Good\n---\n# Good\n'
 
@@ -53,7 +53,7 @@ interface Report {
 }
 
 t.test('validate scans a folder with the sync filter and reports each code', async (t) => {
-  const brain = await cliBrain('pglite')
+  const brain = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(() => brain.cleanup())
   const root = tree({
     'good.md': GOOD,
@@ -100,7 +100,7 @@ t.test('validate scans a folder with the sync filter and reports each code', asy
 })
 
 t.test('--fix repairs the four fixable codes inside a source, keeps .bak, and leaves the rest', async (t) => {
-  const brain = await cliBrain('pglite')
+  const brain = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(() => brain.cleanup())
   const files = {
     'notes/close.md': '---\ntitle: C\n\n# C\n',
@@ -153,7 +153,7 @@ t.test('--fix repairs the four fixable codes inside a source, keeps .bak, and le
 })
 
 t.test('--fix outside every source is refused by the path guard; nothing is written', async (t) => {
-  const brain = await cliBrain('pglite')
+  const brain = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(() => brain.cleanup())
   const source = tree({ 'a.md': GOOD })
   const outside = tree({ 'broken.md': '---\ntitle: B\n\nbody\n' })
@@ -165,7 +165,7 @@ t.test('--fix outside every source is refused by the path guard; nothing is writ
   t.notOk(existsSync(join(outside, 'broken.md.bak')))
   const file = await brain.run(['frontmatter', 'validate', join(outside, 'broken.md'), '--fix', '--json'])
   t.match(file.json(), { error: { code: 'fix_outside_sources' } }, 'a single file too')
-  const noBrain = await cliBrain('pglite')
+  const noBrain = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(() => noBrain.cleanup())
   const unconfigured = await noBrain.run(['frontmatter', 'validate', outside, '--fix', '--json'])
   t.match(unconfigured.json(), { error: { code: 'fix_outside_sources' } }, 'without a brain there is no source to fix in')
@@ -174,7 +174,7 @@ t.test('--fix outside every source is refused by the path guard; nothing is writ
 })
 
 t.test('audit: per-source rollup by code, read-only; no brain says to initialize one', async (t) => {
-  const empty = await cliBrain('pglite')
+  const empty = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(() => empty.cleanup())
   for (const command of [
     ['frontmatter', 'audit'],
@@ -190,7 +190,7 @@ t.test('audit: per-source rollup by code, read-only; no brain says to initialize
   t.equal((await empty.run(['list', '--json'])).code, 0)
   t.match((await empty.run(['frontmatter', 'audit', '--json'])).json(), { error: { code: 'no_brain_configured' } })
 
-  const brain = await cliBrain('postgres')
+  const brain = await cliBrain('postgres', { mode: servedCliMode() })
   t.teardown(() => brain.cleanup())
   const notes = tree({ 'a.md': GOOD, 'b.md': '---\ntitle: [\n---\n', 'c.md': '---\ntitle: C\n\nbody\n', 'd.md': '---\ntitle: D\n\nbody\n', 'ops/x.md': 'none' })
   const work = tree({ 'w.md': '# none\n' })
@@ -223,7 +223,7 @@ function git(cwd: string, args: string[], env: Record<string, string>) {
 }
 
 t.test('install-hook: install, refuse, --force with .bak, uninstall, and the hook itself', async (t) => {
-  const brain = await cliBrain('pglite')
+  const brain = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(() => brain.cleanup())
   const repo = gitRepo({ 'a.md': GOOD })
   const plain = tree({ 'b.md': GOOD })

@@ -71,6 +71,15 @@ export function defaultCliMode(): CliMode {
   return process.env.BRAIN_TEST_CLI_MODE === 'service' ? 'service' : 'in-process'
 }
 
+/**
+ * For test files that make many CLI calls against one brain: through its service, which opens
+ * the database once, instead of a process that opens it on every call (0.1 s a call against
+ * 0.8 s on the embedded engine). `BRAIN_TEST_CLI_MODE=in-process` runs them the other way.
+ */
+export function servedCliMode(): CliMode {
+  return process.env.BRAIN_TEST_CLI_MODE === 'in-process' ? 'in-process' : 'service'
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { cliBrain } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 
 t.test('get --version reads a page version through the resident service', async (t) => {
@@ -15,7 +15,7 @@ t.test('get --version reads a page version through the resident service', async 
 
 for (const engine of ENGINES) {
   t.test(`history, diff, revert, delete and the trash on the command line [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     t.equal((await brain.run(['put', 'notes/cli', '--no-embed'], { input: '# CLI\n\nfirst\n' })).code, 0)
     t.equal((await brain.run(['put', 'notes/cli', '--no-embed'], { input: '# CLI\n\nsecond\n' })).code, 0)

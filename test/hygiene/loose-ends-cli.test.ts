@@ -1,6 +1,6 @@
 import t from 'tap'
 import { ENGINES } from '../helpers/engines.js'
-import { cliBrain } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 import { makeRepo } from '../sync/helpers.js'
 
 interface Envelope {
@@ -14,7 +14,7 @@ const THREE_FENCES = ['# Fences', '', '```ts', 'export const a = 1', '```', '', 
 
 for (const engine of ENGINES) {
   t.test(`get, get --chunks, tag, untag and delete find a page of any source; an ambiguous slug names the sources [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const repo = makeRepo({ 'src/tool.ts': 'export function tool(): number {\n  return 1\n}\n', 'notes/shared.md': '# Shared in the repo\n' })
     t.equal((await brain.run(['sources', 'add', 'code', '--path', repo.dir, '--strategy', 'auto'])).code, 0)
@@ -57,7 +57,7 @@ for (const engine of ENGINES) {
 }
 
 t.test('capture runs as a capture job and prints the same receipt', async (t) => {
-  const brain = await cliBrain('pglite')
+  const brain = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(brain.cleanup)
   const captured = await brain.run(['capture', 'Water', 'the', 'plants', '--no-embed', '--no-json'])
   t.equal(captured.code, 0, captured.stderr)
@@ -75,7 +75,7 @@ t.test('capture runs as a capture job and prints the same receipt', async (t) =>
 })
 
 t.test('BRAIN_MAX_FENCES_PER_PAGE caps fences on put, capture and sync, not only import', async (t) => {
-  const brain = await cliBrain('pglite')
+  const brain = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(brain.cleanup)
   const env = { BRAIN_MAX_FENCES_PER_PAGE: '1' }
   const fenced = async (slug: string, source?: string): Promise<number> => {
@@ -96,7 +96,7 @@ t.test('BRAIN_MAX_FENCES_PER_PAGE caps fences on put, capture and sync, not only
 })
 
 t.test("shell jobs in the agents' shape run; any other shape ends dead with invalid_shell_job", async (t) => {
-  const brain = await cliBrain('postgres')
+  const brain = await cliBrain('postgres', { mode: servedCliMode() })
   t.teardown(brain.cleanup)
   const env = { BRAIN_ALLOW_SHELL_JOBS: '1' }
   const cmd = await brain.run(['jobs', 'submit', 'shell', '--data', '{"cmd":"echo \\"$GREETING\\"; pwd","cwd":"/tmp","env":{"GREETING":"hi"}}', '--wait'], { env })

@@ -1,10 +1,10 @@
 import t from 'tap'
-import { cliBrain } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 
 for (const engine of ENGINES) {
   t.test(`brain links, backlinks, graph, orphans, unresolved [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const put = async (slug: string, content: string) => {
       const r = await brain.run(['put', slug, '--no-embed'], { input: content })

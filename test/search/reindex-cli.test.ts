@@ -1,5 +1,5 @@
 import t from 'tap'
-import { cliBrain } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 
 interface SearchJson {
@@ -8,7 +8,7 @@ interface SearchJson {
 
 for (const engine of ENGINES) {
   t.test(`brain reindex --language [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     t.equal((await brain.run(['put', 'notes/haeuser', '--no-embed'], { input: '# Stadt\n\nDie Häuser am Fluss sind alt.' })).code, 0)
     t.same((await brain.run(['search', 'Haus', '--json'])).json<SearchJson>().results, [], 'english by default')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { cliBrain } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 
 interface Json {
@@ -21,7 +21,7 @@ const PAGES: Array<[string, string]> = [
 
 for (const engine of ENGINES) {
   t.test(`brain search, query and embed [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     for (const [slug, content] of PAGES) t.equal((await brain.run(['put', slug, '--no-embed'], { input: content })).code, 0)
 

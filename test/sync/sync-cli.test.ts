@@ -2,7 +2,7 @@ import t from 'tap'
 import { spawn, spawnSync } from 'node:child_process'
 import { realpathSync } from 'node:fs'
 import { ENGINES } from '../helpers/engines.js'
-import { BRAIN_BIN, cliBrain, type CliBrain } from '../helpers/cli.js'
+import { BRAIN_BIN, cliBrain, type CliBrain, servedCliMode } from '../helpers/cli.js'
 import { makeRepo } from './helpers.js'
 
 interface Envelope {
@@ -34,7 +34,7 @@ function runOnTerminal(brain: CliBrain, args: string[], input: string): Promise<
 
 for (const engine of ENGINES) {
   t.test(`sources add, list, remove and the deprecated repos alias [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const repo = makeRepo({ 'notes/a.md': '# A\n', 'src/x.ts': 'export const x = 1\n' })
     const added = await brain.run(['sources', 'add', 'notes', '--path', repo.dir, '--strategy', 'auto', '--exclude', '**/draft-*', '--name', 'My notes'])
@@ -71,7 +71,7 @@ for (const engine of ENGINES) {
   })
 
   t.test(`sync --all cost gate: --yes, --dry-run, a pipe, and --json [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const repo = makeRepo({ 'a.md': '# A\n\nsome words to count\n', 'b.md': '# B\n', 'ops/skip.md': '# ops is skipped\n' })
     const off = makeRepo({ 'c.md': '# C\n' })
@@ -106,7 +106,7 @@ for (const engine of ENGINES) {
   })
 
   t.test(`sync --all on a terminal asks [y/N] [${engine}]`, { skip: HAS_SCRIPT ? false : 'util-linux script is not installed' }, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const repo = makeRepo({ 'a.md': '# A\n' })
     await brain.run(['sources', 'add', 'one', '--path', repo.dir])

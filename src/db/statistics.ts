@@ -14,10 +14,13 @@ const SLACK_PAGES = 8
 
 /**
  * Analyzes every user table never analyzed or grown by more than GROWTH since; returns their
- * names. The check reads only the catalog and each table's size, so calling it is cheap.
+ * names. The check reads only the catalog and each table's size, so calling it is cheap. Where
+ * autovacuum analyzes, it is left to do so unless `afterBulkWrite`: a bulk import can finish
+ * within autovacuum's nap, and the queries right after it (a depth-3 graph walk: p95 43 ms
+ * instead of 9 on 10,000 notes) were then planned on the sizes from before it.
  */
-export async function refreshPlannerStatistics(db: Database): Promise<string[]> {
-  if (db.capabilities.autoAnalyze) return []
+export async function refreshPlannerStatistics(db: Database, options: { afterBulkWrite?: boolean } = {}): Promise<string[]> {
+  if (db.capabilities.autoAnalyze && !options.afterBulkWrite) return []
   const { rows } = await db.query<{ name: string }>(
     `SELECT format('%I.%I', n.nspname, c.relname) AS name
      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

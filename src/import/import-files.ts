@@ -158,7 +158,7 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     result.embedded = embedded.embedded
     result.embedError = embedded.error
   }
-  if (result.created + result.updated > 0) await refreshPlannerStatistics(db)
+  if (result.created + result.updated > 0) await refreshPlannerStatistics(db, { afterBulkWrite: true })
   return result
 }
 

@@ -15,13 +15,9 @@ interface ChunkUpsertResult {
   removed: number
 }
 
-/**
- * Reconciles a page's chunks in two statements. A chunk whose (chunk_index, chunk_text) is
- * unchanged keeps its stored embedding; a chunk whose text changed without a new embedding has
- * `embedding` and `embedded_at` cleared together. Rows past the new chunk count are removed.
- */
-export async function upsertChunks(db: SqlExecutor, pageId: number, chunks: readonly ChunkWrite[]): Promise<ChunkUpsertResult> {
-  const payload = chunks.map((c) => ({
+/** A chunk's columns as the JSON rows the chunk statements read. */
+function chunkRow(c: ChunkDraft) {
+  return {
     chunk_index: c.chunkIndex,
     chunk_text: c.text,
     chunk_source: c.source,
@@ -34,9 +30,16 @@ export async function upsertChunks(db: SqlExecutor, pageId: number, chunks: read
     parent_symbol_path: c.parentSymbolPath,
     doc_comment: c.docComment,
     symbol_name_qualified: c.symbolNameQualified,
-    embedding: c.embedding ?? null,
-    model: c.embedding ? (c.model ?? null) : null,
-  }))
+  }
+}
+
+/**
+ * Reconciles a page's chunks in two statements. A chunk whose (chunk_index, chunk_text) is
+ * unchanged keeps its stored embedding; a chunk whose text changed without a new embedding has
+ * `embedding` and `embedded_at` cleared together. Rows past the new chunk count are removed.
+ */
+export async function upsertChunks(db: SqlExecutor, pageId: number, chunks: readonly ChunkWrite[]): Promise<ChunkUpsertResult> {
+  const payload = chunks.map((c) => ({ ...chunkRow(c), embedding: c.embedding ?? null, model: c.embedding ? (c.model ?? null) : null }))
   let written = 0
   let needEmbedding = 0
   if (payload.length > 0) {
@@ -82,6 +85,23 @@ export async function upsertChunks(db: SqlExecutor, pageId: number, chunks: read
   }
   const removed = await db.query('DELETE FROM content_chunks WHERE page_id = $1 AND chunk_index >= $2', [pageId, chunks.length])
   return { written, needEmbedding, removed: removed.rowCount }
+}
+
+/** The chunks of pages that had none before (a bulk import), in one statement, in the order given. */
+export async function insertChunksOfNewPages(db: SqlExecutor, pages: ReadonlyArray<{ pageId: number; chunks: readonly ChunkDraft[] }>): Promise<void> {
+  const payload = pages.flatMap((p) => p.chunks.map((c) => ({ ...chunkRow(c), page_id: p.pageId }))).map((row, ord) => ({ ...row, ord }))
+  if (payload.length === 0) return
+  await db.query(
+    `INSERT INTO content_chunks (page_id, chunk_index, chunk_text, chunk_source, token_count, language, symbol_name,
+        symbol_type, start_line, end_line, parent_symbol_path, doc_comment, symbol_name_qualified)
+     SELECT x.page_id, x.chunk_index, x.chunk_text, x.chunk_source, x.token_count, x.language, x.symbol_name, x.symbol_type,
+        x.start_line, x.end_line, x.parent_symbol_path, x.doc_comment, x.symbol_name_qualified
+     FROM jsonb_to_recordset($1::jsonb) AS x(page_id bigint, chunk_index int, chunk_text text, chunk_source text, token_count int,
+        language text, symbol_name text, symbol_type text, start_line int, end_line int, parent_symbol_path text[],
+        doc_comment text, symbol_name_qualified text, ord bigint)
+     ORDER BY x.ord`,
+    [JSON.stringify(payload)],
+  )
 }
 
 interface ChunkRow {

@@ -4,8 +4,10 @@ import { replacePageCodeGraph } from '../code/edges.js'
 import type { Database, SqlExecutor } from '../db/types.js'
 import { derivedLinkSettings, linkNewMarkdownPages } from '../links/import-links.js'
 import { computePageContentHash } from './content-hash.js'
-import { chunk, importPage, prepare, validateContent, writePage, type ImportInput, type ImportOptions, type ImportResult, type PreparedPage } from './import-page.js'
+import { insertChunksOfNewPages } from './chunk-repository.js'
+import { chunk, importPage, pageWrite, prepare, validateContent, writePage, type ImportInput, type ImportOptions, type ImportResult, type PreparedPage } from './import-page.js'
 import { recordWrite } from './keep-version.js'
+import { addTagsOfNewPages, insertNewPages, type PageWrite } from './page-repository.js'
 import { normalizeSlug } from './slug.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
 
@@ -23,17 +25,6 @@ import { DEFAULT_SOURCE_ID } from './types.js'
 
 export type BatchOutcome = { ok: true; result: ImportResult } | { ok: false; error: unknown }
 
-interface NewPage {
-  index: number
-  input: ImportInput
-  slug: string
-  sourceId: string
-  page: PreparedPage
-  contentHash: string
-  drafts: ChunkDraft[]
-  codeGraph: PageCodeGraph
-}
-
 interface Planned {
   index: number
   input: ImportInput
@@ -41,6 +32,11 @@ interface Planned {
   sourceId: string
   page: PreparedPage
   contentHash: string
+}
+
+interface NewPage extends Planned {
+  drafts: ChunkDraft[]
+  codeGraph: PageCodeGraph
 }
 
 export async function importPages(db: Database, inputs: readonly ImportInput[], options: ImportOptions = {}): Promise<BatchOutcome[]> {
@@ -129,7 +125,7 @@ async function writeNewPages(db: Database, run: readonly Planned[], options: Imp
 
 async function writeGroup(db: Database, pages: readonly NewPage[], options: ImportOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
   if (pages.length === 0) return
-  const written = await writePage(db, pages[0]!.sourceId, (tx) => insertNewPages(tx, pages, options)).catch(() => null)
+  const written = await writePage(db, pages[0]!.sourceId, (tx) => insertNewPageBatch(tx, pages, options)).catch(() => null)
   if (written === null) {
     for (const p of pages) await single(p)
     return
@@ -153,54 +149,20 @@ async function writeGroup(db: Database, pages: readonly NewPage[], options: Impo
 }
 
 /** Writes pages that do not exist yet; returns their ids in order. */
-async function insertNewPages(tx: SqlExecutor, pages: readonly NewPage[], options: ImportOptions): Promise<number[]> {
+async function insertNewPageBatch(tx: SqlExecutor, pages: readonly NewPage[], options: ImportOptions): Promise<number[]> {
   // Read before the pages exist: an entity page of this batch is then not mentioned by the pages before it.
   const settings = await derivedLinkSettings(tx)
-  const rows = []
-  for (const p of pages) {
-    const changes = await recordWrite(tx, null, { ...p.page, pageKind: p.input.kind }, options.keepVersions !== false)
-    const provenance = p.input.provenance ?? {}
-    rows.push({
-      ord: rows.length,
-      source_id: p.sourceId,
-      slug: p.slug,
-      title: p.page.title,
-      type: p.page.type,
-      page_kind: p.input.kind,
-      compiled_truth: p.page.compiledTruth,
-      timeline: p.page.timeline,
-      frontmatter: p.page.frontmatter,
-      content_hash: p.contentHash,
-      ingested_via: provenance.ingestedVia ?? null,
-      ingested_at: (provenance.ingestedAt ?? (provenance.ingestedVia ? new Date() : null))?.toISOString() ?? null,
-      source_uri: provenance.sourceUri ?? null,
-      source_kind: provenance.sourceKind ?? null,
-      written_via: p.input.writtenVia ?? provenance.ingestedVia ?? (provenance.sourceKind === 'sync' ? 'sync' : 'import'),
-      written_by: p.input.writtenBy ?? null,
-      lines_added: changes.linesAdded,
-      lines_removed: changes.linesRemoved,
-    })
-  }
-  // Ids are drawn in input order, as one write per page would draw them.
-  const inserted = await tx.query<{ id: number; slug: string; source_id: string }>(
-    `INSERT INTO pages (source_id, slug, title, type, page_kind, compiled_truth, timeline, frontmatter, content_hash,
-                        ingested_via, ingested_at, source_uri, source_kind, written_via, written_by, lines_added, lines_removed, updated_at)
-     SELECT x.source_id, x.slug, x.title, x.type, x.page_kind, x.compiled_truth, x.timeline, x.frontmatter, x.content_hash,
-            x.ingested_via, x.ingested_at, x.source_uri, x.source_kind, x.written_via, x.written_by, x.lines_added, x.lines_removed, now()
-     FROM jsonb_to_recordset($1::jsonb) AS x(source_id text, slug text, title text, type text, page_kind text,
-            compiled_truth text, timeline text, frontmatter jsonb, content_hash text, ingested_via text, ingested_at timestamptz,
-            source_uri text, source_kind text, written_via text, written_by text, lines_added integer, lines_removed integer, ord bigint)
-     ORDER BY x.ord
-     RETURNING id, slug, source_id`,
-    [JSON.stringify(rows)],
+  const writes: PageWrite[] = []
+  for (const p of pages) writes.push(pageWrite(p.input, p, await recordWrite(tx, null, { ...p.page, pageKind: p.input.kind }, options.keepVersions !== false)))
+  const ids = await insertNewPages(tx, writes)
+  await addTagsOfNewPages(
+    tx,
+    pages.map((p, i) => ({ pageId: ids[i]!, tags: p.page.tags })),
   )
-  const idOf = new Map(inserted.rows.map((r) => [`${r.source_id}\u0000${r.slug}`, Number(r.id)]))
-  const ids = pages.map((p) => idOf.get(`${p.sourceId}\u0000${p.slug}`)!)
-  const tagged = pages.flatMap((p, i) => p.page.tags.map((tag) => [ids[i]!, tag] as const))
-  if (tagged.length > 0) {
-    await tx.query('INSERT INTO tags (page_id, tag) SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT DO NOTHING', [tagged.map((t) => t[0]), tagged.map((t) => t[1])])
-  }
-  await insertChunks(tx, pages, ids)
+  await insertChunksOfNewPages(
+    tx,
+    pages.map((p, i) => ({ pageId: ids[i]!, chunks: p.drafts })),
+  )
   const markdown = []
   for (const [i, p] of pages.entries()) {
     const page = { id: ids[i]!, slug: p.slug, sourceId: p.sourceId }
@@ -209,38 +171,4 @@ async function insertNewPages(tx: SqlExecutor, pages: readonly NewPage[], option
   }
   if (markdown.length > 0) await linkNewMarkdownPages(tx, markdown, { derived: options.autoLink !== false, settings })
   return ids
-}
-
-async function insertChunks(tx: SqlExecutor, pages: readonly NewPage[], ids: readonly number[]): Promise<void> {
-  const payload = pages.flatMap((p, i) =>
-    p.drafts.map((c) => ({
-      ord: 0,
-      page_id: ids[i],
-      chunk_index: c.chunkIndex,
-      chunk_text: c.text,
-      chunk_source: c.source,
-      token_count: c.tokenCount,
-      language: c.language,
-      symbol_name: c.symbolName,
-      symbol_type: c.symbolType,
-      start_line: c.startLine,
-      end_line: c.endLine,
-      parent_symbol_path: c.parentSymbolPath,
-      doc_comment: c.docComment,
-      symbol_name_qualified: c.symbolNameQualified,
-    })),
-  )
-  if (payload.length === 0) return
-  for (const [ord, row] of payload.entries()) row.ord = ord
-  await tx.query(
-    `INSERT INTO content_chunks (page_id, chunk_index, chunk_text, chunk_source, token_count, language, symbol_name,
-        symbol_type, start_line, end_line, parent_symbol_path, doc_comment, symbol_name_qualified)
-     SELECT x.page_id, x.chunk_index, x.chunk_text, x.chunk_source, x.token_count, x.language, x.symbol_name, x.symbol_type,
-        x.start_line, x.end_line, x.parent_symbol_path, x.doc_comment, x.symbol_name_qualified
-     FROM jsonb_to_recordset($1::jsonb) AS x(page_id bigint, chunk_index int, chunk_text text, chunk_source text, token_count int,
-        language text, symbol_name text, symbol_type text, start_line int, end_line int, parent_symbol_path text[],
-        doc_comment text, symbol_name_qualified text, ord bigint)
-     ORDER BY x.ord`,
-    [JSON.stringify(payload)],
-  )
 }

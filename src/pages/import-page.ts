@@ -9,7 +9,7 @@ import { linkImportedMarkdown } from '../links/import-links.js'
 import { upsertChunks } from './chunk-repository.js'
 import { computePageContentHash } from './content-hash.js'
 import { recordWrite } from './keep-version.js'
-import { findPageHash, replaceTags, upsertPage } from './page-repository.js'
+import { findPageHash, replaceTags, upsertPage, type PageWrite } from './page-repository.js'
 import { parseMarkdownPage } from './parse-markdown.js'
 import { normalizeSlug } from './slug.js'
 import { DEFAULT_SOURCE_ID, type PageKind, type Provenance } from './types.js'
@@ -121,6 +121,35 @@ export async function chunk(input: ImportInput, page: PreparedPage, slug: string
   })
 }
 
+/** The page row a write stores: its content, provenance, writer and line changes. */
+export function pageWrite(
+  input: ImportInput,
+  prepared: { slug: string; sourceId: string; page: PreparedPage; contentHash: string },
+  changes: { linesAdded: number | null; linesRemoved: number | null },
+): PageWrite {
+  const provenance = input.provenance ?? {}
+  const { page } = prepared
+  return {
+    sourceId: prepared.sourceId,
+    slug: prepared.slug,
+    title: page.title,
+    type: page.type,
+    pageKind: input.kind,
+    compiledTruth: page.compiledTruth,
+    timeline: page.timeline,
+    frontmatter: page.frontmatter,
+    contentHash: prepared.contentHash,
+    ingestedVia: provenance.ingestedVia ?? null,
+    ingestedAt: provenance.ingestedAt ?? (provenance.ingestedVia ? new Date() : null),
+    sourceUri: provenance.sourceUri ?? null,
+    sourceKind: provenance.sourceKind ?? null,
+    writtenVia: input.writtenVia ?? provenance.ingestedVia ?? (provenance.sourceKind === 'sync' ? 'sync' : 'import'),
+    writtenBy: input.writtenBy ?? null,
+    linesAdded: changes.linesAdded,
+    linesRemoved: changes.linesRemoved,
+  }
+}
+
 /** Runs the write transaction, turning a page of an unknown source into a clear error. */
 export async function writePage<T>(db: Database, sourceId: string, write: (tx: SqlExecutor) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -165,29 +194,9 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
   const drafts = await chunk(input, page, slug, options, calls)
   options.annotateChunks?.(drafts, page.compiledTruth)
   const codeGraph = calls.graph(drafts)
-  const provenance = input.provenance ?? {}
-  const writtenVia = input.writtenVia ?? provenance.ingestedVia ?? (provenance.sourceKind === 'sync' ? 'sync' : 'import')
   const written = await writePage(db, sourceId, async (tx) => {
     const changes = await recordWrite(tx, existing?.id ?? null, { ...page, pageKind: input.kind }, options.keepVersions !== false)
-    const { id, created } = await upsertPage(tx, {
-      sourceId,
-      slug,
-      title: page.title,
-      type: page.type,
-      pageKind: input.kind,
-      compiledTruth: page.compiledTruth,
-      timeline: page.timeline,
-      frontmatter: page.frontmatter,
-      contentHash,
-      ingestedVia: provenance.ingestedVia ?? null,
-      ingestedAt: provenance.ingestedAt ?? (provenance.ingestedVia ? new Date() : null),
-      sourceUri: provenance.sourceUri ?? null,
-      sourceKind: provenance.sourceKind ?? null,
-      writtenVia,
-      writtenBy: input.writtenBy ?? null,
-      linesAdded: changes.linesAdded,
-      linesRemoved: changes.linesRemoved,
-    })
+    const { id, created } = await upsertPage(tx, pageWrite(input, { slug, sourceId, page, contentHash }, changes))
     await replaceTags(tx, id, page.tags)
     await upsertChunks(tx, id, drafts)
     if (input.kind === 'code' || !created) await replacePageCodeGraph(tx, id, sourceId, codeGraph, created)

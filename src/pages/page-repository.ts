@@ -82,7 +82,7 @@ export async function findPageHash(db: SqlExecutor, sourceId: string, slug: stri
   return rows[0] ? { id: rows[0].id, contentHash: rows[0].content_hash } : null
 }
 
-interface PageWrite extends Provenance {
+export interface PageWrite extends Provenance {
   sourceId: string
   slug: string
   title: string
@@ -137,6 +137,55 @@ export async function upsertPage(db: SqlExecutor, page: PageWrite): Promise<{ id
     ],
   )
   return rows[0]!
+}
+
+/**
+ * Inserts pages that do not exist yet, in one statement; returns their ids in the order given (ids
+ * are drawn in that order, as one upsertPage per page would draw them). A page that exists
+ * already fails the statement.
+ */
+export async function insertNewPages(db: SqlExecutor, pages: readonly PageWrite[]): Promise<number[]> {
+  const rows = pages.map((page, ord) => ({
+    ord,
+    source_id: page.sourceId,
+    slug: page.slug,
+    title: page.title,
+    type: page.type,
+    page_kind: page.pageKind,
+    compiled_truth: page.compiledTruth,
+    timeline: page.timeline,
+    frontmatter: page.frontmatter,
+    content_hash: page.contentHash,
+    ingested_via: page.ingestedVia,
+    ingested_at: page.ingestedAt?.toISOString() ?? null,
+    source_uri: page.sourceUri,
+    source_kind: page.sourceKind,
+    written_via: page.writtenVia,
+    written_by: page.writtenBy,
+    lines_added: page.linesAdded,
+    lines_removed: page.linesRemoved,
+  }))
+  const { rows: inserted } = await db.query<{ id: number; slug: string; source_id: string }>(
+    `INSERT INTO pages (source_id, slug, title, type, page_kind, compiled_truth, timeline, frontmatter, content_hash,
+                        ingested_via, ingested_at, source_uri, source_kind, written_via, written_by, lines_added, lines_removed, updated_at)
+     SELECT x.source_id, x.slug, x.title, x.type, x.page_kind, x.compiled_truth, x.timeline, x.frontmatter, x.content_hash,
+            x.ingested_via, x.ingested_at, x.source_uri, x.source_kind, x.written_via, x.written_by, x.lines_added, x.lines_removed, now()
+     FROM jsonb_to_recordset($1::jsonb) AS x(source_id text, slug text, title text, type text, page_kind text,
+            compiled_truth text, timeline text, frontmatter jsonb, content_hash text, ingested_via text, ingested_at timestamptz,
+            source_uri text, source_kind text, written_via text, written_by text, lines_added integer, lines_removed integer, ord bigint)
+     ORDER BY x.ord
+     RETURNING id, slug, source_id`,
+    [JSON.stringify(rows)],
+  )
+  const idOf = new Map(inserted.map((r) => [`${r.source_id}\u0000${r.slug}`, Number(r.id)]))
+  return pages.map((page) => idOf.get(`${page.sourceId}\u0000${page.slug}`)!)
+}
+
+/** The tags of pages that had none before (a bulk import), in one statement. */
+export async function addTagsOfNewPages(db: SqlExecutor, pages: ReadonlyArray<{ pageId: number; tags: readonly string[] }>): Promise<void> {
+  const tagged = pages.flatMap((p) => p.tags.map((tag) => [p.pageId, tag] as const))
+  if (tagged.length === 0) return
+  await db.query('INSERT INTO tags (page_id, tag) SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT DO NOTHING', [tagged.map((t) => t[0]), tagged.map((t) => t[1])])
 }
 
 export async function replaceTags(db: SqlExecutor, pageId: number, tags: readonly string[]): Promise<void> {

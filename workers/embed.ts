@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { embeddingProviderFor, runEmbed } from '../src/embedding/store/index.js'
+import { runEmbed } from '../src/embedding/store/index.js'
+import { activeEmbeddingProvider } from '../src/models/index.js'
 import { ValidationError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/handler.js'
 
@@ -21,7 +22,7 @@ export default defineJob({
   data,
   invalid: (_problem, raw) => new ValidationError('embed_invalid_mode', `Unknown embed mode ${JSON.stringify(raw.mode)}.`, { hint: 'Use {"mode": "stale"} or {"mode": "all"}.' }),
   async run(ctx) {
-    const provider = embeddingProviderFor(ctx.config.embedding)
+    const provider = await activeEmbeddingProvider(ctx.db, ctx.config)
     return runEmbed(ctx.db, provider, ctx.data.mode, { signal: ctx.signal, onProgress: (p) => ctx.progress({ ...p, unit: 'chunks' }) })
   },
 })

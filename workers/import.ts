@@ -30,14 +30,14 @@ export default defineJob({
   async run(ctx) {
     const { parseSyncStrategy } = await import('../src/sources/index.js')
     const { importFolder } = await import('../src/import/index.js')
-    const { embeddingProviderFor } = await import('../src/embedding/store/index.js')
+    const { activeEmbeddingProvider } = await import('../src/models/index.js')
     const job = ctx.data
     return importFolder(ctx.db, job.path, {
       strategy: parseSyncStrategy(job.strategy ?? 'auto'),
       include: job.include,
       exclude: job.exclude,
       sourceId: job.sourceId,
-      embedder: job.noEmbed ? null : embeddingProviderFor(ctx.config.embedding),
+      embedder: job.noEmbed ? null : await activeEmbeddingProvider(ctx.db, ctx.config),
       maxFences: ctx.config.import.maxFencesPerPage,
       signal: ctx.signal,
       onWarning: (message) => ctx.logger.warn(message),

@@ -56,7 +56,7 @@ const handler = defineJob({
     const markdown = eventToMarkdown(type.type, event.content, capturedVia, now)
     const noEmbed = ctx.data.noEmbed !== false
     const { importPage } = await import('../src/pages/import-page.js')
-    const embedder = noEmbed ? null : (await import('../src/embedding/store/index.js')).embeddingProviderFor(ctx.config.embedding)
+    const embedder = noEmbed ? null : await (await import('../src/models/index.js')).activeEmbeddingProvider(ctx.db, ctx.config)
     const imported = await importPage(
       ctx.db,
       { slug, kind: 'markdown', content: markdown, provenance: { ingestedVia: 'ingest_capture', ingestedAt: now, sourceUri: event.source_uri ?? null, sourceKind: event.source_id } },

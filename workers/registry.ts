@@ -17,6 +17,7 @@ export const handlerLoaders: Record<JobName, HandlerLoader> = {
   shell: async () => (await import('./shell.js')).default,
   import: async () => (await import('./import.js')).default,
   capture: async () => (await import('./capture.js')).default,
+  'switch-model': async () => (await import('./switch-model.js')).default,
 }
 
 export const defaultResolver: HandlerResolver = (name) => handlerLoaders[name]()

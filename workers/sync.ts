@@ -35,9 +35,9 @@ export default defineJob({
   async run(ctx) {
     const request = ctx.data
     const { runSync } = await import('../src/sync/index.js')
-    const { embeddingProviderFor } = await import('../src/embedding/store/index.js')
+    const { activeEmbeddingProvider } = await import('../src/models/index.js')
     const result: SyncResult = await runSync(ctx.db, request, {
-      embedder: request.noEmbed ? null : embeddingProviderFor(ctx.config.embedding),
+      embedder: request.noEmbed ? null : await activeEmbeddingProvider(ctx.db, ctx.config),
       holder: `sync job ${ctx.jobId}`,
       maxFences: ctx.config.import.maxFencesPerPage,
       signal: ctx.signal,

@@ -25,7 +25,7 @@ export interface CaptureReceipt extends PutPageResult {
 export async function capturePage(brain: { db: Database; config: Config; logger: Logger }, request: CaptureRequest): Promise<CaptureReceipt> {
   const { putPage } = await import('../pages/index.js')
   const { readConfigValue } = await import('../config/index.js')
-  const { embeddingProviderFor } = await import('../embedding/store/index.js')
+  const { activeEmbeddingProvider } = await import('../models/index.js')
   const shaped = shapeCapture(request.content, { type: request.type, capturedVia: request.source ?? 'cli', now: request.capturedAt })
   const slug = request.slug ?? defaultCaptureSlug(request.content.trim(), request.capturedAt)
   const result = await putPage(
@@ -34,7 +34,7 @@ export async function capturePage(brain: { db: Database; config: Config; logger:
       logger: brain.logger,
       repoPath: await readConfigValue(brain.db, 'sync.repo_path'),
       remote: false,
-      embedder: request.noEmbed ? null : embeddingProviderFor(brain.config.embedding),
+      embedder: request.noEmbed ? null : await activeEmbeddingProvider(brain.db, brain.config),
       maxFences: brain.config.import.maxFencesPerPage,
     },
     { slug, content: shaped.markdown, sourceUri: request.source ?? null, sourceKind: 'capture' },

@@ -33,6 +33,9 @@ interface OAuthConfig {
   refreshTtlMs: number
 }
 
+/** Where `brain models pull` downloads from unless BRAIN_MODEL_HUB or HF_ENDPOINT names another. */
+const DEFAULT_MODEL_HUB = 'https://huggingface.co'
+
 export interface Config {
   home: string
   engine: EngineConfig
@@ -48,6 +51,8 @@ export interface Config {
   import: { maxFencesPerPage: number }
   /** `capture --url`: the most bytes read of a response (BRAIN_FETCH_MAX_BYTES) and the time it may take. */
   fetch: { maxBytes: number; timeoutMs: number }
+  /** `brain models pull`: the model hub's base URL (BRAIN_MODEL_HUB, else HF_ENDPOINT, else the public hub). */
+  models: { hubUrl: string }
   jobs: { allowShell: boolean }
   /** The resident service: it exits after this long with no client and no running job (0: never). */
   service: { idleTimeoutMs: number }
@@ -197,6 +202,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       maxBytes: positiveInt('BRAIN_FETCH_MAX_BYTES', env.BRAIN_FETCH_MAX_BYTES, 10 * 1024 * 1024),
       timeoutMs: positiveInt('BRAIN_FETCH_TIMEOUT_MS', env.BRAIN_FETCH_TIMEOUT_MS, 10_000),
     },
+    models: { hubUrl: env.BRAIN_MODEL_HUB?.trim() || env.HF_ENDPOINT?.trim() || DEFAULT_MODEL_HUB },
     jobs: { allowShell: env.BRAIN_ALLOW_SHELL_JOBS === '1' },
     service: {
       idleTimeoutMs: parseDurationMs(

@@ -11,8 +11,8 @@ interface Coverage {
 
 /** How many chunks carry a vector of the active model; vector search ignores the others. */
 export async function checkEmbeddings(db: SqlExecutor, config: Config): Promise<DoctorCheck> {
-  const { embeddingProviderFor } = await import('../embedding/providers/configured.js')
-  const model = embeddingProviderFor(config.embedding).model
+  const { activeEmbeddingProvider } = await import('../models/index.js')
+  const model = (await activeEmbeddingProvider(db, config)).model
   const { rows } = await db.query<Coverage>(
     `SELECT count(*)::int AS total,
             count(*) FILTER (WHERE embedding IS NULL)::int AS missing,

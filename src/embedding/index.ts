@@ -19,6 +19,7 @@ export { LOCAL_MODEL_ID } from './local/local-model.js'
 export { configureLocalEmbeddings, disposeLocalEmbeddings, type LocalRuntimeOptions } from './local/local-runtime.js'
 export type { EmbeddingProvider, EmbeddingProviderName, EmbeddingSettings, EmbedOptions } from './types.js'
 export { parseVectorLiteral, toVectorLiteral } from './store/vector-literal.js'
+export { assertUsableVector, nonEmptyInput, padToDimensions } from './store/vectors.js'
 
 const tokenCounter = new TokenCounter(loadCl100kEncoder)
 

@@ -17,6 +17,8 @@ export interface EmbeddingSettings {
 
 export interface EmbedOptions {
   signal?: AbortSignal
+  /** A search query or stored text; models trained with prefixes (`query: `) embed the two apart. Default passage. */
+  purpose?: 'query' | 'passage'
 }
 
 export interface EmbeddingProvider {

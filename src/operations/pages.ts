@@ -12,7 +12,7 @@ const source = z.string().trim().min(1).max(200).optional().describe('Source id 
 /** What a page write needs, from an operation's context. */
 export async function pageWriteContext(ctx: OperationContext, noEmbed: boolean) {
   const { readConfigValue } = await import('../config/index.js')
-  const { embeddingProviderFor } = await import('../embedding/store/index.js')
+  const { activeEmbeddingProvider } = await import('../models/index.js')
   const { db, config } = await ctx.brain()
   return {
     db,
@@ -21,7 +21,7 @@ export async function pageWriteContext(ctx: OperationContext, noEmbed: boolean) 
     remote: ctx.remote,
     dryRun: ctx.dryRun,
     allowedSlugPrefixes: ctx.remote ? ctx.remoteSlugPrefixes : null,
-    embedder: noEmbed ? null : embeddingProviderFor(config.embedding),
+    embedder: noEmbed ? null : await activeEmbeddingProvider(db, config),
     caller: ctx.caller ?? null,
     maxFences: config.import.maxFencesPerPage,
   }

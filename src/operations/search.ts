@@ -20,6 +20,7 @@ const searchInput = z.strictObject({
   near_symbol: z.string().trim().min(1).max(500).optional().describe('Boost results near this symbol in the call graph'),
   walk_depth: z.number().int().optional().describe('Call-graph hops from near_symbol that earn a boost, 0–3 (default 1)'),
   graph_boost: z.boolean().optional().describe('Rank results that link to each other, and much-linked pages, higher (default off, or BRAIN_SEARCH_GRAPH_BOOST=1)'),
+  rerank: z.boolean().optional().describe('query only: re-score the first results with the local re-ranker (default on when search.reranker is set; false turns it off)'),
 })
 
 type SearchArgs = z.output<typeof searchInput>
@@ -39,6 +40,7 @@ function options(args: SearchArgs): SearchOptions {
     nearSymbol: args.near_symbol,
     walkDepth: args.walk_depth,
     graphBoost: args.graph_boost,
+    rerank: args.rerank,
   }
 }
 
@@ -62,6 +64,7 @@ const SEARCH_FLAGS: CliOption[] = [
   { field: 'near_symbol', flag: '--near-symbol', kind: 'string', description: 'Boost results near this symbol in the call graph' },
   { field: 'walk_depth', flag: '--walk-depth', kind: 'integer', description: 'Call-graph hops from --near-symbol that earn a boost, 0–3 (default 1)' },
   { field: 'graph_boost', flag: '--graph-boost', kind: 'boolean', description: 'Rank results that link to each other, and much-linked pages, higher' },
+  { field: 'rerank', flag: '--rerank', kind: 'boolean', description: 'query: re-score the first results with the local re-ranker (search.reranker); --no-rerank skips it' },
 ]
 
 function searchCli(path: string, usage: Pick<CliShape, 'description' | 'details' | 'examples'>): CliShape {

@@ -44,6 +44,8 @@ export const DEFAULT_TIMEOUT_MS: Readonly<Record<JobName, number>> = Object.free
   shell: 30 * MINUTE,
   import: 120 * MINUTE,
   capture: 5 * MINUTE,
+  // Re-embedding a large brain with a bigger model takes hours; a stopped switch resumes.
+  'switch-model': 12 * 60 * MINUTE,
 })
 
 export const DEFAULT_MAX_STALLED = 1

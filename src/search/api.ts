@@ -3,6 +3,7 @@ import { hybridSearch } from './hybrid.js'
 import { keywordRows, type KeywordMatch } from './keyword.js'
 import { searchWithGraphBoost } from './graph-boost.js'
 import { searchNearSymbol } from './near-symbol.js'
+import { searchWithRerank } from './rerank.js'
 import { planSearch } from './options.js'
 import { keywordPageRows } from './result-cache.js'
 import { withSearchTransaction } from './sql.js'
@@ -44,5 +45,6 @@ export async function query(context: SearchContext, questionText: string, option
   if (options.nearSymbol !== undefined) return searchNearSymbol(context, options, (inner) => query(context, questionText, inner))
   if (options.graphBoost ?? context.settings.graphBoost) return searchWithGraphBoost(context, options, (inner) => query(context, questionText, inner))
   const question = requireQuery(questionText, 'query')
+  if (options.rerank !== false) return searchWithRerank(context, question, options, (inner) => query(context, question, inner))
   return hybridSearch(context, question, planSearch(options, context.settings))
 }

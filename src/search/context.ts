@@ -2,6 +2,7 @@ import type { EmbeddingConfig } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import { embeddingProviderFor } from '../embedding/providers/configured.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
+import { activeEmbeddingProvider } from '../models/index.js'
 import { ConfigError, UsageError } from '../errors/index.js'
 import type { SearchPlan, SearchSettings } from './options.js'
 import { toSearchResult, queryTerms } from './rows.js'
@@ -17,18 +18,21 @@ export interface SearchContext {
   embedder?: EmbeddingProvider
   /** config.embedding; used only when `embedder` is absent. */
   embedding?: EmbeddingConfig
+  /** $BRAIN_HOME, where registered local models live; with it the brain's active model is used. */
+  home?: string
   /** Clock for the `stale` flag. */
   now?: () => Date
   signal?: AbortSignal
 }
 
 /** The context for a brain's configuration: its search settings and embedding provider. */
-export function searchContext(db: Database, config: { search: SearchSettings; embedding: EmbeddingConfig }, options: { now?: () => Date; signal?: AbortSignal } = {}): SearchContext {
-  return { db, settings: config.search, embedding: config.embedding, ...options }
+export function searchContext(db: Database, config: { search: SearchSettings; embedding: EmbeddingConfig; home?: string }, options: { now?: () => Date; signal?: AbortSignal } = {}): SearchContext {
+  return { db, settings: config.search, embedding: config.embedding, home: config.home, ...options }
 }
 
-export function resolveEmbedder(context: SearchContext): EmbeddingProvider {
+export async function resolveEmbedder(context: SearchContext): Promise<EmbeddingProvider> {
   if (context.embedder) return context.embedder
+  if (context.embedding && context.home !== undefined) return activeEmbeddingProvider(context.db, { home: context.home, embedding: context.embedding })
   if (context.embedding) return embeddingProviderFor(context.embedding)
   throw new ConfigError('search_no_embedder', 'Vector search needs an embedding provider and none was given.', {
     hint: 'Pass the configuration (config.embedding) or an embedder in the search context.',

@@ -1,8 +1,10 @@
+import type { EmbeddingProvider } from '../embedding/index.js'
+import { serializeError } from '../errors/index.js'
 import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'
 import type { SearchPlan } from './options.js'
 import { keywordChunkRows, keywordPageRows } from './result-cache.js'
 import { withSearchTransaction } from './sql.js'
-import type { SearchResponse } from './types.js'
+import type { KeywordOnlyReason, SearchResponse } from './types.js'
 import { embedQuery, hasEmbeddings, vectorChunkRows } from './vector.js'
 
 /** Chunks each side contributes per result asked for (offset included), and at least. */
@@ -33,35 +35,30 @@ export const HYBRID_KEYWORD_WEIGHT = 0.3
  * (`keyword_only` and `notice`) and carries the keyword search's results.
  */
 export async function hybridSearch(context: SearchContext, query: string, plan: SearchPlan): Promise<SearchResponse> {
-  const embedder = resolveEmbedder(context)
   const response = baseResponse(query, 'hybrid', plan)
-  const present = await hasEmbeddings(context.db, embedder.model)
-  if (!present) {
-    const rows = await keywordPageRows(context.db, plan, query)
-    return {
-      ...response,
-      ran: ['keyword'],
-      match: 'any',
-      keyword_only: 'no_embeddings',
-      notice: `Ran keyword-only. ${noEmbeddingsNotice(embedder.model)}`,
-      results: mapRows(rows, query, plan, context),
-    }
+  const keywordOnly = async (reason: KeywordOnlyReason, notice: string): Promise<SearchResponse> => ({
+    ...response,
+    ran: ['keyword'],
+    match: 'any',
+    keyword_only: reason,
+    notice,
+    results: mapRows(await keywordPageRows(context.db, plan, query), query, plan, context),
+  })
+  let embedder: EmbeddingProvider
+  try {
+    embedder = await resolveEmbedder(context)
+  } catch (err) {
+    // A model folder that went missing must not take keyword search down with it.
+    const error = serializeError(err)
+    return keywordOnly('embedding_failed', `Ran keyword-only: the embedding model is not usable (${error.code}: ${error.message})`)
   }
+  if (!(await hasEmbeddings(context.db, embedder.model))) return keywordOnly('no_embeddings', `Ran keyword-only. ${noEmbeddingsNotice(embedder.model)}`)
   const depth = hybridCandidates(plan)
   const legPlan: SearchPlan = { ...plan, offset: 0, limit: depth }
   const embedding = embedQuery(embedder, query, context.signal)
   const keywordChunks = await keywordChunkRows(context.db, legPlan, query)
   const { literal, error } = await embedding
-  if (literal === null) {
-    return {
-      ...response,
-      ran: ['keyword'],
-      match: 'any',
-      keyword_only: 'embedding_failed',
-      notice: `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`,
-      results: mapRows(await keywordPageRows(context.db, plan, query), query, plan, context),
-    }
-  }
+  if (literal === null) return keywordOnly('embedding_failed', `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`)
   const vectorChunks = await withSearchTransaction(
     context.db,
     (tx) =>

@@ -28,6 +28,8 @@ export interface SearchOptions {
   walkDepth?: number
   /** Rank results the brain's links tie together higher (graph-boost.ts); default BRAIN_SEARCH_GRAPH_BOOST, off. */
   graphBoost?: boolean
+  /** Re-score the first results with the cross-encoder (rerank.ts): true needs one, false skips it; default search.reranker. */
+  rerank?: boolean
 }
 
 /**
@@ -79,6 +81,8 @@ export interface SearchResponse {
   match: 'all' | 'any' | 'two' | null
   /** Embedding model whose vectors were compared, when the vector side ran. */
   model: string | null
+  /** The re-ranker that ordered the results; present only when one ran in time. */
+  reranker?: string
   detail: Detail
   limit: number
   offset: number

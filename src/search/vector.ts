@@ -85,7 +85,7 @@ type QueryEmbedding = { literal: string; error: null } | { literal: null; error:
 /** Never rejects: a provider failure is returned, so hybrid search can fall back to keywords. */
 export async function embedQuery(embedder: EmbeddingProvider, query: string, signal?: AbortSignal): Promise<QueryEmbedding> {
   try {
-    const [vector] = await embedder.embed([query], { signal })
+    const [vector] = await embedder.embed([query], { signal, purpose: 'query' })
     return { literal: toVectorLiteral(vector!), error: null }
   } catch (err) {
     return { literal: null, error: serializeError(err) }
@@ -93,10 +93,10 @@ export async function embedQuery(embedder: EmbeddingProvider, query: string, sig
 }
 
 export async function vectorSearchResponse(context: SearchContext, query: string, plan: SearchPlan): Promise<SearchResponse> {
-  const embedder = resolveEmbedder(context)
+  const embedder = await resolveEmbedder(context)
   const response = { ...baseResponse(query, 'vector', plan), model: embedder.model }
   if (!(await hasEmbeddings(context.db, embedder.model))) return { ...response, notice: noEmbeddingsNotice(embedder.model) }
-  const [vector] = await embedder.embed([query], { signal: context.signal })
+  const [vector] = await embedder.embed([query], { signal: context.signal, purpose: 'query' })
   const literal = toVectorLiteral(vector!)
   const rows = await withSearchTransaction(context.db, (tx) => vectorRows(tx, plan, literal, embedder.model), { efSearch: vectorInnerLimit(plan) })
   return { ...response, ran: ['vector'], results: mapRows(rows, query, plan, context) }

@@ -110,10 +110,10 @@ export class BrainService {
   /** Opens the configured brain and loads the embedding model, so the first command is fast. */
   async warmUp(): Promise<void> {
     try {
-      await this.host.database(this.config.engine)
+      const db = await this.host.database(this.config.engine)
       if (this.config.embedding.provider === 'local') {
-        const { embeddingProviderFor } = await import('../embedding/providers/configured.js')
-        await embeddingProviderFor(this.config.embedding).embed(['warm up'])
+        const { activeEmbeddingProvider } = await import('../models/index.js')
+        await (await activeEmbeddingProvider(db, this.config)).embed(['warm up'])
       }
       this.logger.info('warm')
     } catch (err) {

@@ -43,6 +43,7 @@ engineTest(t, 'submit stores a waiting job in the spec vocabulary, in the pg-bos
     { name: 'import', policy: 'standard' },
     { name: 'ingest_capture', policy: 'standard' },
     { name: 'shell', policy: 'standard' },
+    { name: 'switch-model', policy: 'standard' },
     { name: 'sync', policy: 'standard' },
   ])
 })

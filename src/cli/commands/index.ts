@@ -30,6 +30,7 @@ import { JobsCancelCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitComman
 import { ExportCommand } from './export.js'
 import { UiCommand } from './ui.js'
 import { DiffCommand, GetCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
+import { ModelsAddCommand, ModelsListCommand, ModelsPullCommand, ModelsUseCommand } from './models.js'
 import { ReindexCommand } from './reindex.js'
 import { ServeCommand } from './serve.js'
 import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
@@ -51,6 +52,10 @@ export const commands: Array<CommandClass<BrainContext>> = [
   UntagCommand,
   CaptureCommand,
   ReindexCommand,
+  ModelsListCommand,
+  ModelsAddCommand,
+  ModelsUseCommand,
+  ModelsPullCommand,
   EmbedCommand,
   ImportCommand,
   SyncCommand,

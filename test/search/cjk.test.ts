@@ -37,3 +37,46 @@ engineTest(t, 'segmentation holds under another search language and a re-index',
   t.same(slugs(await search(ctx, '复习')), ['notes/zh'])
   t.same(slugs(await search(ctx, '打ち合わせ')), ['notes/ja'])
 })
+
+/** The first form of brain_search_text (migration 0460), kept here as the reference its replacement must match. */
+const REFERENCE_SEGMENTER = `
+CREATE OR REPLACE FUNCTION pg_temp.reference_search_text(t text) RETURNS text AS $$
+  SELECT CASE
+    WHEN t IS NULL OR t !~ '[\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]' THEN t
+    ELSE (
+      SELECT string_agg(
+        CASE WHEN m.part ~ '^[\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]+$'
+          THEN (SELECT string_agg(substr(m.part, i, 2), ' ' ORDER BY i) FROM generate_series(1, greatest(length(m.part) - 1, 1)) AS i)
+          ELSE m.part
+        END, ' ' ORDER BY m.n)
+      FROM (
+        SELECT r[1] AS part, n
+        FROM regexp_matches(t, '([\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]+|[^\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]+)', 'g') WITH ORDINALITY AS x(r, n)
+      ) m
+    )
+  END
+$$ LANGUAGE sql IMMUTABLE`
+
+engineTest(t, 'segmentation yields the same words, at the same positions, as its first form', async (t, { db }) => {
+  const texts = [
+    ...pages.map((p) => p.content),
+    '知',
+    'a知b',
+    '知识库',
+    'abc知识库def',
+    '  前后 有空格  ',
+    '東京タワー(Tokyo Tower)と스카이트리',
+    '第1章：概要\n第2章：詳細',
+    'x, 知识库。y! 数据 - 备份',
+    'plain English with no CJK at all',
+    '',
+  ]
+  await db.transaction(async (tx) => {
+    await tx.query(REFERENCE_SEGMENTER)
+    const { rows } = await tx.query<{ x: string; now: string; reference: string }>(
+      `SELECT x, to_tsvector('simple', brain_search_text(x))::text AS now, to_tsvector('simple', pg_temp.reference_search_text(x))::text AS reference FROM unnest($1::text[]) AS x`,
+      [texts],
+    )
+    for (const row of rows) t.equal(row.now, row.reference, JSON.stringify(row.x))
+  })
+})

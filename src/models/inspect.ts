@@ -1,5 +1,5 @@
 import { access, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import { ValidationError } from '../errors/index.js'
 import type { ModelKind, ModelSettings, Pooling } from './manifest.js'
 
@@ -20,6 +20,7 @@ export async function inspectModelFolder(path: string, kind: ModelKind, override
   if (!(await exists(join(path, 'tokenizer.json')))) {
     throw new ValidationError('model_folder_incomplete', `${path} has no tokenizer.json.`, { hint: 'A model folder holds tokenizer.json and an ONNX file (model.onnx or onnx/model.onnx).' })
   }
+  if (overrides.onnxFile !== undefined) assertInsideFolder(overrides.onnxFile)
   const onnxFile = overrides.onnxFile ?? (await firstExisting(path, ONNX_CANDIDATES))
   if (onnxFile === null || !(await exists(join(path, onnxFile)))) {
     throw new ValidationError('model_folder_incomplete', `${path} has no ONNX file${overrides.onnxFile ? ` ${overrides.onnxFile}` : ''}.`, {
@@ -39,6 +40,13 @@ export async function inspectModelFolder(path: string, kind: ModelKind, override
     queryPrefix: overrides.queryPrefix ?? promptOf('query'),
     passagePrefix: overrides.passagePrefix ?? promptOf('passage', 'document'),
     maxTokens: overrides.maxTokens ?? (await maxTokensOf(path)),
+  }
+}
+
+/** `--file` names a file inside the model's folder, never one beside or above it. */
+export function assertInsideFolder(file: string): void {
+  if (isAbsolute(file) || file.split(/[\\/]/).includes('..')) {
+    throw new ValidationError('model_file_outside_folder', `--file ${file} is not a path inside the model folder.`, { hint: 'Name it relative to the folder, e.g. onnx/model_quantized.onnx' })
   }
 }
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { NotAvailableError, NotFoundError, ProviderError, UsageError, ValidationError } from '../errors/index.js'
-import { ONNX_CANDIDATES } from './inspect.js'
+import { assertInsideFolder, ONNX_CANDIDATES } from './inspect.js'
 
 /** Files a sentence-embedding or cross-encoder folder is made of, besides its ONNX graph. */
 const SIDE_FILES = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'config.json', 'modules.json', 'config_sentence_transformers.json', '1_Pooling/config.json']
@@ -51,6 +51,7 @@ const HUB_REPO = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/
  */
 export async function pullModelFiles(repo: string, target: string, options: PullOptions): Promise<{ onnxFile: string; files: PulledFile[]; revision: string }> {
   if (!HUB_REPO.test(repo)) throw new UsageError('invalid_hub_id', `"${repo}" is not a hub model id.`, { hint: 'Use owner/name, e.g. sentence-transformers/all-MiniLM-L6-v2' })
+  if (options.onnxFile !== undefined) assertInsideFolder(options.onnxFile)
   const revision = options.revision ?? 'main'
   const hub = options.hub.replace(/\/+$/, '')
   const listing = await hubFetch(`${hub}/api/models/${repo}/revision/${encodeURIComponent(revision)}?blobs=true`, hub, options.signal)

@@ -103,5 +103,6 @@ t.test('broken folders are refused with their own codes, and nothing is register
   const wide = await writeTinyEmbedder(join(root, 'wide'), { dimensions: 1600 })
   await t.rejects(addModel(home, wide.dir), { code: 'model_too_many_dimensions' })
   await t.rejects(addModel(home, model.dir, { id: 'Bad Id' }), { code: 'invalid_model_id' })
+  await t.rejects(addModel(home, wide.dir, { onnxFile: '../m/onnx/model.onnx' }), { code: 'model_file_outside_folder' }, '--file stays inside the folder')
   await t.rejects(requireManifest(home, 'm'), { code: 'model_not_found' })
 })

@@ -37,7 +37,7 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 log=$(mktemp)
 set +e
-npx tap --disable-coverage --allow-empty-coverage --timeout=600 --jobs=2 --reporter=tap "${files[@]}" | tee "$log"
+npx tap --disable-coverage --allow-empty-coverage --timeout=600 --jobs="${BRAIN_TEST_JOBS:-2}" --reporter=tap "${files[@]}" | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 # A plain closing line that any CI reader understands.

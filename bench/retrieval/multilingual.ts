@@ -23,6 +23,7 @@
  * now (0471), in milliseconds per 1,000 pages.
  *
  *   node dist/bench/retrieval/multilingual.js [pglite] [postgres] [--langs en,de,zh] [--no-hybrid] [--json]
+ *   npm run bench -- retrieval --multilingual [the same arguments]
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -196,8 +197,8 @@ function table(reports: readonly LanguageReport[]): string {
   return lines.join('\n')
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2)
+/** Also `npm run bench -- retrieval --multilingual [pglite] [postgres] …`. */
+export async function runMultilingual(argv: string[]): Promise<void> {
   const engines = enginesFromArgs(argv)
   const langsArg = argv[argv.indexOf('--langs') + 1]
   const langs = argv.includes('--langs') && langsArg ? langsArg.split(',') : Object.keys(LANGUAGES)
@@ -219,7 +220,7 @@ async function main(): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then(
+  runMultilingual(process.argv.slice(2)).then(
     () => process.exit(0),
     (err: unknown) => {
       process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)

@@ -163,6 +163,10 @@ function datasetsFromArgs(args: readonly string[]): Dataset[] {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
+  if (args.includes('--multilingual')) {
+    await (await import('./multilingual.js')).runMultilingual(args.filter((a) => a !== '--multilingual'))
+    process.exit(0)
+  }
   const engines = enginesFromArgs(args.includes('pglite') || args.includes('postgres') ? args : ['pglite'])
   const cacheAt = args.indexOf('--embed-cache')
   const embedder = cachingEmbedder(createEmbeddingProvider({ provider: 'local' }), cacheAt >= 0 ? (args[cacheAt + 1] ?? null) : null)

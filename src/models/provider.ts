@@ -20,9 +20,34 @@ export const BUILTIN_MODEL_ID = 'use-lite'
 export async function activeEmbeddingProvider(db: SqlExecutor, config: { home: string; embedding: EmbeddingConfig }): Promise<EmbeddingProvider> {
   if (config.embedding.provider === 'local') {
     const id = await readConfigValue(db, ACTIVE_MODEL_KEY)
-    if (id !== null && id !== BUILTIN_MODEL_ID) return folderEmbeddingProvider(await requireManifest(config.home, id))
+    if (id !== null && id !== BUILTIN_MODEL_ID) {
+      try {
+        return folderEmbeddingProvider(await requireManifest(config.home, id))
+      } catch (err) {
+        return unavailableProvider(id, err)
+      }
+    }
   }
   return embeddingProviderFor(config.embedding)
+}
+
+/**
+ * The brain's model is not registered on this machine (another machine switched it, or its folder
+ * went away). Writes still store their pages, with chunks left for `brain embed --stale`, and
+ * hybrid search runs on keywords and says why: the same as an unreachable provider.
+ */
+function unavailableProvider(id: string, cause: unknown): EmbeddingProvider {
+  const message = cause instanceof Error ? cause.message : String(cause)
+  return {
+    name: 'local',
+    model: vectorModelTag({ id }),
+    embed: () =>
+      Promise.reject(
+        new ProviderError('model_unavailable', `The brain embeds with ${id}, which this machine cannot load: ${message}`, {
+          hint: `brain models add <dir> --id ${id} (or brain models pull), then brain embed --stale`,
+        }),
+      ),
+  }
 }
 
 /** The provider of a model id as `brain models use` names it. */

@@ -102,6 +102,20 @@ engineTest(t, 'switching models re-embeds beside the old vectors, which search u
   const stored = parseVectorLiteral(rows[0]!.embedding)
   t.ok(Math.max(...expected!.map((v, i) => Math.abs(v - stored[i]!))) < 1e-5, 'a stored vector is the passage embedding of its chunk')
 
+  // This machine loses the model the brain uses: writes keep their pages, search its keywords.
+  await rm(join(home, 'models', 'new'), { recursive: true })
+  const unavailable = await activeEmbeddingProvider(db, config)
+  const written = await importPage(db, { slug: 'notes/offline', kind: 'markdown', content: 'zebra basil' }, { embedder: unavailable })
+  t.equal(written.embedError?.code, 'model_unavailable', 'the page is written, its chunks left to embed later')
+  t.equal((await db.query("SELECT count(*)::int AS n FROM pages WHERE slug = 'notes/offline'")).rows[0]?.n, 1)
+  const keywordOnly = await query(searchContext(db, config), 'zebra basil')
+  t.equal(keywordOnly.keyword_only, 'embedding_failed')
+  t.match(keywordOnly.notice, /model_unavailable/)
+  t.ok(
+    keywordOnly.results.some((r) => r.slug === 'notes/offline'),
+    'found by its words',
+  )
+
   await beginModelSwitch(db, 'old')
   await t.rejects(runModelSwitch(db, 'use-lite', newProvider), { code: 'model_switch_superseded' }, 'a newer switch stops an older job')
   t.equal(await cancelModelSwitch(db), 'old')

@@ -39,10 +39,14 @@ async function applyAutopilotCron(boss: Boss, cron: string | null, timings: Queu
  */
 export async function startBossRuntime(db: Database, logger: Logger, options: { autopilotCron: string | null; timings: QueueTimings }): Promise<BossRuntime> {
   const { default: PgBoss } = await import('pg-boss')
-  const boss = new PgBoss({ db: pgBossDb(db), schema: QUEUE_SCHEMA, migrate: true, supervise: true, schedule: true })
+  const seam = pgBossDb(db)
+  const boss = new PgBoss({ db: seam, schema: QUEUE_SCHEMA, migrate: true, supervise: true, schedule: true })
   boss.on('error', (err: Error) => logger.warn(`pg-boss: ${err.message}`))
   await boss.start()
-  const stop = (): Promise<void> => boss.stop({ graceful: false, close: false, wait: true })
+  const stop = async (): Promise<void> => {
+    await boss.stop({ graceful: false, close: false, wait: true })
+    await seam.close()
+  }
   try {
     await applyAutopilotCron(boss, options.autopilotCron, options.timings)
   } catch (err) {

@@ -39,6 +39,30 @@ t.test('pg-boss SQL reaches exec only when parameterless and multi-statement', a
   t.same(calls, ['exec:BEGIN; SELECT 1; COMMIT;', 'query:SELECT 1:[]', 'query:SELECT $1:[5]'])
 })
 
+t.test('closing the seam waits for the statement under way and drops what pg-boss sends after', async (t) => {
+  const calls: string[] = []
+  let release: () => void = () => undefined
+  const fake: SqlExecutor = {
+    async query(text) {
+      calls.push(text)
+      if (text === 'SLOW') await new Promise<void>((resolve) => (release = resolve))
+      return { rows: [{ ok: 1 }], rowCount: 1 } as never
+    },
+    async exec() {},
+  }
+  const db = pgBossDb(fake)
+  const slow = db.executeSql('SLOW', [1])
+  let closed = false
+  const closing = db.close().then(() => (closed = true))
+  await new Promise((resolve) => setImmediate(resolve))
+  t.notOk(closed, 'close waits for the statement under way')
+  release()
+  await closing
+  t.same(await slow, { rows: [{ ok: 1 }] }, 'which completes')
+  t.same(await db.executeSql('COMPLETE LATE', [1]), { rows: [] }, 'a statement after close gets no rows')
+  t.same(calls, ['SLOW'], 'and never reaches the database')
+})
+
 t.test("migration 0100 carries pg-boss's construction plan unchanged", async (t) => {
   const migration = readFileSync(join(migrationsDir(), '0100_job_queue.sql'), 'utf8')
   const block = /-- pg-boss:begin\n([\s\S]*?)\n-- pg-boss:end/.exec(migration)?.[1]

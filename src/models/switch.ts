@@ -65,7 +65,7 @@ export async function runModelSwitch(
   const from = await activeModelId(db)
   const stillWanted = async (): Promise<void> => {
     const wanted = await nextModelId(db)
-    if (wanted !== to) throw new ConflictError('model_switch_superseded', `The switch to ${to} was replaced by ${wanted === null ? 'none' : `a switch to ${wanted}`}.`)
+    if (wanted !== to) throw new ConflictError('model_switch_superseded', wanted === null ? `The switch to ${to} was cancelled.` : `The switch to ${to} was replaced by a switch to ${wanted}.`)
   }
   if (from === to && (await nextModelId(db)) === null) {
     // A second job for a switch another one finished.

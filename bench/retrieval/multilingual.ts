@@ -31,6 +31,7 @@ import type { Database } from '../../src/db/types.js'
 import { createEmbeddingProvider, type EmbeddingProvider } from '../../src/embedding/index.js'
 import { importPages } from '../../src/pages/import-batch.js'
 import { query, search, setSearchLanguage, type SearchContext } from '../../src/search/index.js'
+import { firstSearchTextFunction } from '../../test/helpers/first-segmenter.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 import { cachingEmbedder } from './embed-cache.js'
 import { mean, ndcgAtK } from './metrics.js'
@@ -137,26 +138,13 @@ async function segmentationCost(db: Database, set: LanguageSet): Promise<NonNull
     runs.sort((a, b) => a - b)
     return (runs[2]! / set.docs.length) * 1000
   }
-  await db.query(FIRST_FORM)
+  await db.query(firstSearchTextFunction('bench_first_search_text'))
   return {
     plainMs: await time(`to_tsvector('simple', x.content)`),
     firstFormMs: await time(`to_tsvector('simple', bench_first_search_text(x.content))`),
     segmentedMs: await time(`to_tsvector('simple', brain_search_text(x.content))`),
   }
 }
-
-/** brain_search_text as migration 0460 first wrote it, for the cost of segmentation before and after 0471. */
-const CJK_CLASS = '\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff'
-const FIRST_FORM = `
-CREATE OR REPLACE FUNCTION bench_first_search_text(t text) RETURNS text AS $$
-  SELECT CASE WHEN t IS NULL OR t !~ '[${CJK_CLASS}]' THEN t ELSE (
-    SELECT string_agg(
-      CASE WHEN m.part ~ '^[${CJK_CLASS}]+$'
-        THEN (SELECT string_agg(substr(m.part, i, 2), ' ' ORDER BY i) FROM generate_series(1, greatest(length(m.part) - 1, 1)) AS i)
-        ELSE m.part END, ' ' ORDER BY m.n)
-    FROM (SELECT r[1] AS part, n FROM regexp_matches(t, '([${CJK_CLASS}]+|[^${CJK_CLASS}]+)', 'g') WITH ORDINALITY AS x(r, n)) m)
-  END
-$$ LANGUAGE sql IMMUTABLE`
 
 async function runLanguage(engine: BenchEngine, set: LanguageSet, embedder: EmbeddingProvider | null): Promise<LanguageReport> {
   const config = LANGUAGES[set.lang]!

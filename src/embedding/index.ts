@@ -15,7 +15,7 @@ import type { EmbeddingProvider, EmbeddingSettings } from './types.js'
 
 export { EMBEDDING_DIMENSIONS, EMBEDDING_INPUT_TOKEN_CAP, EMBEDDING_USD_PER_1K_TOKENS } from './constants.js'
 export { estimateEmbeddingCostUsd } from './providers/cost.js'
-export { LOCAL_MODEL_ID } from './local/local-model.js'
+export { LOCAL_MODEL_ID, LOCAL_MODEL_NATIVE_DIMENSIONS } from './local/local-model.js'
 export { configureLocalEmbeddings, disposeLocalEmbeddings, type LocalRuntimeOptions } from './local/local-runtime.js'
 export type { EmbeddingProvider, EmbeddingProviderName, EmbeddingSettings, EmbedOptions } from './types.js'
 export { parseVectorLiteral, toVectorLiteral } from './store/vector-literal.js'

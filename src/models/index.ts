@@ -13,7 +13,7 @@
  */
 import { resolve } from 'node:path'
 import type { SqlExecutor } from '../db/types.js'
-import { LOCAL_MODEL_ID } from '../embedding/index.js'
+import { LOCAL_MODEL_ID, LOCAL_MODEL_NATIVE_DIMENSIONS } from '../embedding/index.js'
 import { ProviderError } from '../errors/index.js'
 import { inspectModelFolder, type FolderOverrides } from './inspect.js'
 import { assertModelId, listManifests, modelDirectory, modelIdFrom, vectorModelTag, writeManifest, type ModelKind, type ModelManifest } from './manifest.js'
@@ -111,7 +111,7 @@ export async function listModels(db: SqlExecutor, home: string, reranker: string
     id: BUILTIN_MODEL_ID,
     kind: 'embedder',
     tag: LOCAL_MODEL_ID,
-    dimensions: 512,
+    dimensions: LOCAL_MODEL_NATIVE_DIMENSIONS,
     path: null,
     active: active === BUILTIN_MODEL_ID,
     next: next === BUILTIN_MODEL_ID,

@@ -1,6 +1,7 @@
 import { access, readFile } from 'node:fs/promises'
-import { isAbsolute, join } from 'node:path'
+import { join } from 'node:path'
 import { ValidationError } from '../errors/index.js'
+import { lexicallyWithin } from '../util/contained-path.js'
 import type { ModelKind, ModelSettings, Pooling } from './manifest.js'
 
 /** ONNX files in the order a folder is searched; full precision first, then quantised variants. */
@@ -20,7 +21,7 @@ export async function inspectModelFolder(path: string, kind: ModelKind, override
   if (!(await exists(join(path, 'tokenizer.json')))) {
     throw new ValidationError('model_folder_incomplete', `${path} has no tokenizer.json.`, { hint: 'A model folder holds tokenizer.json and an ONNX file (model.onnx or onnx/model.onnx).' })
   }
-  if (overrides.onnxFile !== undefined) assertInsideFolder(overrides.onnxFile)
+  if (overrides.onnxFile !== undefined) assertInsideFolder(path, overrides.onnxFile)
   const onnxFile = overrides.onnxFile ?? (await firstExisting(path, ONNX_CANDIDATES))
   if (onnxFile === null || !(await exists(join(path, onnxFile)))) {
     throw new ValidationError('model_folder_incomplete', `${path} has no ONNX file${overrides.onnxFile ? ` ${overrides.onnxFile}` : ''}.`, {
@@ -44,8 +45,8 @@ export async function inspectModelFolder(path: string, kind: ModelKind, override
 }
 
 /** `--file` names a file inside the model's folder, never one beside or above it. */
-export function assertInsideFolder(file: string): void {
-  if (isAbsolute(file) || file.split(/[\\/]/).includes('..')) {
+export function assertInsideFolder(folder: string, file: string): void {
+  if (!lexicallyWithin(folder, file)) {
     throw new ValidationError('model_file_outside_folder', `--file ${file} is not a path inside the model folder.`, { hint: 'Name it relative to the folder, e.g. onnx/model_quantized.onnx' })
   }
 }

@@ -51,7 +51,7 @@ const HUB_REPO = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/
  */
 export async function pullModelFiles(repo: string, target: string, options: PullOptions): Promise<{ onnxFile: string; files: PulledFile[]; revision: string }> {
   if (!HUB_REPO.test(repo)) throw new UsageError('invalid_hub_id', `"${repo}" is not a hub model id.`, { hint: 'Use owner/name, e.g. sentence-transformers/all-MiniLM-L6-v2' })
-  if (options.onnxFile !== undefined) assertInsideFolder(options.onnxFile)
+  if (options.onnxFile !== undefined) assertInsideFolder(target, options.onnxFile)
   const revision = options.revision ?? 'main'
   const hub = options.hub.replace(/\/+$/, '')
   const listing = await hubFetch(`${hub}/api/models/${repo}/revision/${encodeURIComponent(revision)}?blobs=true`, hub, options.signal)

@@ -1,4 +1,3 @@
-import { readConfigValue } from '../config/index.js'
 import type { SqlExecutor } from '../db/types.js'
 import { ProviderError, UsageError } from '../errors/index.js'
 import { requireManifest, type ModelManifest } from './manifest.js'
@@ -26,18 +25,16 @@ interface RerankSettings {
  */
 export async function rerankSettings(db: SqlExecutor, home: string, requested: boolean | undefined): Promise<RerankSettings | null> {
   if (requested === false) return null
-  const id = await readConfigValue(db, RERANKER_KEY)
+  const { rows } = await db.query<{ key: string; value: string }>('SELECT key, value FROM config WHERE key = ANY($1::text[])', [[RERANKER_KEY, RERANK_TOP_KEY, RERANK_BUDGET_KEY]])
+  const value = (key: string): string | null => rows.find((r) => r.key === key)?.value ?? null
+  const id = value(RERANKER_KEY)
   if (id === null) {
     if (requested !== true) return null
     throw new UsageError('reranker_not_configured', 'No re-ranker is configured.', { hint: 'brain models add <dir> --kind reranker, then brain config set search.reranker <id>' })
   }
   const manifest = await requireManifest(home, id)
   if (manifest.kind !== 'reranker') throw new ProviderError('model_not_reranker', `${id} is an ${manifest.kind}, not a re-ranker.`, { hint: 'brain models list' })
-  return {
-    manifest,
-    top: positive(await readConfigValue(db, RERANK_TOP_KEY), DEFAULT_RERANK_TOP),
-    budgetMs: positive(await readConfigValue(db, RERANK_BUDGET_KEY), DEFAULT_RERANK_BUDGET_MS),
-  }
+  return { manifest, top: positive(value(RERANK_TOP_KEY), DEFAULT_RERANK_TOP), budgetMs: positive(value(RERANK_BUDGET_KEY), DEFAULT_RERANK_BUDGET_MS) }
 }
 
 function positive(raw: string | null, fallback: number): number {

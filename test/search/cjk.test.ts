@@ -1,6 +1,7 @@
 import t from 'tap'
 import { search, setSearchLanguage } from '../../src/search/index.js'
 import { engineTest } from '../helpers/engines.js'
+import { firstSearchTextFunction } from '../helpers/first-segmenter.js'
 import { context, importAll, slugs, type PageSpec } from './helpers.js'
 
 const pages: PageSpec[] = [
@@ -38,25 +39,6 @@ engineTest(t, 'segmentation holds under another search language and a re-index',
   t.same(slugs(await search(ctx, '打ち合わせ')), ['notes/ja'])
 })
 
-/** The first form of brain_search_text (migration 0460), kept here as the reference its replacement must match. */
-const REFERENCE_SEGMENTER = `
-CREATE OR REPLACE FUNCTION pg_temp.reference_search_text(t text) RETURNS text AS $$
-  SELECT CASE
-    WHEN t IS NULL OR t !~ '[\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]' THEN t
-    ELSE (
-      SELECT string_agg(
-        CASE WHEN m.part ~ '^[\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]+$'
-          THEN (SELECT string_agg(substr(m.part, i, 2), ' ' ORDER BY i) FROM generate_series(1, greatest(length(m.part) - 1, 1)) AS i)
-          ELSE m.part
-        END, ' ' ORDER BY m.n)
-      FROM (
-        SELECT r[1] AS part, n
-        FROM regexp_matches(t, '([\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]+|[^\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]+)', 'g') WITH ORDINALITY AS x(r, n)
-      ) m
-    )
-  END
-$$ LANGUAGE sql IMMUTABLE`
-
 engineTest(t, 'segmentation yields the same words, at the same positions, as its first form', async (t, { db }) => {
   const texts = [
     ...pages.map((p) => p.content),
@@ -72,7 +54,7 @@ engineTest(t, 'segmentation yields the same words, at the same positions, as its
     '',
   ]
   await db.transaction(async (tx) => {
-    await tx.query(REFERENCE_SEGMENTER)
+    await tx.query(firstSearchTextFunction('pg_temp.reference_search_text'))
     const { rows } = await tx.query<{ x: string; now: string; reference: string }>(
       `SELECT x, to_tsvector('simple', brain_search_text(x))::text AS now, to_tsvector('simple', pg_temp.reference_search_text(x))::text AS reference FROM unnest($1::text[]) AS x`,
       [texts],

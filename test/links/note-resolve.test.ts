@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Database } from '../../src/db/types.js'
 import { getBacklinks, getLinks } from '../../src/links/index.js'
-import { deletePage, importPage, putPage } from '../../src/pages/index.js'
+import { deletePage, importPage, importPages, putPage } from '../../src/pages/index.js'
 import { insertSource } from '../../src/sources/source-repository.js'
 import { runSync, type SyncRequest } from '../../src/sync/index.js'
 import { silentLogger } from '../../src/util/logger.js'
@@ -127,6 +127,29 @@ engineTest(t, 'unresolved links resolve when the page appears (put, import), fal
     ],
     'a restored page is linked again',
   )
+})
+
+engineTest(t, 'pages written in one batch resolve the links waiting for any of their names by the same rules', async (t, { db }) => {
+  await note(db, 'notes/a', 'Wanted: [[ada]], [[The Engine]], [[analyst]], [[ghost]], [[zz/ada]].')
+  const batch = (slug: string, content: string) => ({ slug, kind: 'markdown' as const, content, path: `${slug}.md` })
+  const outcomes = await importPages(db, [
+    batch('people/zz/ada', '# Ada Lovelace\n'),
+    batch('people/ada', '---\naliases: [Analyst]\n---\n# Countess\n'),
+    batch('machines/engine', '# The Engine\n'),
+    batch('notes/b', 'Backwards: [[Countess]].'),
+  ])
+  t.ok(
+    outcomes.every((o) => o.ok && o.result.status === 'created'),
+    'the four pages were written together',
+  )
+  t.same(await targets(db, 'notes/a'), [
+    ['ada', 'people/ada'],
+    ['analyst', 'people/ada'],
+    ['ghost', null],
+    ['The Engine', 'machines/engine'],
+    ['zz/ada', 'people/zz/ada'],
+  ])
+  t.same(await targets(db, 'notes/b'), [['Countess', 'people/ada']], 'a link of the batch finds a page of the same batch')
 })
 
 engineTest(t, 'a re-import replaces the explicit links; a self link and a cycle are fine', async (t, { db }) => {

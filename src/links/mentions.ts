@@ -27,11 +27,37 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’&._-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu
 
 const CLAUSE_BREAK = /!?\[\[[^[\]\n]*\]\]|!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)|<https?:[^>\s]*>|https?:\/\/\S+|[,;:!?()"“”]|\.(?:\s|$)| {2,}/
 
-function addPhrases(out: Map<string, MentionPlace>, clause: string, place: MentionPlace): void {
+/** What a page's phrases are looked for in: the first words of the names, and their most words. */
+interface NameStarts {
+  first: ReadonlySet<string>
+  maxWords: number
+}
+
+const startsOfNames = new WeakMap<ReadonlyMap<string, number>, NameStarts>()
+
+/** Phrases are only collected where a name could begin, so a page costs its words, not six phrases a word. */
+function nameStarts(names: ReadonlyMap<string, number>): NameStarts {
+  let starts = startsOfNames.get(names)
+  if (starts) return starts
+  const first = new Set<string>()
+  let maxWords = 0
+  for (const name of names.keys()) {
+    const words = name.split(' ')
+    first.add(words[0]!)
+    maxWords = Math.max(maxWords, words.length)
+  }
+  starts = { first, maxWords: Math.min(maxWords, MAX_NAME_WORDS) }
+  startsOfNames.set(names, starts)
+  return starts
+}
+
+function addPhrases(out: Map<string, MentionPlace>, clause: string, place: MentionPlace, starts: NameStarts | null): void {
   const words = [...clause.matchAll(WORD)].map((m) => m[0])
+  const most = starts?.maxWords ?? MAX_NAME_WORDS
   for (let i = 0; i < words.length; i++) {
+    if (starts && !starts.first.has(words[i]!)) continue
     let phrase = ''
-    for (let n = 0; n < MAX_NAME_WORDS && i + n < words.length; n++) {
+    for (let n = 0; n < most && i + n < words.length; n++) {
       phrase = n === 0 ? words[i]! : `${phrase} ${words[i + n]}`
       if (!out.has(phrase)) out.set(phrase, place)
     }
@@ -45,10 +71,13 @@ export function normalizeName(name: string): string {
 
 /**
  * Every phrase of one to MAX_NAME_WORDS words in the prose of a markdown file (front matter, code
- * and links left out), each with where it first occurs. Phrases never run across lines.
+ * and links left out), each with where it first occurs. Phrases never run across lines. Given
+ * `names`, only the phrases that could be one of them: those opening with a name's first word,
+ * no longer than the longest name.
  */
-export function mentionPhrases(content: string): Map<string, MentionPlace> {
+export function mentionPhrases(content: string, names?: ReadonlyMap<string, number>): Map<string, MentionPlace> {
   const out = new Map<string, MentionPlace>()
+  const starts = names ? nameStarts(names) : null
   const { bodyLine } = splitFrontmatterLines(content)
   const body = bodyLine === 0 ? content : content.split('\n').slice(bodyLine).join('\n')
   let field = 'compiled_truth'
@@ -56,7 +85,7 @@ export function mentionPhrases(content: string): Map<string, MentionPlace> {
     if (TIMELINE_HEADING.test(line.text)) field = 'timeline'
     const place = { field, line: bodyLine + line.index + 1, context: line.raw.trim().slice(0, 160) }
     // A name never runs across a link, code, or punctuation that ends a clause.
-    for (const clause of line.text.toLowerCase().split(CLAUSE_BREAK)) addPhrases(out, clause, place)
+    for (const clause of line.text.toLowerCase().split(CLAUSE_BREAK)) addPhrases(out, clause, place, starts)
   }
   return out
 }
@@ -116,16 +145,19 @@ export async function entityNames(db: SqlExecutor): Promise<Map<string, number>>
 export async function entityNamesByPosition(db: SqlExecutor): Promise<(pageId: number) => Map<string, number>> {
   const types = await entityTypes(db)
   const stop = stopSet(await readConfigValue(db, 'links.mention_stoplist'))
-  const rows = await readEntityRows(db, types)
-  return (pageId) =>
-    namesOf(
-      rows.filter((row) => Number(row.id) < pageId),
-      stop,
-    )
+  const entities = linkableNames(await readEntityRows(db, types), stop).sort((a, b) => a.id - b.id)
+  // Pages come in id order: the names change only when an entity is passed, so the last set is kept.
+  let last: { count: number; names: Map<string, number> } | null = null
+  return (pageId) => {
+    let count = 0
+    while (count < entities.length && entities[count]!.id < pageId) count++
+    if (last?.count !== count) last = { count, names: namesOf(entities.slice(0, count)) }
+    return last.names
+  }
 }
 
 async function readEntityNames(db: SqlExecutor, types: readonly string[], stoplist: string | null): Promise<Map<string, number>> {
-  return namesOf(await readEntityRows(db, types), stopSet(stoplist))
+  return namesOf(linkableNames(await readEntityRows(db, types), stopSet(stoplist)))
 }
 
 function stopSet(stoplist: string | null): Set<string> {
@@ -143,14 +175,26 @@ async function readEntityRows(db: SqlExecutor, types: readonly string[]): Promis
   return rows
 }
 
-function namesOf(rows: readonly EntityRow[], stop: ReadonlySet<string>): Map<string, number> {
+interface EntityNames {
+  id: number
+  /** Its linkable names, normalized: long enough, not stopped, not too many words. */
+  names: string[]
+}
+
+function linkableNames(rows: readonly EntityRow[], stop: ReadonlySet<string>): EntityNames[] {
+  return rows.map((row) => ({
+    id: Number(row.id),
+    names: [row.title, ...row.aliases].map(normalizeName).filter((name) => name.length >= MIN_NAME_LENGTH && !stop.has(name) && name.split(' ').length <= MAX_NAME_WORDS),
+  }))
+}
+
+/** Each name of exactly one entity, with that entity. */
+function namesOf(entities: readonly EntityNames[]): Map<string, number> {
   const owners = new Map<string, Set<number>>()
-  for (const row of rows) {
-    for (const raw of [row.title, ...row.aliases]) {
-      const name = normalizeName(raw)
-      if (name.length < MIN_NAME_LENGTH || stop.has(name) || name.split(' ').length > MAX_NAME_WORDS) continue
+  for (const entity of entities) {
+    for (const name of entity.names) {
       const set = owners.get(name) ?? new Set<number>()
-      set.add(Number(row.id))
+      set.add(entity.id)
       owners.set(name, set)
     }
   }
@@ -190,7 +234,7 @@ export async function replaceMentionLinks(
   names: ReadonlyMap<string, number>,
   options: MentionWriteOptions,
 ): Promise<{ found: number; added: number }> {
-  const mentions = names.size === 0 ? new Map<number, MentionPlace>() : matchMentions(mentionPhrases(content), names, page.id)
+  const mentions = names.size === 0 ? new Map<number, MentionPlace>() : matchMentions(mentionPhrases(content, names), names, page.id)
   const rows = [...mentions].map(([id, p]) => ({ id, field: p.field, line: p.line, context: p.context }))
   if (options.dryRun) {
     const { rows: missing } = await db.query<{ n: number }>(

@@ -20,6 +20,21 @@ t.test('mention phrases: prose only (no front matter, code or links), up to six 
   t.notOk(phrases.has('and and'), 'masked code and links break phrases')
 })
 
+t.test('mention phrases for known names: only phrases that open with a name, each at the same place as without names', async (t) => {
+  const content = '# Day\nMet Ada Lovelace and the Analytical Engine team.\nLater, ada again; the engine ran.\nAda Lovelace Byron the third came.\n'
+  const names = new Map([
+    ['ada lovelace', 1],
+    ['analytical engine', 2],
+    ['engine', 3],
+  ])
+  const all = mentionPhrases(content)
+  const some = mentionPhrases(content, names)
+  for (const name of names.keys()) t.same(some.get(name), all.get(name), name)
+  t.ok(some.size < all.size / 3, `${some.size} phrases instead of ${all.size}`)
+  t.notOk(some.has('met ada'), 'no phrase opens where no name does')
+  t.notOk(some.has('ada lovelace byron'), 'no phrase longer than the longest name')
+})
+
 engineTest(t, 'mentions: word-bounded, case-insensitive, titles and aliases, one per entity; guards for short, stopped and shared names', async (t, { db }) => {
   await note(db, 'people/ada', '---\ntype: person\ntitle: Ada Lovelace\naliases: [Countess, AL, Analytical]\n---\nMathematician.')
   await note(db, 'people/charles', '---\ntype: Person\ntitle: Charles Babbage\naliases: [Analytical]\n---\n')

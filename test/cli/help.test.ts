@@ -19,7 +19,7 @@ t.test('every command names the values its options take', async (t) => {
   t.ok(paths.length > 40, `${paths.length} commands`)
   for (const path of paths) {
     const text = await help(path)
-    t.match(text, /\$ brain /, `brain ${path.join(' ')} --help prints its usage`)
+    t.match(text, new RegExp(`\\$ brain ${path.join(' ')}`), `brain ${path.join(' ')} --help prints its usage`)
     t.notMatch(text, /#\d/, `brain ${path.join(' ')}: no #0 placeholders`)
   }
   t.match(await help(['search']), /--limit <n>/)

@@ -91,20 +91,16 @@ t.test('bad input: unknown command, missing argument, malformed --url, unreachab
   t.equal(emptyPut.json<{ error: { code: string } }>().error.code, 'put_requires_content')
 })
 
-t.test('--version and --help on every command', async (t) => {
+t.test('--version and --help through the brain binary', async (t) => {
   const brain = await cliBrain('pglite', { mode: servedCliMode() })
   t.teardown(brain.cleanup)
   const version = await brain.run(['--version'])
   t.equal(version.stdout.trim(), '0.38.0.0')
-  const { buildCli } = await import('../../src/cli/main.js')
-  const paths = buildCli()
-    .definitions()
-    .map((d) => d.path.split(' ').slice(1))
-    .filter((p) => p.length > 0)
-  t.ok(paths.length >= 10, `${paths.length} commands`)
-  for (const path of paths) {
+  // Every command's help is checked in-process (test/cli/help.test.ts); here the binary's own
+  // routing of --help: the program, a command, and a command of a group.
+  for (const path of [[], ['search'], ['jobs', 'submit']]) {
     const help = await brain.run([...path, '--help'])
-    t.equal(help.code, 0, `${path.join(' ')} --help exits 0`)
-    t.match(help.stdout, new RegExp(`\\$ brain ${path.join(' ')}`), `${path.join(' ')} --help shows usage`)
+    t.equal(help.code, 0, `brain ${path.join(' ')} --help exits 0`)
+    t.match(help.stdout, new RegExp(`\\$ brain ${path.length > 0 ? path.join(' ') : ''}`), `brain ${path.join(' ')} --help shows usage`)
   }
 })

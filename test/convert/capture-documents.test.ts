@@ -5,14 +5,14 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import t from 'tap'
-import { BRAIN_BIN, cliBrain } from '../helpers/cli.js'
+import { BRAIN_BIN, cliBrain, servedCliMode } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 import { call, envelope } from '../mcp/tool-suite.js'
 import { makeEncryptedPdf, makePdf } from './pdf-fixtures.js'
 
 for (const engine of ENGINES) {
   t.test(`capture --file converts a PDF; the same file again is skipped; import prints per-format counts [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine)
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const dir = mkdtempSync(join(tmpdir(), 'brain-capdoc-'))
     const pdf = join(dir, 'Field Notes.pdf')

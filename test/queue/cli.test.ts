@@ -1,5 +1,5 @@
 import t from 'tap'
-import { cliBrain } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 
 interface JobJson {
   id: string
@@ -24,7 +24,7 @@ t.test('jobs submit --wait runs the job inline in the command on the embedded en
 // an embedded brain costs seconds, so the full tour runs against PostgreSQL, where no worker is
 // alive and --wait runs the job in the command.
 t.test('jobs submit, list, get, cancel, retry, stats, dream and usage errors through the CLI', async (t) => {
-  const brain = await cliBrain('postgres')
+  const brain = await cliBrain('postgres', { mode: servedCliMode() })
   t.teardown(brain.cleanup)
   const refused = await brain.run(['jobs', 'submit', 'shell', '--data', '{"cmd":"echo hi"}', '--wait'])
   t.equal(refused.code, 1)

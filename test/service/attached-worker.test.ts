@@ -17,10 +17,11 @@ t.test('jobs work attached to the service runs the autopilot on its schedule', a
   worker.stdout.resume()
   t.teardown(() => stopPid(worker.pid!))
   let cycles: Job[] = []
-  // pg-boss checks its schedules every few seconds; a minute cron fires within about 70 s.
+  // pg-boss checks its schedules every few seconds; a minute cron fires within about 70 s. Each
+  // look is a CLI process, so the test looks every few seconds rather than every second.
   const deadline = Date.now() + 180_000
   while (cycles.length === 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 1000))
+    await new Promise((r) => setTimeout(r, 4000))
     const listed = await brain.run(['jobs', 'list', '--name', 'autopilot-cycle'])
     if (listed.code === 0) cycles = listed.json<Job[]>()
   }

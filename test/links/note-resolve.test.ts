@@ -57,6 +57,16 @@ engineTest(t, 'resolution order: exact path, relative path, shortest path by fil
   ])
 })
 
+engineTest(t, 'a relative path that ends in another file name still resolves by its own rule', async (t, { db }) => {
+  await note(db, 'inbox', '# Inbox\n')
+  await note(db, 'other/inbox', '# Another inbox\n')
+  await note(db, 'inbox/here', '[[x/..]] and [[inbox]]')
+  t.same(await targets(db, 'inbox/here'), [
+    ['inbox', 'inbox'],
+    ['x/..', 'inbox'],
+  ])
+})
+
 engineTest(t, "within a rule, the linking page's own source comes first; an earlier rule wins in any source", async (t, { db }) => {
   await db.query(`INSERT INTO sources (id, name) VALUES ('work', 'work')`)
   await note(db, 'x/plan', '# Plan (default)\n')

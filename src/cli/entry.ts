@@ -6,6 +6,7 @@
 import { WriteStream } from 'node:tty'
 import { parseFlag, processEnv } from '../config/env.js'
 import { brainHome } from '../config/home.js'
+import { chooseWasmTier } from './wasm-tier.js'
 
 const LOCAL_FLAGS = new Set(['--help', '-h'])
 /** The program's version is asked with the flag alone; `get <slug> --version 3` is a page version. */
@@ -36,6 +37,7 @@ async function main(): Promise<number> {
   }
   const env = processEnv()
   if (runsInProcess(argv, env)) {
+    chooseWasmTier(argv)
     const { runCli, processContext } = await import('./main.js')
     return runCli(argv, processContext())
   }

@@ -42,4 +42,10 @@ t.test('a brain started from the snapshot has the schema of one made from nothin
   const [a, b] = [await schemaOf(scratch), await schemaOf(started)]
   for (const part of Object.keys(a)) t.same(b[part], a[part], `${part} are identical`)
   t.ok(a.ledger!.length > 20 && a.indexes!.length > 20, 'the comparison saw a whole schema')
+  const databases = await started.query<{ datname: string }>('SELECT datname FROM pg_database ORDER BY 1')
+  t.same(
+    databases.rows.map((r) => r.datname),
+    ['postgres'],
+    'the copy holds only the database a brain opens',
+  )
 })

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { processAlive } from '../../src/util/process-alive.js'
 import { createPgDatabase, type EngineName } from './engines.js'
 
 export const BRAIN_BIN = fileURLToPath(new URL('../../../bin/brain.js', import.meta.url))
@@ -80,14 +81,8 @@ export function servedCliMode(): CliMode {
   return process.env.BRAIN_TEST_CLI_MODE === 'in-process' ? 'in-process' : 'service'
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+/** An exited process not yet reaped counts as gone: the container's init may reap it seconds later. */
+const isAlive = processAlive
 
 /** The pid of the service of this home, from its state file or its lock. */
 export function servicePid(home: string): number | null {

@@ -8,6 +8,7 @@ import { currentIdentity } from '../../src/service/identity.js'
 import { BrainService } from '../../src/service/server.js'
 import { loadConfig } from '../../src/config/index.js'
 import { silentLogger } from '../../src/util/logger.js'
+import { processAlive } from '../../src/util/process-alive.js'
 
 const TERMINAL = { stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutColumns: null, stderrColumns: null, colorDepth: 1 }
 
@@ -19,14 +20,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+const alive = processAlive
 
 t.test('the first command starts the service: private files, status, stop', async (t) => {
   const brain = await cliBrain('pglite', { mode: 'service' })

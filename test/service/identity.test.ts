@@ -68,8 +68,10 @@ function shape(result: CliResult, brain: CliBrain): { code: number; stdout: stri
   return { code: result.code, stdout: normalize(result.stdout, brain), stderr: normalize(result.stderr, brain) }
 }
 
+// The engines' brains share nothing either: both scripts run side by side.
+t.jobs = ENGINES.length
 for (const engine of ENGINES) {
-  t.test(`every command prints the same in-process and through the service [${engine}]`, async (t) => {
+  t.test(`every command prints the same in-process and through the service [${engine}]`, { buffered: true }, async (t) => {
     const root = fixture()
     const local = await cliBrain(engine, { mode: 'in-process' })
     t.teardown(local.cleanup)

@@ -4,7 +4,7 @@
  * with its optimizing one. Opening the database alone makes enough functions hot that the
  * recompiling takes about a second of CPU, which a command done in a second or two never earns
  * back: those run on the baseline compiler only. Commands that import, sync, serve or work jobs
- * run long enough for the optimized code to pay, and keep V8's default.
+ * run long enough for the optimized code to pay, and keep it.
  */
 import { setFlagsFromString } from 'node:v8'
 
@@ -27,7 +27,7 @@ export const LONG_RUNNING: ReadonlySet<string> = new Set([
   'ui',
 ])
 
-/** `jobs work`, `jobs supervisor`; `jobs submit --wait` and `sources add --sync` do their work here too. */
+/** Whether a command line does bulk work or stays up; `jobs submit --wait` and `sources add --sync` do their work in this process too. */
 export function runsLong(argv: readonly string[]): boolean {
   const end = argv.indexOf('--')
   const options = end === -1 ? argv : argv.slice(0, end)

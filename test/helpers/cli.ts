@@ -81,15 +81,12 @@ export function servedCliMode(): CliMode {
   return process.env.BRAIN_TEST_CLI_MODE === 'in-process' ? 'in-process' : 'service'
 }
 
-/** An exited process not yet reaped counts as gone: the container's init may reap it seconds later. */
-const isAlive = processAlive
-
 /** The pid of the service of this home, from its state file or its lock. */
 export function servicePid(home: string): number | null {
   for (const file of ['service.json', 'service.lock']) {
     try {
       const pid = (JSON.parse(readFileSync(join(home, file), 'utf8')) as { pid?: number }).pid
-      if (typeof pid === 'number' && isAlive(pid)) return pid
+      if (typeof pid === 'number' && processAlive(pid)) return pid
     } catch {
       // Not there: try the other file.
     }
@@ -99,12 +96,12 @@ export function servicePid(home: string): number | null {
 
 /** Stops a process by pid: SIGTERM, then SIGKILL if it has not gone after a while. */
 export async function stopPid(pid: number, graceMs = 10_000): Promise<void> {
-  if (!isAlive(pid)) return
+  if (!processAlive(pid)) return
   process.kill(pid, 'SIGTERM')
   const deadline = Date.now() + graceMs
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-  if (isAlive(pid)) process.kill(pid, 'SIGKILL')
-  while (isAlive(pid)) await new Promise((r) => setTimeout(r, 20))
+  while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  if (processAlive(pid)) process.kill(pid, 'SIGKILL')
+  while (processAlive(pid)) await new Promise((r) => setTimeout(r, 20))
 }
 
 export async function stopService(home: string): Promise<void> {

@@ -20,8 +20,6 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-const alive = processAlive
-
 t.test('the first command starts the service: private files, status, stop', async (t) => {
   const brain = await cliBrain('pglite', { mode: 'service' })
   t.teardown(brain.cleanup)
@@ -53,7 +51,7 @@ t.test('the first command starts the service: private files, status, stop', asyn
   const stop = await brain.run(['service', 'stop'])
   t.equal(stop.code, 0, stop.stderr)
   t.same(stop.json(), { stopped: true, pid })
-  t.notOk(alive(pid!), 'the service process is gone')
+  t.notOk(processAlive(pid!), 'the service process is gone')
   t.notOk(existsSync(join(brain.home, 'service.json')), 'its state file is removed')
   const got = await brain.run(['get', 'notes/a'])
   t.equal(got.code, 0, 'the next command starts a new service and finds the page')
@@ -86,12 +84,12 @@ t.test('the service exits after its idle timeout', async (t) => {
   attached.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   await until('attached line', () => stderr.includes('attached until interrupted'))
   const pid = servicePid(brain.home)!
-  t.ok(alive(pid))
+  t.ok(processAlive(pid))
   await new Promise((r) => setTimeout(r, 12_000))
-  t.ok(alive(pid), 'busy: still running after the timeout')
+  t.ok(processAlive(pid), 'busy: still running after the timeout')
   attached.kill('SIGINT')
   await until('client exit', () => attached.exitCode !== null)
-  await until('idle exit', () => !alive(pid), 15_000)
+  await until('idle exit', () => !processAlive(pid), 15_000)
   t.pass('idle: exited')
 })
 
@@ -142,7 +140,7 @@ t.test('a client of another build restarts an idle service, and is refused by a 
   t.match(busy.err, /busy \(1 clients, 0 running jobs\)/)
   t.match(busy.err, /BRAIN_NO_SERVICE=1/)
   t.equal(busy.out, '')
-  t.ok(alive(second), 'the busy service keeps running')
+  t.ok(processAlive(second), 'the busy service keeps running')
 })
 
 t.test('a socket, lock and state file left by a killed service are taken over', async (t) => {
@@ -151,7 +149,7 @@ t.test('a socket, lock and state file left by a killed service are taken over', 
   t.equal((await brain.run(['put', 'notes/kept', '--no-embed'], { input: '# Kept\n' })).code, 0)
   const pid = servicePid(brain.home)!
   process.kill(pid, 'SIGKILL')
-  await until('death', () => !alive(pid))
+  await until('death', () => !processAlive(pid))
   t.ok(lstatSync(join(brain.home, 'brain.sock')).isSocket(), 'the stale socket is still there')
   t.ok(existsSync(join(brain.home, 'db.lock')), 'and the stale database lock')
   const got = await brain.run(['get', 'notes/kept', '--no-json'])

@@ -2,7 +2,7 @@ import { refreshPlannerStatistics } from '../db/statistics.js'
 import type { Database } from '../db/types.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, type ErrorEnvelope } from '../errors/index.js'
-import { codeSlugForPath, importPages, markdownSlugForPath, type ImportInput, type ImportStatus } from '../pages/index.js'
+import { codeSlugForPath, markdownSlugForPath, planPages, writePlannedPages, type BatchOutcome, type ImportInput, type ImportStatus, type PlannedBatch, type PlanOptions } from '../pages/index.js'
 import type { WalkedFile } from '../sources/walk.js'
 import { EmbedFollower } from '../embedding/store/embed-follower.js'
 import { readTextFile } from '../sources/read-text.js'
@@ -52,6 +52,8 @@ export interface ImportFilesOptions {
   slugFor?: (file: Pick<WalkedFile, 'relativePath' | 'kind'>) => string
   /** Keep overwritten content as versions (default true); see ImportOptions. */
   keepVersions?: boolean
+  /** Files read and written per batch (default 100, or 8 with an embedder). */
+  batchFiles?: number
 }
 
 /**
@@ -100,62 +102,43 @@ function slugCollisions(files: readonly WalkedFile[], slugFor: (file: WalkedFile
  */
 export async function importFiles(db: Database, files: readonly WalkedFile[], options: ImportFilesOptions): Promise<ImportFilesResult> {
   const result: ImportFilesResult = { files: files.length, created: 0, updated: 0, skipped: 0, failed: [], chunks: 0, embedded: 0, embedError: null, touchedSlugs: [], pageIds: [] }
-  const count: Record<ImportStatus, (r: ImportFilesResult) => void> = {
-    created: (r) => r.created++,
-    updated: (r) => r.updated++,
-    skipped: (r) => r.skipped++,
-  }
   const follower = options.embedder ? embedFollower(db, options.embedder, options) : undefined
   const slugFor = options.slugFor ?? slugForFile
   const collisions = slugCollisions(files, slugFor)
-  const batchFiles = follower ? FOLLOWED_BATCH_FILES : IMPORT_BATCH_FILES
+  const batchFiles = Math.max(1, Math.floor(options.batchFiles ?? (follower ? FOLLOWED_BATCH_FILES : IMPORT_BATCH_FILES)))
+  const importOptions = { maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions }
   const read = (start: number): Promise<ReadFile[]> => readBatch(files.slice(start, start + batchFiles), collisions, options)
-  let next = files.length > 0 ? read(0) : null
-  for (let start = 0; next !== null; start += batchFiles) {
-    const batch = await next
-    // The next batch is read while this one is parsed and written.
-    next = start + batchFiles < files.length ? read(start + batchFiles) : null
-    // Each file's slot keeps failures and results in file order, whichever step settled them.
-    const slots: Array<{ file: WalkedFile; failure?: FileFailure; error?: unknown; input?: number }> = []
-    const inputs: ImportInput[] = []
-    for (const [offset, { file, failure, content, error }] of batch.entries()) {
-      options.signal?.throwIfAborted()
-      options.onProgress?.({ phase: 'import', done: start + offset, total: files.length, path: file.relativePath })
-      if (failure) {
-        slots.push({ file, failure })
-        continue
+  const stage = async (start: number, batch: readonly ReadFile[], plan: PlanOptions): Promise<Stage> => {
+    const { slots, inputs } = batchInputs(batch, { start, total: files.length, slugFor, options })
+    return { slots, plan: await planPages(inputs, importOptions, plan) }
+  }
+  const first = files.length > 0 ? read(0) : null
+  let reading = files.length > batchFiles ? read(batchFiles) : null
+  let current = first === null ? null : await stage(0, await first, {})
+  // Whether the last batch written held new or changed pages: chunks cut ahead are wasted on unchanged ones.
+  let wrote = true
+  for (let start = 0; current !== null; start += batchFiles) {
+    // While this batch is written, the next one is read and parsed; a server engine then works
+    // on the statements while this process parses.
+    const writing = writePlannedPages(db, current.plan, importOptions)
+    // Handled at once: a write that fails while the next batch is parsed must not count as unhandled.
+    const settled = writing.then(
+      () => undefined,
+      () => undefined,
+    )
+    let following: Stage | null = null
+    try {
+      if (reading !== null) {
+        const batch = await reading
+        reading = start + 2 * batchFiles < files.length ? read(start + 2 * batchFiles) : null
+        following = await stage(start + batchFiles, batch, { chunk: wrote, yieldBetweenPages: true })
       }
-      try {
-        if (content === undefined) throw error
-        const slug = slugFor(file)
-        const provenance = options.provenanceFor?.(file) ?? { sourceUri: file.relativePath, sourceKind: 'file' }
-        slots.push({ file, input: inputs.length })
-        inputs.push({ slug, sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance })
-      } catch (error) {
-        slots.push({ file, error })
-      }
+    } catch (error) {
+      await settled
+      throw error
     }
-    const outcomes = await importPages(db, inputs, { maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions })
-    for (const slot of slots) {
-      if (slot.failure) {
-        result.failed.push(slot.failure)
-        continue
-      }
-      const outcome = slot.input === undefined ? ({ ok: false, error: slot.error } as const) : outcomes[slot.input]!
-      if (!outcome.ok) {
-        const envelope = serializeError(outcome.error)
-        result.failed.push({ path: slot.file.relativePath, class: envelope.class, code: envelope.code, message: envelope.message })
-        continue
-      }
-      const imported = outcome.result
-      count[imported.status](result)
-      result.chunks += imported.chunks
-      if (imported.status !== 'skipped') {
-        result.touchedSlugs.push(imported.slug)
-        result.pageIds.push(imported.pageId)
-        follower?.add(imported.pageId)
-      }
-    }
+    wrote = tally(result, current.slots, await writing, follower)
+    current = following
   }
   options.onProgress?.({ phase: 'import', done: files.length, total: files.length })
   if (follower !== undefined) {
@@ -165,6 +148,80 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
   }
   if (result.created + result.updated > 0) await refreshPlannerStatistics(db, { afterBulkWrite: true })
   return result
+}
+
+/** A file's place in its batch: the failure that settled it, or the index of its page input. */
+interface Slot {
+  file: WalkedFile
+  failure?: FileFailure
+  error?: unknown
+  input?: number
+}
+
+/** A batch read and parsed, waiting for its write. */
+interface Stage {
+  slots: Slot[]
+  plan: PlannedBatch
+}
+
+/** The page inputs of a batch's files, each file's slot in file order; reports progress per file. */
+function batchInputs(
+  batch: readonly ReadFile[],
+  context: { start: number; total: number; slugFor: (file: WalkedFile) => string; options: ImportFilesOptions },
+): { slots: Slot[]; inputs: ImportInput[] } {
+  const { options } = context
+  const slots: Slot[] = []
+  const inputs: ImportInput[] = []
+  for (const [offset, { file, failure, content, error }] of batch.entries()) {
+    options.signal?.throwIfAborted()
+    options.onProgress?.({ phase: 'import', done: context.start + offset, total: context.total, path: file.relativePath })
+    if (failure) {
+      slots.push({ file, failure })
+      continue
+    }
+    try {
+      if (content === undefined) throw error
+      const slug = context.slugFor(file)
+      const provenance = options.provenanceFor?.(file) ?? { sourceUri: file.relativePath, sourceKind: 'file' }
+      slots.push({ file, input: inputs.length })
+      inputs.push({ slug, sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance })
+    } catch (error) {
+      slots.push({ file, error })
+    }
+  }
+  return { slots, inputs }
+}
+
+/** Adds a written batch's outcomes to the result in file order; true when it created or updated a page. */
+function tally(result: ImportFilesResult, slots: readonly Slot[], outcomes: readonly BatchOutcome[], follower: EmbedFollower | undefined): boolean {
+  const count: Record<ImportStatus, (r: ImportFilesResult) => void> = {
+    created: (r) => r.created++,
+    updated: (r) => r.updated++,
+    skipped: (r) => r.skipped++,
+  }
+  let wrote = false
+  for (const slot of slots) {
+    if (slot.failure) {
+      result.failed.push(slot.failure)
+      continue
+    }
+    const outcome = slot.input === undefined ? ({ ok: false, error: slot.error } as const) : outcomes[slot.input]!
+    if (!outcome.ok) {
+      const envelope = serializeError(outcome.error)
+      result.failed.push({ path: slot.file.relativePath, class: envelope.class, code: envelope.code, message: envelope.message })
+      continue
+    }
+    const imported = outcome.result
+    count[imported.status](result)
+    result.chunks += imported.chunks
+    if (imported.status !== 'skipped') {
+      wrote = true
+      result.touchedSlugs.push(imported.slug)
+      result.pageIds.push(imported.pageId)
+      follower?.add(imported.pageId)
+    }
+  }
+  return wrote
 }
 
 /** A file of a batch as read: its text, the collision that keeps it out, or the error reading it. */

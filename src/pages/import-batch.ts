@@ -25,6 +25,8 @@ import { DEFAULT_SOURCE_ID } from './types.js'
 
 export type BatchOutcome = { ok: true; result: ImportResult } | { ok: false; error: unknown }
 
+type Chunked = { drafts: ChunkDraft[]; codeGraph: PageCodeGraph } | { error: unknown }
+
 interface Planned {
   index: number
   input: ImportInput
@@ -32,6 +34,8 @@ interface Planned {
   sourceId: string
   page: PreparedPage
   contentHash: string
+  /** The page's chunks when they were cut ahead of the write. */
+  chunked?: Chunked
 }
 
 interface NewPage extends Planned {
@@ -39,20 +43,57 @@ interface NewPage extends Planned {
   codeGraph: PageCodeGraph
 }
 
-export async function importPages(db: Database, inputs: readonly ImportInput[], options: ImportOptions = {}): Promise<BatchOutcome[]> {
-  const outcomes: BatchOutcome[] = new Array(inputs.length)
+/** A batch parsed with no database work yet: what writePlannedPages writes. */
+export interface PlannedBatch {
+  inputs: readonly ImportInput[]
+  /** Inputs that failed to parse, by index; the others are planned. */
+  failures: ReadonlyMap<number, unknown>
+  planned: readonly Planned[]
+}
+
+export interface PlanOptions {
+  /**
+   * Also cut each page into chunks. They are wasted on pages the write finds unchanged, so a
+   * caller asks for them when it expects new pages.
+   */
+  chunk?: boolean
+  /** Let other work run between pages, so a batch can be parsed while the previous one is written. */
+  yieldBetweenPages?: boolean
+}
+
+/**
+ * Parses a batch: slugs, content checks, front matter, hashes and, when asked, chunks. Nothing
+ * here reads the database, so it can run ahead of the write of the batch before it.
+ */
+export async function planPages(inputs: readonly ImportInput[], options: ImportOptions = {}, plan: PlanOptions = {}): Promise<PlannedBatch> {
+  const failures = new Map<number, unknown>()
   const planned: Planned[] = []
   for (const [index, input] of inputs.entries()) {
+    if (plan.yieldBetweenPages && index > 0) await new Promise<void>((resolve) => setImmediate(resolve))
     try {
       const slug = normalizeSlug(input.slug)
       validateContent(slug, input.content)
       const page = prepare(input, slug)
       const contentHash = computePageContentHash({ ...page, pageKind: input.kind, chunkerVersion: CHUNKER_VERSION })
-      planned.push({ index, input, slug, sourceId: input.sourceId ?? DEFAULT_SOURCE_ID, page, contentHash })
+      const p: Planned = { index, input, slug, sourceId: input.sourceId ?? DEFAULT_SOURCE_ID, page, contentHash }
+      if (plan.chunk) p.chunked = await chunkPlanned(p, options)
+      planned.push(p)
     } catch (error) {
-      outcomes[index] = { ok: false, error }
+      failures.set(index, error)
     }
   }
+  return { inputs, failures, planned }
+}
+
+export async function importPages(db: Database, inputs: readonly ImportInput[], options: ImportOptions = {}): Promise<BatchOutcome[]> {
+  return writePlannedPages(db, await planPages(inputs, options), options)
+}
+
+/** Writes a planned batch; results come back in input order. */
+export async function writePlannedPages(db: Database, batch: PlannedBatch, options: ImportOptions = {}): Promise<BatchOutcome[]> {
+  const outcomes: BatchOutcome[] = new Array(batch.inputs.length)
+  for (const [index, error] of batch.failures) outcomes[index] = { ok: false, error }
+  const { planned } = batch
   const existing = await existingPages(db, planned)
   const single = async (p: Planned): Promise<void> => {
     try {
@@ -102,13 +143,9 @@ async function existingPages(db: SqlExecutor, planned: readonly Planned[]): Prom
 async function writeNewPages(db: Database, run: readonly Planned[], options: ImportOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
   const pages: NewPage[] = []
   for (const p of run) {
-    try {
-      const calls = new CallSiteCollector()
-      const drafts = await chunk(p.input, p.page, p.slug, options, calls)
-      pages.push({ ...p, drafts, codeGraph: calls.graph(drafts) })
-    } catch (error) {
-      outcomes[p.index] = { ok: false, error }
-    }
+    const chunked = p.chunked ?? (await chunkPlanned(p, options))
+    if ('error' in chunked) outcomes[p.index] = { ok: false, error: chunked.error }
+    else pages.push({ ...p, ...chunked })
   }
   if (pages.length === 0) return
   // A group holds one kind: a note must not find (cite) a code file that comes after it.
@@ -121,6 +158,16 @@ async function writeNewPages(db: Database, run: readonly Planned[], options: Imp
     group.push(p)
   }
   await writeGroup(db, group, options, outcomes, single)
+}
+
+async function chunkPlanned(p: Planned, options: ImportOptions): Promise<Chunked> {
+  try {
+    const calls = new CallSiteCollector()
+    const drafts = await chunk(p.input, p.page, p.slug, options, calls)
+    return { drafts, codeGraph: calls.graph(drafts) }
+  } catch (error) {
+    return { error }
+  }
 }
 
 async function writeGroup(db: Database, pages: readonly NewPage[], options: ImportOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {

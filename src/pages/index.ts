@@ -12,7 +12,7 @@ export { findPage, findPagesByIds, findPageHash, listPages, deletePage, countPag
 export { listTagCounts, type TagCount } from './tag-counts.js'
 export { listChunks, upsertChunks, type ChunkWrite } from './chunk-repository.js'
 export { importPage, MAX_PAGE_BYTES, type ImportInput, type ImportOptions, type ImportResult, type ImportStatus } from './import-page.js'
-export { importPages, type BatchOutcome } from './import-batch.js'
+export { importPages, planPages, writePlannedPages, type BatchOutcome, type PlannedBatch, type PlanOptions } from './import-batch.js'
 export { putPage, type PutPageContext, type PutPageInput, type PutPageResult } from './put-page.js'
 export { serializePage } from './serialize.js'
 export { hasPagesWithSourceHash } from './source-hash.js'

@@ -72,7 +72,8 @@ for (const engine of ENGINES) {
     const single = await openTestDatabase(engine)
     t.teardown(single.cleanup)
 
-    const result = await importFiles(batched.db, walked(files), { sourceId: 'default', embedder: null, readContent: async (f) => files.get(f.relativePath)! })
+    // Small batches, so that each batch is parsed while the one before it is written.
+    const result = await importFiles(batched.db, walked(files), { sourceId: 'default', embedder: null, batchFiles: 7, readContent: async (f) => files.get(f.relativePath)! })
     t.equal(result.created, files.size - 1)
     t.same(
       result.failed.map((f) => [f.path, f.code]),
@@ -113,5 +114,28 @@ for (const engine of ENGINES) {
     // Importing the same files again skips them all.
     const again = await importFiles(batched.db, walked(files), { sourceId: 'default', embedder: null, readContent: async (f) => files.get(f.relativePath)! })
     t.equal(again.skipped, files.size - 1)
+  })
+}
+
+for (const engine of ENGINES) {
+  t.test(`an import stopped while the next batch is parsed keeps the batches written and no part of another [${engine}]`, async (t) => {
+    const files = corpus()
+    const brain = await openTestDatabase(engine)
+    t.teardown(brain.cleanup)
+    const stop = new AbortController()
+    const run = importFiles(brain.db, walked(files), {
+      sourceId: 'default',
+      embedder: null,
+      batchFiles: 7,
+      signal: stop.signal,
+      readContent: async (f) => files.get(f.relativePath)!,
+      // File 10 belongs to the second batch, parsed while the first is written.
+      onProgress: (p) => p.done === 10 && stop.abort(),
+    })
+    await t.rejects(run, { name: 'AbortError' }, 'the import stops with the abort')
+    const { rows } = await brain.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pages`)
+    t.equal(rows[0]!.n, 7, 'the first batch is written whole, the second not at all')
+    const again = await importFiles(brain.db, walked(files), { sourceId: 'default', embedder: null, batchFiles: 7, readContent: async (f) => files.get(f.relativePath)! })
+    t.same([again.skipped, again.created], [7, files.size - 8], 'a second import skips what was written and writes the rest')
   })
 }

@@ -11,6 +11,10 @@ if [ ! -d node_modules/.bin ] || [ package.json -nt node_modules/.package-lock.j
   echo "[test] installing npm packages" >&2
   npm install --no-audit --no-fund >&2
 fi
+# tap builds its test class from the plugins named in .taprc. A run that finds the build stale
+# rebuilds it, but only after it has chosen the loaders its test processes start with, so the
+# first run after an install would still start every test with the default plugins.
+npx tap build >&2
 if [ "${BRAIN_TEST_SKIP_BUILD:-}" != "1" ]; then
   echo "[test] building" >&2
   npx tsc -p tsconfig.json

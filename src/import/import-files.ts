@@ -63,6 +63,12 @@ export interface ImportFilesOptions {
  */
 const IMPORT_BATCH_FILES = 100
 const FOLLOWED_BATCH_FILES = 8
+/**
+ * A batch also ends at this many bytes of files. Up to three batches are in memory at once (one
+ * written, one parsed, one read), so a folder of files near the size limit stays within a few
+ * hundred megabytes, and no statement carries more than this much text.
+ */
+const IMPORT_BATCH_BYTES = 32 * 1024 * 1024
 
 export function slugForFile(file: Pick<WalkedFile, 'relativePath' | 'kind'>): string {
   return file.kind === 'code' ? codeSlugForPath(file.relativePath) : markdownSlugForPath(file.relativePath)
@@ -106,18 +112,20 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
   const slugFor = options.slugFor ?? slugForFile
   const collisions = slugCollisions(files, slugFor)
   const batchFiles = Math.max(1, Math.floor(options.batchFiles ?? (follower ? FOLLOWED_BATCH_FILES : IMPORT_BATCH_FILES)))
+  const starts = batchStarts(files, batchFiles, IMPORT_BATCH_BYTES)
   const importOptions = { maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions }
-  const read = (start: number): Promise<ReadFile[]> => readBatch(files.slice(start, start + batchFiles), collisions, options)
-  const stage = async (start: number, batch: readonly ReadFile[], plan: PlanOptions): Promise<Stage> => {
-    const { slots, inputs } = batchInputs(batch, { start, total: files.length, slugFor, options })
+  const read = (k: number): Promise<ReadFile[]> => readBatch(files.slice(starts[k], starts[k + 1]), collisions, options)
+  const stage = async (k: number, batch: readonly ReadFile[], plan: PlanOptions): Promise<Stage> => {
+    const { slots, inputs } = batchInputs(batch, { start: starts[k]!, total: files.length, slugFor, options })
     return { slots, plan: await planPages(inputs, importOptions, plan) }
   }
-  const first = files.length > 0 ? read(0) : null
-  let reading = files.length > batchFiles ? read(batchFiles) : null
+  const batches = starts.length - 1
+  const first = batches > 0 ? read(0) : null
+  let reading = batches > 1 ? read(1) : null
   let current = first === null ? null : await stage(0, await first, {})
   // Whether the last batch written held new or changed pages: chunks cut ahead are wasted on unchanged ones.
   let wrote = true
-  for (let start = 0; current !== null; start += batchFiles) {
+  for (let k = 0; current !== null; k++) {
     // While this batch is written, the next one is read and parsed; a server engine then works
     // on the statements while this process parses.
     const writing = writePlannedPages(db, current.plan, importOptions)
@@ -130,8 +138,8 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     try {
       if (reading !== null) {
         const batch = await reading
-        reading = start + 2 * batchFiles < files.length ? read(start + 2 * batchFiles) : null
-        following = await stage(start + batchFiles, batch, { chunk: wrote, yieldBetweenPages: true })
+        reading = k + 2 < batches ? read(k + 2) : null
+        following = await stage(k + 1, batch, { chunk: wrote, yieldBetweenPages: true })
       }
     } catch (error) {
       await settled
@@ -148,6 +156,22 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
   }
   if (result.created + result.updated > 0) await refreshPlannerStatistics(db, { afterBulkWrite: true })
   return result
+}
+
+/** Where each batch starts, and files.length last: at most maxFiles files, and maxBytes unless one file alone is larger. */
+export function batchStarts(files: readonly Pick<WalkedFile, 'size'>[], maxFiles: number, maxBytes: number): number[] {
+  const starts = [0]
+  let bytes = 0
+  for (const [index, file] of files.entries()) {
+    const start = starts[starts.length - 1]!
+    if (index > start && (index - start >= maxFiles || bytes + file.size > maxBytes)) {
+      starts.push(index)
+      bytes = 0
+    }
+    bytes += file.size
+  }
+  if (files.length > 0) starts.push(files.length)
+  return starts
 }
 
 /** A file's place in its batch: the failure that settled it, or the index of its page input. */

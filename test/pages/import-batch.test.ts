@@ -6,7 +6,7 @@
  * repeats a slug and holds a file that fails.
  */
 import t from 'tap'
-import { importFiles } from '../../src/import/import-files.js'
+import { batchStarts, importFiles } from '../../src/import/import-files.js'
 import { importPage } from '../../src/pages/index.js'
 import { search } from '../../src/search/index.js'
 import { context } from '../search/helpers.js'
@@ -139,3 +139,11 @@ for (const engine of ENGINES) {
     t.same([again.skipped, again.created], [7, files.size - 8], 'a second import skips what was written and writes the rest')
   })
 }
+
+t.test('batches end at a file count or a byte budget, and a file over the budget goes alone', async (t) => {
+  const sized = (sizes: number[]): Array<{ size: number }> => sizes.map((size) => ({ size }))
+  t.same(batchStarts([], 100, 30), [0], 'no files, no batch')
+  t.same(batchStarts(sized(Array(250).fill(1)), 100, 1000), [0, 100, 200, 250], 'a hundred files a batch')
+  t.same(batchStarts(sized([10, 10, 10, 25, 5]), 100, 30), [0, 3, 5], 'up to the byte budget, not past it')
+  t.same(batchStarts(sized([50, 1, 40]), 100, 30), [0, 1, 2, 3], 'a file larger than the budget is a batch of its own')
+})

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit'
 import { ProviderError } from '../../errors/index.js'
 import { abortedError, throwIfAborted } from './abort.js'
+import { keepingProcessAlive } from './keep-alive.js'
 import { planBatches } from '../providers/batching.js'
 import { LOCAL_MODEL_NATIVE_DIMENSIONS, loadLocalModel, type LocalModel } from './local-model.js'
 import type { EmbedWorkerPool } from './worker-pool.js'
@@ -23,21 +24,25 @@ const stockQueue = pLimit(1)
 /** The model as @energetic-ai/embeddings runs it, in-process: the fallback when workers cannot start. */
 export const stockBackend: LocalBackend = {
   kind: 'stock',
-  async embed(inputs, batchSize, signal) {
-    const model = await loadLocalModel()
-    const vectors: Float32Array[] = []
-    for (const [start, end] of planBatches(
-      inputs.length,
-      { maxInputs: batchSize, maxCost: STOCK_BATCH_CHAR_BUDGET },
-      inputs.map((input) => input.length),
-    )) {
-      await new Promise<void>((resolve) => setImmediate(resolve))
-      throwIfAborted(signal)
-      const batch = await stockQueue(() => embedStockBatch(model, inputs.slice(start, end)))
-      for (const vector of batch) vectors.push(Float32Array.from(vector))
-    }
-    return vectors
+  embed(inputs, batchSize, signal) {
+    return keepingProcessAlive(() => embedStock(inputs, batchSize, signal))
   },
+}
+
+async function embedStock(inputs: readonly string[], batchSize: number, signal: AbortSignal | undefined): Promise<Float32Array[]> {
+  const model = await loadLocalModel()
+  const vectors: Float32Array[] = []
+  for (const [start, end] of planBatches(
+    inputs.length,
+    { maxInputs: batchSize, maxCost: STOCK_BATCH_CHAR_BUDGET },
+    inputs.map((input) => input.length),
+  )) {
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    throwIfAborted(signal)
+    const batch = await stockQueue(() => embedStockBatch(model, inputs.slice(start, end)))
+    for (const vector of batch) vectors.push(Float32Array.from(vector))
+  }
+  return vectors
 }
 
 async function embedStockBatch(model: LocalModel, inputs: string[]): Promise<number[][]> {

@@ -1,4 +1,5 @@
 import { throwIfAborted } from './abort.js'
+import { keepingProcessAlive } from './keep-alive.js'
 import { EMBEDDING_INPUT_TOKEN_CAP } from '../constants.js'
 import { LOCAL_MODEL_ID } from './local-model.js'
 import { stockBackend, type LocalBackend } from './local-backends.js'
@@ -32,8 +33,7 @@ export function createLocalProvider(settings: EmbeddingSettings): EmbeddingProvi
     async embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
       throwIfAborted(options.signal)
       if (texts.length === 0) return []
-      const backend = await queryOrBulkBackend(texts.length)
-      const native = await backend.embed(texts.map(prepareInput), batchSize, options.signal)
+      const native = await keepingProcessAlive(async () => (await queryOrBulkBackend(texts.length)).embed(texts.map(prepareInput), batchSize, options.signal))
       return native.map((vector, index) => {
         const padded = padToDimensions(vector)
         assertUsableVector(padded, index)

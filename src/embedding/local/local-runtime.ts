@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import { keepingProcessAlive } from './keep-alive.js'
 import { fastBackend, stockBackend, type LocalBackend } from './local-backends.js'
 import { nativeBackend, type NativeBackend } from './native-backend.js'
 import { EmbedWorkerPool } from './worker-pool.js'
@@ -117,8 +118,10 @@ function startWorkers(settings: LocalRuntimeOptions, runtime: ActiveRuntime): Pr
 export async function disposeLocalEmbeddings(): Promise<void> {
   const current = active
   active = undefined
-  // Awaiting the native start first: when it failed, its fallback has created the pool by then.
-  const native = await current?.native
-  await native?.release()
-  if (current?.pool !== undefined) await current.pool.dispose()
+  await keepingProcessAlive(async () => {
+    // Awaiting the native start first: when it failed, its fallback has created the pool by then.
+    const native = await current?.native
+    await native?.release()
+    if (current?.pool !== undefined) await current.pool.dispose()
+  })
 }

@@ -59,9 +59,12 @@ interface EdgeRow {
 }
 
 /**
- * The neighbours of a frontier. A call edge joins two code pages when a call on one names a
- * definition found on exactly one other page (a name defined on several pages is ambiguous and
- * left out, as code-callers reports it).
+ * The pages a frontier reaches that the walk has not seen, each once, by the first edge in walk
+ * order (the smallest from page, outgoing before incoming, then type), at most $7 of them: a hub
+ * with thousands of backlinks costs a sort in the database, not thousands of rows sent back. A
+ * call edge joins two code pages when a call on one names a definition found on exactly one
+ * other page (a name defined on several pages is ambiguous and left out, as code-callers reports
+ * it).
  */
 const LEVEL = `
   WITH f AS (SELECT unnest($1::bigint[]) AS id),
@@ -85,10 +88,15 @@ const LEVEL = `
       JOIN code_edges_symbol s ON s.to_symbol_name = cs.name JOIN content_chunks c ON c.id = s.from_chunk_id
      WHERE $3::boolean AND $5::boolean AND c.page_id <> cs.page_id
        AND NOT EXISTS (SELECT 1 FROM code_symbols o WHERE o.name = cs.name AND o.page_id <> cs.page_id))
-  SELECT e.from_id, e.to_id, e.type, e.dir, p.slug, p.source_id, p.title, p.page_kind
-    FROM e JOIN pages p ON p.id = e.to_id
-   WHERE NOT (e.to_id = ANY($6::bigint[]))
-   ORDER BY e.from_id, e.dir DESC, e.type, p.slug, p.source_id`
+  , reached AS (
+    SELECT DISTINCT ON (e.to_id) e.from_id, e.to_id, e.type, e.dir
+      FROM e
+     WHERE NOT (e.to_id = ANY($6::bigint[]))
+     ORDER BY e.to_id, e.from_id, e.dir DESC, e.type)
+  SELECT r.from_id, r.to_id, r.type, r.dir, p.slug, p.source_id, p.title, p.page_kind
+    FROM reached r JOIN pages p ON p.id = r.to_id
+   ORDER BY r.from_id, r.dir DESC, r.type, p.slug, p.source_id
+   LIMIT $7`
 
 async function startPage(db: SqlExecutor, slug: string, sourceId: string | undefined): Promise<{ id: string; slug: string; source_id: string; title: string; page_kind: string }> {
   const { rows } = await db.query<{ id: string; slug: string; source_id: string; title: string; page_kind: string }>(
@@ -111,7 +119,9 @@ export async function graphWalk(db: SqlExecutor, options: GraphWalkOptions): Pro
   let frontier = [String(start.id)]
   let truncated = false
   for (let level = 1; level <= depth && frontier.length > 0 && !truncated; level++) {
-    const { rows } = await db.query<EdgeRow>(LEVEL, [frontier, direction !== 'in', direction !== 'out', types, types === null || types.includes(CALLS), [...paths.keys()]])
+    // One row more than the cap leaves room for tells the walk that it was cut short.
+    const room = limit - nodes.length + 1
+    const { rows } = await db.query<EdgeRow>(LEVEL, [frontier, direction !== 'in', direction !== 'out', types, types === null || types.includes(CALLS), [...paths.keys()], room])
     const next: string[] = []
     for (const row of rows) {
       const to = String(row.to_id)

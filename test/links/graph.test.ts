@@ -42,6 +42,9 @@ engineTest(t, 'graph walk: cycles are cut, depth, direction, types and the cap',
   const capped = await graphWalk(db, { slug: 'a', depth: 5, limit: 2, direction: 'out' })
   t.equal(capped.nodes.length, 2)
   t.equal(capped.truncated, true)
+  const exact = await graphWalk(db, { slug: 'a', depth: 5, limit: 3, direction: 'out' })
+  t.same(brief(exact.nodes), brief(out.nodes), 'a cap the walk just fits')
+  t.equal(exact.truncated, false, 'a cap the walk just fits does not truncate it')
   const missing = await graphWalk(db, { slug: 'nope' }).then(
     () => null,
     (e: { code?: string }) => e,

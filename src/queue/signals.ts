@@ -9,7 +9,8 @@ export type JobEvent =
   | { e: 'new'; name: string }
   /** These jobs finished, or changed state in a way a waiter should re-read. */
   | { e: 'done'; ids: string[] }
-  | { e: 'progress'; id: string; p: JobProgress }
+  /** `attempt`: the run (retry count) that reported it, when it came through the database. */
+  | { e: 'progress'; id: string; attempt?: number; p: JobProgress }
   | { e: 'cancel'; id: string }
   /** A process checking that its own LISTEN still works. */
   | { e: 'ping'; token: string }

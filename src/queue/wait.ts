@@ -47,10 +47,12 @@ function sleepUntilWoken(ms: number, signal: AbortSignal | undefined, setWake: (
 export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: InlineOptions = {}): Promise<JobDetail> {
   let wake: () => void = () => undefined
   let woken = false
-  // While this process runs the job itself, its progress arrives directly, not by NOTIFY.
+  // While this process runs the job itself, its progress arrives directly, not by NOTIFY. The
+  // NOTIFY of an attempt run here can arrive after the run ended, so attempts are remembered.
   let runningHere = false
+  const ranHere = new Set<number>()
   const unsubscribe = await deps.signals.subscribe((event) => {
-    if (event.e === 'progress' && event.id === job.id && !runningHere) options.onProgress?.(event.p)
+    if (event.e === 'progress' && event.id === job.id && !runningHere && !(event.attempt !== undefined && ranHere.has(event.attempt))) options.onProgress?.(event.p)
     if (event.e === 'done' && event.ids.includes(job.id)) {
       woken = true
       wake()
@@ -67,6 +69,7 @@ export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: Inl
         const claimed = await claimJob(deps.db, job.name as JobName, job.id)
         if (claimed) {
           runningHere = true
+          ranHere.add(claimed.fence)
           try {
             await runInline(deps, claimed, options)
           } finally {

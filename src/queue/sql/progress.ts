@@ -3,7 +3,10 @@ import { QUEUE_SCHEMA } from '../boss-sql.js'
 import type { JobName, JobProgress } from '../types.js'
 import { JOB_CHANNEL } from './finish-jobs.js'
 
-/** Stores a running job's progress on its record and, with `notify`, tells waiting processes. */
+/**
+ * Stores a running job's progress on its record and, with `notify`, tells waiting processes which
+ * attempt it came from (a waiter that ran that attempt itself has heard it already).
+ */
 const PROGRESS_SQL = `
 WITH stored AS (
   UPDATE ${QUEUE_SCHEMA}.job SET output = jsonb_build_object('progress', $4::jsonb)
@@ -11,7 +14,7 @@ WITH stored AS (
   RETURNING id
 )
 SELECT CASE WHEN $5::boolean
-  THEN pg_notify('${JOB_CHANNEL}', json_build_object('e', 'progress', 'id', id, 'p', $4::jsonb)::text) END AS notified
+  THEN pg_notify('${JOB_CHANNEL}', json_build_object('e', 'progress', 'id', id, 'attempt', $3::integer, 'p', $4::jsonb)::text) END AS notified
 FROM stored`
 
 export async function storeProgress(db: SqlExecutor, job: { name: JobName; id: string; fence: number }, progress: JobProgress, notify: boolean): Promise<void> {

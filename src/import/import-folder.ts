@@ -8,6 +8,7 @@ import { compileGlobs } from '../sources/glob.js'
 import { readExportManifest } from './export-manifest.js'
 import { importDocument } from './import-documents.js'
 import { importFiles, slugForFile, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
+import { mostLinkedFirst } from './link-order.js'
 import { walkFiles, type IgnoredFile, type WalkedFile } from '../sources/walk.js'
 
 export interface ImportFolderOptions extends ImportFilesOptions {
@@ -69,7 +70,9 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   const documents = withDocuments ? await walkFiles(absoluteRoot, documentFilter(filter, options), (file) => ignored.push(file)) : []
   const exported = await readExportManifest(absoluteRoot)
   const slugFor = exported.size === 0 ? options.slugFor : (file: Parameters<typeof slugForFile>[0]) => exported.get(file.relativePath) ?? slugForFile(file)
-  const result = await importFiles(db, files, { ...options, slugFor })
+  const ordered = await mostLinkedFirst(db, options.sourceId, files)
+  const result = await importFiles(db, ordered, { ...options, slugFor })
+  if (ordered !== files) result.failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   const folder: ImportFolderResult = { ...result, root: absoluteRoot, strategy: options.strategy, ignored, formats: {}, documentCounts: {}, removedSlugs: [] }
   await importDocuments(db, documents, options, folder)
   ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))

@@ -1,0 +1,70 @@
+import { readFile } from 'node:fs/promises'
+import type { SqlExecutor } from '../db/types.js'
+import type { WalkedFile } from '../sources/walk.js'
+
+/** Below this many files an import is one batch or a few, and the order saves next to nothing. */
+const MIN_ORDERED_FILES = 100
+
+/** Notes larger than this are not read for the order: they keep their place among the rest. */
+const MAX_SCANNED_BYTES = 1024 * 1024
+const READ_CONCURRENCY = 16
+
+/** `[[Target`, `![[Target`, and the path of a markdown link `](path`. */
+const LINK_TARGET = /\[\[([^\]|#^\n]+)|\]\(<?([^)>\s#]+)/g
+
+/** The lower-cased file name without `.md`: what most links in a vault name their note by. */
+function fileKey(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase()
+  return name.endsWith('.md') ? name.slice(0, -3) : name
+}
+
+function linkKey(target: string, markdownLink: boolean): string | null {
+  let text = target.trim()
+  if (markdownLink) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return null
+    try {
+      text = decodeURIComponent(text)
+    } catch {
+      return null
+    }
+  }
+  return text === '' ? null : fileKey(text)
+}
+
+async function countLinkTargets(files: readonly WalkedFile[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>()
+  const scanned = files.filter((f) => f.size <= MAX_SCANNED_BYTES)
+  let next = 0
+  const scan = async (): Promise<void> => {
+    while (next < scanned.length) {
+      const file = scanned[next++]!
+      const text = await readFile(file.absolutePath, 'utf8').catch(() => '')
+      for (const match of text.matchAll(LINK_TARGET)) {
+        const key = match[1] !== undefined ? linkKey(match[1], false) : linkKey(match[2]!, true)
+        if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1)
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, scan))
+  return counts
+}
+
+/**
+ * The notes of a source's first import, the most linked to first (ties in path order). A link written
+ * before the page it names exists is stored unresolved and rewritten when the page arrives; in a
+ * vault a few notes (people, projects, maps of content) gather most links, and writing them first
+ * leaves far fewer links to rewrite. Only the order changes: links resolve by the same rules in
+ * any order, and the counting is a quick look at the text, not the link parser. Imports holding
+ * code keep path order, since a note cites only code written before it.
+ */
+export async function mostLinkedFirst(db: SqlExecutor, sourceId: string, files: readonly WalkedFile[]): Promise<readonly WalkedFile[]> {
+  if (files.length < MIN_ORDERED_FILES || files.some((f) => f.kind !== 'markdown')) return files
+  const { rows } = await db.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM pages WHERE source_id = $1) AS found', [sourceId])
+  if (rows[0]?.found) return files
+  const counts = await countLinkTargets(files)
+  const inbound = (f: WalkedFile): number => counts.get(fileKey(f.relativePath)) ?? 0
+  return files
+    .map((file, index) => ({ file, index, links: inbound(file) }))
+    .sort((a, b) => b.links - a.links || a.index - b.index)
+    .map((e) => e.file)
+}

@@ -6,7 +6,7 @@ import { isFinished } from './record.js'
 import { claimJob } from './sql/claim-job.js'
 import { readJob } from './sql/read-jobs.js'
 import { rescueStalled } from './sql/rescue.js'
-import { liveWorkerCount } from './sql/workers.js'
+import { liveWorkerCount, reapDeadWorkers } from './sql/workers.js'
 import type { JobDetail, JobName } from './types.js'
 
 /**
@@ -19,9 +19,17 @@ async function shouldRunInline(deps: ExecutionDeps, name: JobName): Promise<bool
   return (await liveWorkerCount(deps.db, name, deps.timings.livenessMs)) === 0
 }
 
-/** Returns stalled jobs to the queue and wakes workers for them. */
+/**
+ * Returns stalled jobs to the queue and wakes workers for them: at once the jobs of a process on
+ * this machine that is gone (a worker killed and restarted), the others once their process has
+ * been silent past the liveness period.
+ */
 export async function rescue(deps: ExecutionDeps): Promise<number> {
-  const rescued = await rescueStalled(deps.db, { livenessMs: deps.timings.livenessMs, minAgeMs: 2 * deps.timings.livenessMs })
+  const orphaned = deps.db.capabilities.multiProcess ? await reapDeadWorkers(deps.db) : []
+  const rescued = [
+    ...(orphaned.length > 0 ? await rescueStalled(deps.db, { livenessMs: deps.timings.livenessMs, minAgeMs: 0, ids: orphaned }) : []),
+    ...(await rescueStalled(deps.db, { livenessMs: deps.timings.livenessMs, minAgeMs: 2 * deps.timings.livenessMs })),
+  ]
   for (const name of new Set(rescued.map((r) => r.name))) await deps.signals.publish({ e: 'new', name })
   return rescued.length
 }

@@ -191,6 +191,8 @@ export class Worker {
       claimed += jobs.length
       if (jobs.length === room) this.pendingNames.add(name)
     }
+    // Listed at once, so that if this process is killed now a restart takes them back at once.
+    if (claimed > 0 && this.deps.db.capabilities.multiProcess) await heartbeat(this.deps.db, this.registration, [...this.inFlight.keys()])
     return claimed
   }
 

@@ -1,11 +1,12 @@
 import t from 'tap'
+import { spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { NotAvailableError, UsageError } from '../../src/errors/index.js'
 import { jobOfError, openQueue } from '../../src/queue/index.js'
 import type { JobProgress } from '../../src/queue/types.js'
 import { claimJob } from '../../src/queue/sql/claim-job.js'
 import { rescueStalled } from '../../src/queue/sql/rescue.js'
-import { heartbeat } from '../../src/queue/sql/workers.js'
+import { heartbeat, processSpace, reapDeadWorkers } from '../../src/queue/sql/workers.js'
 import { runHousekeeping } from '../../src/queue/housekeeping.js'
 import { resolveTimings } from '../../src/queue/settings.js'
 import { resolveSyncTarget } from '../../workers/autopilot/sync-target.js'
@@ -222,4 +223,40 @@ engineTest(t, 'sync resolves the source from the directory by sources.local_path
   t.same(await resolveSyncTarget(db, null), { dir: null, sourceId: null, data: { all: true } })
   await db.exec('ALTER TABLE sources RENAME TO sources_gone')
   t.same((await resolveSyncTarget(db, '/home/me/notes')).sourceId, null, 'no sources table: global bookmark')
+})
+
+engineTest(t, 'the jobs a dead process on this machine held are taken back at once; a live or unknown one keeps them', async (t, { db }) => {
+  const queue = await queueOn(db)
+  const held: string[] = []
+  for (const key of ['dead', 'live', 'unknown']) {
+    const job = await queue.submit('sync', { key })
+    t.ok(await claimJob(db, 'sync', job.id))
+    held.push(job.id)
+  }
+  const here = processSpace()
+  t.ok(here, 'this machine tells its pid space')
+  const gone = spawnSync(process.execPath, ['-e', '']).pid
+  const alive = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' })
+  t.teardown(() => void alive.kill('SIGKILL'))
+  const register = (pid: number, space: string | null, job: string) =>
+    db.query(`INSERT INTO minion_workers (id, kind, pid, host, names, concurrency, active_jobs, process_space) VALUES ($1, 'worker', $2, 'h', '{sync}', 1, $3::uuid[], $4)`, [
+      randomUUID(),
+      pid,
+      [job],
+      space,
+    ])
+  await register(gone, here, held[0]!)
+  await register(alive.pid!, here, held[1]!)
+  await register(gone, 'another-machine', held[2]!)
+  const orphaned = await reapDeadWorkers(db)
+  t.same(orphaned, [held[0]], 'only the dead process of this pid space')
+  t.equal((await db.query('SELECT 1 FROM minion_workers')).rowCount, 2, 'its registration is gone, the others stay')
+  t.same(
+    (await rescueStalled(db, { livenessMs: 60_000, minAgeMs: 0, ids: orphaned })).map((r) => r.id),
+    [held[0]],
+  )
+  t.match(await queue.get(held[0]!), { status: 'waiting', error: { code: 'job_stalled' } }, 'back in the queue')
+  t.equal((await queue.get(held[1]!))?.status, 'active')
+  t.equal((await queue.get(held[2]!))?.status, 'active')
+  t.same(await reapDeadWorkers(db), [], 'nothing more to reap')
 })

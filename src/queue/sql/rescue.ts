@@ -17,12 +17,15 @@ WHERE j.state = 'active'
     SELECT 1 FROM minion_workers AS w
     WHERE w.heartbeat_at > now() - $2::integer * interval '1 millisecond' AND j.id = ANY(w.active_jobs)
   )
+  AND ($3::uuid[] IS NULL OR j.id = ANY($3::uuid[]))
 LIMIT 1000`
 
 interface RescueOptions {
   /** Processes silent for longer are gone. 0 treats every other process as gone. */
   livenessMs: number
   minAgeMs: number
+  /** Only these jobs (held by processes known to be dead). */
+  ids?: readonly string[]
 }
 
 /**
@@ -30,7 +33,7 @@ interface RescueOptions {
  * max_stalled (pg-boss's retry limit does the counting). Returns the jobs it touched.
  */
 export async function rescueStalled(db: SqlExecutor, options: RescueOptions): Promise<Array<{ name: JobName; id: string }>> {
-  const { rows } = await db.query<StalledRow>(STALLED_SQL, [options.minAgeMs, options.livenessMs])
+  const { rows } = await db.query<StalledRow>(STALLED_SQL, [options.minAgeMs, options.livenessMs, options.ids ? [...options.ids] : null])
   // One by one: each error names where its own job was (almost always a single job).
   for (const row of rows) await failWithRetry(db, row.name, [row.id], { error: stallError(row) })
   return rows.map((row) => ({ name: row.name, id: row.id }))

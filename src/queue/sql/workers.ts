@@ -1,6 +1,25 @@
+import { readFileSync, readlinkSync } from 'node:fs'
 import { hostname } from 'node:os'
 import type { SqlExecutor } from '../../db/types.js'
+import { processAlive } from '../../util/process-alive.js'
 import type { JobName } from '../types.js'
+
+let space: string | null | undefined
+
+/**
+ * This process's pid space: its pid namespace and the machine's boot (Linux). Two registrations
+ * with the same space name pids of one process table, so one can check the other's pid. Null
+ * elsewhere: containers that share a host name would otherwise mistake each other's pids.
+ */
+export function processSpace(): string | null {
+  if (space !== undefined) return space
+  try {
+    space = `${hostname()}:${readlinkSync('/proc/self/ns/pid')}:${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}`
+  } catch {
+    space = null
+  }
+  return space
+}
 
 export interface WorkerRegistration {
   id: string
@@ -11,12 +30,27 @@ export interface WorkerRegistration {
 
 /** Registration and heartbeat in one statement: a row pruned during an outage comes back. */
 const BEAT_SQL = `
-INSERT INTO minion_workers (id, kind, pid, host, names, concurrency, active_jobs)
-VALUES ($1::uuid, $2, $3, $4, $5::text[], $6, $7::uuid[])
+INSERT INTO minion_workers (id, kind, pid, host, names, concurrency, active_jobs, process_space)
+VALUES ($1::uuid, $2, $3, $4, $5::text[], $6, $7::uuid[], $8)
 ON CONFLICT (id) DO UPDATE SET heartbeat_at = now(), active_jobs = EXCLUDED.active_jobs`
 
 export async function heartbeat(db: SqlExecutor, worker: WorkerRegistration, activeJobs: readonly string[]): Promise<void> {
-  await db.query(BEAT_SQL, [worker.id, worker.kind, process.pid, hostname(), [...worker.names], worker.concurrency, [...activeJobs]])
+  await db.query(BEAT_SQL, [worker.id, worker.kind, process.pid, hostname(), [...worker.names], worker.concurrency, [...activeJobs], processSpace()])
+}
+
+/**
+ * Removes the registrations of processes in this pid space that no longer exist, and returns the
+ * jobs they held at their last beat: nobody runs those any more. A pid taken over by a new
+ * process looks alive, and its registration is left to go stale as before.
+ */
+export async function reapDeadWorkers(db: SqlExecutor): Promise<string[]> {
+  const here = processSpace()
+  if (here === null) return []
+  const { rows } = await db.query<{ id: string; pid: number; active_jobs: string[] }>('SELECT id, pid, active_jobs FROM minion_workers WHERE process_space = $1 AND pid <> $2', [here, process.pid])
+  const dead = rows.filter((r) => !processAlive(Number(r.pid)))
+  if (dead.length === 0) return []
+  await db.query('DELETE FROM minion_workers WHERE id = ANY($1::uuid[])', [dead.map((r) => r.id)])
+  return dead.flatMap((r) => r.active_jobs)
 }
 
 export async function deregister(db: SqlExecutor, id: string): Promise<void> {

@@ -50,12 +50,12 @@ async function countLinkTargets(files: readonly WalkedFile[]): Promise<Map<strin
 }
 
 /**
- * The notes of a source's first import, the most linked to first (ties in path order). A link written
- * before the page it names exists is stored unresolved and rewritten when the page arrives; in a
- * vault a few notes (people, projects, maps of content) gather most links, and writing them first
- * leaves far fewer links to rewrite. Only the order changes: links resolve by the same rules in
- * any order, and the counting is a quick look at the text, not the link parser. Imports holding
- * code keep path order, since a note cites only code written before it.
+ * The notes of a source's first import, the most linked to first (ties in path order). A link
+ * written before the page it names exists is stored unresolved and rewritten when the page
+ * arrives; in a vault a few notes (people, projects, maps of content) gather most links, and
+ * writing them first leaves far fewer links to rewrite. Only the order changes: links resolve by
+ * the same rules in any order, and the counting is a quick look at the text, not the link parser.
+ * Imports holding code keep path order, since a note cites only code written before it.
  */
 export async function mostLinkedFirst(db: SqlExecutor, sourceId: string, files: readonly WalkedFile[]): Promise<readonly WalkedFile[]> {
   if (files.length < MIN_ORDERED_FILES || files.some((f) => f.kind !== 'markdown')) return files

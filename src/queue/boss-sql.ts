@@ -40,6 +40,18 @@ const SQL = {
   resume: plans.resumeJobs(QUEUE_SCHEMA),
   retry: plans.retryJobs(QUEUE_SCHEMA),
   failWithRetry: plans.failJobsById(QUEUE_SCHEMA),
+  failStalled: fencedToAttempt(plans.failJobsById(QUEUE_SCHEMA)),
+}
+
+/**
+ * pg-boss's fail-by-id limited to one active attempt ($4, the retry count a rescuer saw). Two
+ * rescuers may pick the same stalled job; the slower one must not fail the attempt a worker
+ * claimed after the first one put the job back.
+ */
+function fencedToAttempt(failById: string): string {
+  const open = "state < 'completed'"
+  if (!failById.includes(open)) throw new Error('pg-boss fail plan changed: the stall rescue cannot fence it')
+  return failById.replace(open, "state = 'active' AND retry_count = $4::integer")
 }
 
 /** pg-boss's construction plan for our schema (the migration carries a copy). */
@@ -157,4 +169,9 @@ export function retryJobs(db: SqlExecutor, name: JobName, ids: readonly string[]
  */
 export function failWithRetry(db: SqlExecutor, name: JobName, ids: readonly string[], output: object): Promise<number> {
   return countOf(db, SQL.failWithRetry, [name, ids, JSON.stringify(output)])
+}
+
+/** failWithRetry for one stalled job, only while it is still active in the attempt that stalled. */
+export function failStalledAttempt(db: SqlExecutor, name: JobName, id: string, attempt: number, output: object): Promise<number> {
+  return countOf(db, SQL.failStalled, [name, [id], JSON.stringify(output), attempt])
 }

@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { NotAvailableError, UsageError } from '../../src/errors/index.js'
 import { jobOfError, openQueue } from '../../src/queue/index.js'
+import { failStalledAttempt } from '../../src/queue/boss-sql.js'
 import type { JobProgress } from '../../src/queue/types.js'
 import { claimJob } from '../../src/queue/sql/claim-job.js'
 import { rescueStalled } from '../../src/queue/sql/rescue.js'
@@ -259,4 +260,17 @@ engineTest(t, 'the jobs a dead process on this machine held are taken back at on
   t.equal((await queue.get(held[1]!))?.status, 'active')
   t.equal((await queue.get(held[2]!))?.status, 'active')
   t.same(await reapDeadWorkers(db), [], 'nothing more to reap')
+})
+
+engineTest(t, 'a rescuer that saw a stalled attempt does not fail the attempt after it', async (t, { db }) => {
+  const queue = await queueOn(db)
+  const job = await queue.submit('sync', {}, { maxStalled: 3 })
+  t.ok(await claimJob(db, 'sync', job.id), 'attempt 1, whose process dies')
+  const stalled = { error: { class: 'JobStalled', code: 'job_stalled', message: 'gone' } }
+  t.equal(await failStalledAttempt(db, 'sync', job.id, 0, stalled), 1, 'the first rescuer puts it back')
+  t.ok(await claimJob(db, 'sync', job.id), 'a worker claims attempt 2')
+  t.equal(await failStalledAttempt(db, 'sync', job.id, 0, stalled), 0, 'a slower rescuer that saw attempt 1 changes nothing')
+  t.match(await queue.get(job.id), { status: 'active', attempts: 2 })
+  t.equal(await failStalledAttempt(db, 'sync', job.id, 1, stalled), 1, 'attempt 2 itself can still be rescued')
+  t.equal((await queue.get(job.id))?.status, 'waiting')
 })

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../../db/types.js'
-import { failWithRetry, QUEUE_SCHEMA } from '../boss-sql.js'
+import { failStalledAttempt, QUEUE_SCHEMA } from '../boss-sql.js'
 import { JobStalledError } from '../errors.js'
 import { serializeError } from '../../errors/index.js'
 import type { JobName } from '../types.js'
@@ -34,9 +34,13 @@ interface RescueOptions {
  */
 export async function rescueStalled(db: SqlExecutor, options: RescueOptions): Promise<Array<{ name: JobName; id: string }>> {
   const { rows } = await db.query<StalledRow>(STALLED_SQL, [options.minAgeMs, options.livenessMs, options.ids ? [...options.ids] : null])
-  // One by one: each error names where its own job was (almost always a single job).
-  for (const row of rows) await failWithRetry(db, row.name, [row.id], { error: stallError(row) })
-  return rows.map((row) => ({ name: row.name, id: row.id }))
+  // One by one: each error names where its own job was (almost always a single job). A job
+  // another rescuer put back in the meantime (and maybe a worker claimed again) is left alone.
+  const rescued: Array<{ name: JobName; id: string }> = []
+  for (const row of rows) {
+    if ((await failStalledAttempt(db, row.name, row.id, Number(row.retry_count), { error: stallError(row) })) > 0) rescued.push({ name: row.name, id: row.id })
+  }
+  return rescued
 }
 
 interface StalledRow {

@@ -1,18 +1,10 @@
 import t from 'tap'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { writeTree } from '../helpers/tree.js'
+import { join } from 'node:path'
 import { ENGINES } from '../helpers/engines.js'
 import { cliBrain, servedCliMode } from '../helpers/cli.js'
 
-function folder(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'brain-import-cli-'))
-  for (const [path, body] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true })
-    writeFileSync(join(root, path), body)
-  }
-  return root
-}
+const folder = (files: Record<string, string>): string => writeTree('brain-import-cli-', files)
 
 interface ImportSummary {
   files: number

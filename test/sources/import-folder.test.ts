@@ -1,19 +1,12 @@
 import t from 'tap'
-import { mkdirSync, mkdtempSync, writeFileSync, truncateSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, dirname } from 'node:path'
+import { writeTree } from '../helpers/tree.js'
+import { writeFileSync, truncateSync } from 'node:fs'
+import { join } from 'node:path'
 import { importFolder } from '../../src/import/index.js'
 import { findPage, listPages } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 
-function tree(files: Record<string, string | Buffer>): string {
-  const root = mkdtempSync(join(tmpdir(), 'brain-import-'))
-  for (const [path, body] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true })
-    writeFileSync(join(root, path), body)
-  }
-  return root
-}
+const tree = (files: Record<string, string | Buffer>): string => writeTree('brain-import-', files)
 
 engineTest(t, 'a folder of notes and code imports; poison files are recorded and the rest continue', async (t, { db }) => {
   const root = tree({

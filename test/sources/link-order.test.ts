@@ -1,7 +1,6 @@
 import t from 'tap'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { writeTree } from '../helpers/tree.js'
+import { join } from 'node:path'
 import type { Database } from '../../src/db/types.js'
 import { importFiles, importFolder } from '../../src/import/index.js'
 import { mostLinkedFirst } from '../../src/import/link-order.js'
@@ -9,14 +8,7 @@ import { createFileFilter } from '../../src/sources/file-filter.js'
 import { walkFiles, type WalkedFile } from '../../src/sources/walk.js'
 import { ENGINES, openTestDatabase } from '../helpers/engines.js'
 
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'brain-link-order-'))
-  for (const [path, body] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true })
-    writeFileSync(join(root, path), body)
-  }
-  return root
-}
+const tree = (files: Record<string, string>): string => writeTree('brain-link-order-', files)
 
 /** 120 notes; note n links to the notes after it (not written yet in path order) in every form. */
 function vault(): Record<string, string> {

@@ -13,6 +13,10 @@ export const BM25_B = 0.75
 interface ScoredTerm {
   tsquery: string
   idf: number
+  /** The lexeme of a word term; null for a prefix term. */
+  lexeme: string | null
+  /** Chunks holding the term. */
+  df: number
 }
 
 /** A keyword query made ready for SQL: what a chunk must match, and how to score it. */
@@ -33,9 +37,9 @@ export interface PreparedQuery {
 type CandidateMatch = 'all' | 'any' | 'two'
 
 /** Above this many postings (summed over the query's words) an `any` query ranks a narrower set first. */
-const UNION_BUDGET = 2000
+export const UNION_BUDGET = 2000
 /** Words in fewer chunks than this stay single-word candidates in the narrower set. */
-const RARE_DF = 200
+export const RARE_DF = 200
 
 interface PrepareRow {
   lexemes: string[] | null
@@ -92,8 +96,8 @@ export async function prepareQuery(tx: SqlExecutor, query: string, match: Candid
   const lexemeDf = lexemes.map((_, i) => Number(row?.lexeme_df?.[i] ?? 0))
   const prefixDf = prefixes.map((_, i) => Number(row?.prefix_df?.[i] ?? 0))
   const terms: ScoredTerm[] = [
-    ...lexemes.map((l, i) => ({ tsquery: quoteLexeme(l), idf: bm25Idf(lexemeDf[i]!, documentCount) })),
-    ...prefixes.map((p, i) => ({ tsquery: `${quoteLexeme(p)}:*`, idf: bm25Idf(prefixDf[i]!, documentCount) })),
+    ...lexemes.map((l, i) => ({ tsquery: quoteLexeme(l), idf: bm25Idf(lexemeDf[i]!, documentCount), lexeme: l, df: lexemeDf[i]! })),
+    ...prefixes.map((p, i) => ({ tsquery: `${quoteLexeme(p)}:*`, idf: bm25Idf(prefixDf[i]!, documentCount), lexeme: null, df: prefixDf[i]! })),
   ]
   const required = (row?.phrases ?? []).map((q) => `(${q})`)
   const excluded = (row?.excluded ?? []).map((q) => `!(${q})`)

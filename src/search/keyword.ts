@@ -1,7 +1,8 @@
-import type { SqlExecutor } from '../db/types.js'
-import { bm25ScoreSql, prepareQuery, type PreparedQuery } from './bm25.js'
+import type { SqlExecutor, SqlParam } from '../db/types.js'
+import { BM25_K1, bm25ScoreSql, prepareQuery, RARE_DF, UNION_BUDGET, type PreparedQuery } from './bm25.js'
 import type { SearchPlan } from './options.js'
 import { filterSql, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
+import { firstTierQuery, tierCandidates, tierListable, type TierTerm } from './tiers.js'
 
 /** The keyword stage reads this many chunks per page it returns, then keeps each page's best. */
 const KEYWORD_INNER_FACTOR = 3
@@ -20,6 +21,8 @@ interface KeywordRequest {
   perPage: boolean
   /** Also return `coverage`: the share of the query's lexemes the chunk contains (hybrid weighting). */
   withCoverage?: boolean
+  /** Rank every candidate, never through the impact tiers (what tests compare the tiers with). */
+  exhaustive?: boolean
 }
 
 /** Share of the query's lexemes ($16) present in the chunk's search_vector. */
@@ -45,36 +48,131 @@ export async function keywordRows(tx: SqlExecutor, plan: SearchPlan, request: Ke
 }
 
 async function rankedRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery, filter: string): Promise<ResultRow[]> {
+  const split = request.exhaustive ? null : tierTerms(prepared)
+  if (split !== null) {
+    const rows = await tieredRows(tx, plan, request, prepared, filter, split)
+    if (rows !== null) return rows
+  }
+  return (await rankedStatement(tx, plan, request, prepared, filter, null)).rows
+}
+
+interface TierSplit {
+  /** Words looked up in the impact tiers. */
+  common: TierTerm[]
+  /** Words whose whole posting list is ranked (rare or too long to be listed), as one tsquery. */
+  rare: string | null
+}
+
+/**
+ * The query's words split for a tiered ranking, or null when it cannot pay or cannot be proven:
+ * a prefix term (its lexemes are not known ahead), or posting lists short enough to rank whole.
+ */
+function tierTerms(prepared: PreparedQuery): TierSplit | null {
+  if (prepared.terms.some((t) => t.lexeme === null)) return null
+  if (prepared.terms.reduce((sum, t) => sum + t.df, 0) <= UNION_BUDGET) return null
+  const common: TierTerm[] = []
+  const rare: string[] = []
+  for (const term of prepared.terms) {
+    if (term.df >= RARE_DF && tierListable(term.lexeme!)) common.push({ lexeme: term.lexeme!, weight: (BM25_K1 + 1) * term.idf })
+    else rare.push(term.tsquery)
+  }
+  return common.length === 0 ? null : { common, rare: rare.length > 0 ? rare.join(' | ') : null }
+}
+
+/**
+ * Ranks the chunks where the common words weigh most (tier 1), then, from the lowest score that
+ * made the window, the wider set that proves no other chunk could have made it (tiers.ts); the
+ * rows are then exactly those of ranking every candidate. Null when tier 1 cannot fill the
+ * window or no wider set proves it.
+ */
+async function tieredRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery, filter: string, split: TierSplit): Promise<ResultRow[] | null> {
+  const inner = innerLimit(plan, request)
+  const first = await rankedStatement(tx, plan, request, prepared, filter, { tiers: firstTierQuery(split.common), rare: split.rare })
+  if (first.rankedCount < inner || first.rankedLow === null) return null
+  const wider = tierCandidates(split.common, plan.boosts, prepared.averageLength, first.rankedLow)
+  if (wider === null) return null
+  if (wider.isFirstPass) return first.rows
+  const second = await rankedStatement(tx, plan, request, prepared, filter, { tiers: wider.query, rare: split.rare })
+  return second.rankedCount >= inner ? second.rows : null
+}
+
+function innerLimit(plan: SearchPlan, request: KeywordRequest): number {
   const window = plan.offset + plan.limit
+  return request.perPage ? KEYWORD_INNER_FACTOR * window : window
+}
+
+interface RankedResult {
+  rows: ResultRow[]
+  /** How many chunks the inner ranking kept, and the lowest score among them (tiered passes only). */
+  rankedCount: number
+  rankedLow: number | null
+}
+
+interface RankedRow extends ResultRow {
+  ranked_count?: number
+  ranked_low?: number | null
+}
+
+async function rankedStatement(
+  tx: SqlExecutor,
+  plan: SearchPlan,
+  request: KeywordRequest,
+  prepared: PreparedQuery,
+  filter: string,
+  candidates: { tiers: string; rare: string | null } | null,
+): Promise<RankedResult> {
   const score = bm25ScoreSql(prepared.terms.length, 13, 14, 15)
+  const params: SqlParam[] = [
+    ...planParams(plan),
+    filter,
+    innerLimit(plan, request),
+    plan.limit,
+    plan.offset,
+    prepared.terms.map((t) => t.tsquery),
+    prepared.terms.map((t) => t.idf),
+    prepared.averageLength,
+    ...(request.withCoverage ? [prepared.lexemes] : []),
+  ]
+  // With tier candidates the query's own filter is checked on them, never used to find them:
+  // `IS TRUE` keeps it out of the index conditions, since under a generic plan the planner
+  // cannot tell that the tier lists are the narrower of the two.
+  let matchSql = 'c.search_vector @@ $9::tsquery'
+  let candidateSql = ''
+  if (candidates !== null) {
+    matchSql = '(c.search_vector @@ $9::tsquery) IS TRUE'
+    params.push(candidates.tiers)
+    candidateSql = `AND (c.search_tiers @@ $${params.length}::tsquery`
+    if (candidates.rare !== null) {
+      params.push(candidates.rare)
+      candidateSql += ` OR c.search_vector @@ $${params.length}::tsquery`
+    }
+    candidateSql += ')'
+  }
   // search_chunks carries every column ranking and filtering read (slug and source included),
   // so the candidates are scored without touching content_chunks or pages; only the returned
   // rows are read in full below.
   const ranked = `SELECT c.chunk_id, c.page_id, c.slug, c.chunk_index,
         ${score} * ${sourceFactorSql(plan.boosts.length, 'c')} AS score
       FROM search_chunks c
-      WHERE c.search_vector @@ $9::tsquery AND ${filterSql('c')}
+      WHERE ${matchSql} AND ${filterSql('c')} ${candidateSql}
       ORDER BY score DESC, c.slug, c.chunk_index
       LIMIT $10`
   const picked = request.perPage ? `SELECT DISTINCT ON (page_id) chunk_id, score FROM ranked ORDER BY page_id, score DESC, chunk_index` : `SELECT chunk_id, score FROM ranked`
-  const { rows } = await tx.query<ResultRow>(
+  const extent = candidates === null ? '' : `, (SELECT count(*) FROM ranked)::int AS ranked_count, (SELECT min(score) FROM ranked) AS ranked_low`
+  const { rows } = await tx.query<RankedRow>(
     `WITH ranked AS (${ranked}), picked AS (${picked})
-     SELECT k.score, ${RESULT_COLUMNS_SQL}${request.withCoverage ? `, ${COVERAGE_SQL}` : ''}
+     SELECT k.score, ${RESULT_COLUMNS_SQL}${request.withCoverage ? `, ${COVERAGE_SQL}` : ''}${extent}
      FROM picked k JOIN content_chunks c ON c.id = k.chunk_id JOIN pages p ON p.id = c.page_id
      ORDER BY k.score DESC, p.slug, c.chunk_index
      LIMIT $11 OFFSET $12`,
-    [
-      ...planParams(plan),
-      filter,
-      request.perPage ? KEYWORD_INNER_FACTOR * window : window,
-      plan.limit,
-      plan.offset,
-      prepared.terms.map((t) => t.tsquery),
-      prepared.terms.map((t) => t.idf),
-      prepared.averageLength,
-      ...(request.withCoverage ? [prepared.lexemes] : []),
-    ],
+    params,
     { prepared: true },
   )
-  return rows
+  if (candidates === null) return { rows, rankedCount: 0, rankedLow: null }
+  const first = rows[0]
+  return {
+    rows: rows.map(({ ranked_count: _count, ranked_low: _low, ...row }) => row),
+    rankedCount: first?.ranked_count ?? 0,
+    rankedLow: first?.ranked_low ?? null,
+  }
 }

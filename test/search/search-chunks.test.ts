@@ -6,13 +6,14 @@ import { context, importAll, slugs } from './helpers.js'
 
 type Row = Record<string, string | null>
 
-const COLUMNS = `chunk_id::text, page_id::text, chunk_index::text, slug, source_id, language, symbol_type, search_vector::text, search_length::text`
+const COLUMNS = `chunk_id::text, page_id::text, chunk_index::text, slug, source_id, language, symbol_type, search_vector::text, search_length::text, search_tiers::text`
 
 /** What search_chunks must hold: the same columns derived from the chunks and their pages now. */
 async function expected(db: Database): Promise<Row[]> {
   const { rows } = await db.query<Row>(
     `SELECT c.id::text AS chunk_id, c.page_id::text, c.chunk_index::text, p.slug, p.source_id, c.language, c.symbol_type,
-            c.search_vector::text, c.search_length::text
+            c.search_vector::text, c.search_length::text,
+            brain_search_tiers(c.search_vector, coalesce(c.search_length, search_vector_length(c.search_vector)), p.slug)::text AS search_tiers
      FROM content_chunks c JOIN pages p ON p.id = c.page_id WHERE c.search_vector IS NOT NULL ORDER BY c.id`,
   )
   return rows

@@ -2,7 +2,7 @@ import type { SqlExecutor, SqlParam } from '../db/types.js'
 import { BM25_K1, bm25ScoreSql, prepareQuery, RARE_DF, UNION_BUDGET, type PreparedQuery } from './bm25.js'
 import type { SearchPlan } from './options.js'
 import { filterSql, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
-import { firstTierQuery, tierCandidates, tierListable, type TierTerm } from './tiers.js'
+import { firstPassLevels, TIER_LEVELS, tierCandidates, tierListable, tierQuery, type TierTerm } from './tiers.js'
 
 /** The keyword stage reads this many chunks per page it returns, then keeps each page's best. */
 const KEYWORD_INNER_FACTOR = 3
@@ -80,20 +80,30 @@ function tierTerms(prepared: PreparedQuery): TierSplit | null {
 }
 
 /**
- * Ranks the chunks where the common words weigh most (tier 1), then, from the lowest score that
- * made the window, the wider set that proves no other chunk could have made it (tiers.ts); the
- * rows are then exactly those of ranking every candidate. Null when tier 1 cannot fill the
- * window or no wider set proves it.
+ * Ranks the chunks where the common words weigh most (tier 1 of the word that weighs most; all
+ * words' tier 1, then both tiers, while that cannot fill the window), then, from the lowest
+ * score that made the window, the wider set that proves no other chunk could have made it
+ * (tiers.ts); the rows are then exactly those of ranking every candidate. Null when the tiers
+ * cannot fill the window or no wider set proves it.
  */
 async function tieredRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery, filter: string, split: TierSplit): Promise<ResultRow[] | null> {
   const inner = innerLimit(plan, request)
-  const first = await rankedStatement(tx, plan, request, prepared, filter, { tiers: firstTierQuery(split.common), rare: split.rare })
-  if (first.rankedCount < inner || first.rankedLow === null) return null
-  const wider = tierCandidates(split.common, plan.boosts, prepared.averageLength, first.rankedLow)
+  const pass = (tiers: string): Promise<RankedResult> => rankedStatement(tx, plan, request, prepared, filter, { tiers, rare: split.rare })
+  const tries = [firstPassLevels(split.common), ...Array.from({ length: TIER_LEVELS }, (_, level) => split.common.map(() => level + 1))]
+  let scanned = tries[0]!
+  let ranked: RankedResult | null = null
+  for (const levels of tries) {
+    if (ranked !== null && ranked.rankedCount >= inner) break
+    if (ranked !== null && levels.every((level, i) => level === scanned[i])) continue
+    scanned = levels
+    ranked = await pass(tierQuery(split.common, levels)!)
+  }
+  if (ranked === null || ranked.rankedCount < inner || ranked.rankedLow === null) return null
+  const wider = tierCandidates(split.common, plan.boosts, prepared.averageLength, ranked.rankedLow, scanned)
   if (wider === null) return null
-  if (wider.isFirstPass) return first.rows
-  const second = await rankedStatement(tx, plan, request, prepared, filter, { tiers: wider.query, rare: split.rare })
-  return second.rankedCount >= inner ? second.rows : null
+  if (wider.alreadyRanked) return ranked.rows
+  const widened = await pass(wider.query)
+  return widened.rankedCount >= inner ? widened.rows : null
 }
 
 function innerLimit(plan: SearchPlan, request: KeywordRequest): number {

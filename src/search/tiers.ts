@@ -55,44 +55,73 @@ export function tierListable(lexeme: string): boolean {
   return listable(lexeme)
 }
 
-/** The tier entries of `terms` at levels 1..level, OR-ed. */
-function tiersUpTo(terms: readonly TierTerm[], level: number): string[] {
-  return terms.flatMap((t) => Array.from({ length: level }, (_, i) => tierEntry(i + 1, t.lexeme)))
+/** The tier entries of each term at its levels 1..levels[i], OR-ed; null when no term is looked up. */
+export function tierQuery(terms: readonly TierTerm[], levels: readonly number[]): string | null {
+  const entries = terms.flatMap((t, i) => Array.from({ length: levels[i]! }, (_, level) => tierEntry(level + 1, t.lexeme)))
+  return entries.length === 0 ? null : entries.join(' | ')
+}
+
+/** How many tiers chunks list. */
+export const TIER_LEVELS = TIER_RATIOS.length
+
+/**
+ * The first pass: tier 1 of the term that weighs most. A word common enough to be in tier 1 of
+ * a quarter of all chunks weighs little, and the others' tiers prove the window without it.
+ */
+export function firstPassLevels(terms: readonly TierTerm[]): number[] {
+  const top = terms.reduce((best, t, i) => (t.weight > terms[best]!.weight ? i : best), 0)
+  return terms.map((_, i) => (i === top ? 1 : 0))
+}
+
+/**
+ * The most a chunk can score, as a multiple of its source factor, when for every term i it is
+ * outside tiers 1..levels[i] (level 0: the term is not looked up, so it may weigh fully).
+ */
+function leftOutBound(terms: readonly TierTerm[], levels: readonly number[], averageLength: number): number {
+  return terms.reduce((sum, t, i) => sum + t.weight * (levels[i] === 0 ? 1 : tierShareBound(levels[i]!, averageLength)), 0) * (1 + BOUND_SLACK)
+}
+
+/** Deepens the levels of the terms that weigh most until the chunks left out score below `limit`; null when even every tier cannot. */
+function levelsBelow(terms: readonly TierTerm[], from: readonly number[], averageLength: number, limit: number): number[] | null {
+  const levels = [...from]
+  while (leftOutBound(terms, levels, averageLength) >= limit) {
+    let next = -1
+    for (let i = 0; i < terms.length; i++) if (levels[i]! < TIER_LEVELS && (next < 0 || terms[i]!.weight > terms[next]!.weight)) next = i
+    if (next < 0) return null
+    levels[next]!++
+  }
+  return levels
 }
 
 /**
  * Which chunks to rank so that the best `window` among them are the best of all, given the
- * lowest score `low` among those best after a first pass over tier 1. Every chunk left out
- * scores less than `low`:
- * - a chunk under no boost (factor ≤ 1) is outside tiers 1..level of every term, so it scores
- *   below Σ weight × tierShareBound(level);
- * - a chunk under a boost with factor f is either reached the same way at a deeper level, where
- *   f × that bound < low, or, when no level is deep enough, through its folder entry in full.
- * Returns the tsquery over search_tiers and whether it is the first pass's own, or null when no
+ * lowest score `low` in the window after a pass over tiers 1..scanned[i] of each term i. Every
+ * chunk left out scores less than `low`:
+ * - a chunk under no boost (factor ≤ 1) is outside tiers 1..level[i] of every term i, so it
+ *   scores below leftOutBound;
+ * - a chunk under a boost with factor f is either reached the same way at deeper levels, where
+ *   f × that bound < low, or, when no levels are deep enough, through its folder entry in full.
+ * Returns the tsquery over search_tiers and whether it is the pass already run, or null when no
  * choice of levels proves it (then the caller ranks every candidate).
  */
-export function tierCandidates(terms: readonly TierTerm[], boosts: readonly SourceBoost[], averageLength: number, low: number): { query: string; isFirstPass: boolean } | null {
-  const total = terms.reduce((sum, t) => sum + t.weight, 0)
-  const levelFor = (factor: number): number | null => {
-    for (let level = 1; level <= TIER_RATIOS.length; level++) {
-      if (factor * total * tierShareBound(level, averageLength) * (1 + BOUND_SLACK) < low) return level
-    }
-    return null
-  }
-  const base = levelFor(1)
-  if (base === null) return null
-  const parts = tiersUpTo(terms, base)
+export function tierCandidates(
+  terms: readonly TierTerm[],
+  boosts: readonly SourceBoost[],
+  averageLength: number,
+  low: number,
+  scanned: readonly number[],
+): { query: string; alreadyRanked: boolean } | null {
+  const base = levelsBelow(terms, scanned, averageLength, low)
+  const baseQuery = base === null ? null : tierQuery(terms, base)
+  if (base === null || baseQuery === null) return null
+  const parts = [baseQuery]
   for (const boost of boosts) {
     if (boost.factor <= 1) continue
-    const level = levelFor(boost.factor)
-    if (level !== null && level <= base) continue
+    const levels = levelsBelow(terms, base, averageLength, low / boost.factor)
+    if (levels !== null && levels.every((level, i) => level === base[i])) continue
     if (!boost.prefix.endsWith('/') || !listable(boost.prefix.slice(0, -1))) return null
-    parts.push(level === null ? folderEntry(boost.prefix) : `(${folderEntry(boost.prefix)} & (${tiersUpTo(terms, level).join(' | ')}))`)
+    const deeper = levels === null ? null : tierQuery(terms, levels)
+    parts.push(deeper === null ? folderEntry(boost.prefix) : `(${folderEntry(boost.prefix)} & (${deeper}))`)
   }
-  return { query: parts.join(' | '), isFirstPass: base === 1 && parts.length === terms.length }
-}
-
-/** The first pass: tier 1 of every term. */
-export function firstTierQuery(terms: readonly TierTerm[]): string {
-  return tiersUpTo(terms, 1).join(' | ')
+  return { query: parts.join(' | '), alreadyRanked: parts.length === 1 && base.every((level, i) => level === scanned[i]) }
 }

@@ -118,18 +118,26 @@ export async function prepareQuery(tx: SqlExecutor, query: string, match: Candid
 }
 
 /**
+ * The term frequency of one lexeme (tsquery `term`) in `vector`, read back from ts_rank with every
+ * weight 1 and no normalisation: for one lexeme that is H(tf)/ζ(2), H the partial sum of 1/j²,
+ * which this inverts exactly (rounding). The impact tiers' proof depends on that exactness.
+ */
+export function termFrequencySql(vector: string, term: string): string {
+  const rank = `LEAST(ts_rank('{1,1,1,1}'::float4[], ${vector}, ${term}), 0.9999::float4)`
+  return `round(1 / (1.64493406685 * (1 - ${rank})) - 0.5)`
+}
+
+/**
  * The BM25 score of chunk `c` over the terms bound as tsquery[] `termsParam` with idf float8[]
- * `idfParam`, average length `avgParam`. Term frequency is read from the vector by ts_rank with
- * every weight 1 and no normalisation: for one lexeme that is H(tf)/ζ(2), H the partial sum of
- * 1/j², which this inverts exactly (rounding), so each term costs one binary search in the vector
- * and no unnesting. A prefix term sums over the lexemes it matches and saturates.
+ * `idfParam`, average length `avgParam`. Term frequency comes from termFrequencySql, so each term
+ * costs one binary search in the vector and no unnesting. A prefix term sums over the lexemes it
+ * matches and saturates.
  */
 export function bm25ScoreSql(termCount: number, termsParam: number, idfParam: number, avgParam: number): string {
   if (termCount === 0) return '0::float8'
   const saturation = `(${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * coalesce(c.search_length, length(c.search_vector)) / $${avgParam}::float8))`
   const parts = Array.from({ length: termCount }, (_, i) => {
-    const rank = `LEAST(ts_rank('{1,1,1,1}'::float4[], c.search_vector, ($${termsParam}::tsquery[])[${i + 1}]), 0.9999::float4)`
-    const tf = `round(1 / (1.64493406685 * (1 - ${rank})) - 0.5)`
+    const tf = termFrequencySql('c.search_vector', `($${termsParam}::tsquery[])[${i + 1}]`)
     return `($${idfParam}::float8[])[${i + 1}] * (1 - ${saturation} / (${tf} + ${saturation}))`
   })
   return `(${(BM25_K1 + 1).toString()}::float8 * (${parts.join(' + ')}))`

@@ -89,16 +89,15 @@ function tierTerms(prepared: PreparedQuery): TierSplit | null {
 async function tieredRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery, filter: string, split: TierSplit): Promise<ResultRow[] | null> {
   const inner = innerLimit(plan, request)
   const pass = (tiers: string): Promise<RankedResult> => rankedStatement(tx, plan, request, prepared, filter, { tiers, rare: split.rare })
-  const tries = [firstPassLevels(split.common), ...Array.from({ length: TIER_LEVELS }, (_, level) => split.common.map(() => level + 1))]
-  let scanned = tries[0]!
-  let ranked: RankedResult | null = null
-  for (const levels of tries) {
-    if (ranked !== null && ranked.rankedCount >= inner) break
-    if (ranked !== null && levels.every((level, i) => level === scanned[i])) continue
-    scanned = levels
-    ranked = await pass(tierQuery(split.common, levels)!)
+  let scanned = firstPassLevels(split.common)
+  let ranked = await pass(tierQuery(split.common, scanned)!)
+  for (let level = 1; level <= TIER_LEVELS && ranked.rankedCount < inner; level++) {
+    const every = split.common.map(() => level)
+    if (every.every((l, i) => l === scanned[i])) continue
+    scanned = every
+    ranked = await pass(tierQuery(split.common, scanned)!)
   }
-  if (ranked === null || ranked.rankedCount < inner || ranked.rankedLow === null) return null
+  if (ranked.rankedCount < inner || ranked.rankedLow === null) return null
   const wider = tierCandidates(split.common, plan.boosts, prepared.averageLength, ranked.rankedLow, scanned)
   if (wider === null) return null
   if (wider.alreadyRanked) return ranked.rows

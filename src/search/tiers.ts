@@ -46,13 +46,9 @@ function folderEntry(prefix: string): string {
   return quoteLexeme(`p~${prefix}`)
 }
 
-function listable(text: string): boolean {
+/** Whether chunks list this lexeme or slug folder in their tiers (longer ones never are). */
+export function tierListable(text: string): boolean {
   return Buffer.byteLength(text, 'utf8') <= TIER_ENTRY_MAX_BYTES
-}
-
-/** Whether chunks list this lexeme in their tiers (longer ones must be ranked through their full posting list). */
-export function tierListable(lexeme: string): boolean {
-  return listable(lexeme)
 }
 
 /** The tier entries of each term at its levels 1..levels[i], OR-ed; null when no term is looked up. */
@@ -119,7 +115,7 @@ export function tierCandidates(
     if (boost.factor <= 1) continue
     const levels = levelsBelow(terms, base, averageLength, low / boost.factor)
     if (levels !== null && levels.every((level, i) => level === base[i])) continue
-    if (!boost.prefix.endsWith('/') || !listable(boost.prefix.slice(0, -1))) return null
+    if (!boost.prefix.endsWith('/') || !tierListable(boost.prefix.slice(0, -1))) return null
     const deeper = levels === null ? null : tierQuery(terms, levels)
     parts.push(deeper === null ? folderEntry(boost.prefix) : `(${folderEntry(boost.prefix)} & (${deeper}))`)
   }

@@ -2,6 +2,7 @@ import t from 'tap'
 import { rmSync } from 'node:fs'
 import type { SqlExecutor } from '../../src/db/types.js'
 import { importFolder } from '../../src/import/index.js'
+import { termFrequencySql } from '../../src/search/bm25.js'
 import { keywordRows, type KeywordMatch } from '../../src/search/keyword.js'
 import { planSearch } from '../../src/search/options.js'
 import { withSearchTransaction } from '../../src/search/sql.js'
@@ -58,7 +59,7 @@ engineTest(t, 'the BM25 term frequency read back from ts_rank is the number of p
   // The tier proof bounds a chunk by the positions it lists; the ranking reads the frequency
   // back from ts_rank, so the two must agree for every frequency a vector can hold.
   const { rows } = await db.query<{ n: number; tf: number }>(
-    `SELECT n, round(1 / (1.64493406685 * (1 - LEAST(ts_rank('{1,1,1,1}'::float4[], v, 'w'::tsquery), 0.9999::float4))) - 0.5)::int AS tf
+    `SELECT n, (${termFrequencySql('v', `'w'::tsquery`)})::int AS tf
      FROM generate_series(1, 256) AS n, LATERAL (SELECT ('w:' || array_to_string(ARRAY(SELECT generate_series(1, n)), ','))::tsvector AS v) AS x`,
   )
   t.equal(rows.length, 256)

@@ -2,7 +2,20 @@ import type { SqlExecutor, SqlParam } from '../db/types.js'
 import { BM25_K1, bm25ScoreSql, prepareQuery, RARE_DF, UNION_BUDGET, type PreparedQuery } from './bm25.js'
 import type { SearchPlan } from './options.js'
 import { filterSql, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
-import { firstPassLevels, TIER_LEVELS, tierCandidates, tierListable, tierQuery, type TierTerm } from './tiers.js'
+import {
+  firstPassLevels,
+  hasPresence,
+  levelsPlan,
+  planCandidates,
+  planCovers,
+  TIER_LEVELS,
+  tierListable,
+  tierPlan,
+  withoutPresence,
+  type PresenceCandidates,
+  type TierPlan,
+  type TierTerm,
+} from './tiers.js'
 
 /** The keyword stage reads this many chunks per page it returns, then keeps each page's best. */
 const KEYWORD_INNER_FACTOR = 3
@@ -79,30 +92,59 @@ function tierTerms(prepared: PreparedQuery): TierSplit | null {
   return common.length === 0 ? null : { common, rare: rare.length > 0 ? rare.join(' | ') : null }
 }
 
+/** Passes after the first that one ranking may take before it ranks every candidate. */
+const MAX_WIDER_PASSES = 3
+
 /**
  * Ranks the chunks where the common words weigh most (tier 1 of the word that weighs most; all
  * words' tier 1, then both tiers, while that cannot fill the window), then, from the lowest
  * score that made the window, the wider set that proves no other chunk could have made it
- * (tiers.ts); the rows are then exactly those of ranking every candidate. Null when the tiers
- * cannot fill the window or no wider set proves it.
+ * (tiers.ts); the rows are then exactly those of ranking every candidate. A wider set that
+ * reads posting lists (word sets) is first tried on its tier lists alone: the window that
+ * ranks often scores high enough to need no posting list. Null when the tiers cannot fill the
+ * window or no wider set proves it.
  */
 async function tieredRows(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery, filter: string, split: TierSplit): Promise<ResultRow[] | null> {
   const inner = innerLimit(plan, request)
-  const pass = (tiers: string): Promise<RankedResult> => rankedStatement(tx, plan, request, prepared, filter, { tiers, rare: split.rare })
-  let scanned = firstPassLevels(split.common)
-  let ranked = await pass(tierQuery(split.common, scanned)!)
-  for (let level = 1; level <= TIER_LEVELS && ranked.rankedCount < inner; level++) {
+  const candidatesOf = (tiers: TierPlan): PassCandidates => ({ ...planCandidates(split.common, tiers), rare: split.rare })
+  const pass = (tiers: TierPlan): Promise<RankedResult> => rankedStatement(tx, plan, request, prepared, filter, candidatesOf(tiers))
+  let ranked: TierPlan = levelsPlan(firstPassLevels(split.common))
+  let result = await pass(ranked)
+  for (let level = 1; level <= TIER_LEVELS && result.rankedCount < inner; level++) {
     const every = split.common.map(() => level)
-    if (every.every((l, i) => l === scanned[i])) continue
-    scanned = every
-    ranked = await pass(tierQuery(split.common, scanned)!)
+    if (every.every((l, i) => l === ranked.base[i])) continue
+    ranked = levelsPlan(every)
+    result = await pass(ranked)
   }
-  if (ranked.rankedCount < inner || ranked.rankedLow === null) return null
-  const wider = tierCandidates(split.common, plan.boosts, prepared.averageLength, ranked.rankedLow, scanned)
-  if (wider === null) return null
-  if (wider.alreadyRanked) return ranked.rows
-  const widened = await pass(wider.query)
-  return widened.rankedCount >= inner ? widened.rows : null
+  if (result.rankedCount < inner || result.rankedLow === null) return null
+  let proof = { plan: ranked, low: result.rankedLow }
+  // The wider set holds every chunk that scores `proof.low` or more, and the last pass found a
+  // window of them, so ranking the wider set gives the exact window.
+  const rankWider = async (wider: TierPlan): Promise<ResultRow[] | null> => {
+    const widened = await pass(wider)
+    return widened.rankedCount >= inner ? widened.rows : null
+  }
+  for (let step = 0; step < MAX_WIDER_PASSES; step++) {
+    const wider = tierPlan(split.common, plan.boosts, prepared.averageLength, proof.low, proof.plan.base)
+    if (wider === null) return null
+    if (planCovers(proof.plan, wider)) return result.rows
+    const tiersOnly = withoutPresence(wider)
+    if (planCovers(proof.plan, tiersOnly)) {
+      // Only word sets are left. Their chunks are outside every tier of the words they hold, so
+      // they seldom reach the window: checking that none does is cheaper than ranking them in.
+      const sets = { tiers: null, rare: null, presence: candidatesOf(wider).presence }
+      if (!(await anyBeyondBeats(tx, plan, prepared, filter, candidatesOf(proof.plan), sets, proof.low))) return result.rows
+      return rankWider(wider)
+    }
+    if (!hasPresence(wider) || step === MAX_WIDER_PASSES - 1) return rankWider(wider)
+    // The tier lists alone, far shorter than the posting lists word sets read: the window they
+    // give often scores high enough that no word set is left to rank.
+    const narrower = await pass(tiersOnly)
+    if (narrower.rankedCount < inner || narrower.rankedLow === null) return rankWider(wider)
+    result = narrower
+    proof = { plan: tiersOnly, low: narrower.rankedLow }
+  }
+  return null
 }
 
 function innerLimit(plan: SearchPlan, request: KeywordRequest): number {
@@ -122,14 +164,54 @@ interface RankedRow extends ResultRow {
   ranked_low?: number | null
 }
 
-async function rankedStatement(
-  tx: SqlExecutor,
-  plan: SearchPlan,
-  request: KeywordRequest,
-  prepared: PreparedQuery,
-  filter: string,
-  candidates: { tiers: string; rare: string | null } | null,
-): Promise<RankedResult> {
+/** The chunks a tiered pass ranks: its tier lists, word sets and rare words. */
+interface PassCandidates {
+  tiers: string | null
+  rare: string | null
+  presence: readonly PresenceCandidates[]
+}
+
+/** The SQL condition that a chunk of search_chunks `c` is among `candidates`; appends their tsqueries to `params`. */
+function candidateCondition(candidates: PassCandidates, params: SqlParam[]): string {
+  const conditions: string[] = []
+  if (candidates.tiers !== null) {
+    params.push(candidates.tiers)
+    conditions.push(`c.search_tiers @@ $${params.length}::tsquery`)
+  }
+  const anywhere = [candidates.rare, ...candidates.presence.filter((p) => p.folder === null).map((p) => p.words)].filter((q) => q !== null)
+  if (anywhere.length > 0) {
+    params.push(anywhere.map((q) => `(${q})`).join(' | '))
+    conditions.push(`c.search_vector @@ $${params.length}::tsquery`)
+  }
+  for (const { folder, words } of candidates.presence) {
+    if (folder === null) continue
+    params.push(folder, words)
+    conditions.push(`(c.search_tiers @@ $${params.length - 1}::tsquery AND c.search_vector @@ $${params.length}::tsquery)`)
+  }
+  return conditions.length === 0 ? 'false' : `(${conditions.join(' OR ')})`
+}
+
+/**
+ * Whether a chunk among `beyond` but not among `held` scores `low` or more: when none does, a
+ * window whose lowest score is `low`, ranked over `held`, is the window over both. Only those
+ * chunks are scored, and none is sorted.
+ */
+async function anyBeyondBeats(tx: SqlExecutor, plan: SearchPlan, prepared: PreparedQuery, filter: string, held: PassCandidates, beyond: PassCandidates, low: number): Promise<boolean> {
+  const params: SqlParam[] = [...planParams(plan), filter, low, prepared.terms.map((t) => t.tsquery), prepared.terms.map((t) => t.idf), prepared.averageLength]
+  const score = bm25ScoreSql(prepared.terms.length, 11, 12, 13)
+  const inBeyond = candidateCondition(beyond, params)
+  const inHeld = candidateCondition(held, params)
+  const { rows } = await tx.query<{ beats: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM search_chunks c
+       WHERE (c.search_vector @@ $9::tsquery) IS TRUE AND ${filterSql('c')} AND ${inBeyond} AND ${inHeld} IS NOT TRUE
+         AND ${score} * ${sourceFactorSql(plan.boosts.length, 'c')} >= $10::float8) AS beats`,
+    params,
+    { prepared: true },
+  )
+  return rows[0]?.beats !== false
+}
+
+async function rankedStatement(tx: SqlExecutor, plan: SearchPlan, request: KeywordRequest, prepared: PreparedQuery, filter: string, candidates: PassCandidates | null): Promise<RankedResult> {
   const score = bm25ScoreSql(prepared.terms.length, 13, 14, 15)
   const params: SqlParam[] = [
     ...planParams(plan),
@@ -145,18 +227,8 @@ async function rankedStatement(
   // With tier candidates the query's own filter is checked on them, never used to find them:
   // `IS TRUE` keeps it out of the index conditions, since under a generic plan the planner
   // cannot tell that the tier lists are the narrower of the two.
-  let matchSql = 'c.search_vector @@ $9::tsquery'
-  let candidateSql = ''
-  if (candidates !== null) {
-    matchSql = '(c.search_vector @@ $9::tsquery) IS TRUE'
-    params.push(candidates.tiers)
-    candidateSql = `AND (c.search_tiers @@ $${params.length}::tsquery`
-    if (candidates.rare !== null) {
-      params.push(candidates.rare)
-      candidateSql += ` OR c.search_vector @@ $${params.length}::tsquery`
-    }
-    candidateSql += ')'
-  }
+  const matchSql = candidates === null ? 'c.search_vector @@ $9::tsquery' : '(c.search_vector @@ $9::tsquery) IS TRUE'
+  const candidateSql = candidates === null ? '' : `AND ${candidateCondition(candidates, params)}`
   // search_chunks carries every column ranking and filtering read (slug and source included),
   // so the candidates are scored without touching content_chunks or pages; only the returned
   // rows are read in full below.

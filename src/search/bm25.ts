@@ -109,10 +109,15 @@ export async function prepareQuery(tx: SqlExecutor, query: string, match: Candid
   }
   const filter = compose(lexemeTsquery(lexemes, match, prefixes))
   const postings = [...lexemeDf, ...prefixDf].reduce((a, b) => a + b, 0)
+  // A word no chunk holds cannot make a chunk hold two words: the narrow set is built from the
+  // others, and with fewer than two of them it is the full set or empty, so it is skipped.
+  const heldLexemes = lexemes.filter((_, i) => lexemeDf[i]! > 0)
+  const heldPrefixes = prefixes.filter((_, i) => prefixDf[i]! > 0)
   let narrowFilter: string | null = null
-  if (match === 'any' && !phraseOnly && terms.length >= 2 && postings > UNION_BUDGET) {
-    const rare = [...lexemes.filter((_, i) => lexemeDf[i]! < RARE_DF).map(quoteLexeme), ...prefixes.filter((_, i) => prefixDf[i]! < RARE_DF).map((p) => `${quoteLexeme(p)}:*`)]
-    narrowFilter = compose([lexemeTsquery(lexemes, 'two', prefixes), ...rare].join(' | '))
+  if (match === 'any' && !phraseOnly && heldLexemes.length + heldPrefixes.length >= 2 && postings > UNION_BUDGET) {
+    const isRare = (df: number): boolean => df > 0 && df < RARE_DF
+    const rare = [...lexemes.filter((_, i) => isRare(lexemeDf[i]!)).map(quoteLexeme), ...prefixes.filter((_, i) => isRare(prefixDf[i]!)).map((p) => `${quoteLexeme(p)}:*`)]
+    narrowFilter = compose([lexemeTsquery(heldLexemes, 'two', heldPrefixes), ...rare].join(' | '))
   }
   return { lexemes, terms, filter, narrowFilter, averageLength }
 }

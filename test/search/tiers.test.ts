@@ -202,5 +202,23 @@ engineTest(t, 'a ranking through the impact tiers returns exactly what ranking e
       }
     }
   }
+  // A word no chunk holds changes no score, and costs no pass over chunks holding two words.
+  for (const [withMissing, without] of [
+    ['garden zzqxv', 'garden'],
+    ['garden harvest zzqxv', 'garden harvest'],
+  ]) {
+    for (const perPage of [true, false]) {
+      const plan = planSearch({ limit: 10, offset: 0 }, { excludeRaw: null, sourceBoostRaw: null })
+      const ran: string[][] = [[], []]
+      const rows = []
+      for (const [i, query] of [withMissing!, without!].entries()) rows.push(await withSearchTransaction(db, (tx) => keywordRows(spy(tx, ran[i]!), plan, { query, match: 'any', perPage })))
+      t.same(
+        rows[0]!.map((row) => [row.slug, row.chunk_index, row.score]),
+        rows[1]!.map((row) => [row.slug, row.chunk_index, row.score]),
+        `${withMissing} ranks as ${without}`,
+      )
+      t.equal(ran[0]!.length, ran[1]!.length, `${withMissing} runs as many ranking statements as ${without}`)
+    }
+  }
   t.ok(answeredByTiers >= compared / 2, `the tiers answered ${answeredByTiers} of ${compared} rankings without ranking every candidate`)
 })

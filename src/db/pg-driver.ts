@@ -108,7 +108,7 @@ export async function openPostgres(options: PgOpenOptions): Promise<Database> {
   const base = executor(pool)
   const listeners: PoolClient[] = []
   return {
-    capabilities: { multiProcess: true, rowLevelSecurity: true, httpServer: true, notifications: true, autoAnalyze: true },
+    capabilities: { multiProcess: true, rowLevelSecurity: true, httpServer: true, notifications: true, autoAnalyze: true, parallelStatements: true },
     location,
     query: base.query,
     exec: base.exec,

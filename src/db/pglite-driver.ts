@@ -107,7 +107,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   const base = executor(pg)
   let closed = false
   return {
-    capabilities: { multiProcess: false, rowLevelSecurity: false, httpServer: false, notifications: true, autoAnalyze: false },
+    capabilities: { multiProcess: false, rowLevelSecurity: false, httpServer: false, notifications: true, autoAnalyze: false, parallelStatements: false },
     location: options.memory ? 'pglite:memory' : `pglite:${options.dataDir}`,
     query: base.query,
     exec: base.exec,

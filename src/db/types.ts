@@ -35,6 +35,8 @@ export interface Capabilities {
   notifications: boolean
   /** The engine keeps planner statistics itself (autovacuum's analyze). */
   autoAnalyze: boolean
+  /** Statements of separate transactions run at the same time (a pool of server connections); on one embedded connection they take turns. */
+  parallelStatements: boolean
 }
 
 export type CapabilityName = keyof Capabilities

@@ -3,9 +3,9 @@ import { serializeError } from '../errors/index.js'
 import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'
 import type { SearchPlan } from './options.js'
 import { keywordChunkRows, keywordPageRows } from './result-cache.js'
-import { withSearchTransaction } from './sql.js'
+import { withSearchTransaction, type ResultRow } from './sql.js'
 import type { KeywordOnlyReason, SearchResponse } from './types.js'
-import { embedQuery, hasEmbeddings, vectorChunkRows } from './vector.js'
+import { chunkCosineRows, embedQuery, hasEmbeddings, vectorChunkRows } from './vector.js'
 
 /** Chunks each side contributes per result asked for (offset included), and at least. */
 const HYBRID_CANDIDATE_FACTOR = 5
@@ -56,29 +56,42 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   const depth = hybridCandidates(plan)
   const legPlan: SearchPlan = { ...plan, offset: 0, limit: depth }
   const embedding = embedQuery(embedder, query, context.signal)
-  const keywordChunks = await keywordChunkRows(context.db, legPlan, query)
-  const { literal, error } = await embedding
-  if (literal === null) return keywordOnly('embedding_failed', `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`)
-  const vectorChunks = await withSearchTransaction(
-    context.db,
-    (tx) =>
-      vectorChunkRows(
-        tx,
-        legPlan,
-        literal,
-        embedder.model,
-        keywordChunks.map((r) => r.chunk_id),
-      ),
-    { efSearch: depth },
-  )
-  const fused = fuseChunks(keywordChunks, vectorChunks, HYBRID_KEYWORD_WEIGHT)
-  return {
+  const chunkIds = (rows: readonly ResultRow[]): number[] => rows.map((row) => Number(row.chunk_id))
+  const fusedResponse = (keywordChunks: readonly ResultRow[], vectorChunks: readonly ResultRow[]): SearchResponse => ({
     ...response,
     ran: ['keyword', 'vector'],
     match: 'any',
     model: embedder.model,
-    results: mapRows(fused.slice(plan.offset, plan.offset + plan.limit), query, plan, context),
+    results: mapRows(fuseChunks(keywordChunks, vectorChunks, HYBRID_KEYWORD_WEIGHT).slice(plan.offset, plan.offset + plan.limit), query, plan, context),
+  })
+  if (!context.db.capabilities.parallelStatements) {
+    // One connection: the passes take turns, so one statement scores the nearest chunks and the
+    // keyword candidates together.
+    const keywordChunks = await keywordChunkRows(context.db, legPlan, query)
+    const { literal, error } = await embedding
+    if (literal === null) return keywordOnly('embedding_failed', `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`)
+    const vectorChunks = await withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, chunkIds(keywordChunks)), { efSearch: depth })
+    return fusedResponse(keywordChunks, vectorChunks)
   }
+  // The nearest chunks do not depend on the keyword side, so they are found while it runs. That
+  // pass never rejects (its error is kept for below), and the keyword side waits for it either
+  // way, so no statement outlives this call.
+  const nearest = embedding
+    .then(({ literal }) => (literal === null ? [] : withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, []), { efSearch: depth })))
+    .then(
+      (rows) => ({ rows, error: null }),
+      (error: unknown) => ({ rows: [], error }),
+    )
+  const keywordChunks = await keywordChunkRows(context.db, legPlan, query).finally(() => nearest)
+  const { literal, error } = await embedding
+  if (literal === null) return keywordOnly('embedding_failed', `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`)
+  const near = await nearest
+  if (near.error !== null) throw near.error
+  // The vector side carries the cosine of every keyword candidate too.
+  const seen = new Set(chunkIds(near.rows))
+  const missing = chunkIds(keywordChunks).filter((id) => !seen.has(id))
+  const cosines = missing.length === 0 ? [] : await withSearchTransaction(context.db, (tx) => chunkCosineRows(tx, legPlan, literal, embedder.model, missing))
+  return fusedResponse(keywordChunks, [...near.rows, ...cosines])
 }
 
 /** A chunk as either side of hybrid search ranks it (score already times the source factor). */

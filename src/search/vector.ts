@@ -73,6 +73,22 @@ export async function vectorChunkRows(tx: SqlExecutor, plan: SearchPlan, vectorL
   return rows
 }
 
+/**
+ * The cosine similarity (times the source factor) of the given chunks, as vectorChunkRows scores
+ * them, for chunks its nearest pass did not return. A chunk without a vector of `model` is left out.
+ */
+export async function chunkCosineRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: string, model: string, chunkIds: readonly number[]): Promise<ResultRow[]> {
+  if (chunkIds.length === 0) return []
+  const { rows } = await tx.query<ResultRow>(
+    `SELECT (1 - (c.embedding <=> $3::vector)) * ${sourceFactorSql(plan.boosts.length)} AS score, ${RESULT_COLUMNS_SQL}
+     FROM content_chunks c JOIN pages p ON p.id = c.page_id
+     WHERE c.id = ANY ($5::bigint[]) AND c.embedding IS NOT NULL AND c.model = $4::text
+     ORDER BY score DESC, p.slug, c.chunk_index`,
+    [plan.boosts.map((b) => b.prefix), plan.boosts.map((b) => b.factor), vectorLiteral, model, chunkIds.map(Number)],
+  )
+  return rows
+}
+
 /** Whether any chunk carries a vector of `model`; answered from a partial index. */
 export async function hasEmbeddings(tx: SqlExecutor, model: string): Promise<boolean> {
   const { rows } = await tx.query<{ present: boolean }>(`SELECT EXISTS (SELECT 1 FROM content_chunks WHERE model = $1 AND embedding IS NOT NULL) AS present`, [model])

@@ -140,4 +140,31 @@ engineTest(t, 'hybrid search', async (t, { db }) => {
     t.same(paged, all, 'offset pages through the fused ranking')
     await t.rejects(query(ctx, '  '), { errorClass: 'UsageError', code: 'query_requires_question' })
   })
+
+  await t.test('the nearest pass beside the keyword side gives what the one statement gives', async (t) => {
+    // Each engine takes one way; the other is forced here through the capability it reads.
+    // Sixty pages near "car" in meaning but without its words push the keyword candidates out
+    // of the nearest chunks, so their cosines come from the second statement.
+    await importAll(
+      db,
+      Array.from({ length: 60 }, (_, i) => ({ slug: `notes/auto-${i}`, content: `# Auto ${i}\n\nautomobile vehicle automobile ${i}.` })),
+      embedder,
+    )
+    const asIf = (parallelStatements: boolean): typeof db => Object.assign(Object.create(db) as typeof db, { capabilities: { ...db.capabilities, parallelStatements } })
+    for (const [question, options] of [
+      ['car maintenance', {}],
+      ['car oil brakes', { limit: 20 }],
+      ['mend automobile', {}],
+      ['oil brakes dough tomatoes', { limit: 4, offset: 3 }],
+      ['zanzibar', {}],
+    ] as const) {
+      const [apart, together] = await Promise.all([true, false].map((parallel) => query(context(asIf(parallel), embedder), question, options)))
+      t.same(
+        apart!.results.map((r) => [r.slug, r.score]),
+        together!.results.map((r) => [r.slug, r.score]),
+        question,
+      )
+      t.ok(apart!.results.length > 0, `${question} finds something`)
+    }
+  })
 })

@@ -5,7 +5,7 @@ import { serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { codeSlugForPath, markdownSlugForPath, planPages, writePlannedPages, type BatchOutcome, type ImportInput, type ImportStatus, type PlannedBatch, type PlanOptions } from '../pages/index.js'
 import type { WalkedFile } from '../sources/walk.js'
 import { EmbedFollower } from '../embedding/store/embed-follower.js'
-import { readTextFile } from '../sources/read-text.js'
+import { readTextFileSync } from '../sources/read-text.js'
 
 export interface FileFailure {
   path: string
@@ -257,8 +257,8 @@ interface ReadFile {
 }
 
 /**
- * Reads a batch's files at once: each read waits on the disk (or on git), and one after another
- * they left the writer idle for a tenth of an import. Never rejects; each error stays with its file.
+ * Reads a batch's files while the batch before is written: files through readTextFileSync, other
+ * content (git blobs) all at once. Never rejects; each error stays with its file.
  */
 function readBatch(batch: readonly WalkedFile[], collisions: ReadonlyMap<string, FileFailure>, options: ImportFilesOptions): Promise<ReadFile[]> {
   return Promise.all(
@@ -266,7 +266,7 @@ function readBatch(batch: readonly WalkedFile[], collisions: ReadonlyMap<string,
       const failure = collisions.get(file.relativePath)
       if (failure) return { file, failure }
       try {
-        return { file, content: options.readContent ? await options.readContent(file) : await readTextFile(file.absolutePath) }
+        return { file, content: options.readContent ? await options.readContent(file) : readTextFileSync(file.absolutePath) }
       } catch (error) {
         return { file, error }
       }

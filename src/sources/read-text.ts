@@ -1,27 +1,18 @@
+import { lstatSync, readFileSync, type Stats } from 'node:fs'
 import { lstat, readFile } from 'node:fs/promises'
-import type { Stats } from 'node:fs'
 import { NotFoundError, ValidationError } from '../errors/index.js'
 import { MAX_FILE_BYTES } from './file-filter.js'
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
-/**
- * Reads a file as UTF-8 text, refusing what is not text: symlinks, files over the size limit,
- * invalid UTF-8 and binary content (NUL bytes in a non-markdown file).
- */
-async function statFile(path: string): Promise<Stats> {
-  try {
-    return await lstat(path)
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new NotFoundError('file_not_found', `${path} does not exist.`, { hint: 'Check the path.', cause: err })
-    if (code === 'EACCES' || code === 'EPERM') throw new ValidationError('file_unreadable', `${path} cannot be read (permission denied).`, { cause: err })
-    throw err
-  }
+function statError(path: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException).code
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new NotFoundError('file_not_found', `${path} does not exist.`, { hint: 'Check the path.', cause: err })
+  if (code === 'EACCES' || code === 'EPERM') return new ValidationError('file_unreadable', `${path} cannot be read (permission denied).`, { cause: err })
+  return err
 }
 
-export async function readTextFile(path: string, options: { allowNul?: boolean } = {}): Promise<string> {
-  const info = await statFile(path)
+function refuseNonText(path: string, info: Stats): void {
   if (info.isDirectory()) throw new ValidationError('not_a_file', `${path} is a directory, not a file.`, { hint: 'To import a folder, use `brain import <folder>`.' })
   if (info.isSymbolicLink()) throw new ValidationError('symlink_refused', `${path} is a symbolic link; links are never followed.`)
   if (info.size > MAX_FILE_BYTES) {
@@ -29,7 +20,37 @@ export async function readTextFile(path: string, options: { allowNul?: boolean }
       hint: 'Exclude it with --exclude, or split it.',
     })
   }
+}
+
+/**
+ * Reads a file as UTF-8 text, refusing what is not text: symlinks, files over the size limit,
+ * invalid UTF-8 and binary content (NUL bytes in a non-markdown file).
+ */
+export async function readTextFile(path: string, options: { allowNul?: boolean } = {}): Promise<string> {
+  let info: Stats
+  try {
+    info = await lstat(path)
+  } catch (err) {
+    throw statError(path, err)
+  }
+  refuseNonText(path, info)
   return decodeTextBytes(await readFile(path), path, options)
+}
+
+/**
+ * readTextFile without the thread pool, for many small files in a row (an import batch): there
+ * each asynchronous read cost about ten times its system calls on the importing thread
+ * (bench/README.md, "Import"), and a batch blocks for a millisecond or two.
+ */
+export function readTextFileSync(path: string, options: { allowNul?: boolean } = {}): string {
+  let info: Stats
+  try {
+    info = lstatSync(path)
+  } catch (err) {
+    throw statError(path, err)
+  }
+  refuseNonText(path, info)
+  return decodeTextBytes(readFileSync(path), path, options)
 }
 
 /**

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { compileGlobs, createFileFilter, walkFiles } from '../../src/sources/index.js'
@@ -72,4 +72,31 @@ t.test('reading a missing file, a folder or an unreadable path is a clear error'
   t.same(serializeError(systemError).code, 'disk_read_only')
   const otherSystemError = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES', syscall: 'open' })
   t.same([serializeError(otherSystemError).class, serializeError(otherSystemError).code], ['SystemError', 'eacces'])
+})
+
+t.test('reading a file in a row gives what reading it asynchronously gives, errors included', async (t) => {
+  const { readTextFile, readTextFileSync } = await import('../../src/sources/read-text.js')
+  const { MAX_FILE_BYTES } = await import('../../src/sources/file-filter.js')
+  const root = mkdtempSync(join(tmpdir(), 'brain-read-'))
+  writeFileSync(join(root, 'note.md'), '\uFEFF# Note\n\nText.\n')
+  writeFileSync(join(root, 'bad.md'), Buffer.from([0x23, 0x20, 0xc3, 0x28]))
+  writeFileSync(join(root, 'nul.ts'), 'const a = 1\u0000\n')
+  writeFileSync(join(root, 'huge.md'), Buffer.alloc(MAX_FILE_BYTES + 1, 0x61))
+  symlinkSync(join(root, 'note.md'), join(root, 'link.md'))
+  mkdirSync(join(root, 'folder'))
+  t.teardown(() => rmSync(root, { recursive: true, force: true }))
+  const outcome = async (read: () => Promise<string> | string): Promise<string> => {
+    try {
+      return `text: ${await read()}`
+    } catch (err) {
+      return `error: ${(err as { code?: string }).code}`
+    }
+  }
+  for (const name of ['note.md', 'bad.md', 'nul.ts', 'huge.md', 'link.md', 'folder', 'missing.md']) {
+    const path = join(root, name)
+    for (const allowNul of [false, true]) {
+      const sync = await outcome(() => readTextFileSync(path, { allowNul }))
+      t.equal(sync, await outcome(() => readTextFile(path, { allowNul })), `${name}${allowNul ? ' (NUL allowed)' : ''}: ${JSON.stringify(sync.slice(0, 40))}`)
+    }
+  }
 })

@@ -1,11 +1,11 @@
 import type { EmbeddingProvider } from '../embedding/index.js'
-import { serializeError } from '../errors/index.js'
+import { serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'
 import type { SearchPlan } from './options.js'
 import { keywordChunkRows, keywordPageRows } from './result-cache.js'
 import { withSearchTransaction, type ResultRow } from './sql.js'
 import type { KeywordOnlyReason, SearchResponse } from './types.js'
-import { chunkCosineRows, embedQuery, hasEmbeddings, vectorChunkRows } from './vector.js'
+import { embedQuery, hasEmbeddings, vectorChunkRows } from './vector.js'
 
 /** Chunks each side contributes per result asked for (offset included), and at least. */
 const HYBRID_CANDIDATE_FACTOR = 5
@@ -56,6 +56,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   const depth = hybridCandidates(plan)
   const legPlan: SearchPlan = { ...plan, offset: 0, limit: depth }
   const embedding = embedQuery(embedder, query, context.signal)
+  const notEmbedded = (error: ErrorEnvelope): Promise<SearchResponse> => keywordOnly('embedding_failed', `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`)
   const chunkIds = (rows: readonly ResultRow[]): number[] => rows.map((row) => Number(row.chunk_id))
   const fusedResponse = (keywordChunks: readonly ResultRow[], vectorChunks: readonly ResultRow[]): SearchResponse => ({
     ...response,
@@ -69,7 +70,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
     // keyword candidates together.
     const keywordChunks = await keywordChunkRows(context.db, legPlan, query)
     const { literal, error } = await embedding
-    if (literal === null) return keywordOnly('embedding_failed', `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`)
+    if (literal === null) return notEmbedded(error)
     const vectorChunks = await withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, chunkIds(keywordChunks)), { efSearch: depth })
     return fusedResponse(keywordChunks, vectorChunks)
   }
@@ -84,13 +85,14 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
     )
   const keywordChunks = await keywordChunkRows(context.db, legPlan, query).finally(() => nearest)
   const { literal, error } = await embedding
-  if (literal === null) return keywordOnly('embedding_failed', `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`)
+  if (literal === null) return notEmbedded(error)
   const near = await nearest
   if (near.error !== null) throw near.error
   // The vector side carries the cosine of every keyword candidate too.
   const seen = new Set(chunkIds(near.rows))
   const missing = chunkIds(keywordChunks).filter((id) => !seen.has(id))
-  const cosines = missing.length === 0 ? [] : await withSearchTransaction(context.db, (tx) => chunkCosineRows(tx, legPlan, literal, embedder.model, missing))
+  // No nearest chunks this time (limit 0): only the cosines of the given ones.
+  const cosines = missing.length === 0 ? [] : await withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, { ...legPlan, limit: 0 }, literal, embedder.model, missing), { efSearch: depth })
   return fusedResponse(keywordChunks, [...near.rows, ...cosines])
 }
 

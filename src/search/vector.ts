@@ -50,7 +50,8 @@ async function vectorRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: stri
  * Hybrid search's vector side, per chunk: the `plan.limit` nearest chunks (the pure
  * nearest-neighbour pass the HNSW index serves) together with the given keyword candidates, each
  * scored by its exact cosine similarity times its page's source factor. A candidate without a
- * vector of `model` is left out (it has no vector evidence).
+ * vector of `model` is left out (it has no vector evidence). With `plan.limit` 0, only the
+ * candidates.
  */
 export async function vectorChunkRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: string, model: string, alsoChunkIds: readonly number[]): Promise<ResultRow[]> {
   const { rows } = await tx.query<ResultRow>(
@@ -69,22 +70,6 @@ export async function vectorChunkRows(tx: SqlExecutor, plan: SearchPlan, vectorL
      WHERE c.embedding IS NOT NULL AND c.model = $10::text
      ORDER BY score DESC, p.slug, c.chunk_index`,
     [...planParams(plan), vectorLiteral, model, plan.limit, alsoChunkIds.map(Number)],
-  )
-  return rows
-}
-
-/**
- * The cosine similarity (times the source factor) of the given chunks, as vectorChunkRows scores
- * them, for chunks its nearest pass did not return. A chunk without a vector of `model` is left out.
- */
-export async function chunkCosineRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: string, model: string, chunkIds: readonly number[]): Promise<ResultRow[]> {
-  if (chunkIds.length === 0) return []
-  const { rows } = await tx.query<ResultRow>(
-    `SELECT (1 - (c.embedding <=> $3::vector)) * ${sourceFactorSql(plan.boosts.length)} AS score, ${RESULT_COLUMNS_SQL}
-     FROM content_chunks c JOIN pages p ON p.id = c.page_id
-     WHERE c.id = ANY ($5::bigint[]) AND c.embedding IS NOT NULL AND c.model = $4::text
-     ORDER BY score DESC, p.slug, c.chunk_index`,
-    [plan.boosts.map((b) => b.prefix), plan.boosts.map((b) => b.factor), vectorLiteral, model, chunkIds.map(Number)],
   )
   return rows
 }

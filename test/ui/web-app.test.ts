@@ -193,7 +193,9 @@ t.test('brain ui: the service serves the app on 127.0.0.1 and its one-time link 
   await page.goto(`${base}/ui#/jobs/dead`)
   await page.waitForSelector(`tr[data-job="${jobId}"] button.retry`)
   await shot(page, 'jobs')
-  await page.click(`tr[data-job="${jobId}"] button.retry`)
+  // A job event replaces the job's row, which can detach a button between finding and clicking
+  // it, so the button is found and clicked in one step inside the page.
+  await page.$eval(`tr[data-job="${jobId}"] button.retry`, (button) => (button as unknown as { click(): void }).click())
   for (let i = 0; i < 600 && (await status()) !== 'completed'; i++) await new Promise((r) => setTimeout(r, 100))
   t.equal(await status(), 'completed', 'retried from the jobs screen, it completes once the folder exists')
   const again = await brain.run(['ui', '--no-open', '--json'])

@@ -5,7 +5,7 @@ import type { SearchPlan } from './options.js'
 import { keywordChunkRows, keywordPageRows } from './result-cache.js'
 import { withSearchTransaction, type ResultRow } from './sql.js'
 import type { KeywordOnlyReason, SearchResponse } from './types.js'
-import { embedQuery, hasEmbeddings, vectorChunkRows } from './vector.js'
+import { embeddedChunks, embedQuery, nearestTransaction, vectorChunkRows } from './vector.js'
 
 /** Chunks each side contributes per result asked for (offset included), and at least. */
 const HYBRID_CANDIDATE_FACTOR = 5
@@ -52,8 +52,10 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
     const error = serializeError(err)
     return keywordOnly('embedding_failed', `Ran keyword-only: the embedding model is not usable (${error.code}: ${error.message})`)
   }
-  if (!(await hasEmbeddings(context.db, embedder.model))) return keywordOnly('no_embeddings', `Ran keyword-only. ${noEmbeddingsNotice(embedder.model)}`)
+  const embedded = await embeddedChunks(context.db, embedder.model)
+  if (embedded === 0) return keywordOnly('no_embeddings', `Ran keyword-only. ${noEmbeddingsNotice(embedder.model)}`)
   const depth = hybridCandidates(plan)
+  const nearestOptions = nearestTransaction(depth, embedded)
   const legPlan: SearchPlan = { ...plan, offset: 0, limit: depth }
   const embedding = embedQuery(embedder, query, context.signal)
   const notEmbedded = (error: ErrorEnvelope): Promise<SearchResponse> => keywordOnly('embedding_failed', `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`)
@@ -71,14 +73,14 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
     const keywordChunks = await keywordChunkRows(context.db, legPlan, query)
     const { literal, error } = await embedding
     if (literal === null) return notEmbedded(error)
-    const vectorChunks = await withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, chunkIds(keywordChunks)), { efSearch: depth })
+    const vectorChunks = await withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, chunkIds(keywordChunks)), nearestOptions)
     return fusedResponse(keywordChunks, vectorChunks)
   }
   // The nearest chunks do not depend on the keyword side, so they are found while it runs. That
   // pass never rejects (its error is kept for below), and the keyword side waits for it either
   // way, so no statement outlives this call.
   const nearest = embedding
-    .then(({ literal }) => (literal === null ? [] : withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, []), { efSearch: depth })))
+    .then(({ literal }) => (literal === null ? [] : withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, []), nearestOptions)))
     .then(
       (rows) => ({ rows, error: null }),
       (error: unknown) => ({ rows: [], error }),
@@ -92,7 +94,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   const seen = new Set(chunkIds(near.rows))
   const missing = chunkIds(keywordChunks).filter((id) => !seen.has(id))
   // No nearest chunks this time (limit 0): only the cosines of the given ones.
-  const cosines = missing.length === 0 ? [] : await withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, { ...legPlan, limit: 0 }, literal, embedder.model, missing), { efSearch: depth })
+  const cosines = missing.length === 0 ? [] : await withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, { ...legPlan, limit: 0 }, literal, embedder.model, missing), nearestOptions)
   return fusedResponse(keywordChunks, [...near.rows, ...cosines])
 }
 

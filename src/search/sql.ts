@@ -88,6 +88,12 @@ interface SearchTransactionOptions {
    * ef_search rows from an index scan, so it must be at least the statement's LIMIT.
    */
   efSearch?: number
+  /**
+   * The nearest-neighbour pass reads the HNSW index in distance order: plans that sort instead
+   * (every vector read and compared) are priced out for this transaction (enable_sort off). The
+   * statements' other sorts have no alternative, so only that choice moves.
+   */
+  indexOrder?: boolean
 }
 
 /** hnsw.ef_search accepts 1–1000. */
@@ -95,7 +101,10 @@ const MAX_EF_SEARCH = 1000
 
 /**
  * Runs `fn` in a transaction whose statement_timeout is set with SET LOCAL semantics
- * (set_config(..., true)), so the session's own timeout is back in force after it. For vector
+ * (set_config(..., true)), so the session's own timeout is back in force after it. JIT
+ * compilation is off: a search statement runs for milliseconds, and PostgreSQL compiled one for
+ * 350 ms once its estimated cost passed jit_above_cost (with enable_sort off, every plan with a
+ * sort in it does). For vector
  * statements it also raises hnsw.ef_search and, on pgvector 0.8 or later, turns on iterative
  * index scans, so that filters and excludes applied after the index do not starve the result.
  */
@@ -109,14 +118,15 @@ export async function withSearchTransaction<T>(db: Database, fn: (tx: SqlExecuto
       // instead of planning five times per connection. Never for vector statements: the setting
       // reaches unnamed statements too, and a generic nearest-neighbour plan cannot use HNSW.
       if (options.efSearch === undefined) {
-        await tx.query(`SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_generic_plan', true)`, [String(timeoutMs)])
+        await tx.query(`SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_generic_plan', true), set_config('jit', 'off', true)`, [String(timeoutMs)])
       } else {
         const ef = Math.max(40, Math.min(MAX_EF_SEARCH, Math.ceil(options.efSearch)))
         await tx.query(
           `SELECT set_config('statement_timeout', $1, true), set_config('hnsw.ef_search', $2, true),
+             set_config('enable_sort', $3, true), set_config('jit', 'off', true),
              CASE WHEN (SELECT string_to_array(extversion, '.')::int[] >= '{0,8}' FROM pg_extension WHERE extname = 'vector')
                   THEN set_config('hnsw.iterative_scan', 'relaxed_order', true) END`,
-          [String(timeoutMs), String(ef)],
+          [String(timeoutMs), String(ef), options.indexOrder === true ? 'off' : 'on'],
         )
       }
       return fn(tx)

@@ -62,6 +62,23 @@ engineTest(t, 'vector search', async (t, { db }) => {
     const onlyB = await vectorSearch(context(db, other), 'car', { limit: 50 })
     t.same(slugs(onlyB), ['notes/other-model'])
   })
+
+  await t.test('a chunk that names a model but holds no vector is never returned', async (t) => {
+    // Model and vector are written together; a row that lost its vector by hand must still not
+    // surface with an empty score.
+    await db.query(`UPDATE content_chunks SET embedding = NULL WHERE page_id = (SELECT id FROM pages WHERE slug = 'notes/bread')`)
+    const response = await vectorSearch(ctx, 'knead the dough', { limit: 50 })
+    t.notOk(slugs(response).includes('notes/bread'), 'the chunk without a vector is left out')
+    t.ok(
+      response.results.every((r) => Number.isFinite(r.score)),
+      'every result has a score',
+    )
+    const hybrid = await query(ctx, 'knead the dough', { limit: 50 })
+    t.ok(
+      hybrid.results.every((r) => Number.isFinite(r.score)),
+      'hybrid scores stay numbers',
+    )
+  })
 })
 
 engineTest(t, 'hybrid search', async (t, { db }) => {

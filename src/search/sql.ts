@@ -101,12 +101,12 @@ const MAX_EF_SEARCH = 1000
 
 /**
  * Runs `fn` in a transaction whose statement_timeout is set with SET LOCAL semantics
- * (set_config(..., true)), so the session's own timeout is back in force after it. JIT
- * compilation is off: a search statement runs for milliseconds, and PostgreSQL compiled one for
- * 350 ms once its estimated cost passed jit_above_cost (with enable_sort off, every plan with a
- * sort in it does). For vector
+ * (set_config(..., true)), so the session's own timeout is back in force after it. For vector
  * statements it also raises hnsw.ef_search and, on pgvector 0.8 or later, turns on iterative
  * index scans, so that filters and excludes applied after the index do not starve the result.
+ * JIT compilation is off: a search statement runs for milliseconds, and PostgreSQL compiled one
+ * for 350 ms once its estimated cost passed jit_above_cost (with enable_sort off, every plan
+ * with a sort in it does).
  */
 export async function withSearchTransaction<T>(db: Database, fn: (tx: SqlExecutor) => Promise<T>, options: SearchTransactionOptions = {}): Promise<T> {
   const timeoutMs = options.timeoutMs ?? SEARCH_STATEMENT_TIMEOUT_MS

@@ -76,11 +76,11 @@ export async function vectorChunkRows(tx: SqlExecutor, plan: SearchPlan, vectorL
 
 /**
  * Up to this many vectors of the model, the nearest chunks are found by comparing every one of
- * them: exact, and no slower than the index at this size (each vector is read from TOAST, about
- * 10 µs on PostgreSQL and 20 µs on PGLite). Past it, through the HNSW index. The planner is not
- * left to choose: it estimated `embedding IS NOT NULL AND model = $1` as two independent
- * conditions (a brain with 2 % of its 250,000 chunks embedded came out at 0.03 %), and the
- * embedded engine, without autovacuum, plans from statistics taken before anything was
+ * them: exact, and within a few milliseconds of the index at this size (each vector is read from
+ * TOAST, about 10 µs on PostgreSQL and 20 µs on PGLite). Past it, through the HNSW index. The
+ * planner is not left to choose: it estimated `embedding IS NOT NULL AND model = $1` as two
+ * independent conditions (a brain with 2 % of its 250,000 chunks embedded came out at 0.03 %),
+ * and the embedded engine, without autovacuum, plans from statistics taken before anything was
  * embedded; either way it compared every vector, 40–50 ms on PostgreSQL where the index takes 4.
  */
 export const EXACT_NEAREST_MAX = 500

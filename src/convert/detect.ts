@@ -55,6 +55,16 @@ const TYPES: Record<string, ConverterKind> = {
   'text/markdown': 'text',
 }
 
+/**
+ * Whether a file of this name becomes one page at its own path with the extension dropped
+ * (`papers/Q1 Report.pdf` → `papers/q1-report`), as a folder import makes it: what a link to the
+ * file must be resolved by.
+ */
+export function isSinglePageDocumentName(name: string): boolean {
+  const kind = converterFor(name)
+  return kind === 'pdf' || kind === 'html' || kind === 'docx'
+}
+
 /** Whether a folder import hands this path to a converter (by name alone, before reading it). */
 export function isDocumentPath(relativePath: string): boolean {
   return converterFor(relativePath) !== null

@@ -16,7 +16,7 @@ export { DEFAULT_LIMITS, SINGLE_PAGE_FORMATS } from './types.js'
 export { ConvertError, type ConvertErrorCode } from './errors.js'
 export { scrubSecrets, SECRET_PATTERNS } from './scrub.js'
 export { detectChat } from './chat.js'
-export { converterFor, isDocumentPath, type ConverterKind } from './detect.js'
+export { converterFor, isDocumentPath, isSinglePageDocumentName, type ConverterKind } from './detect.js'
 export { hashBytes, renderDraft } from './render.js'
 export { convertBounded } from './bounded.js'
 

@@ -3,6 +3,7 @@
  * links to local files, and front-matter properties whose value is a wikilink. Pure: text in,
  * link drafts out, each with the keys the database resolves it by.
  */
+import { isSinglePageDocumentName } from '../convert/index.js'
 import { proseLines, splitFrontmatterLines } from '../util/markdown-prose.js'
 
 export type NoteLinkSource = 'wikilink' | 'markdown_link' | 'frontmatter'
@@ -33,11 +34,15 @@ const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/i
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i
 const CONTEXT_CHARS = 160
 
-/** The slug form of a path: what `markdownSlugForPath` makes of a file name, lower-cased. */
+/**
+ * The slug form of a path, lower-cased: what `markdownSlugForPath` makes of a note's file name,
+ * and of a document the importer turns into one page (a PDF, an HTML file, a .docx), whose slug
+ * drops its extension too, so `[[Q1 Report.pdf]]` finds `papers/q1-report`.
+ */
 export function slugKey(path: string): string {
-  return path
-    .replace(/\\/g, '/')
-    .replace(/\.(md|markdown|mdx)$/i, '')
+  const slashed = path.replace(/\\/g, '/')
+  return slashed
+    .replace(isSinglePageDocumentName(slashed) ? /\.[A-Za-z0-9]{1,8}$/ : /\.(md|markdown|mdx)$/i, '')
     .toLowerCase()
     .replace(/\s+/g, '-')
     .replace(/\/+/g, '/')

@@ -1,10 +1,17 @@
+import { readFileSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import t from 'tap'
+import { migrationsDir } from '../../src/db/migrate.js'
 import type { Database } from '../../src/db/types.js'
 import { getBacklinks, getLinks } from '../../src/links/index.js'
+import { importFolder } from '../../src/import/index.js'
 import { deletePage, importPage, importPages, putPage } from '../../src/pages/index.js'
 import { insertSource } from '../../src/sources/source-repository.js'
 import { runSync, type SyncRequest } from '../../src/sync/index.js'
 import { silentLogger } from '../../src/util/logger.js'
+import { makePdf } from '../convert/pdf-fixtures.js'
 import { engineTest } from '../helpers/engines.js'
 import { makeRepo } from '../sync/helpers.js'
 
@@ -254,6 +261,47 @@ engineTest(t, 'sync: a moved page keeps the links that still resolve; a deleted 
     ],
     'found by file name after the move; a path that no longer exists and a deleted file are unresolved',
   )
+})
+
+engineTest(t, 'links to a PDF or an HTML file find the page the import made of it, whose slug drops the extension', async (t, { db }) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-doc-links-'))
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  await mkdir(join(root, 'papers'))
+  await mkdir(join(root, 'notes'))
+  await writeFile(join(root, 'papers', 'Q1 Report.pdf'), await makePdf([{ heading: 'Revenue', lines: ['Revenue grew.'] }], { title: 'Q1 Report' }))
+  await writeFile(join(root, 'papers', 'Saved Page.html'), '<html><head><title>Saved</title></head><body><p>Kept for later.</p></body></html>')
+  await writeFile(
+    join(root, 'notes', 'reading.md'),
+    [
+      '# Reading',
+      'See ![[Q1 Report.pdf]], [[Q1 Report.pdf#page=2|page two]] and [the report](../papers/Q1%20Report.pdf).',
+      'Saved: [[Saved Page.html]]. A picture ![[chart.png]] and [[Other.pdf]] are not pages.',
+    ].join('\n'),
+  )
+  const imported = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
+  t.equal(imported.failed.length, 0)
+  t.same(await targets(db, 'notes/reading'), [
+    ['../papers/Q1 Report.pdf', 'papers/q1-report'],
+    ['Q1 Report.pdf', 'papers/q1-report'],
+    ['Q1 Report.pdf', 'papers/q1-report'],
+    ['chart.png', null],
+    ['Other.pdf', null],
+    ['Saved Page.html', 'papers/saved-page'],
+  ])
+  const backlinks = await getBacklinks(db, 'papers/q1-report')
+  t.same(backlinks.map((l) => [l.linkType, l.anchor]).sort(), [
+    ['embeds', null],
+    ['links_to', null],
+    ['links_to', 'page=2'],
+  ])
+
+  // Links stored before keyed the file with its extension and stayed unresolved: the migration
+  // keys them again and resolves them.
+  const before = await targets(db, 'notes/reading')
+  await db.query(`UPDATE links SET target_key = target_key || '.pdf', target_rel_key = target_rel_key || '.pdf', to_page_id = NULL WHERE target_text LIKE '%Q1 Report.pdf'`)
+  t.equal((await targets(db, 'notes/reading')).filter(([, to]) => to !== null).length, 1, 'only the HTML link still resolves')
+  await db.exec(readFileSync(join(migrationsDir(), '0520_document_link_keys.sql'), 'utf8'))
+  t.same(await targets(db, 'notes/reading'), before)
 })
 
 engineTest(t, 'a page with 10,000 links is stored whole; odd characters are kept as written', async (t, { db }) => {

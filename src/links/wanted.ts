@@ -27,6 +27,8 @@ export interface LooseEndQuery {
   sourceId?: string
   /** Orphans: markdown (default), code, or all. */
   kind?: 'markdown' | 'code' | 'all'
+  /** Wanted pages: also list targets that name an attachment file (see ATTACHMENT_KEY). */
+  attachments?: boolean
   limit?: number
   offset?: number
 }
@@ -44,15 +46,23 @@ export async function listOrphans(db: SqlExecutor, query: LooseEndQuery = {}): P
   return rows.map((r) => ({ slug: r.slug, sourceId: r.source_id, title: r.title, pageKind: r.page_kind }))
 }
 
+/**
+ * Keys of links to attachment files: images, audio, video, archives, spreadsheets, slides and
+ * canvases. No import makes a page of such a file, so a link to one never resolves, and listing
+ * every embedded picture of a vault as a wanted page would bury the notes people mean to write.
+ */
+const ATTACHMENT_KEY = String.raw`\.(png|jpe?g|gif|bmp|svg|webp|avif|ico|tiff?|heic|mp3|wav|m4a|ogg|oga|flac|aac|opus|3gp|mp4|webm|mkv|mov|ogv|avi|zip|gz|tgz|7z|rar|csv|tsv|xlsx?|pptx?|odt|ods|odp|canvas|excalidraw)$`
+
 export async function listUnresolved(db: SqlExecutor, query: LooseEndQuery = {}): Promise<WantedPage[]> {
   const { rows } = await db.query<{ target: string; key: string; pages: number; links: number; examples: string[] }>(
     `SELECT min(l.target_text) AS target, l.target_key AS key, count(DISTINCT l.from_page_id) AS pages, count(*) AS links,
             (array_agg(DISTINCT f.slug ORDER BY f.slug))[1:3] AS examples
      FROM links l JOIN pages f ON f.id = l.from_page_id
      WHERE l.to_page_id IS NULL AND l.target_text IS NOT NULL AND ($1::text IS NULL OR f.source_id = $1)
+       AND ($4::boolean OR l.target_key !~ $5)
      GROUP BY l.target_key
      ORDER BY count(DISTINCT l.from_page_id) DESC, l.target_key LIMIT $2 OFFSET $3`,
-    [query.sourceId ?? null, query.limit ?? 100, query.offset ?? 0],
+    [query.sourceId ?? null, query.limit ?? 100, query.offset ?? 0, query.attachments ?? false, ATTACHMENT_KEY],
   )
   return rows.map((r) => ({ target: r.target, key: r.key, pages: Number(r.pages), links: Number(r.links), examples: r.examples }))
 }

@@ -158,19 +158,30 @@ const orphansTool = defineOperation({
 
 const unresolvedTool = defineOperation({
   name: 'list_unresolved',
-  description: 'Wanted pages: link targets that match no page, with how many pages link to each, most wanted first. Returns {unresolved: [{target, pages, links, examples}]}.',
-  input: z.strictObject({ source, limit: limit(10_000, 100), offset }),
+  description:
+    'Wanted pages: link targets that match no page, with how many pages link to each, most wanted first. Links to attachment files (images, audio, video, archives, spreadsheets, slides) are left out unless attachments is true. Returns {unresolved: [{target, pages, links, examples}]}.',
+  input: z.strictObject({
+    source,
+    attachments: z.boolean().optional().describe('Also list links to attachment files (images, audio, video, …), which never become pages'),
+    limit: limit(10_000, 100),
+    offset,
+  }),
   mutating: false,
   async run(ctx, args) {
     const { listUnresolved } = await import('../links/index.js')
     const { db } = await ctx.brain()
-    return { unresolved: await listUnresolved(db, { sourceId: args.source, limit: args.limit, offset: args.offset }) }
+    return { unresolved: await listUnresolved(db, { sourceId: args.source, attachments: args.attachments, limit: args.limit, offset: args.offset }) }
   },
   cli: {
     path: ['unresolved'],
     description: 'Wanted pages: link targets that match no page, with how many pages link to each',
-    examples: [['Most wanted', '$0 unresolved --limit 20']],
-    options: [SOURCE_FLAG, LIMIT_FLAG, OFFSET_FLAG],
+    details:
+      'Links to attachment files (images, audio, video, archives, spreadsheets, slides, canvases) are not wanted pages: no import makes a page of such a file. They are left out unless --attachments.',
+    examples: [
+      ['Most wanted', '$0 unresolved --limit 20'],
+      ['With embedded pictures and other files', '$0 unresolved --attachments'],
+    ],
+    options: [SOURCE_FLAG, { field: 'attachments', flag: '--attachments', kind: 'boolean', description: 'Also list links to attachment files' }, LIMIT_FLAG, OFFSET_FLAG],
     integerErrorPrefix: 'unresolved_',
   },
   present: {

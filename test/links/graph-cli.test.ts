@@ -38,6 +38,7 @@ for (const engine of ENGINES) {
     t.match(noSlug.json(), { error: { code: 'links_requires_slug' } })
 
     t.match((await brain.run(['orphans', '--json'])).json(), { pages: [{ slug: 'notes/alone' }] })
-    t.match((await brain.run(['unresolved', '--no-json'])).stdout, /^ +1 {2}diagram\.png {2}\(from notes\/a\)/)
+    t.equal((await brain.run(['unresolved', '--no-json'])).stdout.trim(), 'No unresolved links.', 'a picture is not a wanted page')
+    t.match((await brain.run(['unresolved', '--attachments', '--no-json'])).stdout, /^ +1 {2}diagram\.png {2}\(from notes\/a\)/)
   })
 }

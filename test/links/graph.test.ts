@@ -91,4 +91,15 @@ engineTest(t, 'orphans and wanted pages', async (t, { db }) => {
     (await listUnresolved(db)).map((w) => w.target),
     ['Other'],
   )
+  await note(db, 'd', 'A picture ![[Chart.PNG]], a clip ![[talk.mp4#t=10]], [data](files/table.csv) and [[Plan v1.2]].')
+  t.same(
+    (await listUnresolved(db)).map((w) => w.target),
+    ['Other', 'Plan v1.2'],
+    'links to attachment files are not wanted pages',
+  )
+  t.same(
+    (await listUnresolved(db, { attachments: true })).map((w) => w.target),
+    ['Chart.PNG', 'files/table.csv', 'Other', 'Plan v1.2', 'talk.mp4'],
+    'unless asked for',
+  )
 })

@@ -52,11 +52,18 @@ export function inlineTags(body: string): string[] {
   return tags
 }
 
-/** Front-matter tags (a list or a comma-separated text) and inline tags as the sorted, distinct page tags. */
+/**
+ * Front-matter tags (a list or a comma-separated text) and inline tags as the sorted, distinct
+ * page tags. Tags differing only in case are one tag, as in the tools notes come from (`#tag`,
+ * `#Tag`, `#TAG`), written as it first appears: front matter first, then the body in order.
+ */
 export function normalizeTags(value: unknown, inline: readonly string[] = []): string[] {
   const raw = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []
-  const tags = [...raw, ...inline].map((t) => String(t).trim()).filter((t) => t !== '')
-  return [...new Set(tags)].sort()
+  const tags = new Map<string, string>()
+  for (const tag of [...raw, ...inline].map((t) => String(t).trim())) {
+    if (tag !== '' && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag)
+  }
+  return [...tags.values()].sort()
 }
 
 /** `path`, when the page comes from a file, names an untitled page after that file. */

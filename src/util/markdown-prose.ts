@@ -13,7 +13,10 @@ interface ProseLine {
   raw: string
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/
+/** Blockquote markers (`> `, `>> `, `> > `): a fence inside a quote or a callout follows them. */
+const QUOTE_PREFIX = /^(?: {0,3}>[ \t]?)+/
+/** A fence, indented by any amount, so a fence inside a list item counts too. */
+const FENCE = /^[ \t]*(`{3,}|~{3,})(.*)$/
 
 /** Replaces `code` spans (any run of backticks, closed by the same run) by spaces. */
 function maskInlineCode(line: string): string {
@@ -21,20 +24,38 @@ function maskInlineCode(line: string): string {
   return line.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (m) => ' '.repeat(m.length))
 }
 
-/** Every line outside fenced code, in order; an unclosed fence runs to the end of the text. */
+/** The fence a line opens or closes, read after its blockquote markers; null when it is none. */
+function fenceOf(content: string): { marker: string; rest: string } | null {
+  const m = FENCE.exec(content)
+  if (!m) return null
+  // A backtick fence's info string holds no backtick: "```a``` b" is inline code.
+  if (m[1]![0] === '`' && m[2]!.includes('`')) return null
+  return { marker: m[1]!, rest: m[2]! }
+}
+
+/**
+ * Every line outside fenced code, in order; an unclosed fence runs to the end of the text, or of
+ * the blockquote it was opened in.
+ */
 export function proseLines(text: string): ProseLine[] {
   const out: ProseLine[] = []
-  let fence: string | null = null
+  let fence: { marker: string; quoted: boolean } | null = null
   const lines = text.split('\n')
   for (let index = 0; index < lines.length; index++) {
     const raw = lines[index]!.replace(/\r$/, '')
-    const marker = FENCE.exec(raw)?.[1]
+    const prefix = QUOTE_PREFIX.exec(raw)?.[0] ?? ''
+    const found = fenceOf(raw.slice(prefix.length))
     if (fence !== null) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && raw.trim() === marker) fence = null
-      continue
+      if (fence.quoted && prefix === '') {
+        fence = null
+      } else {
+        const closes = found !== null && found.marker[0] === fence.marker[0] && found.marker.length >= fence.marker.length && found.rest.trim() === ''
+        if (closes) fence = null
+        continue
+      }
     }
-    if (marker) {
-      fence = marker
+    if (found !== null) {
+      fence = { marker: found.marker, quoted: prefix !== '' }
       continue
     }
     out.push({ index, text: maskInlineCode(raw), raw })

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { noteLinks } from '../../src/links/index.js'
 import { findPage, importPage, parseMarkdownPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 
@@ -30,6 +31,38 @@ t.test('inline tags beside front-matter tags: nested, not in code, not numbers, 
   ].join('\n')
   t.same(parseMarkdownPage(text, 'p').tags, ['event', 'fm', 'intitle', 'nested/deep', 'shared', 'start', 'tag'])
   t.same(parseMarkdownPage('#über #日本 #a-b_c', 'p').tags, ['a-b_c', 'über', '日本'])
+})
+
+t.test('code inside a callout, a quote or a list item is code: no tags, no links, no headings from it', async (t) => {
+  const text = [
+    '> [!example] CSS classes',
+    '> Use #callout-tag here.',
+    '> ```css',
+    '> .red { border-color: #ff0000; } /* [[Not A Link]] */',
+    '> ```',
+    '',
+    '1. Install:',
+    '    ```bash',
+    '    # not a heading #listcode',
+    '    ```',
+    '2. Then #after-list.',
+    '',
+    '> ```',
+    '> #unclosed-in-quote',
+    'The quote ended, so did its fence: #after-quote and [[Real Link]].',
+    '```a``` b is inline code, #inline-ok',
+  ].join('\n')
+  const page = parseMarkdownPage(text, 'notes/css', 'notes/CSS.md')
+  t.same(page.tags, ['after-list', 'after-quote', 'callout-tag', 'inline-ok'])
+  t.equal(page.title, 'CSS', 'the # line in a list item fence is no heading')
+  t.same(
+    noteLinks(text, {}, 'notes/css').map((l) => l.targetText),
+    ['Real Link'],
+  )
+})
+
+t.test('tags differing only in case are one tag, written as first seen', async (t) => {
+  t.same(parseMarkdownPage('---\ntags: [Project]\n---\n#project and #PROJECT, #tag #TAG #Tag\n', 'p').tags, ['Project', 'tag'])
 })
 
 engineTest(t, 'an imported file gets its file-name title and inline tags', async (t, { db }) => {

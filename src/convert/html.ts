@@ -14,14 +14,18 @@ function turndown(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' })
   service.use([tables, strikethrough])
   service.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button'])
-  // A code block keeps its language when the page names it (`language-ts`, `lang-py`).
-  service.addRule('fencedWithLanguage', {
-    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName === 'CODE',
+  // Every <pre> is a code block, with or without a <code> inside (documentation generators often
+  // leave it out): its text is kept as written, never escaped or reflowed as prose. The block
+  // keeps its language when the page names it (`language-ts`, `lang-py`).
+  service.addRule('fencedPre', {
+    filter: (node) => node.nodeName === 'PRE',
     replacement: (_content, node) => {
-      const code = node.firstChild as unknown as { className?: string; textContent?: string | null }
-      const lang = /(?:language|lang)-([\w+-]+)/.exec(code.className ?? '')?.[1] ?? ''
-      const text = (code.textContent ?? '').replace(/\n$/, '')
-      const fence = text.includes('```') ? '~~~~' : '```'
+      const pre = node as unknown as { className?: string; textContent?: string | null; querySelector(selector: string): { className?: string } | null }
+      const classes = `${pre.querySelector('code')?.className ?? ''} ${pre.className ?? ''}`
+      const lang = /(?:language|lang)-([\w+-]+)/.exec(classes)?.[1] ?? ''
+      const text = (pre.textContent ?? '').replace(/^\n/, '').replace(/\n$/, '')
+      const longestRun = [...text.matchAll(/`+/g)].reduce((most, m) => Math.max(most, m[0].length), 0)
+      const fence = '`'.repeat(Math.max(3, longestRun + 1))
       return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`
     },
   })

@@ -40,3 +40,27 @@ t.test('HTML: main content as markdown; navigation, footer and scripts left out;
 t.test('HTML without markup is refused with a code', async (t) => {
   await t.rejects(convertBounded({ bytes: new TextEncoder().encode('just words'), name: 'x.html' }), { code: 'convert_unsupported' })
 })
+
+t.test('HTML: a <pre> without <code> is a code block too, kept as written', async (t) => {
+  const html = `<!doctype html><html><head><title>Quick start</title></head><body><div class="chapter">
+<h1>Interpreting the output</h1>
+<p>Here is an example C program with a memory error and a leak. It is long enough to be the main content of the page,
+and it explains what each line of the program does and why the tool reports it the way it does.</p>
+<pre class="programlisting">
+  #include &lt;stdlib.h&gt;
+
+  void f(void)
+  {
+     int* x = malloc(10 * sizeof(int));
+     x[10] = 0;        // problem 1: heap block overrun
+  }
+</pre>
+<pre class="lang-sh">echo \`\`\`three\`\`\`</pre>
+<p>Most error messages look like the one below, which describes the overrun, and each names the place it happened.</p>
+</div></body></html>`
+  const r = await convertBounded({ bytes: new TextEncoder().encode(html), name: 'quick-start.html' })
+  const body = r.drafts[0]!.body
+  t.match(body, '```\n  #include <stdlib.h>\n\n  void f(void)\n  {\n     int* x = malloc(10 * sizeof(int));\n     x[10] = 0;        // problem 1: heap block overrun\n  }\n```')
+  t.match(body, '````sh\necho ```three```\n````', 'a longer fence than any run of backticks inside')
+  t.notMatch(body, /\\\*|\\\[/, 'nothing escaped')
+})

@@ -80,7 +80,9 @@ export async function connectOrStart(paths: ServicePaths, env: Record<string, st
     // refuses its lock: wait for the old one to go, then start once more.
     const holder = lockHolder(paths.lock)
     if (!restarted && holder !== null && holder !== child.pid && processAlive(holder)) {
-      await waitForExit(holder, Math.max(0, deadline - Date.now()))
+      // Or the holder is a service that lost its socket file and is listening again.
+      const answered = await connectWhileAlive(paths.socket, holder, deadline)
+      if (answered) return answered
       child = spawnService(paths, env)
       restarted = true
       exitedAt = null
@@ -94,6 +96,16 @@ export async function connectOrStart(paths: ServicePaths, env: Record<string, st
   throw new BrainError('service_not_started', 'The brain service did not start.', {
     hint: `See ${paths.log}; or run the command in this process with BRAIN_NO_SERVICE=1.`,
   })
+}
+
+/** Waits for `pid` to exit, or for a service to answer on `socketPath` meanwhile (that socket). */
+async function connectWhileAlive(socketPath: string, pid: number, deadline: number): Promise<Socket | null> {
+  while (processAlive(pid) && Date.now() < deadline) {
+    await sleep(50)
+    const socket = await tryConnect(socketPath)
+    if (socket) return socket
+  }
+  return null
 }
 
 function lockHolder(path: string): number | null {

@@ -22,6 +22,18 @@ export interface ServiceState {
   startedAt: string
 }
 
+/** How often a service checks that its socket file and state file are still its own. */
+const PATHS_CHECK_MS = 2000
+
+function socketInode(path: string): number | null {
+  try {
+    const stat = lstatSync(path)
+    return stat.isSocket() ? stat.ino : null
+  } catch {
+    return null
+  }
+}
+
 /** The directory a socket lives in must be the user's alone: the socket runs their commands. */
 function preparePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
@@ -51,6 +63,10 @@ export class BrainService {
   private lock: FileLock | null = null
   private idleSince = Date.now()
   private idleTimer: NodeJS.Timeout | null = null
+  private pathsTimer: NodeJS.Timeout | null = null
+  private relistening = false
+  /** The inode of the socket file this service listens on. */
+  private socketInode: number | null = null
   private stopping: Promise<void> | null = null
   private resolveStopped!: () => void
   /** Settles once the service has shut down. */
@@ -84,26 +100,11 @@ export class BrainService {
       })
     }
     // Holding the lock, any socket file left behind belongs to a service that died.
-    try {
-      if (lstatSync(this.paths.socket).isSocket()) unlinkSync(this.paths.socket)
-    } catch {
-      // No socket file: nothing to take over.
-    }
-    const server = createServer((socket) => this.accept(socket))
-    const previousMask = process.umask(0o177)
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(this.paths.socket, () => resolve())
-      })
-    } finally {
-      process.umask(previousMask)
-    }
-    chmodSync(this.paths.socket, 0o600)
-    this.server = server
+    await this.listen()
     const state: ServiceState = { pid: process.pid, ...this.identity, socket: this.paths.socket, startedAt: this.startedAt }
     writeFileSync(this.paths.state, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 })
     this.watchIdle()
+    this.watchPaths()
     this.logger.info(`service ${process.pid} listening on ${this.paths.socket} (version ${this.identity.version}, build ${this.identity.build})`)
   }
 
@@ -147,6 +148,7 @@ export class BrainService {
   private async shutdown(reason: string): Promise<void> {
     this.logger.info(`service ${process.pid} stopping: ${reason}`)
     if (this.idleTimer) clearInterval(this.idleTimer)
+    if (this.pathsTimer) clearInterval(this.pathsTimer)
     const server = this.server
     this.server = null
     const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve()
@@ -162,6 +164,60 @@ export class BrainService {
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())])
     this.lock?.release()
     this.resolveStopped()
+  }
+
+  /** Listens on the home's socket path, replacing any socket file there. */
+  private async listen(): Promise<void> {
+    try {
+      if (lstatSync(this.paths.socket).isSocket()) unlinkSync(this.paths.socket)
+    } catch {
+      // No socket file: nothing to take over.
+    }
+    const server = createServer((socket) => this.accept(socket))
+    const previousMask = process.umask(0o177)
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(this.paths.socket, () => resolve())
+      })
+    } finally {
+      process.umask(previousMask)
+    }
+    chmodSync(this.paths.socket, 0o600)
+    this.server = server
+    this.socketInode = socketInode(this.paths.socket)
+  }
+
+  /**
+   * Keeps the service reachable, or ends it when its home is no longer its own. A home removed
+   * and made again (`rm -rf ~/.brain`, `brain init`) gets a new service while the old one still
+   * runs; when the old one stops, closing its listener unlinks the socket path, which by then is
+   * the new service's. The new one listens again; the old one, whose state file names another
+   * process or is gone, stops.
+   */
+  private watchPaths(): void {
+    this.pathsTimer = setInterval(() => void this.checkPaths(), PATHS_CHECK_MS)
+    this.pathsTimer.unref()
+  }
+
+  private async checkPaths(): Promise<void> {
+    if (this.stopping !== null || this.server === null || this.relistening) return
+    if (readServiceState(this.paths)?.pid !== process.pid) {
+      void this.stop('its home was removed or another service took it over')
+      return
+    }
+    if (socketInode(this.paths.socket) === this.socketInode) return
+    this.relistening = true
+    try {
+      const old = this.server
+      await new Promise<void>((resolve) => old.close(() => resolve()))
+      await this.listen()
+      this.logger.warn(`service ${process.pid}: its socket ${this.paths.socket} was removed; listening again`)
+    } catch (err) {
+      this.logger.warn(`service ${process.pid}: could not listen again on ${this.paths.socket}: ${err instanceof Error ? err.message : String(err)}`)
+    } finally {
+      this.relistening = false
+    }
   }
 
   private watchIdle(): void {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { cliBrain, servicePid, spawnBrain, stopPid } from '../helpers/cli.js'
@@ -158,6 +158,30 @@ t.test('a socket, lock and state file left by a killed service are taken over', 
   const next = servicePid(brain.home)!
   t.not(next, pid)
   t.equal(JSON.parse(readFileSync(join(brain.home, 'service.json'), 'utf8')).pid, next)
+})
+
+t.test('a home removed and made again under a running service: the old service goes, the new one stays reachable', async (t) => {
+  const brain = await cliBrain('pglite', { mode: 'service' })
+  t.teardown(brain.cleanup)
+  t.equal((await brain.run(['put', 'notes/old', '--no-embed'], { input: '# Old\n' })).code, 0)
+  const old = servicePid(brain.home)!
+  t.teardown(() => stopPid(old))
+  rmSync(brain.home, { recursive: true, force: true })
+  const put = await brain.run(['put', 'notes/new', '--no-embed'], { input: '# New\n' })
+  t.equal(put.code, 0, put.stderr)
+  const next = servicePid(brain.home)!
+  t.teardown(() => stopPid(next))
+  t.not(next, old, 'a new service for the new home')
+  // The old service sees that its home is another's and stops; closing its listener unlinks the
+  // socket path, which the new service then listens on again.
+  await until('the old service to stop', () => !processAlive(old))
+  const got = await brain.run(['get', 'notes/new', '--no-json'])
+  t.equal(got.code, 0, got.stderr)
+  t.match(got.stdout, /# New/)
+  t.equal(servicePid(brain.home), next, 'served by the new service')
+  t.ok(lstatSync(join(brain.home, 'brain.sock')).isSocket(), 'its socket is there')
+  const status = await brain.run(['service', 'status'])
+  t.equal(status.json().pid, next)
 })
 
 t.test('Ctrl-C in the client ends the command in the service and exits 130', async (t) => {

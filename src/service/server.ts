@@ -191,9 +191,9 @@ export class BrainService {
   /**
    * Keeps the service reachable, or ends it when its home is no longer its own. A home removed
    * and made again (`rm -rf ~/.brain`, `brain init`) gets a new service while the old one still
-   * runs; when the old one stops, closing its listener unlinks the socket path, which by then is
-   * the new service's. The new one listens again; the old one, whose state file names another
-   * process or is gone, stops.
+   * runs, with its database open at the same paths: the old one, whose state file is gone or
+   * names another process, exits at once. A service whose socket file was removed (a stopping
+   * service's listener unlinks its path, whoever's socket is there by then) listens again.
    */
   private watchPaths(): void {
     this.pathsTimer = setInterval(() => void this.checkPaths(), PATHS_CHECK_MS)
@@ -203,8 +203,12 @@ export class BrainService {
   private async checkPaths(): Promise<void> {
     if (this.stopping !== null || this.server === null || this.relistening) return
     if (readServiceState(this.paths)?.pid !== process.pid) {
-      void this.stop('its home was removed or another service took it over')
-      return
+      // Leave without closing anything: the embedded database writes by path, and closing it
+      // (or anything else this service would still write) could land in a new brain made at the
+      // same paths. The locks and the state file are removed only by their owner, and a socket
+      // is not unlinked at exit.
+      this.logger.warn(`service ${process.pid} exits: its home ${this.paths.home} was removed or another service took it over`)
+      process.exit(0)
     }
     if (socketInode(this.paths.socket) === this.socketInode) return
     this.relistening = true

@@ -172,14 +172,19 @@ t.test('a home removed and made again under a running service: the old service g
   const next = servicePid(brain.home)!
   t.teardown(() => stopPid(next))
   t.not(next, old, 'a new service for the new home')
-  // The old service sees that its home is another's and stops; closing its listener unlinks the
-  // socket path, which the new service then listens on again.
-  await until('the old service to stop', () => !processAlive(old))
+  // The old service sees that its home is gone or another's and exits without closing its
+  // database, whose files are by now at the new brain's paths.
+  await until('the old service to exit', () => !processAlive(old))
   const got = await brain.run(['get', 'notes/new', '--no-json'])
   t.equal(got.code, 0, got.stderr)
   t.match(got.stdout, /# New/)
   t.equal(servicePid(brain.home), next, 'served by the new service')
   t.ok(lstatSync(join(brain.home, 'brain.sock')).isSocket(), 'its socket is there')
+  // While the new service runs, its socket file removed: it listens again.
+  rmSync(join(brain.home, 'brain.sock'))
+  const again = await brain.run(['get', 'notes/new', '--no-json'])
+  t.equal(again.code, 0, again.stderr)
+  t.equal(servicePid(brain.home), next, 'still the same service')
   const status = await brain.run(['service', 'status'])
   t.equal(status.json().pid, next)
 })

@@ -173,7 +173,7 @@ const codeSymbolsTool = defineOperation({
     return { ...(await fileSymbols((await ctx.brain()).db, args.slug, args.source ?? null)) }
   },
   present: {
-    text: (r) => (r.symbols.length === 0 ? 'No symbols.' : r.symbols.map((s) => `${String(s.start_line).padStart(5)}-${s.end_line}  ${s.symbol_type.padEnd(10)}  ${s.qualified}`).join('\n')),
+    text: (r) => (r.symbols.length === 0 ? 'No symbols.' : r.symbols.map((s) => `${String(s.startLine).padStart(5)}-${s.endLine}  ${s.symbolType.padEnd(10)}  ${s.qualified}`).join('\n')),
   },
   cli: { path: ['code-symbols'], description: 'The outline of one code file: the symbols it defines, with their lines', positional: { field: 'slug', required: true }, options: [] },
 })

@@ -30,6 +30,18 @@ for (const engine of ENGINES) {
     const human = await brain.run(['code-def', 'enqueue', '--no-json'])
     t.match(human.stdout, /^src\/queue\.ts:14-17 {2}function enqueue\n {4}export function enqueue/)
 
+    const outline = await brain.run(['code-symbols', 'src/queue.ts', '--json'])
+    t.match(outline.json(), {
+      slug: 'src/queue.ts',
+      source_id: 'default',
+      symbols: [
+        { qualified: 'Queue', symbol_type: 'class', start_line: 3, end_line: 12 },
+        { qualified: 'Queue.submit', start_line: 4 },
+      ],
+    })
+    const outlineText = await brain.run(['code-symbols', 'src/queue.ts', '--no-json'])
+    t.equal(outlineText.code, 0, outlineText.stderr)
+    t.match(outlineText.stdout, /^ +3-12  class       Queue\n +4-7  method      Queue\.submit\n/)
     const refs = await brain.run(['code-refs', 'greet', '--lang', 'java', '--json'])
     t.match(refs.json<unknown[]>(), [{ slug: 'src/App.java', symbol_name: 'App', symbol_type: 'class', file: 'src/App.java' }])
 

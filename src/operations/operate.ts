@@ -45,9 +45,7 @@ const listWorkersTool = defineOperation({
     text: (r) =>
       r.workers.length === 0
         ? 'No workers.'
-        : r.workers
-            .map((w) => `${w.kind.padEnd(6)}  pid ${w.pid} on ${w.host}  ${w.names.join(',')}  ×${w.concurrency}  heartbeat ${w.silent_seconds}s ago  active ${w.active_jobs.length}`)
-            .join('\n'),
+        : r.workers.map((w) => `${w.kind.padEnd(6)}  pid ${w.pid} on ${w.host}  ${w.names.join(',')}  ×${w.concurrency}  heartbeat ${w.silentSeconds}s ago  active ${w.activeJobs.length}`).join('\n'),
   },
   cli: { path: ['jobs', 'workers'], description: 'List the workers registered with the job queue', options: [] },
 })

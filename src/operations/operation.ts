@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { JsonCamelCased } from '../util/json-shape.js'
 import type { OperationContext } from './context.js'
 
 /** One command-line option of an operation: the flag, and the input field it fills. */
@@ -13,12 +14,16 @@ export interface CliOption {
 
 /** How a result reads for a person: the one presenter every surface prints with. */
 export interface Presenter<R> {
-  /** The human text of a result (may load what it needs to render it). */
-  text: (result: R) => string | Promise<string>
+  /**
+   * The human text of a result (may load what it needs to render it). Presenters read the
+   * result as the command line hands it over, from this process or a remote brain alike: through
+   * JSON and back, every key in camelCase.
+   */
+  text: (result: JsonCamelCased<R>) => string | Promise<string>
   /** What `--json` prints; the whole result by default. */
-  json?: (result: R) => unknown
+  json?: (result: JsonCamelCased<R>) => unknown
   /** A result's `notice`, printed on stderr before human text. */
-  notice?: (result: R) => string | null | undefined
+  notice?: (result: JsonCamelCased<R>) => string | null | undefined
 }
 
 /**

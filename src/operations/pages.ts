@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { ConfirmationRequired, NotFoundError, ValidationError } from '../errors/index.js'
 import type { OperationContext } from './context.js'
 import type { Page } from '../pages/types.js'
-import type { PutPageResult } from '../pages/index.js'
+import type { JsonCamelCased } from '../util/json-shape.js'
 import { defineOperation, type Operation } from './operation.js'
 
 export const MAX_CONTENT_CHARS = 5 * 1024 * 1024
@@ -41,7 +41,7 @@ type ShownChunk = {
 }
 
 /** A page as markdown, or its chunks, one block each with what is known about it. */
-async function formatPage(result: Page & { chunks?: ShownChunk[] }): Promise<string> {
+async function formatPage(result: JsonCamelCased<Page & { chunks?: ShownChunk[] }>): Promise<string> {
   if (!result.chunks) return (await import('../pages/serialize.js')).serializePage(result)
   return result.chunks
     .map((c) => {
@@ -50,8 +50,6 @@ async function formatPage(result: Page & { chunks?: ShownChunk[] }): Promise<str
     })
     .join('\n')
 }
-
-type WriteThrough = PutPageResult['write_through']
 
 function pageNotFound(slugText: string): NotFoundError {
   return new NotFoundError('page_not_found', `No page ${slugText}.`, { hint: 'Find pages with list_pages or search.' })
@@ -85,7 +83,7 @@ export const putPageTool = defineOperation({
   },
   present: {
     text: (result) => {
-      const written = (result as unknown as { writeThrough: WriteThrough }).writeThrough
+      const written = result.writeThrough
       return result.status === 'skipped' ? `skipped ${result.slug} (unchanged)` : `${result.status} ${result.slug} (${result.chunks} chunks)${written.written ? ` -> ${written.path}` : ''}`
     },
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { SearchOptions, SearchResponse } from '../search/index.js'
+import type { JsonCamelCased } from '../util/json-shape.js'
 import { defineOperation, type CliOption, type CliShape, type Operation, type Presenter } from './operation.js'
 
 const slugPrefixes = z.array(z.string().trim().min(1).max(500)).max(100).optional()
@@ -45,9 +46,9 @@ function options(args: SearchArgs): SearchOptions {
 }
 
 /** `[score] slug -- snippet`, one line per result; `No results.` when there are none. */
-export function formatResults(response: Pick<SearchResponse, 'results'>): string {
+export function formatResults(response: Pick<JsonCamelCased<SearchResponse>, 'results'>): string {
   if (response.results.length === 0) return 'No results.'
-  return response.results.map((r) => `[${r.score.toFixed(4)}] ${r.slug}${r.symbol_type === 'pdf_page' ? ` (${r.symbol_name})` : ''} -- ${r.snippet}`).join('\n')
+  return response.results.map((r) => `[${r.score.toFixed(4)}] ${r.slug}${r.symbolType === 'pdf_page' ? ` (${r.symbolName})` : ''} -- ${r.snippet}`).join('\n')
 }
 
 const SEARCH_FLAGS: CliOption[] = [

@@ -63,6 +63,27 @@ function plainJson(value: unknown, rename: boolean): unknown {
   return out
 }
 
+type UserOwnedKey = 'frontmatter' | 'metadata' | 'data' | 'counts'
+
+/** `symbol_type` → `symbolType`, as camelCaseKeys renames a key. */
+type CamelName<S extends string> = S extends `${infer Head}_${infer Next}${infer Rest}` ? `${Head}${Uppercase<Next>}${CamelName<Rest>}` : S
+
+/**
+ * A value after `camelCaseKeys(toSnakeCaseJson(value))`: what a presenter on the command line
+ * receives, from the core in this process or from a remote tool. Keys in camelCase (a core type
+ * that names its fields in snake_case is renamed too), dates as strings, user-owned maps as they
+ * are.
+ */
+export type JsonCamelCased<T> = T extends Date
+  ? string
+  : T extends bigint
+    ? number
+    : T extends readonly (infer Item)[]
+      ? JsonCamelCased<Item>[]
+      : T extends object
+        ? { [K in keyof T as K extends string ? CamelName<K> : K]: K extends UserOwnedKey ? T[K] : JsonCamelCased<T[K]> }
+        : T
+
 /**
  * The inverse for an answer that arrived as JSON (a remote tool's result): camelCase keys, as
  * the core returns them, with user-owned maps as they are, so one presenter reads both.

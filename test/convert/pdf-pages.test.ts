@@ -21,6 +21,6 @@ engineTest(t, 'PDF chunks carry their page numbers, and search results show them
   t.match(chunks[chunks.length - 1]!.symbolName, /3$/)
   const withPage = chunks.find((c) => c.chunkText.includes('p2l20.'))!
   t.match(withPage.symbolName, /2/, 'the chunk holding a line of page 2 names page 2')
-  const shown = formatResults({ results: [{ score: 1, slug: 'long', snippet: 'tide', symbol_type: 'pdf_page', symbol_name: withPage.symbolName } as never] })
+  const shown = formatResults({ results: [{ score: 1, slug: 'long', snippet: 'tide', symbolType: 'pdf_page', symbolName: withPage.symbolName } as never] })
   t.match(shown, new RegExp(`^\\[1\\.0000\\] long \\(${withPage.symbolName}\\) -- tide`))
 })

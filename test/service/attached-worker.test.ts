@@ -26,6 +26,11 @@ t.test('jobs work attached to the service runs the autopilot on its schedule', a
     if (listed.code === 0) cycles = listed.json<Job[]>()
   }
   t.ok(cycles.length > 0, 'an autopilot cycle was started by the schedule')
+  const workers = await brain.run(['jobs', 'workers', '--json'])
+  t.match(workers.json(), { workers: [{ kind: /^(worker|inline)$/, silent_seconds: Number, active_jobs: Array }] })
+  const text = await brain.run(['jobs', 'workers', '--no-json'])
+  t.equal(text.code, 0, text.stderr)
+  t.match(text.stdout, /^(worker|inline) +pid \d+ on \S+ {2}.+ {2}×\d+ {2}heartbeat \d+s ago {2}active \d+$/m, 'one line per worker')
   t.match(said, /attached until interrupted/)
   t.match(said, /autopilot "\* \* \* \* \*"/, 'the command says which schedule it keeps')
 })

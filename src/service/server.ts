@@ -213,8 +213,9 @@ export class BrainService {
     if (socketInode(this.paths.socket) === this.socketInode) return
     this.relistening = true
     try {
-      const old = this.server
-      await new Promise<void>((resolve) => old.close(() => resolve()))
+      // Not waiting for the close: it comes only once every open session has ended, and those
+      // keep running on their connections meanwhile.
+      this.server.close()
       await this.listen()
       this.logger.warn(`service ${process.pid}: its socket ${this.paths.socket} was removed; listening again`)
     } catch (err) {

@@ -180,11 +180,19 @@ t.test('a home removed and made again under a running service: the old service g
   t.match(got.stdout, /# New/)
   t.equal(servicePid(brain.home), next, 'served by the new service')
   t.ok(lstatSync(join(brain.home, 'brain.sock')).isSocket(), 'its socket is there')
-  // While the new service runs, its socket file removed: it listens again.
+  // While the new service runs, with a client attached, its socket file removed: it listens again
+  // and the attached client goes on.
+  const attached = spawnBrain(['jobs', 'work'], brain.env)
+  t.teardown(() => stopPid(attached.pid!))
+  let said = ''
+  attached.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()))
+  attached.stdout.resume()
+  await until('the worker to attach', () => /attached until interrupted/.test(said))
   rmSync(join(brain.home, 'brain.sock'))
   const again = await brain.run(['get', 'notes/new', '--no-json'])
   t.equal(again.code, 0, again.stderr)
   t.equal(servicePid(brain.home), next, 'still the same service')
+  t.ok(processAlive(attached.pid!), 'the attached client is still there')
   const status = await brain.run(['service', 'status'])
   t.equal(status.json().pid, next)
 })

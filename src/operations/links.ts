@@ -88,7 +88,9 @@ function formatWalk(result: GraphWalkResult): string {
   const lines = [`${result.start.slug}  (${result.start.title})`]
   for (const node of result.nodes) {
     const arrow = node.direction === 'out' ? '→' : '←'
-    lines.push(`${'  '.repeat(node.depth)}${arrow} ${node.via}  ${node.slug}  [depth ${node.depth}]`)
+    // Past the first level, the page it was reached from: lines of one level are not grouped by it.
+    const from = node.depth > 1 ? `, from ${node.path[node.path.length - 2]}` : ''
+    lines.push(`${'  '.repeat(node.depth)}${arrow} ${node.via}  ${node.slug}  [depth ${node.depth}${from}]`)
   }
   if (result.nodes.length === 0) lines.push('  (no linked pages)')
   if (result.truncated) lines.push(`(stopped at ${result.nodes.length} pages; raise --limit)`)

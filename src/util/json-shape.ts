@@ -3,7 +3,8 @@
  * while the TypeScript code uses camelCase. User-owned maps (front matter, job data, metadata)
  * and maps keyed by an error code (`counts`, e.g. MISSING_CLOSE) are copied as they are.
  */
-const USER_OWNED = new Set(['frontmatter', 'metadata', 'data', 'counts'])
+const USER_OWNED_KEYS = ['frontmatter', 'metadata', 'data', 'counts'] as const
+const USER_OWNED: ReadonlySet<string> = new Set(USER_OWNED_KEYS)
 
 /** Fields the specification itself names in camelCase; they keep that name in JSON. */
 const SPEC_NAMES = ['edgesTargetsMissing']
@@ -63,7 +64,7 @@ function plainJson(value: unknown, rename: boolean): unknown {
   return out
 }
 
-type UserOwnedKey = 'frontmatter' | 'metadata' | 'data' | 'counts'
+type UserOwnedKey = (typeof USER_OWNED_KEYS)[number]
 
 /** `symbol_type` → `symbolType`, as camelCaseKeys renames a key. */
 type CamelName<S extends string> = S extends `${infer Head}_${infer Next}${infer Rest}` ? `${Head}${Uppercase<Next>}${CamelName<Rest>}` : S

@@ -166,7 +166,9 @@ t.test('a home removed and made again under a running service: the old service g
   t.equal((await brain.run(['put', 'notes/old', '--no-embed'], { input: '# Old\n' })).code, 0)
   const old = servicePid(brain.home)!
   t.teardown(() => stopPid(old))
-  rmSync(brain.home, { recursive: true, force: true })
+  // The running service may write a file while the folder is being removed: retry, as `rm -rf`
+  // run again would.
+  rmSync(brain.home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   const put = await brain.run(['put', 'notes/new', '--no-embed'], { input: '# New\n' })
   t.equal(put.code, 0, put.stderr)
   const next = servicePid(brain.home)!

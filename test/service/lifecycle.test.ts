@@ -1,5 +1,5 @@
 import t from 'tap'
-import { existsSync, lstatSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { cliBrain, servicePid, spawnBrain, stopPid } from '../helpers/cli.js'
@@ -166,9 +166,11 @@ t.test('a home removed and made again under a running service: the old service g
   t.equal((await brain.run(['put', 'notes/old', '--no-embed'], { input: '# Old\n' })).code, 0)
   const old = servicePid(brain.home)!
   t.teardown(() => stopPid(old))
-  // The running service may write a file while the folder is being removed: retry, as `rm -rf`
-  // run again would.
-  rmSync(brain.home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
+  // Moved away in one step: a recursive remove races the running service, which may write a
+  // file into the folder while it is being emptied. To the service the home is gone either way.
+  const moved = `${brain.home}.moved`
+  renameSync(brain.home, moved)
+  t.teardown(() => rmSync(moved, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }))
   const put = await brain.run(['put', 'notes/new', '--no-embed'], { input: '# New\n' })
   t.equal(put.code, 0, put.stderr)
   const next = servicePid(brain.home)!

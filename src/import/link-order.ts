@@ -15,7 +15,10 @@ const LINK_TARGET = /\[\[([^\]|#^\n]+)|\]\(<?([^)>\s#]+)/g
 
 /** The lower-cased file name without `.md`: what most links in a vault name their note by. */
 function fileKey(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase()
+  const name = path
+    .slice(path.lastIndexOf('/') + 1)
+    .normalize('NFC')
+    .toLowerCase()
   return name.endsWith('.md') ? name.slice(0, -3) : name
 }
 

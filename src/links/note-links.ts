@@ -35,12 +35,12 @@ const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i
 const CONTEXT_CHARS = 160
 
 /**
- * The slug form of a path, lower-cased: what `markdownSlugForPath` makes of a note's file name,
- * and of a document the importer turns into one page (a PDF, an HTML file, a .docx), whose slug
- * drops its extension too, so `[[Q1 Report.pdf]]` finds `papers/q1-report`.
+ * The slug form of a path, lower-cased and composed (NFC): what `markdownSlugForPath` makes of a
+ * note's file name, and of a document the importer turns into one page (a PDF, an HTML file, a
+ * .docx), whose slug drops its extension too, so `[[Q1 Report.pdf]]` finds `papers/q1-report`.
  */
 export function slugKey(path: string): string {
-  const slashed = path.replace(/\\/g, '/')
+  const slashed = path.normalize('NFC').replace(/\\/g, '/')
   return slashed
     .replace(isSinglePageDocumentName(slashed) ? /\.[A-Za-z0-9]{1,8}$/ : /\.(md|markdown|mdx)$/i, '')
     .toLowerCase()

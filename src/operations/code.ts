@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { CodeDefinition, CodeGraphNode, CodeGraphResponse, CodeReference } from '../code/index.js'
+import { slugText } from './pages.js'
 import { defineOperation, type CliOption, type Operation } from './operation.js'
 
 const symbol = z.string().trim().min(1).max(500).describe('Symbol name; a qualified name (Queue.submit, module.func, A::b) narrows to that definition')
@@ -166,7 +167,7 @@ const codeSymbolsTool = defineOperation({
   name: 'code_symbols',
   description:
     'The outline of one code file: the functions, classes, methods and types its page defines, in file order, with their lines. Use code_callers / code_callees on a name to follow the call graph.',
-  input: z.strictObject({ slug: z.string().trim().min(1).max(500), source: z.string().trim().min(1).max(200).optional().describe('The source id, when several sources hold the slug') }),
+  input: z.strictObject({ slug: slugText, source: z.string().trim().min(1).max(200).optional().describe('The source id, when several sources hold the slug') }),
   mutating: false,
   async run(ctx, args) {
     const { fileSymbols } = await import('../code/index.js')

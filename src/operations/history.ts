@@ -2,9 +2,9 @@ import { z } from 'zod'
 import { NotFoundError, ValidationError } from '../errors/index.js'
 import type { OperationContext } from './context.js'
 import { defineOperation, type Operation } from './operation.js'
-import { pageWriteContext } from './pages.js'
+import { pageWriteContext, slugText } from './pages.js'
 
-const slug = z.string().trim().min(1).max(512).describe('Page slug')
+const slug = slugText.describe('Page slug')
 const source = z.string().trim().min(1).max(200).optional().describe('Source id; needed only when the slug exists in more than one source')
 const versionNumber = z.number().int().min(1).max(2_147_483_647)
 

@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import type { EntitySummary, GraphWalkResult, OrphanPage, PageLink, WantedPage } from '../links/index.js'
+import { slugText } from './pages.js'
 import { defineOperation, type CliOption, type Operation } from './operation.js'
 
-const slug = z.string().trim().min(1).max(512).describe('Page slug')
+const slug = slugText.describe('Page slug')
 const source = z.string().trim().min(1).max(200).optional().describe('Only this source (default: every source)')
 const types = z
   .array(z.string().trim().min(1).max(100))

@@ -6,7 +6,9 @@ import type { JsonCamelCased } from '../util/json-shape.js'
 import { defineOperation, type Operation } from './operation.js'
 
 export const MAX_CONTENT_CHARS = 5 * 1024 * 1024
-export const slug = z.string().trim().min(1).max(512).describe('Page slug, e.g. notes/2024-05-02-standup (no .md)')
+/** A slug as a caller types it; composed (NFC) as stored slugs are, so a pasted macOS file name finds its page. */
+export const slugText = z.string().trim().normalize('NFC').min(1).max(512)
+export const slug = slugText.describe('Page slug, e.g. notes/2024-05-02-standup (no .md)')
 const source = z.string().trim().min(1).max(200).optional().describe('Source id (default: default)')
 
 /** What a page write needs, from an operation's context. */

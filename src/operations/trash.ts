@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { NotFoundError, isBrainError } from '../errors/index.js'
+import { slugText } from './pages.js'
 import { defineOperation, type Operation } from './operation.js'
 
 const source = z.string().trim().min(1).max(200).optional().describe('Source id (default: every source)')
@@ -64,7 +65,7 @@ const restorePageTool = defineOperation({
   name: 'restore_page',
   description:
     'Bring a deleted page back from the trash, by slug (the most recently deleted page with it) or by trash id: with its chunks, tags, links, embeddings and history. When its slug was taken meanwhile it comes back under a new one, given in the result (renamed: true).',
-  input: z.strictObject({ page: z.string().trim().min(1).max(512).describe('Slug or trash id'), source }),
+  input: z.strictObject({ page: slugText.describe('Slug or trash id'), source }),
   mutating: true,
   async run(ctx, args) {
     const { restoreFromTrash } = await import('../history/index.js')

@@ -12,7 +12,9 @@ export interface PageRef {
  * slug may live in any source as long as it lives in exactly one, because `brain list` shows
  * pages of every source and a user copies slugs from there.
  */
-export async function resolvePageRef(db: SqlExecutor, slug: string, sourceId?: string): Promise<PageRef> {
+export async function resolvePageRef(db: SqlExecutor, typed: string, sourceId?: string): Promise<PageRef> {
+  // Stored slugs are composed (NFC); a slug pasted from a macOS file name may not be.
+  const slug = typed.normalize('NFC')
   const { rows } =
     sourceId === undefined
       ? await db.query<{ id: number; source_id: string }>('SELECT id, source_id FROM pages WHERE slug = $1 ORDER BY source_id', [slug])

@@ -4,10 +4,15 @@ export const MAX_SLUG_LENGTH = 512
 
 /**
  * Checks and tidies a slug: no leading or trailing slash, no empty, `.` or `..` segments, no
- * control characters or backslashes. Case is kept as given.
+ * control characters or backslashes. Case is kept as given. Accented letters take their composed
+ * form (NFC): a file named on macOS spells `é` as `e` and a combining accent, while a keyboard
+ * types the one character, and both must name the same page.
  */
 export function normalizeSlug(raw: string): string {
-  const slug = raw.trim().replace(/^\/+|\/+$/g, '')
+  const slug = raw
+    .normalize('NFC')
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
   const problem =
     slug === ''
       ? 'is empty'

@@ -7,7 +7,7 @@ import { migrationsDir } from '../../src/db/migrate.js'
 import type { Database } from '../../src/db/types.js'
 import { getBacklinks, getLinks } from '../../src/links/index.js'
 import { importFolder } from '../../src/import/index.js'
-import { deletePage, importPage, importPages, putPage } from '../../src/pages/index.js'
+import { deletePage, importPage, importPages, putPage, resolvePageRef } from '../../src/pages/index.js'
 import { insertSource } from '../../src/sources/source-repository.js'
 import { runSync, type SyncRequest } from '../../src/sync/index.js'
 import { silentLogger } from '../../src/util/logger.js'
@@ -302,6 +302,41 @@ engineTest(t, 'links to a PDF or an HTML file find the page the import made of i
   t.equal((await targets(db, 'notes/reading')).filter(([, to]) => to !== null).length, 1, 'only the HTML link still resolves')
   await db.exec(readFileSync(join(migrationsDir(), '0520_document_link_keys.sql'), 'utf8'))
   t.same(await targets(db, 'notes/reading'), before)
+})
+
+engineTest(t, 'a file named with decomposed accents, as macOS names files, gets the composed slug that typed slugs and links find', async (t, { db }) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-nfd-'))
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  await mkdir(join(root, 'A\u0301rea'))
+  await writeFile(join(root, 'A\u0301rea', 'Cafe\u0301 Cre\u0300me.md'), 'No heading: only the file name names this note.\n')
+  await writeFile(join(root, 'links.md'), ['[[Café Crème]]', '[[área/café crème]]'].join('\n'))
+  await writeFile(join(root, 'more.md'), '[[Cafe\u0301 Cre\u0300me]]\n')
+  const imported = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
+  t.equal(imported.failed.length, 0)
+  const composed = 'área/café-crème'
+  const slugs = async (): Promise<string[]> => (await db.query<{ slug: string }>(`SELECT slug FROM pages WHERE slug NOT IN ('links', 'more') ORDER BY id`)).rows.map((r) => r.slug)
+  t.same(await slugs(), [composed])
+  t.same(await targets(db, 'links'), [
+    ['Café Crème', composed],
+    ['área/café crème', composed],
+  ])
+  t.same(await targets(db, 'more'), [['Cafe\u0301 Cre\u0300me', composed]])
+  t.equal((await resolvePageRef(db, 'a\u0301rea/cafe\u0301-cre\u0300me')).slug, composed, 'a decomposed slug finds the page')
+
+  // A brain that stored the decomposed slug and keys before: the migration composes the slug and
+  // resolves the links, keyed either way. A decomposed slug whose composed form another page of
+  // the source already has is left alone.
+  await note(db, 'x/é', '# Composed\n')
+  await note(db, 'x/other', '# Decomposed\n')
+  await db.query(`UPDATE pages SET slug = 'x/e\u0301' WHERE slug = 'x/other'`)
+  await db.query(`UPDATE pages SET slug = normalize(slug, NFD) WHERE slug = $1`, [composed])
+  await db.query(`UPDATE links SET to_page_id = NULL, target_key = normalize(target_key, NFD), target_rel_key = normalize(target_rel_key, NFD) WHERE target_text <> 'Café Crème'`)
+  await db.query(`UPDATE links SET to_page_id = NULL WHERE target_text = 'Café Crème'`)
+  const resolved = async (): Promise<Array<string | null>> => [...(await targets(db, 'links')), ...(await targets(db, 'more'))].map(([, to]) => to)
+  t.same(await resolved(), [null, null, null])
+  await db.exec(readFileSync(join(migrationsDir(), '0530_composed_slugs.sql'), 'utf8'))
+  t.same(await slugs(), [composed, 'x/é', 'x/e\u0301'])
+  t.same(await resolved(), [composed, composed, composed])
 })
 
 engineTest(t, 'a page with 10,000 links is stored whole; odd characters are kept as written', async (t, { db }) => {

@@ -10,6 +10,7 @@
  */
 import { ConvertError } from './errors.js'
 import { scrubSecrets } from './scrub.js'
+import { slugWords } from './slug-words.js'
 import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft, SourceFormat } from './types.js'
 
 interface Message {
@@ -109,16 +110,6 @@ function agentConversation(lines: Obj[], name: string): Conversation {
   return { id: id || name, title: first === undefined ? name : oneLine(first.text, 80), created, messages }
 }
 
-function slugPart(s: string): string {
-  return (
-    s
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60) || 'untitled'
-  )
-}
-
 function toDraft(format: SourceFormat, c: Conversation, index: number, counts: Record<string, number>): PageDraft {
   const title = c.title.trim() || `Conversation ${index + 1}`
   const sections = c.messages.map((m) => {
@@ -127,12 +118,12 @@ function toDraft(format: SourceFormat, c: Conversation, index: number, counts: R
     return `## ${m.speaker}${m.time === undefined ? '' : ` — ${m.time}`}\n\n${scrubbed.text}`
   })
   counts.messages = (counts.messages ?? 0) + c.messages.length
-  const idPart = c.id === '' ? String(index + 1) : slugPart(c.id).slice(0, 12)
+  const idPart = c.id === '' ? String(index + 1) : slugWords(c.id, 12)
   const frontmatter: Record<string, unknown> = { type: 'conversation', source_format: format, messages: c.messages.length }
   if (c.id !== '') frontmatter.conversation_id = c.id
   if (c.created !== undefined) frontmatter.created = c.created
   return {
-    slugHint: `chats/${format}/${slugPart(title)}-${idPart}`,
+    slugHint: `chats/${format}/${slugWords(title, 60)}-${idPart}`,
     title: scrubSecrets(title).text,
     frontmatter,
     body: `# ${scrubSecrets(title).text}\n\n${sections.join('\n\n')}\n`,

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import PostalMime from 'postal-mime'
 import { ConvertError } from './errors.js'
 import { htmlToMarkdown } from './html.js'
+import { slugWords } from './slug-words.js'
 import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft } from './types.js'
 
 type Email = Awaited<ReturnType<typeof PostalMime.parse>>
@@ -58,23 +59,17 @@ function foldReply(text: string): string {
   return out.join('\n').trim()
 }
 
-const slugPart = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 50) || 'untitled'
 const shortHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 8)
 
 function messageSlug(mail: Email, index: number, fileName: string): string {
   const date = mail.date && !Number.isNaN(Date.parse(mail.date)) ? new Date(mail.date).toISOString().slice(0, 10) : 'undated'
-  return `mail/${date}-${slugPart(mail.subject ?? '')}-${shortHash(mail.messageId ?? `${fileName}#${index}`)}`
+  return `mail/${date}-${slugWords(mail.subject ?? '', 50)}-${shortHash(mail.messageId ?? `${fileName}#${index}`)}`
 }
 
 async function attachmentDraft(att: Email['attachments'][number], parentSlug: string, limits: ConvertLimits): Promise<PageDraft | null> {
   const name = att.filename ?? 'attachment'
   const bytes = typeof att.content === 'string' ? new TextEncoder().encode(att.content) : new Uint8Array(att.content as ArrayBuffer)
-  const slugHint = `${parentSlug}/${slugPart(name.replace(/\.[a-z0-9]+$/i, ''))}`
+  const slugHint = `${parentSlug}/${slugWords(name.replace(/\.[a-z0-9]+$/i, ''), 50)}`
   if (att.mimeType === 'application/pdf' || /\.pdf$/i.test(name)) {
     const { convertPdf } = await import('./pdf.js')
     const pdf = await convertPdf({ bytes, name }, limits).catch(() => null)

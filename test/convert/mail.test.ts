@@ -96,6 +96,16 @@ t.test('eml: a single message; bytes that are no message are refused', async (t)
   await t.rejects(convert({ bytes: enc('\n\n'), name: 'empty.eml' }), { code: /convert_/ })
 })
 
+t.test('a subject with accents or in another script names its page: accents folded, other scripts kept', async (t) => {
+  const message = (subject: string, id: string): string =>
+    [`From: a@example.org`, `Subject: ${subject}`, 'Date: Mon, 06 May 2024 09:00:00 +0000', `Message-ID: <${id}@example.org>`, '', 'Body.', ''].join('\n')
+  const slug = async (subject: string, id: string): Promise<string> => (await convert({ bytes: enc(message(subject, id)), name: `${id}.eml` })).drafts[0]!.slugHint
+  t.match(await slug('=?utf-8?q?R=C3=A9sum=C3=A9_of_the_na=C3=AFve_plan?=', 'r1'), /^mail\/2024-05-06-resume-of-the-naive-plan-[0-9a-f]{8}$/)
+  t.match(await slug('=?utf-8?b?5Lya6K6u57qq6KaB?=', 'r2'), /^mail\/2024-05-06-会议纪要-[0-9a-f]{8}$/)
+  t.match(await slug('Budget: Q3 / Q4 (draft)', 'r3'), /^mail\/2024-05-06-budget-q3-q4-draft-[0-9a-f]{8}$/)
+  t.match(await slug('!!!', 'r4'), /^mail\/2024-05-06-untitled-[0-9a-f]{8}$/)
+})
+
 engineTest(t, 'import: mbox, eml and Maildir messages become mail/ pages; the thread links up', async (t, { db }) => {
   const root = await mkdtemp(join(tmpdir(), 'brain-mail-'))
   t.teardown(() => rm(root, { recursive: true, force: true }))

@@ -9,6 +9,7 @@
  *   `message` whose `content` is a string or a list of text / tool_use / tool_result blocks).
  */
 import { ConvertError } from './errors.js'
+import { nestHeadings } from './render.js'
 import { scrubSecrets } from './scrub.js'
 import { slugWords } from './slug-words.js'
 import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft, SourceFormat } from './types.js'
@@ -55,6 +56,26 @@ function blocksText(content: unknown): string {
   return parts.filter((p) => p.length > 0).join('\n\n')
 }
 
+/**
+ * A ChatGPT message's content as text: the string parts of text and multimodal messages (an
+ * image or a file among them as `[image]` or `[file]`), the code the assistant ran as a fenced
+ * block, and the text of the other kinds (execution output, quotes from browsing).
+ */
+function chatgptContentText(content: Obj): string {
+  if (content.content_type === 'code') {
+    const code = str(content.text)?.trim() ?? ''
+    const language = str(content.language)?.replace(/[^\w+-]/g, '') ?? ''
+    // A fence longer than any run of backticks in the code, so the code cannot close it.
+    const fence = '`'.repeat(Math.max(3, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length + 1)))
+    return code === '' ? '' : `${fence}${language === 'unknown' ? '' : language}\n${code}\n${fence}`
+  }
+  if (Array.isArray(content.parts)) {
+    const parts = content.parts.map((p) => (typeof p === 'string' ? p : isObj(p) ? (str(p.content_type)?.includes('image') ? '[image]' : '[file]') : ''))
+    return parts.join('\n\n').trim()
+  }
+  return (str(content.text) ?? str(content.result) ?? '').trim()
+}
+
 function chatgptConversation(c: Obj): Conversation {
   const mapping = isObj(c.mapping) ? c.mapping : {}
   // Follow the branch the user last saw: walk parents up from current_node.
@@ -72,11 +93,11 @@ function chatgptConversation(c: Obj): Conversation {
   for (const m of chain) {
     const role = isObj(m.author) ? str(m.author.role) : undefined
     const content = isObj(m.content) ? m.content : {}
-    const parts = Array.isArray(content.parts) ? content.parts.filter((p): p is string => typeof p === 'string') : []
-    const text = parts.join('\n\n').trim()
+    const text = chatgptContentText(content)
     if (text === '' || role === 'system') continue
     const speaker = role === 'tool' ? 'tool' : (role ?? 'unknown')
-    messages.push({ speaker, time: epochToIso(m.create_time), text: role === 'tool' ? `> tool result: ${oneLine(text)}` : text })
+    const asToolResult = role === 'tool' || content.content_type === 'execution_output'
+    messages.push({ speaker, time: epochToIso(m.create_time), text: asToolResult ? `> tool result: ${oneLine(text)}` : text })
   }
   return { id: str(c.id) ?? str(c.conversation_id) ?? '', title: str(c.title) ?? '', created: epochToIso(c.create_time), messages }
 }
@@ -115,7 +136,7 @@ function toDraft(format: SourceFormat, c: Conversation, index: number, counts: R
   const sections = c.messages.map((m) => {
     const scrubbed = scrubSecrets(m.text)
     counts.secrets_scrubbed = (counts.secrets_scrubbed ?? 0) + scrubbed.count
-    return `## ${m.speaker}${m.time === undefined ? '' : ` — ${m.time}`}\n\n${scrubbed.text}`
+    return `## ${m.speaker}${m.time === undefined ? '' : ` — ${m.time}`}\n\n${nestHeadings(scrubbed.text, 2)}`
   })
   counts.messages = (counts.messages ?? 0) + c.messages.length
   const idPart = c.id === '' ? String(index + 1) : slugWords(c.id, 12)

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import PostalMime from 'postal-mime'
 import { ConvertError } from './errors.js'
 import { htmlToMarkdown } from './html.js'
+import { nestHeadings } from './render.js'
 import { slugWords } from './slug-words.js'
 import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft } from './types.js'
 
@@ -99,7 +100,7 @@ async function messageDrafts(mail: Email, slug: string, bySlugId: Map<string, st
   const sections = [`# ${title}`]
   const parent = mail.inReplyTo ? bySlugId.get(mail.inReplyTo) : undefined
   if (parent) sections.push(`In reply to [${parent}](${parent}).`)
-  sections.push(foldReply(text) || '(empty message)')
+  sections.push(nestHeadings(foldReply(text), 1) || '(empty message)')
   const attachments: PageDraft[] = []
   const listed: string[] = []
   for (const att of mail.attachments.filter((a) => a.disposition !== 'inline' || !a.contentId)) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { proseLines } from '../util/markdown-prose.js'
 import type { PageDraft } from './types.js'
 
 /** sha256 of the original file, stored as `source_hash` so an unchanged file re-imports as a no-op. */
@@ -16,4 +17,19 @@ export function renderDraft(draft: PageDraft, sourceHash: string): string {
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
   return `---\n${lines.join('\n')}\n---\n\n${draft.body}`
+}
+
+const ATX_HEADING = /^( {0,3})(#{1,6})(?=[ \t]|$)/
+
+/**
+ * Pushes the headings of a text written inside a page section down by `levels` (to at most
+ * `######`), so a message's own `# Heading` nests under the section that holds it instead of
+ * reading as a new message or a second page title. Lines in fenced code stay as written.
+ */
+export function nestHeadings(markdown: string, levels: number): string {
+  const lines = markdown.split('\n')
+  for (const line of proseLines(markdown)) {
+    lines[line.index] = line.raw.replace(ATX_HEADING, (_m, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + levels))}`)
+  }
+  return lines.join('\n')
 }

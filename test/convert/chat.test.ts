@@ -31,6 +31,30 @@ t.test('ChatGPT export: follows current_node branch, one page per conversation',
   t.equal(r.counts.conversations, 2)
 })
 
+t.test("ChatGPT export: a message's own headings nest under it; code it ran, its output and pictures are kept", async (t) => {
+  const message = (role: string, content: Record<string, unknown>, parent: string | null) => ({ message: { author: { role }, content }, parent })
+  const conv = {
+    id: 'c-9',
+    title: 'Espresso',
+    current_node: 'n5',
+    mapping: {
+      n1: message('user', { content_type: 'multimodal_text', parts: [{ content_type: 'image_asset_pointer', asset_pointer: 'file-service://x' }, 'Which one is this?'] }, null),
+      n2: message('assistant', { content_type: 'text', parts: ['# Comparison\n\n## Option A\nFine.\n\n```md\n# not a heading\n```'] }, 'n1'),
+      n3: message('assistant', { content_type: 'code', language: 'python', text: 'print("```")' }, 'n2'),
+      n4: message('tool', { content_type: 'execution_output', text: '```' }, 'n3'),
+      n5: message('assistant', { content_type: 'text', parts: ['A Rancilio.'] }, 'n4'),
+    },
+  }
+  const d = (await convert({ bytes: enc([conv]), name: 'conversations.json' })).drafts[0]!
+  t.match(d.body, /## user\n\n\[image\]\n\nWhich one is this\?/)
+  t.match(d.body, /## assistant\n\n### Comparison\n\n#### Option A\nFine\./)
+  t.match(d.body, /```md\n# not a heading\n```/, 'headings in fenced code stay as written')
+  t.match(d.body, /## assistant\n\n````python\nprint\("```"\)\n````/, 'the code, in a fence its own backticks cannot close')
+  t.match(d.body, /## tool\n\n> tool result: ```/)
+  t.equal(d.frontmatter.messages, 5)
+  t.same(d.body.match(/^#{1,2} \S+$/gm), ['# Espresso', '## user', '## assistant', '## assistant', '## tool', '## assistant'], 'only the title and the messages at the top two levels')
+})
+
 t.test('Claude.ai export: text and condensed tool calls', async (t) => {
   const conv = {
     uuid: 'u-1',

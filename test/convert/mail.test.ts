@@ -106,6 +106,13 @@ t.test('a subject with accents or in another script names its page: accents fold
   t.match(await slug('!!!', 'r4'), /^mail\/2024-05-06-untitled-[0-9a-f]{8}$/)
 })
 
+t.test("a message's own headings nest under its subject", async (t) => {
+  const html = '<html><body><h1>News</h1><p>Widgets are back.</p><h2>More</h2><p>Soon.</p></body></html>'
+  const eml = ['From: news@example.org', 'Subject: Newsletter', 'Message-ID: <n1@example.org>', 'Content-Type: text/html; charset=utf-8', '', html, ''].join('\n')
+  const d = (await convert({ bytes: enc(eml), name: 'news.eml' })).drafts[0]!
+  t.match(d.body, /^# Newsletter\n\n## News\n\nWidgets are back\.\n\n### More\n\nSoon\./)
+})
+
 engineTest(t, 'import: mbox, eml and Maildir messages become mail/ pages; the thread links up', async (t, { db }) => {
   const root = await mkdtemp(join(tmpdir(), 'brain-mail-'))
   t.teardown(() => rm(root, { recursive: true, force: true }))

@@ -53,14 +53,30 @@ export function inlineTags(body: string): string[] {
 }
 
 /**
- * Front-matter tags (a list or a comma-separated text) and inline tags as the sorted, distinct
- * page tags. Tags differing only in case are one tag, as in the tools notes come from (`#tag`,
- * `#Tag`, `#TAG`), written as it first appears: front matter first, then the body in order.
+ * The tags front matter names: `tags`, or `tag` as older notes write it, each a list or a
+ * comma-separated text; a leading `#` is dropped (`"#beta"` is the tag `beta`).
  */
-export function normalizeTags(value: unknown, inline: readonly string[] = []): string[] {
-  const raw = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []
+export function frontmatterTags(frontmatter: Readonly<Record<string, unknown>>): string[] {
+  const tags: string[] = []
+  for (const value of [frontmatter.tags, frontmatter.tag]) {
+    const items: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []
+    for (const item of items) {
+      if (typeof item !== 'string' && typeof item !== 'number') continue
+      const tag = String(item).trim().replace(/^#+/, '').trim()
+      if (tag !== '') tags.push(tag)
+    }
+  }
+  return tags
+}
+
+/**
+ * Front-matter tags and inline tags as the sorted, distinct page tags. Tags differing only in
+ * case are one tag, as in the tools notes come from (`#tag`, `#Tag`, `#TAG`), written as it
+ * first appears: front matter first, then the body in order.
+ */
+export function normalizeTags(fromFrontmatter: readonly string[], inline: readonly string[] = []): string[] {
   const tags = new Map<string, string>()
-  for (const tag of [...raw, ...inline].map((t) => String(t).trim())) {
+  for (const tag of [...fromFrontmatter, ...inline].map((t) => t.trim())) {
     if (tag !== '' && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag)
   }
   return [...tags.values()].sort()
@@ -86,5 +102,5 @@ export function parseMarkdownPage(text: string, slug: string, path?: string): Pa
   const written = typeof frontmatter.title === 'number' || typeof frontmatter.title === 'boolean' ? String(frontmatter.title) : frontmatter.title
   const title = typeof written === 'string' && written.trim() !== '' ? written.trim() : (firstHeading(compiledTruth) ?? (path ? titleFromPath(path) : null) ?? titleFromSlug(slug))
   const type = typeof frontmatter.type === 'string' && frontmatter.type.trim() !== '' ? frontmatter.type.trim() : 'note'
-  return { frontmatter, title, type, compiledTruth, timeline, tags: normalizeTags(frontmatter.tags, inlineTags(body)) }
+  return { frontmatter, title, type, compiledTruth, timeline, tags: normalizeTags(frontmatterTags(frontmatter), inlineTags(body)) }
 }

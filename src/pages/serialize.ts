@@ -1,10 +1,10 @@
 import { stringifyFrontmatter } from '../util/frontmatter-doc.js'
-import { inlineTags, normalizeTags } from './parse-markdown.js'
+import { frontmatterTags, inlineTags, normalizeTags } from './parse-markdown.js'
 import type { Page } from './types.js'
 
 /** Whether the tags the file would be read with (front matter and inline `#tags`) are the page's. */
-function sameTags(written: unknown, body: string, tags: readonly string[]): boolean {
-  const normalized = normalizeTags(written, inlineTags(body))
+function sameTags(frontmatter: Readonly<Record<string, unknown>>, body: string, tags: readonly string[]): boolean {
+  const normalized = normalizeTags(frontmatterTags(frontmatter), inlineTags(body))
   return normalized.length === tags.length && normalized.every((tag, i) => tag === tags[i])
 }
 
@@ -19,7 +19,8 @@ export function serializePage(page: Pick<Page, 'title' | 'type' | 'tags' | 'fron
   const data: Record<string, unknown> = { title: page.title, type: page.type, ...rest, ...extra }
   const body = page.timeline ? `${page.compiledTruth}\n\n## Timeline\n\n${page.timeline}\n` : `${page.compiledTruth}\n`
   // Tags as the author wrote them while they still give the page's tags: their order is content.
-  if (!sameTags(page.frontmatter.tags, body, page.tags)) {
+  if (!sameTags(page.frontmatter, body, page.tags)) {
+    delete data.tag
     if (page.tags.length === 0) delete data.tags
     else data.tags = page.tags
   }

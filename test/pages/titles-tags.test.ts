@@ -1,6 +1,6 @@
 import t from 'tap'
 import { noteLinks } from '../../src/links/index.js'
-import { findPage, importPage, parseMarkdownPage } from '../../src/pages/index.js'
+import { findPage, importPage, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 
 t.test('titles: front matter, then the first # heading outside code, then the file name as written', async (t) => {
@@ -63,6 +63,22 @@ t.test('code inside a callout, a quote or a list item is code: no tags, no links
 
 t.test('tags differing only in case are one tag, written as first seen', async (t) => {
   t.same(parseMarkdownPage('---\ntags: [Project]\n---\n#project and #PROJECT, #tag #TAG #Tag\n', 'p').tags, ['Project', 'tag'])
+})
+
+t.test('front-matter tags: a leading # dropped, the older `tag` key read, values that are no text skipped', async (t) => {
+  t.same(parseMarkdownPage('---\ntags: ["#beta", gamma, "##delta"]\n---\nBody.\n', 'p').tags, ['beta', 'delta', 'gamma'])
+  t.same(parseMarkdownPage('---\ntags: "#one, two"\n---\n', 'p').tags, ['one', 'two'])
+  t.same(parseMarkdownPage('---\ntag: single\n---\n', 'p').tags, ['single'])
+  t.same(parseMarkdownPage('---\ntag: [a, b]\ntags: [b, c]\n---\n', 'p').tags, ['a', 'b', 'c'])
+  t.same(parseMarkdownPage('---\ntags: [2024, {x: 1}, null, "#"]\n---\n', 'p').tags, ['2024'])
+})
+
+t.test('a page written back keeps `tag:` while it gives the tags, and drops it when the tags changed', async (t) => {
+  const page = parseMarkdownPage('---\ntag: single\n---\nBody.\n', 'p')
+  t.match(serializePage({ ...page, pageKind: 'markdown' }), /^tag: single$/m)
+  const retagged = serializePage({ ...page, pageKind: 'markdown', tags: ['other'] })
+  t.notMatch(retagged, /^tag:/m)
+  t.same(parseMarkdownPage(retagged, 'p').tags, ['other'])
 })
 
 engineTest(t, 'an imported file gets its file-name title and inline tags', async (t, { db }) => {

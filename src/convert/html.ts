@@ -14,6 +14,13 @@ function turndown(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' })
   service.use([tables, strikethrough])
   service.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button'])
+  // A heading's link to itself (`<h2><a href="#usage">Usage</a></h2>`, a `¶` or `#` permalink
+  // beside it) is how documentation generators let readers copy the section's address; in the
+  // page it is the heading's text alone.
+  service.addRule('headingSelfLink', {
+    filter: (node) => node.nodeName === 'A' && (node.getAttribute('href') ?? '').startsWith('#') && node.closest('h1, h2, h3, h4, h5, h6') !== null,
+    replacement: (content) => (/^[\s¶#§🔗]*$/u.test(content) ? '' : content),
+  })
   // Every <pre> is a code block, with or without a <code> inside (documentation generators often
   // leave it out): its text is kept as written, never escaped or reflowed as prose. The block
   // keeps its language when the page names it (`language-ts`, `lang-py`).
@@ -57,6 +64,24 @@ function resolveUrl(href: string | undefined, base: string | undefined): string 
   }
 }
 
+/** Text before the naming heading shorter than this is left out: a help box, a breadcrumb. */
+const MAX_TEXT_BEFORE_TITLE = 1000
+
+/**
+ * The heading that names the page, and the body after it. The page's `<title>` usually holds it
+ * with the site's name added (`What is rustdoc? - The rustdoc book`), so that is the first
+ * heading of level 1 or 2 whose text the `<title>` holds; short text before it (a keyboard-help
+ * box the stylesheet hides, a breadcrumb) is no content. Without such a heading, one the
+ * content opens with names the page.
+ */
+function namingHeading(body: string, docTitle: string | undefined): { title: string; body: string } | null {
+  const headings = [...body.matchAll(/^#{1,2} (.+)\n*/gm)]
+  const inTitle = docTitle === undefined ? undefined : headings.find((h) => h.index < MAX_TEXT_BEFORE_TITLE && h[1]!.trim().length >= 3 && docTitle.toLowerCase().includes(h[1]!.trim().toLowerCase()))
+  const heading = inTitle ?? (headings[0]?.index === 0 ? headings[0] : undefined)
+  if (heading === undefined) return null
+  return { title: heading[1]!.trim(), body: body.slice(heading.index + heading[0].length) }
+}
+
 export function convertHtml(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
   const html = new TextDecoder('utf-8', { fatal: false }).decode(input.bytes)
   if (!/<[a-z!]/i.test(html)) throw new ConvertError('convert_unsupported', `${input.name}: not an HTML document`)
@@ -71,11 +96,10 @@ export function convertHtml(input: ConvertInput, _limits: ConvertLimits): Conver
   if (body === '') body = (document.body?.textContent ?? '').replace(/\s+/g, ' ').trim()
   const fileTitle = input.name.slice(input.name.lastIndexOf('/') + 1).replace(/\.x?html?$/i, '')
   let title = (article?.title ?? '').trim() || docTitle || fileTitle
-  // An article that opens with a heading names itself there; the page title often adds the site's name.
-  const lead = /^#{1,2} (.+)\n+/.exec(body)
-  if (lead) {
-    title = lead[1]!.trim()
-    body = body.slice(lead[0].length)
+  const naming = namingHeading(body, docTitle)
+  if (naming) {
+    title = naming.title
+    body = naming.body
   }
   const frontmatter: Record<string, unknown> = { type: 'web', source_format: 'html' }
   if (input.url !== undefined) frontmatter.url = input.url

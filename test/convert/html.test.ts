@@ -64,3 +64,27 @@ and it explains what each line of the program does and why the tool reports it t
   t.match(body, '````sh\necho ```three```\n````', 'a longer fence than any run of backticks inside')
   t.notMatch(body, /\\\*|\\\[/, 'nothing escaped')
 })
+
+t.test('HTML from a documentation generator: a hidden help box before the content is no title, and headings lose their permalinks', async (t) => {
+  const paragraph = 'Rustdoc takes a crate root or a Markdown file and produces HTML, CSS and JavaScript for the documentation of a project. '.repeat(3)
+  const html = `<!doctype html><html><head><title>What is rustdoc? - The rustdoc book</title></head><body>
+<div id="help-container"><div id="help-popup"><h2 class="help-title">Keyboard shortcuts</h2><p>Press ? to show this help</p></div></div>
+<div id="body"><h1 class="menu-title">The rustdoc book</h1>
+<main><h1 id="what-is-rustdoc"><a class="header" href="#what-is-rustdoc">What is rustdoc?</a></h1>
+<p>${paragraph}</p>
+<h2 id="basic-usage">Basic usage<a class="headerlink" href="#basic-usage" title="Permalink">¶</a></h2>
+<p>${paragraph} Run it on <a href="#basic-usage">the crate root</a>.</p></main></div></body></html>`
+  const d = (await convertBounded({ bytes: new TextEncoder().encode(html), name: 'what-is-rustdoc.html' })).drafts[0]!
+  t.equal(d.title, 'What is rustdoc?')
+  t.notMatch(d.body, /Keyboard shortcuts|Press \?/)
+  t.match(d.body, /^# What is rustdoc\?\n\nRustdoc takes/)
+  t.match(d.body, /^## Basic usage$/m)
+  t.match(d.body, /\[the crate root\]\(#basic-usage\)/, 'a link to a section from the text stays a link')
+})
+
+t.test('HTML whose content opens with a heading the <title> does not hold: that heading still names it', async (t) => {
+  const html = `<html><head><title>Home | My Site</title></head><body><article><h1>Welcome to the garden</h1><p>${'Plants grow in rows along the fence. '.repeat(8)}</p></article></body></html>`
+  const d = (await convertBounded({ bytes: new TextEncoder().encode(html), name: 'index.html' })).drafts[0]!
+  t.equal(d.title, 'Welcome to the garden')
+  t.match(d.body, /^# Welcome to the garden\n\nPlants grow/)
+})

@@ -1,10 +1,11 @@
 import { refreshPlannerStatistics } from '../db/statistics.js'
 import type { Database } from '../db/types.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
-import { serializeError, type ErrorEnvelope } from '../errors/index.js'
+import { serializeError, ValidationError, type ErrorEnvelope } from '../errors/index.js'
 import { codeSlugForPath, markdownSlugForPath, planPages, writePlannedPages, type BatchOutcome, type ImportInput, type ImportStatus, type PlannedBatch, type PlanOptions } from '../pages/index.js'
 import type { WalkedFile } from '../sources/walk.js'
 import { EmbedFollower } from '../embedding/store/embed-follower.js'
+import { isMinifiedCode } from '../sources/file-filter.js'
 import { readTextFileSync } from '../sources/read-text.js'
 
 export interface FileFailure {
@@ -266,7 +267,13 @@ function readBatch(batch: readonly WalkedFile[], collisions: ReadonlyMap<string,
       const failure = collisions.get(file.relativePath)
       if (failure) return { file, failure }
       try {
-        return { file, content: options.readContent ? await options.readContent(file) : readTextFileSync(file.absolutePath) }
+        const content = options.readContent ? await options.readContent(file) : readTextFileSync(file.absolutePath)
+        if (file.kind === 'code' && isMinifiedCode(file.relativePath, content)) {
+          throw new ValidationError('minified_file', `${file.relativePath} is minified or generated code (very long lines); it is not imported.`, {
+            hint: 'Import the source it was built from, or exclude it with --exclude.',
+          })
+        }
+        return { file, content }
       } catch (error) {
         return { file, error }
       }

@@ -24,6 +24,25 @@ const MARKDOWN_EXCLUDED_DIRS = new Set(['.raw', 'ops'])
 const SKIPPED_DIRS = new Set(['node_modules', 'bower_components', 'vendor', 'dist', 'build', 'target', 'coverage', '__pycache__', 'venv', 'site-packages'])
 const GENERATED_FILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'composer.lock', 'cargo.lock', 'poetry.lock', 'gemfile.lock'])
 
+/** Scripts and stylesheets, the code that is shipped minified or generated as one long line. */
+const MINIFIABLE_EXT = /\.(?:[cm]?js|css)$/i
+/**
+ * Lines of a script or stylesheet that average more characters than this are minified or
+ * generated (a bundle, a documentation site's search index), not code anyone reads or searches:
+ * the threshold GitHub's language statistics use for the same question.
+ */
+const MINIFIED_AVERAGE_LINE = 110
+/** Below this size a file is left alone: a short one-line module is written by hand. */
+const MINIFIED_MIN_BYTES = 1000
+
+/** Whether a file imported as code is a minified or generated script or stylesheet. */
+export function isMinifiedCode(relativePath: string, content: string): boolean {
+  if (!MINIFIABLE_EXT.test(relativePath) || content.length < MINIFIED_MIN_BYTES) return false
+  let lines = 1
+  for (let at = content.indexOf('\n'); at !== -1; at = content.indexOf('\n', at + 1)) lines++
+  return content.length / lines > MINIFIED_AVERAGE_LINE
+}
+
 export interface FileFilterOptions {
   strategy: SyncStrategy
   include?: readonly string[]

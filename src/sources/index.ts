@@ -3,7 +3,7 @@
  * walking a folder and reading its files. Importing them is src/import. May import pages, db,
  * config, errors, util.
  */
-export { createFileFilter, parseSyncStrategy, SYNC_STRATEGIES, MAX_FILE_BYTES, type SyncStrategy, type FileKind, type FileFilter, type FileFilterOptions } from './file-filter.js'
+export { createFileFilter, isMinifiedCode, parseSyncStrategy, SYNC_STRATEGIES, MAX_FILE_BYTES, type SyncStrategy, type FileKind, type FileFilter, type FileFilterOptions } from './file-filter.js'
 export { compileGlobs, globToRegExp, type GlobSet } from './glob.js'
 export { walkFiles, type WalkedFile, type IgnoredFile } from './walk.js'
 export { readTextFile, decodeTextBytes } from './read-text.js'

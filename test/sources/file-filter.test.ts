@@ -2,7 +2,7 @@ import t from 'tap'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
-import { compileGlobs, createFileFilter, walkFiles } from '../../src/sources/index.js'
+import { compileGlobs, createFileFilter, isMinifiedCode, walkFiles } from '../../src/sources/index.js'
 
 t.test('globs: **/ is zero or more directories, ? one non-slash character', async (t) => {
   const cases: Array<[string, string, boolean]> = [
@@ -99,4 +99,14 @@ t.test('reading a file in a row gives what reading it asynchronously gives, erro
       t.equal(sync, await outcome(() => readTextFile(path, { allowNul })), `${name}${allowNul ? ' (NUL allowed)' : ''}: ${JSON.stringify(sync.slice(0, 40))}`)
     }
   }
+})
+
+t.test('minified code: scripts and stylesheets whose lines average over 110 characters, from 1,000 characters on', async (t) => {
+  const long = 'a'.repeat(150)
+  t.ok(isMinifiedCode('x/bundle.js', `${long}\n`.repeat(10)))
+  t.ok(isMinifiedCode('x/style.CSS', 'b'.repeat(5000)))
+  t.ok(isMinifiedCode('x/mod.mjs', `${long}\n`.repeat(10)))
+  t.notOk(isMinifiedCode('x/app.js', `${'c'.repeat(100)}\n`.repeat(50)), 'long lines, under the average')
+  t.notOk(isMinifiedCode('x/one-line.js', 'd'.repeat(900)), 'a short file')
+  t.notOk(isMinifiedCode('x/data.py', 'e'.repeat(5000)), 'only scripts and stylesheets')
 })

@@ -40,3 +40,24 @@ engineTest(t, 'a folder of notes and code imports; poison files are recorded and
 engineTest(t, 'importing a missing folder is a clear error', async (t, { db }) => {
   await t.rejects(importFolder(db, '/nonexistent/brain/folder', { strategy: 'auto', sourceId: 'default', embedder: null }), { code: 'folder_not_found' })
 })
+
+engineTest(t, 'minified and generated scripts and stylesheets are recorded, not imported; scripts written by hand are', async (t, { db }) => {
+  const handwritten = Array.from({ length: 40 }, (_, i) => `export function step${i}(value) {\n  return value + ${i}\n}\n`).join('\n')
+  const bundle = `!function(){${Array.from({ length: 200 }, (_, i) => `var a${i}=function(b){return b+${i}};`).join('')}}();\n`
+  const searchIndex = `window.search = JSON.parse('${JSON.stringify({ docs: Array.from({ length: 100 }, (_, i) => ({ id: i, body: 'words of the page' })) })}');\n`
+  const root = tree({
+    'site/book.js': handwritten,
+    'site/bundle.js': bundle,
+    'site/searchindex-a4b633b3.js': searchIndex,
+    'site/theme.css': `${Array.from({ length: 60 }, (_, i) => `.c${i}{color:#${i}${i}${i};margin:${i}px}`).join('')}`,
+    'site/short.js': 'export const answer = { question: "the ultimate question of life, the universe and everything", value: 42, checked: true, source: "a book" }\n',
+    'site/app.py': `${'x = 1\n'.repeat(5)}`,
+  })
+  const result = await importFolder(db, root, { strategy: 'code', sourceId: 'default', embedder: null })
+  t.same(result.failed.map((f) => [f.path, f.code]).sort(), [
+    ['site/bundle.js', 'minified_file'],
+    ['site/searchindex-a4b633b3.js', 'minified_file'],
+    ['site/theme.css', 'minified_file'],
+  ])
+  t.same((await listPages(db, { limit: 10 })).map((p) => p.slug).sort(), ['site/app.py', 'site/book.js', 'site/short.js'])
+})

@@ -17,19 +17,24 @@ function location(r: { file: string | null; startLine: number | null; endLine: n
   return r.startLine === null ? r.file : `${r.file}:${r.startLine}-${r.endLine ?? r.startLine}`
 }
 
-function firstLine(snippet: string): string {
-  return (
-    snippet
-      .split('\n')
-      .find((l) => l.trim() !== '')
-      ?.trim()
-      .slice(0, 120) ?? ''
-  )
+/**
+ * The line of a definition that names it: a return type on the line before (C), a decorator,
+ * an annotation or a doc comment above it would say nothing of what is defined. The first
+ * non-blank line when no early line holds the name.
+ */
+function signatureLine(snippet: string, name: string): string {
+  const lines = snippet
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+  const comment = /^(?:\/\/|\/?\*|#(?!\[)|--|"""|''')/
+  const naming = lines.slice(0, 12).find((l) => l.includes(name) && !comment.test(l))
+  return (naming ?? lines[0] ?? '').slice(0, 120)
 }
 
 function formatDefinitions(results: readonly CodeDefinition[]): string {
   if (results.length === 0) return 'No definitions.'
-  return results.map((r) => `${location(r)}  ${r.symbolType} ${r.symbolNameQualified ?? r.symbolName}\n    ${firstLine(r.snippet)}`).join('\n')
+  return results.map((r) => `${location(r)}  ${r.symbolType} ${r.symbolNameQualified ?? r.symbolName}\n    ${signatureLine(r.snippet, r.symbolName)}`).join('\n')
 }
 
 function formatReferences(results: readonly CodeReference[]): string {

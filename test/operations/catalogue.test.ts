@@ -57,3 +57,30 @@ for (const engine of ENGINES) {
     )
   })
 }
+
+t.test('code-def text names each definition by the line that holds its name, not by a return type, decorator or comment above it', async (t) => {
+  const codeDef = OPERATIONS.find((o) => o.name === 'code_def')!
+  const at = (slug: string, snippet: string, symbolName: string) => ({
+    slug,
+    sourceId: 'default',
+    file: slug,
+    language: null,
+    symbolType: 'function',
+    startLine: 1,
+    endLine: 9,
+    snippet,
+    symbolName,
+    symbolNameQualified: symbolName,
+  })
+  const text = await codeDef.present!.text({
+    results: [
+      at('io.c', 'size_t\nread_file(const char *name)\n{', 'read_file'),
+      at('a.py', '@property\n# read_file is cached\ndef read_file(self):', 'read_file'),
+      at('b.ts', '/** Reads read_file. */\nexport function other() {}', 'read_file'),
+    ],
+  } as never)
+  t.same(
+    text.split('\n').filter((l) => l.startsWith('    ')),
+    ['    read_file(const char *name)', '    def read_file(self):', '    /** Reads read_file. */'],
+  )
+})

@@ -64,22 +64,52 @@ function resolveUrl(href: string | undefined, base: string | undefined): string 
   }
 }
 
+/**
+ * A page that marks its main content (`<main>`, `role="main"`, as documentation generators and
+ * most sites do) is read from there alone. Left to weigh the whole page, the readability pass
+ * took an mdBook page's keyboard-help box (hidden by the stylesheet) for the article and dropped
+ * the content, a short list of links.
+ */
+function keepOnlyMain(document: ParsedDocument): void {
+  const main = document.querySelector('main, [role="main"]')
+  if (main === null || document.body === null || (main.textContent ?? '').trim() === '') return
+  document.body.innerHTML = main.outerHTML
+}
+
 /** Text before the naming heading shorter than this is left out: a help box, a breadcrumb. */
 const MAX_TEXT_BEFORE_TITLE = 1000
 
+const plainText = (text: string): string => text.replace(/\s+/g, ' ').trim()
+
 /**
- * The heading that names the page, and the body after it. The page's `<title>` usually holds it
- * with the site's name added (`What is rustdoc? - The rustdoc book`), so that is the first
- * heading of level 1 or 2 whose text the `<title>` holds; short text before it (a keyboard-help
- * box the stylesheet hides, a breadcrumb) is no content. Without such a heading, one the
- * content opens with names the page.
+ * The heading that names the page, read before anything is taken out of the document: the page's
+ * `<title>` holds it with the site's name added (`What is rustdoc? - The rustdoc book`). Among
+ * the main content's headings of level 1 and 2, the one the `<title>` starts with, else the
+ * first the `<title>` holds.
  */
-function namingHeading(body: string, docTitle: string | undefined): { title: string; body: string } | null {
+function titleHeading(document: ParsedDocument, docTitle: string | undefined): string | undefined {
+  const scope = document.querySelector('main, [role="main"]') ?? document.body
+  if (docTitle === undefined || scope === null) return undefined
+  const wanted = docTitle.toLowerCase()
+  const texts = [...scope.querySelectorAll('h1, h2')].map((h) => plainText(h.textContent ?? '')).filter((text) => text.length >= 3)
+  return texts.find((text) => wanted.startsWith(text.toLowerCase())) ?? texts.find((text) => wanted.includes(text.toLowerCase()))
+}
+
+/**
+ * The page's title and the body after its heading. The heading named by the `<title>` is the
+ * title; in the body, short text before it (a keyboard-help box the stylesheet hides, a
+ * breadcrumb) and the heading itself are left out. Without such a heading, one the content
+ * opens with names the page.
+ */
+function namingHeading(body: string, named: string | undefined): { title: string; body: string } | null {
   const headings = [...body.matchAll(/^#{1,2} (.+)\n*/gm)]
-  const inTitle = docTitle === undefined ? undefined : headings.find((h) => h.index < MAX_TEXT_BEFORE_TITLE && h[1]!.trim().length >= 3 && docTitle.toLowerCase().includes(h[1]!.trim().toLowerCase()))
-  const heading = inTitle ?? (headings[0]?.index === 0 ? headings[0] : undefined)
-  if (heading === undefined) return null
-  return { title: heading[1]!.trim(), body: body.slice(heading.index + heading[0].length) }
+  const text = (heading: RegExpExecArray): string => plainText(heading[1]!.replace(/`([^`]+)`/g, '$1'))
+  if (named !== undefined) {
+    const found = headings.find((h) => h.index < MAX_TEXT_BEFORE_TITLE && text(h).toLowerCase() === named.toLowerCase())
+    return { title: named, body: found === undefined ? body : body.slice(found.index + found[0].length) }
+  }
+  const lead = headings[0]?.index === 0 ? headings[0] : undefined
+  return lead === undefined ? null : { title: text(lead), body: body.slice(lead[0].length) }
 }
 
 export function convertHtml(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
@@ -89,6 +119,8 @@ export function convertHtml(input: ConvertInput, _limits: ConvertLimits): Conver
   const canonical = resolveUrl(meta(document, 'link[rel="canonical"]', 'href'), input.url)
   const siteName = meta(document, 'meta[property="og:site_name"]', 'content')
   const docTitle = document.querySelector('title')?.textContent?.trim()
+  const named = titleHeading(document, docTitle)
+  keepOnlyMain(document)
   const article = new Readability(document as unknown as ReadabilityDocument, { charThreshold: 100, keepClasses: true }).parse()
   const contentHtml = article?.content ?? document.body?.innerHTML ?? ''
   // One space after a list marker, as hand-written markdown has it.
@@ -96,7 +128,7 @@ export function convertHtml(input: ConvertInput, _limits: ConvertLimits): Conver
   if (body === '') body = (document.body?.textContent ?? '').replace(/\s+/g, ' ').trim()
   const fileTitle = input.name.slice(input.name.lastIndexOf('/') + 1).replace(/\.x?html?$/i, '')
   let title = (article?.title ?? '').trim() || docTitle || fileTitle
-  const naming = namingHeading(body, docTitle)
+  const naming = namingHeading(body, named)
   if (naming) {
     title = naming.title
     body = naming.body

@@ -88,3 +88,16 @@ t.test('HTML whose content opens with a heading the <title> does not hold: that 
   t.equal(d.title, 'Welcome to the garden')
   t.match(d.body, /^# Welcome to the garden\n\nPlants grow/)
 })
+
+t.test('HTML that marks its main content is read from there alone, even when it is short beside a box outside it', async (t) => {
+  const help = Array.from({ length: 8 }, (_, i) => `<p>Press key ${i} to do thing number ${i} in this book, then press it again to undo it.</p>`).join('')
+  const html = `<html><head><title>The #[doc] attribute - A book</title></head><body>
+<div id="help"><h2>Keyboard shortcuts</h2>${help}</div>
+<nav><a href="a.html">Chapter A</a> <a href="b.html">Chapter B</a></nav>
+<main><h1 id="doc"><a class="header" href="#doc">The <code>#[doc]</code> attribute</a></h1>
+<ul><li><a href="https://example.org/one">One reference</a></li><li><a href="https://example.org/two">Two</a></li></ul></main></body></html>`
+  const d = (await convertBounded({ bytes: new TextEncoder().encode(html), name: 'doc.html' })).drafts[0]!
+  t.equal(d.title, 'The #[doc] attribute')
+  t.match(d.body, /\[One reference\]\(https:\/\/example\.org\/one\)/)
+  t.notMatch(d.body, /Keyboard shortcuts|Press key|Chapter A/)
+})

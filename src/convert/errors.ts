@@ -1,7 +1,16 @@
 import { BrainError } from '../errors/index.js'
 
 export type ConvertErrorCode =
-  'convert_too_large' | 'convert_unsupported' | 'convert_corrupt' | 'convert_too_many_pages' | 'convert_timeout' | 'convert_archive_bomb' | 'pdf_encrypted' | 'pdf_corrupt' | 'pdf_no_text'
+  | 'convert_too_large'
+  | 'convert_unsupported'
+  | 'convert_corrupt'
+  | 'convert_too_many_pages'
+  | 'convert_timeout'
+  | 'convert_archive_bomb'
+  | 'pdf_encrypted'
+  | 'pdf_corrupt'
+  | 'pdf_no_text'
+  | 'convert_redirect'
 
 /** A file could not be converted; the importer records the code and goes on with the rest. */
 export class ConvertError extends BrainError {

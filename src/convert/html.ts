@@ -76,6 +76,25 @@ function keepOnlyMain(document: ParsedDocument): void {
   document.body.innerHTML = main.outerHTML
 }
 
+/** A page with less text than this beside an immediate redirect has nothing of its own. */
+const MAX_REDIRECT_STUB_TEXT = 500
+
+/**
+ * Documentation generators leave pages that only send the browser elsewhere (`<meta
+ * http-equiv="refresh" content="0; URL=new/place.html">` and a line saying so): rustdoc output
+ * holds nearly one for every page, an mdBook one for every moved chapter. As pages they would
+ * be dozens titled `Redirecting...`; they are refused with their target instead.
+ */
+function refuseRedirectStub(document: ParsedDocument, name: string): void {
+  const refresh = [...document.querySelectorAll('meta')].find((m) => (m.getAttribute('http-equiv') ?? '').toLowerCase() === 'refresh')
+  const target = /^\s*0*\s*[;,]\s*url\s*=\s*['"]?([^'"\s]+)/i.exec(refresh?.getAttribute('content') ?? '')?.[1]
+  const body = document.body
+  if (target === undefined || body === null) return
+  const scripts = [...body.querySelectorAll('script, style, noscript, template')].reduce((n, e) => n + (e.textContent ?? '').length, 0)
+  if ((body.textContent ?? '').replace(/\s+/g, '').length - scripts >= MAX_REDIRECT_STUB_TEXT) return
+  throw new ConvertError('convert_redirect', `${name} only redirects to ${target}.`, 'Import or capture the page it points to.')
+}
+
 /** Text before the naming heading shorter than this is left out: a help box, a breadcrumb. */
 const MAX_TEXT_BEFORE_TITLE = 1000
 
@@ -118,6 +137,7 @@ export function convertHtml(input: ConvertInput, _limits: ConvertLimits): Conver
   const { document } = parseHTML(html)
   const canonical = resolveUrl(meta(document, 'link[rel="canonical"]', 'href'), input.url)
   const siteName = meta(document, 'meta[property="og:site_name"]', 'content')
+  refuseRedirectStub(document, input.name)
   const docTitle = document.querySelector('title')?.textContent?.trim()
   const named = titleHeading(document, docTitle)
   keepOnlyMain(document)

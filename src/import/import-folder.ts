@@ -118,6 +118,11 @@ async function importDocuments(db: Database, documents: readonly WalkedFile[], o
       }
     } catch (err) {
       const envelope = serializeError(err)
+      if (envelope.code === 'convert_redirect') {
+        // A page that only sends readers elsewhere is no content: counted, not a failure.
+        result.documentCounts.redirects = (result.documentCounts.redirects ?? 0) + 1
+        continue
+      }
       bump('failed', 'failed')
       result.failed.push({ path: file.relativePath, class: envelope.class, code: envelope.code, message: envelope.message })
     }

@@ -103,3 +103,30 @@ engineTest(t, 'import --strategy auto converts PDFs and chat exports; failures c
   const markdownOnly = await importFolder(db, root, { ...options, strategy: 'markdown' })
   t.equal(markdownOnly.files, 1, 'documents come with --strategy auto only')
 })
+
+engineTest(t, 'pages that only redirect elsewhere are counted, not imported and not failures; a capture of one says where it points', async (t, { db }) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-redirects-'))
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  const redirect = (to: string): string =>
+    `<!DOCTYPE html><html><head><title>Redirecting...</title><meta http-equiv="refresh" content="0; URL=${to}"></head><body><p>Redirecting to <a href="${to}">${to}</a>.</p><script>${'const fragmentMap = {};'.repeat(60)}</script></body></html>`
+  await writeFile(join(root, 'old-name.html'), redirect('guide/new-name.html'))
+  await mkdir(join(root, 'guide'))
+  await writeFile(join(root, 'guide', 'new-name.html'), `<html><head><title>New name</title></head><body><main><h1>New name</h1><p>${'The guide itself. '.repeat(20)}</p></main></body></html>`)
+  // A page that refreshes but has content of its own is a page.
+  await writeFile(
+    join(root, 'live.html'),
+    `<html><head><title>Live</title><meta http-equiv="refresh" content="300"></head><body><p>${'Scores update every five minutes. '.repeat(20)}</p></body></html>`,
+  )
+  const result = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
+  t.same(result.failed, [])
+  t.equal(result.created, 2)
+  t.equal(result.documentCounts.redirects, 1)
+  t.equal(await findPage(db, 'default', 'old-name'), null)
+  t.ok(await findPage(db, 'default', 'guide/new-name'))
+  t.ok(await findPage(db, 'default', 'live'))
+  const { captureDocument } = await import('../../src/capture/index.js')
+  await t.rejects(captureDocument(db, { bytes: new TextEncoder().encode(redirect('https://example.org/moved')), name: 'moved.html', embedder: null, writtenVia: 'capture' }), {
+    code: 'convert_redirect',
+    message: /only redirects to https:\/\/example\.org\/moved/,
+  })
+})

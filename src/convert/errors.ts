@@ -11,6 +11,7 @@ export type ConvertErrorCode =
   | 'pdf_corrupt'
   | 'pdf_no_text'
   | 'convert_redirect'
+  | 'convert_noindex'
 
 /** A file could not be converted; the importer records the code and goes on with the rest. */
 export class ConvertError extends BrainError {

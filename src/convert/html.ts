@@ -138,6 +138,10 @@ export function convertHtml(input: ConvertInput, _limits: ConvertLimits): Conver
   const canonical = resolveUrl(meta(document, 'link[rel="canonical"]', 'href'), input.url)
   const siteName = meta(document, 'meta[property="og:site_name"]', 'content')
   refuseRedirectStub(document, input.name)
+  const robots = [...document.querySelectorAll('meta')].find((m) => (m.getAttribute('name') ?? '').toLowerCase() === 'robots')
+  if (input.refuseNoindex && /\bnoindex\b/i.test(robots?.getAttribute('content') ?? '')) {
+    throw new ConvertError('convert_noindex', `${input.name} asks not to be indexed (robots noindex).`, 'Capture it on its own to keep it anyway.')
+  }
   const docTitle = document.querySelector('title')?.textContent?.trim()
   const named = titleHeading(document, docTitle)
   keepOnlyMain(document)

@@ -19,6 +19,12 @@ export interface ConvertInput {
   url?: string
   /** When they were fetched (ISO 8601); a converter stays pure by being told. */
   fetchedAt?: string
+  /**
+   * The file is one page of a site imported as a folder: a page that asks search engines not to
+   * index it (`<meta name="robots" content="noindex">`: a print view of the whole book, a table
+   * of contents, an old link's notice) is refused with `convert_noindex`.
+   */
+  refuseNoindex?: boolean
 }
 
 export interface ConvertResult {

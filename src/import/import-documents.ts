@@ -77,6 +77,8 @@ export interface DocumentImportOptions extends ImportOptions {
    * move to the trash.
    */
   removeMissing?: boolean
+  /** Refuse HTML pages that ask not to be indexed (see ConvertInput). */
+  refuseNoindex?: boolean
 }
 
 export async function importDocument(db: Database, input: DocumentInput, options: DocumentImportOptions = {}): Promise<DocumentResult> {
@@ -84,7 +86,10 @@ export async function importDocument(db: Database, input: DocumentInput, options
   if (await hasPagesWithSourceHash(db, input.sourceId, input.sourceUri, sourceHash)) {
     return { format: null, sourceHash, pages: [], counts: {}, unchanged: true, removed: [] }
   }
-  const converted = await convertBounded({ bytes: input.bytes, name: input.name, contentType: input.contentType, url: input.url, fetchedAt: input.fetchedAt }, options.limits)
+  const converted = await convertBounded(
+    { bytes: input.bytes, name: input.name, contentType: input.contentType, url: input.url, fetchedAt: input.fetchedAt, refuseNoindex: options.refuseNoindex },
+    options.limits,
+  )
   const single = SINGLE_PAGE_FORMATS.has(converted.format) && converted.drafts.length === 1
   const slugs = converted.drafts.map((draft) =>
     single ? normalizeSlug(input.slug ?? documentSlugForPath(input.name)) : normalizeSlug(input.slugPrefix ? `${input.slugPrefix}/${draft.slugHint}` : draft.slugHint),

@@ -94,7 +94,15 @@ async function importDocuments(db: Database, documents: readonly WalkedFile[], o
       const imported = await importDocument(
         db,
         { bytes, name: file.relativePath, sourceId: options.sourceId, sourceUri: file.relativePath, sourceKind: 'file' },
-        { embedder: options.embedder, maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions, signal: options.signal, removeMissing: true },
+        {
+          embedder: options.embedder,
+          maxFences: options.maxFences,
+          onWarning: options.onWarning,
+          keepVersions: options.keepVersions,
+          signal: options.signal,
+          removeMissing: true,
+          refuseNoindex: true,
+        },
       )
       if (imported.unchanged) {
         result.skipped++
@@ -118,9 +126,11 @@ async function importDocuments(db: Database, documents: readonly WalkedFile[], o
       }
     } catch (err) {
       const envelope = serializeError(err)
-      if (envelope.code === 'convert_redirect') {
-        // A page that only sends readers elsewhere is no content: counted, not a failure.
-        result.documentCounts.redirects = (result.documentCounts.redirects ?? 0) + 1
+      // A page that only sends readers elsewhere, or asks not to be indexed, is no content of the
+      // site's own: counted, not a failure.
+      const notContent = envelope.code === 'convert_redirect' ? 'redirects' : envelope.code === 'convert_noindex' ? 'noindex' : null
+      if (notContent !== null) {
+        result.documentCounts[notContent] = (result.documentCounts[notContent] ?? 0) + 1
         continue
       }
       bump('failed', 'failed')

@@ -104,7 +104,7 @@ engineTest(t, 'import --strategy auto converts PDFs and chat exports; failures c
   t.equal(markdownOnly.files, 1, 'documents come with --strategy auto only')
 })
 
-engineTest(t, 'pages that only redirect elsewhere are counted, not imported and not failures; a capture of one says where it points', async (t, { db }) => {
+engineTest(t, 'in a folder, pages that only redirect or ask not to be indexed are counted, not imported and not failures; a capture of a redirect says where it points', async (t, { db }) => {
   const root = await mkdtemp(join(tmpdir(), 'brain-redirects-'))
   t.teardown(() => rm(root, { recursive: true, force: true }))
   const redirect = (to: string): string =>
@@ -117,10 +117,15 @@ engineTest(t, 'pages that only redirect elsewhere are counted, not imported and 
     join(root, 'live.html'),
     `<html><head><title>Live</title><meta http-equiv="refresh" content="300"></head><body><p>${'Scores update every five minutes. '.repeat(20)}</p></body></html>`,
   )
+  // A print view of the whole book asks not to be indexed: in a folder it is no page of its own.
+  const printView = `<html><head><title>The book</title><meta name="robots" content="noindex"></head><body><main><h1>All chapters</h1><p>${'The guide itself. '.repeat(20)}</p></main></body></html>`
+  await writeFile(join(root, 'print.html'), printView)
   const result = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
   t.same(result.failed, [])
   t.equal(result.created, 2)
   t.equal(result.documentCounts.redirects, 1)
+  t.equal(result.documentCounts.noindex, 1)
+  t.equal(await findPage(db, 'default', 'print'), null)
   t.equal(await findPage(db, 'default', 'old-name'), null)
   t.ok(await findPage(db, 'default', 'guide/new-name'))
   t.ok(await findPage(db, 'default', 'live'))
@@ -129,4 +134,6 @@ engineTest(t, 'pages that only redirect elsewhere are counted, not imported and 
     code: 'convert_redirect',
     message: /only redirects to https:\/\/example\.org\/moved/,
   })
+  const captured = await captureDocument(db, { bytes: new TextEncoder().encode(printView), name: 'print-view.html', embedder: null, writtenVia: 'capture' })
+  t.equal(captured.status, 'created', 'captured on its own, a page that asks not to be indexed is kept')
 })

@@ -1,6 +1,7 @@
 import type { ChunkDraft } from '../chunking/index.js'
 import type { Database } from '../db/types.js'
 import { convertBounded, hashBytes, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult } from '../convert/index.js'
+import { isBrainError } from '../errors/index.js'
 import { trashPages } from '../history/index.js'
 import { hasPagesWithSourceHash, importPage, markdownSlugForPath, normalizeSlug, type ImportOptions, type ImportResult } from '../pages/index.js'
 
@@ -81,15 +82,26 @@ export interface DocumentImportOptions extends ImportOptions {
   refuseNoindex?: boolean
 }
 
+/** Refusals that say a file is no content of its own, rather than that it could not be read. */
+const NOT_CONTENT = new Set(['convert_redirect', 'convert_noindex'])
+
 export async function importDocument(db: Database, input: DocumentInput, options: DocumentImportOptions = {}): Promise<DocumentResult> {
   const sourceHash = hashBytes(input.bytes)
   if (await hasPagesWithSourceHash(db, input.sourceId, input.sourceUri, sourceHash)) {
     return { format: null, sourceHash, pages: [], counts: {}, unchanged: true, removed: [] }
   }
-  const converted = await convertBounded(
-    { bytes: input.bytes, name: input.name, contentType: input.contentType, url: input.url, fetchedAt: input.fetchedAt, refuseNoindex: options.refuseNoindex },
-    options.limits,
-  )
+  let converted: ConvertResult
+  try {
+    converted = await convertBounded(
+      { bytes: input.bytes, name: input.name, contentType: input.contentType, url: input.url, fetchedAt: input.fetchedAt, refuseNoindex: options.refuseNoindex },
+      options.limits,
+    )
+  } catch (err) {
+    // A file that is no content of its own any more (now a redirect, or asking not to be
+    // indexed) leaves no page behind: what an earlier version of it made moves to the trash.
+    if (options.removeMissing && isBrainError(err) && NOT_CONTENT.has(err.code)) await trashPagesLeftBehind(db, input, sourceHash)
+    throw err
+  }
   const single = SINGLE_PAGE_FORMATS.has(converted.format) && converted.drafts.length === 1
   const slugs = converted.drafts.map((draft) =>
     single ? normalizeSlug(input.slug ?? documentSlugForPath(input.name)) : normalizeSlug(input.slugPrefix ? `${input.slugPrefix}/${draft.slugHint}` : draft.slugHint),

@@ -136,4 +136,14 @@ engineTest(t, 'in a folder, pages that only redirect or ask not to be indexed ar
   })
   const captured = await captureDocument(db, { bytes: new TextEncoder().encode(printView), name: 'print-view.html', embedder: null, writtenVia: 'capture' })
   t.equal(captured.status, 'created', 'captured on its own, a page that asks not to be indexed is kept')
+  // A page imported before that has since become a redirect leaves the brain, to the trash.
+  await writeFile(join(root, 'guide', 'new-name.html'), redirect('../elsewhere.html'))
+  const again = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
+  t.equal(again.documentCounts.redirects, 2)
+  t.equal(await findPage(db, 'default', 'guide/new-name'), null)
+  const trashed = await db.query<{ slug: string }>(`SELECT slug FROM page_trash`)
+  t.same(
+    trashed.rows.map((r) => r.slug),
+    ['guide/new-name'],
+  )
 })

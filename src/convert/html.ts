@@ -122,7 +122,9 @@ function titleHeading(document: ParsedDocument, docTitle: string | undefined): s
  */
 function namingHeading(body: string, named: string | undefined): { title: string; body: string } | null {
   const headings = [...body.matchAll(/^#{1,2} (.+)\n*/gm)]
-  const text = (heading: RegExpExecArray): string => plainText(heading[1]!.replace(/`([^`]+)`/g, '$1'))
+  // The heading as text: code spans and the converter's escapes (`is\_x86`) undone.
+  const text = (heading: RegExpExecArray): string =>
+    plainText(heading[1]!.replace(/`([^`]+)`|\\([\\`*_{}[\]()#+\-.!|<>~])/g, (_m, code: string | undefined, escaped: string | undefined) => code ?? escaped ?? ''))
   if (named !== undefined) {
     const found = headings.find((h) => h.index < MAX_TEXT_BEFORE_TITLE && text(h).toLowerCase() === named.toLowerCase())
     return { title: named, body: found === undefined ? body : body.slice(found.index + found[0].length) }

@@ -101,3 +101,9 @@ t.test('HTML that marks its main content is read from there alone, even when it 
   t.match(d.body, /\[One reference\]\(https:\/\/example\.org\/one\)/)
   t.notMatch(d.body, /Keyboard shortcuts|Press key|Chapter A/)
 })
+
+t.test('a title taken from a heading reads as written: no markdown escapes, code spans as their text', async (t) => {
+  const html = `<html><head><title>is_x86 in std - Rust</title></head><body><main><h1>Macro <span>is_x86_feature_detected</span> and <code>a\\_b*</code></h1><p>${'Tests at runtime whether a feature is available. '.repeat(6)}</p></main></body></html>`
+  const d = (await convertBounded({ bytes: new TextEncoder().encode(html), name: 'macro.html' })).drafts[0]!
+  t.equal(d.title, 'Macro is_x86_feature_detected and a\\_b*')
+})

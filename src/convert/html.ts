@@ -110,7 +110,8 @@ function titleHeading(document: ParsedDocument, docTitle: string | undefined): s
   const scope = document.querySelector('main, [role="main"]') ?? document.body
   if (docTitle === undefined || scope === null) return undefined
   const wanted = docTitle.toLowerCase()
-  const texts = [...scope.querySelectorAll('h1, h2')].map((h) => plainText(h.textContent ?? '')).filter((text) => text.length >= 3)
+  // A permalink sign after the heading's text (`Tutorial¶`) is no part of its name.
+  const texts = [...scope.querySelectorAll('h1, h2')].map((h) => plainText((h.textContent ?? '').replace(/[\s¶§#🔗]+$/u, ''))).filter((text) => text.length >= 3)
   return texts.find((text) => wanted.startsWith(text.toLowerCase())) ?? texts.find((text) => wanted.includes(text.toLowerCase()))
 }
 

@@ -107,3 +107,16 @@ t.test('a title taken from a heading reads as written: no markdown escapes, code
   const d = (await convertBounded({ bytes: new TextEncoder().encode(html), name: 'macro.html' })).drafts[0]!
   t.equal(d.title, 'Macro is_x86_feature_detected and a\\_b*')
 })
+
+t.test('a Sphinx page: the title from the heading its <title> starts with, the pilcrow and the breadcrumb before it left out', async (t) => {
+  const html = `<html><head><title>Tutorial — Example 3.12 documentation</title></head><body>
+<div class="sphinxsidebar"><h3>Navigation</h3><ul><li><a href="index.html">Home</a></li></ul></div>
+<div role="main"><div class="breadcrumbs">Docs » Tutorial</div><section id="tutorial"><h1>Tutorial<a class="headerlink" href="#tutorial" title="Link to this heading">¶</a></h1>
+<p>${'This tutorial walks through the basics one step at a time. '.repeat(6)}</p>
+<section id="first-steps"><h2>First steps<a class="headerlink" href="#first-steps">¶</a></h2><p>${'Install it first. '.repeat(10)}</p></section></section></div></body></html>`
+  const d = (await convertBounded({ bytes: new TextEncoder().encode(html), name: 'tutorial.html' })).drafts[0]!
+  t.equal(d.title, 'Tutorial')
+  t.match(d.body, /^# Tutorial\n\nThis tutorial walks/)
+  t.match(d.body, /^## First steps$/m)
+  t.notMatch(d.body, /¶|Navigation|Docs »/)
+})

@@ -7,8 +7,30 @@ import { Readability } from '@mozilla/readability'
 import { parseHTML } from 'linkedom'
 import TurndownService from 'turndown'
 import { tables, strikethrough } from 'turndown-plugin-gfm'
+import { languageForFenceTag } from '../chunking/languages.js'
 import { ConvertError } from './errors.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
+
+interface ClassedNode {
+  className?: string
+  parentNode?: ClassedNode | null
+}
+
+/** The class names of a node's nearest `depth` ancestors. */
+function ancestorClasses(node: ClassedNode, depth: number): string {
+  const names: string[] = []
+  for (let at = node.parentNode, i = 0; at && i < depth; at = at.parentNode, i++) names.push(typeof at.className === 'string' ? at.className : '')
+  return names.join(' ')
+}
+
+/** The first class that names a language the chunker knows, `highlight-` dropped; '' for none. */
+function knownLanguageClass(classes: string): string {
+  for (const name of classes.split(/\s+/)) {
+    const tag = name.replace(/^highlight-/, '').toLowerCase()
+    if (tag !== '' && languageForFenceTag(tag) !== null) return tag
+  }
+  return ''
+}
 
 function turndown(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' })
@@ -23,13 +45,15 @@ function turndown(): TurndownService {
   })
   // Every <pre> is a code block, with or without a <code> inside (documentation generators often
   // leave it out): its text is kept as written, never escaped or reflowed as prose. The block
-  // keeps its language when the page names it (`language-ts`, `lang-py`).
+  // keeps its language when the page names it (`language-ts`, `lang-py`), or when a class on it
+  // or on the blocks around it is a language the chunker knows (rustdoc's `rust`, Sphinx's
+  // `highlight-python`, pandoc's `sourceCode python`).
   service.addRule('fencedPre', {
     filter: (node) => node.nodeName === 'PRE',
     replacement: (_content, node) => {
-      const pre = node as unknown as { className?: string; textContent?: string | null; querySelector(selector: string): { className?: string } | null }
+      const pre = node as unknown as ClassedNode & { textContent?: string | null; querySelector(selector: string): { className?: string } | null }
       const classes = `${pre.querySelector('code')?.className ?? ''} ${pre.className ?? ''}`
-      const lang = /(?:language|lang)-([\w+-]+)/.exec(classes)?.[1] ?? ''
+      const lang = /(?:language|lang)-([\w+-]+)/.exec(classes)?.[1] ?? knownLanguageClass(`${classes} ${ancestorClasses(pre, 3)}`)
       const text = (pre.textContent ?? '').replace(/^\n/, '').replace(/\n$/, '')
       const longestRun = [...text.matchAll(/`+/g)].reduce((most, m) => Math.max(most, m[0].length), 0)
       const fence = '`'.repeat(Math.max(3, longestRun + 1))

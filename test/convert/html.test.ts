@@ -120,3 +120,14 @@ t.test('a Sphinx page: the title from the heading its <title> starts with, the p
   t.match(d.body, /^## First steps$/m)
   t.notMatch(d.body, /¶|Navigation|Docs »/)
 })
+
+t.test('a code block takes its language from a class the chunker knows, on it or on the blocks around it', async (t) => {
+  const prose = `<p>${'An example of each generator follows. '.repeat(8)}</p>`
+  const html = `<html><head><title>Examples</title></head><body><main><h1>Examples</h1>${prose}
+<pre class="rust item-decl"><code>fn main() {}</code></pre>
+<div class="highlight-python notranslate"><div class="highlight"><pre><span></span>print("hi")</pre></div></div>
+<div class="sourceCode"><pre class="sourceCode js"><code>let a = 1</code></pre></div>
+<div class="note"><pre class="output">plain output</pre></div></main></body></html>`
+  const d = (await convertBounded({ bytes: new TextEncoder().encode(html), name: 'examples.html' })).drafts[0]!
+  t.same(d.body.match(/^```\w*$/gm), ['```rust', '```', '```python', '```', '```js', '```', '```', '```'])
+})

@@ -9,7 +9,7 @@
  *   `message` whose `content` is a string or a list of text / tool_use / tool_result blocks).
  */
 import { ConvertError } from './errors.js'
-import { nestHeadings } from './render.js'
+import { fencedCode, nestHeadings } from './render.js'
 import { scrubSecrets } from './scrub.js'
 import { slugWords } from './slug-words.js'
 import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft, SourceFormat } from './types.js'
@@ -65,9 +65,7 @@ function chatgptContentText(content: Obj): string {
   if (content.content_type === 'code') {
     const code = str(content.text)?.trim() ?? ''
     const language = str(content.language)?.replace(/[^\w+-]/g, '') ?? ''
-    // A fence longer than any run of backticks in the code, so the code cannot close it.
-    const fence = '`'.repeat(Math.max(3, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length + 1)))
-    return code === '' ? '' : `${fence}${language === 'unknown' ? '' : language}\n${code}\n${fence}`
+    return code === '' ? '' : fencedCode(code, language === 'unknown' ? '' : language)
   }
   if (Array.isArray(content.parts)) {
     const parts = content.parts.map((p) => (typeof p === 'string' ? p : isObj(p) ? (str(p.content_type)?.includes('image') ? '[image]' : '[file]') : ''))

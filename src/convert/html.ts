@@ -9,6 +9,7 @@ import TurndownService from 'turndown'
 import { tables, strikethrough } from 'turndown-plugin-gfm'
 import { languageForFenceTag } from '../chunking/languages.js'
 import { ConvertError } from './errors.js'
+import { fencedCode } from './render.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 
 interface ClassedNode {
@@ -55,9 +56,7 @@ function turndown(): TurndownService {
       const classes = `${pre.querySelector('code')?.className ?? ''} ${pre.className ?? ''}`
       const lang = /(?:language|lang)-([\w+-]+)/.exec(classes)?.[1] ?? knownLanguageClass(`${classes} ${ancestorClasses(pre, 3)}`)
       const text = (pre.textContent ?? '').replace(/^\n/, '').replace(/\n$/, '')
-      const longestRun = [...text.matchAll(/`+/g)].reduce((most, m) => Math.max(most, m[0].length), 0)
-      const fence = '`'.repeat(Math.max(3, longestRun + 1))
-      return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`
+      return `\n\n${fencedCode(text, lang)}\n\n`
     },
   })
   return service
@@ -72,6 +71,11 @@ export function htmlToMarkdown(html: string): string {
     .turndown(html)
     .trim()
     .replace(/^(\s*)([-*]|\d+\.) {2,}/gm, '$1$2 ')
+}
+
+/** The content of the `<meta>` whose `attribute` is `value`, compared without case as browsers do. */
+function metaContent(document: ParsedDocument, attribute: string, value: string): string | undefined {
+  return [...document.querySelectorAll('meta')].find((m) => (m.getAttribute(attribute) ?? '').toLowerCase() === value)?.getAttribute('content') ?? undefined
 }
 
 function meta(document: ParsedDocument, selector: string, attribute: string): string | undefined {
@@ -110,8 +114,7 @@ const MAX_REDIRECT_STUB_TEXT = 500
  * be dozens titled `Redirecting...`; they are refused with their target instead.
  */
 function refuseRedirectStub(document: ParsedDocument, name: string): void {
-  const refresh = [...document.querySelectorAll('meta')].find((m) => (m.getAttribute('http-equiv') ?? '').toLowerCase() === 'refresh')
-  const target = /^\s*0*\s*[;,]\s*url\s*=\s*['"]?([^'"\s]+)/i.exec(refresh?.getAttribute('content') ?? '')?.[1]
+  const target = /^\s*0*\s*[;,]\s*url\s*=\s*['"]?([^'"\s]+)/i.exec(metaContent(document, 'http-equiv', 'refresh') ?? '')?.[1]
   const body = document.body
   if (target === undefined || body === null) return
   const scripts = [...body.querySelectorAll('script, style, noscript, template')].reduce((n, e) => n + (e.textContent ?? '').length, 0)
@@ -165,8 +168,7 @@ export function convertHtml(input: ConvertInput, _limits: ConvertLimits): Conver
   const canonical = resolveUrl(meta(document, 'link[rel="canonical"]', 'href'), input.url)
   const siteName = meta(document, 'meta[property="og:site_name"]', 'content')
   refuseRedirectStub(document, input.name)
-  const robots = [...document.querySelectorAll('meta')].find((m) => (m.getAttribute('name') ?? '').toLowerCase() === 'robots')
-  if (input.refuseNoindex && /\bnoindex\b/i.test(robots?.getAttribute('content') ?? '')) {
+  if (input.refuseNoindex && /\bnoindex\b/i.test(metaContent(document, 'name', 'robots') ?? '')) {
     throw new ConvertError('convert_noindex', `${input.name} asks not to be indexed (robots noindex).`, 'Capture it on its own to keep it anyway.')
   }
   const docTitle = document.querySelector('title')?.textContent?.trim()

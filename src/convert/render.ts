@@ -33,3 +33,10 @@ export function nestHeadings(markdown: string, levels: number): string {
   }
   return lines.join('\n')
 }
+
+/** Code as a fenced block whose fence is longer than any run of backticks in it, so the code cannot close it. */
+export function fencedCode(code: string, language: string): string {
+  const longestRun = Array.from(code.matchAll(/`+/g), (m) => m[0].length).reduce((most, n) => Math.max(most, n), 0)
+  const fence = '`'.repeat(Math.max(3, longestRun + 1))
+  return `${fence}${language}\n${code}\n${fence}`
+}

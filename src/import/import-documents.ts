@@ -82,8 +82,14 @@ export interface DocumentImportOptions extends ImportOptions {
   refuseNoindex?: boolean
 }
 
-/** Refusals that say a file is no content of its own, rather than that it could not be read. */
-const NOT_CONTENT = new Set(['convert_redirect', 'convert_noindex'])
+/**
+ * Refusals that say a file is no content of its own, rather than that it could not be read, and
+ * the name a folder import counts them under.
+ */
+export const NOT_CONTENT: ReadonlyMap<string, string> = new Map([
+  ['convert_redirect', 'redirects'],
+  ['convert_noindex', 'noindex'],
+])
 
 export async function importDocument(db: Database, input: DocumentInput, options: DocumentImportOptions = {}): Promise<DocumentResult> {
   const sourceHash = hashBytes(input.bytes)

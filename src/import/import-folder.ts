@@ -6,7 +6,7 @@ import { NotFoundError, serializeError } from '../errors/index.js'
 import { createFileFilter, type FileFilter, type SyncStrategy } from '../sources/file-filter.js'
 import { compileGlobs } from '../sources/glob.js'
 import { readExportManifest } from './export-manifest.js'
-import { importDocument } from './import-documents.js'
+import { importDocument, NOT_CONTENT } from './import-documents.js'
 import { importFiles, slugForFile, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
 import { mostLinkedFirst } from './link-order.js'
 import { walkFiles, type IgnoredFile, type WalkedFile } from '../sources/walk.js'
@@ -128,8 +128,8 @@ async function importDocuments(db: Database, documents: readonly WalkedFile[], o
       const envelope = serializeError(err)
       // A page that only sends readers elsewhere, or asks not to be indexed, is no content of the
       // site's own: counted, not a failure.
-      const notContent = envelope.code === 'convert_redirect' ? 'redirects' : envelope.code === 'convert_noindex' ? 'noindex' : null
-      if (notContent !== null) {
+      const notContent = NOT_CONTENT.get(envelope.code)
+      if (notContent !== undefined) {
         result.documentCounts[notContent] = (result.documentCounts[notContent] ?? 0) + 1
         continue
       }

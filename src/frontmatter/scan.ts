@@ -46,10 +46,10 @@ export async function scanFile(path: string, roots: readonly PageRoot[]): Promis
   }
 }
 
-/** The markdown files below a directory, as sync would pick them (symlinks never followed). */
+/** The markdown files below a directory, as sync would pick them (symlinks never followed); plain-text notes have no front matter to check. */
 export async function markdownFilesIn(dir: string, filter: FileFilter): Promise<string[]> {
   const files = await walkFiles(dir, filter)
-  return files.filter((f) => f.kind === 'markdown').map((f) => f.absolutePath)
+  return files.filter((f) => f.kind === 'markdown' && MARKDOWN_FILE.test(f.relativePath)).map((f) => f.absolutePath)
 }
 
 /** Resolves a user-given path to a canonical one, refusing what does not exist. */

@@ -7,6 +7,7 @@
 export * from './types.js'
 export { normalizeSlug, markdownSlugForPath, codeSlugForPath, MAX_SLUG_LENGTH } from './slug.js'
 export { parseMarkdownPage, type ParsedMarkdown } from './parse-markdown.js'
+export { isNoteFileName } from './note-files.js'
 export { computePageContentHash } from './content-hash.js'
 export { findPage, findPagesByIds, findPageHash, listPages, deletePage, countPages, addTag, removeTag, type ListPagesFilter } from './page-repository.js'
 export { listTagCounts, type TagCount } from './tag-counts.js'

@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors/index.js'
 import { parseFrontmatter } from '../util/frontmatter-doc.js'
 import { proseLines } from '../util/markdown-prose.js'
+import { isPlainTextNoteName, markupTitle, noteFileTitle } from './note-files.js'
 
 export interface ParsedMarkdown {
   frontmatter: Record<string, unknown>
@@ -29,10 +30,9 @@ function titleFromSlug(slug: string): string {
   return last.replace(/[-_]+/g, ' ').trim() || slug
 }
 
-/** A page read from a file: the file name as written, without its extension. */
-function titleFromPath(path: string): string | null {
-  const name = (path.replace(/\\/g, '/').split('/').pop() ?? '').replace(/\.(md|markdown|mdx)$/i, '').trim()
-  return name === '' ? null : name
+/** A page read from a file: the title its markup declares, or the file name as written. */
+function titleFromFile(path: string, body: string): string | null {
+  return markupTitle(path, body) ?? noteFileTitle(path)
 }
 
 /**
@@ -82,11 +82,25 @@ export function normalizeTags(fromFrontmatter: readonly string[], inline: readon
   return [...tags.values()].sort()
 }
 
+/**
+ * A plain-text note has front matter only when its opening block is a YAML mapping: a `---` line
+ * is a common separator in plain text, and what it encloses is the note's text, not a header.
+ */
+function plainTextFrontmatter(text: string): { data: Record<string, unknown>; content: string } {
+  try {
+    const parsed = parseFrontmatter(text)
+    if (Object.keys(parsed.data).length > 0) return parsed
+  } catch {
+    // Not YAML: the block is prose.
+  }
+  return { data: {}, content: text }
+}
+
 /** `path`, when the page comes from a file, names an untitled page after that file. */
 export function parseMarkdownPage(text: string, slug: string, path?: string): ParsedMarkdown {
   let parsed: { data: Record<string, unknown>; content: string }
   try {
-    parsed = parseFrontmatter(text)
+    parsed = path !== undefined && isPlainTextNoteName(path) ? plainTextFrontmatter(text) : parseFrontmatter(text)
   } catch (err) {
     if (err instanceof ValidationError) throw err
     throw new ValidationError('YAML_PARSE', `The front matter of ${slug} is not valid YAML.`, {
@@ -100,7 +114,7 @@ export function parseMarkdownPage(text: string, slug: string, path?: string): Pa
   const compiledTruth = (timelineAt >= 0 ? body.slice(0, timelineAt) : body).trim()
   const timeline = timelineAt >= 0 ? body.slice(timelineAt).replace(TIMELINE_HEADING, '').trim() : ''
   const written = typeof frontmatter.title === 'number' || typeof frontmatter.title === 'boolean' ? String(frontmatter.title) : frontmatter.title
-  const title = typeof written === 'string' && written.trim() !== '' ? written.trim() : (firstHeading(compiledTruth) ?? (path ? titleFromPath(path) : null) ?? titleFromSlug(slug))
+  const title = typeof written === 'string' && written.trim() !== '' ? written.trim() : (firstHeading(compiledTruth) ?? (path ? titleFromFile(path, compiledTruth) : null) ?? titleFromSlug(slug))
   const type = typeof frontmatter.type === 'string' && frontmatter.type.trim() !== '' ? frontmatter.type.trim() : 'note'
   return { frontmatter, title, type, compiledTruth, timeline, tags: normalizeTags(frontmatterTags(frontmatter), inlineTags(body)) }
 }

@@ -2,15 +2,19 @@ import { rename, stat, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { diskProblemOf } from '../errors/index.js'
 import { containedDirectory, lexicallyWithin, outsideRoot } from '../util/contained-path.js'
+import { isPlainTextNoteName } from './note-files.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
 
 export type WriteThroughResult =
   { written: true; path: string } | { written: false; path: string | null; reason: 'repo_path_unset' | 'repo_path_missing' | 'dry_run' | 'sandboxed' | 'write_failed' | 'disk_full'; error?: string }
 
-/** `<brainDir>/<slug>.md` for the default source, `<brainDir>/.sources/<id>/<slug>.md` otherwise. */
+/**
+ * `<brainDir>/<slug>.md` for the default source, `<brainDir>/.sources/<id>/<slug>.md` otherwise; a
+ * plain-text note (`notes/list.txt`) is its own file.
+ */
 export function writeThroughPath(brainDir: string, sourceId: string, slug: string): string {
   const base = sourceId === DEFAULT_SOURCE_ID ? brainDir : join(brainDir, '.sources', sourceId)
-  const target = resolve(base, `${slug}.md`)
+  const target = resolve(base, isPlainTextNoteName(slug) ? slug : `${slug}.md`)
   // normalizeSlug already rejects `..` segments; this guards the invariant at the point of writing.
   if (!lexicallyWithin(brainDir, target)) throw outsideRoot(brainDir, target)
   return target

@@ -1,5 +1,6 @@
 import { isCodePath } from '../chunking/index.js'
 import { UsageError } from '../errors/index.js'
+import { isNoteFileName } from '../pages/index.js'
 import { compileGlobs } from './glob.js'
 
 export type SyncStrategy = 'markdown' | 'code' | 'auto'
@@ -16,7 +17,6 @@ export function parseSyncStrategy(value: unknown): SyncStrategy {
 /** Files over this size are skipped (recorded, not imported). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024
 
-const MARKDOWN_EXT = /\.(md|markdown|mdx)$/i
 const README = /^readme(\.[a-z]+)?$/i
 /** Markdown sync never reads these folders: raw captures and operational notes. */
 const MARKDOWN_EXCLUDED_DIRS = new Set(['.raw', 'ops'])
@@ -80,7 +80,7 @@ export function createFileFilter(options: FileFilterOptions): FileFilter {
       if (name.startsWith('.')) return null
       if (!include.empty && !include.matches(relativePath)) return null
       if (exclude.matches(relativePath)) return null
-      if (MARKDOWN_EXT.test(name)) {
+      if (isNoteFileName(name)) {
         if (!wantsMarkdown || README.test(name)) return null
         if (parts.slice(0, -1).some((d) => MARKDOWN_EXCLUDED_DIRS.has(d))) return null
         return 'markdown'

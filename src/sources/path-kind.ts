@@ -1,8 +1,6 @@
 import { isCodePath } from '../chunking/index.js'
-import { codeSlugForPath, markdownSlugForPath } from '../pages/index.js'
+import { codeSlugForPath, isNoteFileName, markdownSlugForPath } from '../pages/index.js'
 import type { FileFilter, FileKind } from './file-filter.js'
-
-const MARKDOWN_EXT = /\.(md|markdown|mdx)$/i
 
 /**
  * The kind a path was imported as, judged by its name alone. Deleted and renamed paths have no
@@ -10,7 +8,7 @@ const MARKDOWN_EXT = /\.(md|markdown|mdx)$/i
  * found by the kind their extension implies.
  */
 export function kindByExtension(relativePath: string): FileKind | null {
-  if (MARKDOWN_EXT.test(relativePath)) return 'markdown'
+  if (isNoteFileName(relativePath)) return 'markdown'
   return isCodePath(relativePath) ? 'code' : null
 }
 

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { compileGlobs, createFileFilter, isMinifiedCode, walkFiles } from '../../src/sources/index.js'
+import { kindByExtension, slugForPath } from '../../src/sources/path-kind.js'
 
 t.test('globs: **/ is zero or more directories, ? one non-slash character', async (t) => {
   const cases: Array<[string, string, boolean]> = [
@@ -41,6 +42,17 @@ t.test('markdown strategy: README, .raw/ and ops/ excluded; code strategy: code 
   t.equal(auto.kindOf('src/a.ts'), 'code')
   t.equal(auto.kindOf('src/a.test.ts'), null)
   t.equal(auto.kindOf('lib/a.ts'), null, 'outside include')
+})
+
+t.test('plain-text notes (.txt, reStructuredText, Org, AsciiDoc) are notes; their README is not', async (t) => {
+  const md = createFileFilter({ strategy: 'markdown' })
+  for (const path of ['notes/list.txt', 'a.TEXT', 'docs/guide.rst', 'agenda.org', 'book/ch1.adoc', 'book/ch2.asciidoc']) t.equal(md.kindOf(path), 'markdown', path)
+  t.equal(md.kindOf('README.txt'), null)
+  t.equal(md.kindOf('docs/readme.rst'), null)
+  t.equal(md.kindOf('notes/list.txt.bak'), null)
+  t.equal(createFileFilter({ strategy: 'code' }).kindOf('notes/list.txt'), null, 'code imports leave notes alone')
+  t.equal(kindByExtension('notes/gone.txt'), 'markdown', 'a deleted text note is found by its extension')
+  t.equal(slugForPath('Notes/Shopping List.txt'), 'notes/shopping-list.txt', 'the slug keeps the extension, as a link to the file names it')
 })
 
 t.test('the walker never follows symlinks', async (t) => {

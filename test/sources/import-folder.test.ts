@@ -3,7 +3,9 @@ import { writeTree } from '../helpers/tree.js'
 import { writeFileSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
 import { importFolder } from '../../src/import/index.js'
-import { findPage, listPages } from '../../src/pages/index.js'
+import { findPage, listPages, writeThroughPath } from '../../src/pages/index.js'
+import { search, searchContext } from '../../src/search/index.js'
+import { loadConfig } from '../../src/config/index.js'
 import { engineTest } from '../helpers/engines.js'
 
 const tree = (files: Record<string, string | Buffer>): string => writeTree('brain-import-', files)
@@ -35,6 +37,43 @@ engineTest(t, 'a folder of notes and code imports; poison files are recorded and
   const again = await importFolder(db, root, { strategy: 'auto', sourceId: 'default', embedder: null })
   t.equal(again.skipped, 3, 'unchanged files are skipped on the second run')
   t.equal(again.created + again.updated, 0)
+})
+
+engineTest(t, 'plain-text notes import as pages titled by their markup or file name, found by search, written back to themselves', async (t, { db }) => {
+  const root = tree({
+    'notes/Shopping List.txt': 'sourdough flour, eggs\nand the #weekly tag\n',
+    'docs/guide.rst': '.. _guide:\n\n=============\nPelican guide\n=============\n\nHow pelicans fish.\n\nFeeding\n-------\n\nMostly at dawn.\n',
+    'agenda.org': '#+TITLE: Quarterly agenda\n\n* Budget\nReview the heron budget.\n',
+    'book/intro.adoc': '// a comment\n= Writing in AsciiDoc\n:toc:\n\nAsciiDoc has its own headers.\n',
+    'notes/README.txt': 'not a note',
+    'notes/minutes.txt': '---\nMinutes: of the meeting, in prose\nWe agreed on herons.\n---\nThe end.\n',
+    'notes/tagged.txt': '---\ntags: [birds]\n---\nA tagged text.\n',
+    'notes/list.md': '# List\n\nSee [[Shopping List.txt]].\n',
+  })
+  const result = await importFolder(db, root, { strategy: 'markdown', sourceId: 'default', embedder: null })
+  t.same(result.failed, [])
+  const titles = Object.fromEntries((await listPages(db, { limit: 20 })).map((p) => [p.slug, p.title]))
+  t.same(titles, {
+    'notes/shopping-list.txt': 'Shopping List',
+    'docs/guide.rst': 'Pelican guide',
+    'agenda.org': 'Quarterly agenda',
+    'book/intro.adoc': 'Writing in AsciiDoc',
+    'notes/list': 'List',
+    'notes/minutes.txt': 'minutes',
+    'notes/tagged.txt': 'tagged',
+  })
+  const list = await findPage(db, 'default', 'notes/shopping-list.txt')
+  t.equal(list!.compiledTruth, 'sourdough flour, eggs\nand the #weekly tag', 'the text is kept as written')
+  t.same(list!.tags, ['weekly'])
+  const minutes = await findPage(db, 'default', 'notes/minutes.txt')
+  t.equal(minutes!.compiledTruth, '---\nMinutes: of the meeting, in prose\nWe agreed on herons.\n---\nThe end.', 'a block between separators that is no YAML mapping stays text')
+  t.same((await findPage(db, 'default', 'notes/tagged.txt'))!.tags, ['birds'], 'front matter that is a mapping is read')
+  const found = await search(searchContext(db, loadConfig({ env: { BRAIN_HOME: '/nonexistent' } })), 'heron budget', { limit: 3 })
+  t.equal(found.results[0]?.slug, 'agenda.org')
+  const { rows } = await db.query<{ slug: string }>('SELECT t.slug FROM links l JOIN pages f ON f.id = l.from_page_id JOIN pages t ON t.id = l.to_page_id WHERE f.slug = $1', ['notes/list'])
+  t.same(rows, [{ slug: 'notes/shopping-list.txt' }], 'a wikilink naming the file finds it')
+  t.equal(writeThroughPath('/brain', 'default', 'notes/shopping-list.txt'), '/brain/notes/shopping-list.txt', 'a page written back goes to its own file')
+  t.equal(writeThroughPath('/brain', 'default', 'notes/list'), '/brain/notes/list.md')
 })
 
 engineTest(t, 'importing a missing folder is a clear error', async (t, { db }) => {

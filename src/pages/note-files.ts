@@ -1,0 +1,59 @@
+/**
+ * Which files are notes, and what an untitled note is called. Markdown first, and plain text in
+ * the light markups people write by hand (`.txt`, reStructuredText, Org, AsciiDoc): their words
+ * are what a search should find, even where the markup itself is not rendered.
+ */
+
+const MARKDOWN_FILE = /\.(md|markdown|mdx)$/i
+const PLAIN_TEXT_FILE = /\.(txt|text|rst|org|adoc|asciidoc)$/i
+
+/** Whether a file is imported as a note, by its name. */
+export function isNoteFileName(path: string): boolean {
+  return MARKDOWN_FILE.test(path) || PLAIN_TEXT_FILE.test(path)
+}
+
+/**
+ * Whether a note is a plain-text file, whose slug keeps its extension: a page written back goes
+ * to that file itself, not to a markdown file beside it.
+ */
+export function isPlainTextNoteName(path: string): boolean {
+  return PLAIN_TEXT_FILE.test(path)
+}
+
+/** The file name as written, without its note extension. */
+export function noteFileTitle(path: string): string | null {
+  const name = (path.replace(/\\/g, '/').split('/').pop() ?? '').replace(MARKDOWN_FILE, '').replace(PLAIN_TEXT_FILE, '').trim()
+  return name === '' ? null : name
+}
+
+/** reStructuredText's underline (or over- and underline) of one repeated punctuation sign. */
+const RST_ADORNMENT = /^([=\-~^"'`#*+:.])\1{2,}\s*$/
+
+/**
+ * The title a plain-text markup declares: Org's `#+TITLE:`, AsciiDoc's `= Title` document
+ * header, the first reStructuredText section title. Null for markdown and plain `.txt`.
+ */
+export function markupTitle(path: string, body: string): string | null {
+  const ext = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase()
+  const lines = body.split('\n', 200)
+  if (ext === 'org') {
+    for (const line of lines) {
+      const m = /^#\+title:[ \t]*(.+?)\s*$/i.exec(line)
+      if (m) return m[1]!
+    }
+    return null
+  }
+  if (ext === 'adoc' || ext === 'asciidoc') {
+    const first = lines.find((l) => l.trim() !== '' && !l.startsWith('//') && !l.startsWith(':'))
+    return /^=[ \t]+(.+?)\s*$/.exec(first ?? '')?.[1] ?? null
+  }
+  if (ext === 'rst') {
+    for (let i = 0; i + 1 < lines.length; i++) {
+      const text = lines[i]!.trim()
+      const under = lines[i + 1]!
+      if (text === '' || RST_ADORNMENT.test(lines[i]!) || !RST_ADORNMENT.test(under)) continue
+      if (under.trim().length >= text.length) return text
+    }
+  }
+  return null
+}

@@ -15,11 +15,20 @@ export interface ParsedMarkdown {
 /** A `## Timeline` heading starts the timeline section; everything above is compiled truth. */
 const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/im
 
-/** The first `# heading` of the prose: a `#` line inside a fenced code block is code, not a heading. */
+/**
+ * The first top-level heading of the prose, `# Title` or a line underlined with `=` (a setext
+ * heading, as plain-text notes and older markdown write it). A `#` line inside a fenced code
+ * block is code, not a heading.
+ */
 function firstHeading(body: string): string | null {
+  let previous: { index: number; text: string } | null = null
   for (const line of proseLines(body)) {
     const match = /^#[ \t]+(.+?)[ \t#]*$/.exec(line.raw)
     if (match) return match[1]!.trim()
+    if (/^ {0,3}=+[ \t]*$/.test(line.raw) && previous !== null && previous.index === line.index - 1 && /^ {0,3}[^\s#>|=*+-]/.test(previous.text)) {
+      return previous.text.trim()
+    }
+    previous = { index: line.index, text: line.raw }
   }
   return null
 }
@@ -28,11 +37,6 @@ function firstHeading(body: string): string | null {
 function titleFromSlug(slug: string): string {
   const last = slug.split('/').pop() ?? slug
   return last.replace(/[-_]+/g, ' ').trim() || slug
-}
-
-/** A page read from a file: the title its markup declares, or the file name as written. */
-function titleFromFile(path: string, body: string): string | null {
-  return markupTitle(path, body) ?? noteFileTitle(path)
 }
 
 /**
@@ -114,7 +118,10 @@ export function parseMarkdownPage(text: string, slug: string, path?: string): Pa
   const compiledTruth = (timelineAt >= 0 ? body.slice(0, timelineAt) : body).trim()
   const timeline = timelineAt >= 0 ? body.slice(timelineAt).replace(TIMELINE_HEADING, '').trim() : ''
   const written = typeof frontmatter.title === 'number' || typeof frontmatter.title === 'boolean' ? String(frontmatter.title) : frontmatter.title
-  const title = typeof written === 'string' && written.trim() !== '' ? written.trim() : (firstHeading(compiledTruth) ?? (path ? titleFromFile(path, compiledTruth) : null) ?? titleFromSlug(slug))
+  const title =
+    typeof written === 'string' && written.trim() !== ''
+      ? written.trim()
+      : ((path ? markupTitle(path, compiledTruth) : null) ?? firstHeading(compiledTruth) ?? (path ? noteFileTitle(path) : null) ?? titleFromSlug(slug))
   const type = typeof frontmatter.type === 'string' && frontmatter.type.trim() !== '' ? frontmatter.type.trim() : 'note'
   return { frontmatter, title, type, compiledTruth, timeline, tags: normalizeTags(frontmatterTags(frontmatter), inlineTags(body)) }
 }

@@ -43,7 +43,10 @@ engineTest(t, 'plain-text notes import as pages titled by their markup or file n
   const root = tree({
     'notes/Shopping List.txt': 'sourdough flour, eggs\nand the #weekly tag\n',
     'docs/guide.rst': '.. _guide:\n\n=============\nPelican guide\n=============\n\nHow pelicans fish.\n\nFeeding\n-------\n\nMostly at dawn.\n',
-    'agenda.org': '#+TITLE: Quarterly agenda\n\n* Budget\nReview the heron budget.\n',
+    'agenda.org': '# an Org comment\n#+TITLE: Quarterly agenda\n\n* Budget\nReview the heron budget.\n',
+    'docs/add_thing.rst': 'add_thing\n---------\n\nAdds a thing.\n\nExamples\n========\n\nMore.\n',
+    'notes/release.txt': 'Release Notes\n=============\n\nThe changes.\n',
+    'notes/setext.md': 'An Underlined Title\n===\n\nText.\n',
     'book/intro.adoc': '// a comment\n= Writing in AsciiDoc\n:toc:\n\nAsciiDoc has its own headers.\n',
     'notes/README.txt': 'not a note',
     'notes/minutes.txt': '---\nMinutes: of the meeting, in prose\nWe agreed on herons.\n---\nThe end.\n',
@@ -61,6 +64,9 @@ engineTest(t, 'plain-text notes import as pages titled by their markup or file n
     'notes/list': 'List',
     'notes/minutes.txt': 'minutes',
     'notes/tagged.txt': 'tagged',
+    'docs/add_thing.rst': 'add_thing',
+    'notes/release.txt': 'Release Notes',
+    'notes/setext': 'An Underlined Title',
   })
   const list = await findPage(db, 'default', 'notes/shopping-list.txt')
   t.equal(list!.compiledTruth, 'sourdough flour, eggs\nand the #weekly tag', 'the text is kept as written')

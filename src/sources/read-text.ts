@@ -54,8 +54,20 @@ export function readTextFileSync(path: string, options: { allowNul?: boolean } =
 }
 
 /**
- * The text rules of readTextFile for bytes from elsewhere (a git blob): size limit, strict UTF-8,
- * no NUL bytes; a leading BOM is dropped. `label` names the file in errors.
+ * A file that opens with a UTF-16 byte order mark is UTF-16 text (what Windows editors save as
+ * "Unicode"), not binary, even though every other byte of its ASCII letters is NUL.
+ */
+function utf16ByteOrder(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (bytes.byteLength < 2) return null
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le'
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be'
+  return null
+}
+
+/**
+ * The text rules of readTextFile for bytes from elsewhere (a git blob): size limit, strict UTF-8
+ * (or UTF-16 after its byte order mark), no NUL bytes; a leading BOM is dropped. `label` names
+ * the file in errors.
  */
 export function decodeTextBytes(bytes: Uint8Array, label: string, options: { allowNul?: boolean } = {}): string {
   if (bytes.byteLength > MAX_FILE_BYTES) {
@@ -64,10 +76,11 @@ export function decodeTextBytes(bytes: Uint8Array, label: string, options: { all
     })
   }
   let text: string
+  const encoding = utf16ByteOrder(bytes)
   try {
-    text = decoder.decode(bytes)
+    text = encoding === null ? decoder.decode(bytes) : new TextDecoder(encoding, { fatal: true }).decode(bytes)
   } catch {
-    throw new ValidationError('invalid_utf8', `${label} is not valid UTF-8 text.`, { hint: 'Convert it to UTF-8, or exclude it.' })
+    throw new ValidationError('invalid_utf8', `${label} is not valid ${encoding === null ? 'UTF-8' : 'UTF-16'} text.`, { hint: 'Convert it to UTF-8, or exclude it.' })
   }
   if (!options.allowNul && text.includes('\u0000')) {
     throw new ValidationError('binary_file', `${label} looks binary (contains NUL bytes).`, { hint: 'Exclude it from the source.' })

@@ -2,7 +2,7 @@ import t from 'tap'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
-import { compileGlobs, createFileFilter, isMinifiedCode, walkFiles } from '../../src/sources/index.js'
+import { compileGlobs, createFileFilter, decodeTextBytes, isMinifiedCode, readTextFile, walkFiles } from '../../src/sources/index.js'
 import { kindByExtension, slugForPath } from '../../src/sources/path-kind.js'
 
 t.test('globs: **/ is zero or more directories, ? one non-slash character', async (t) => {
@@ -53,6 +53,23 @@ t.test('plain-text notes (.txt, reStructuredText, Org, AsciiDoc) are notes; thei
   t.equal(createFileFilter({ strategy: 'code' }).kindOf('notes/list.txt'), null, 'code imports leave notes alone')
   t.equal(kindByExtension('notes/gone.txt'), 'markdown', 'a deleted text note is found by its extension')
   t.equal(slugForPath('Notes/Shopping List.txt'), 'notes/shopping-list.txt', 'the slug keeps the extension, as a link to the file names it')
+})
+
+t.test('a file with a UTF-16 byte order mark is read as UTF-16 text; broken UTF-16 is a clear error', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'brain-utf16-'))
+  t.teardown(() => rmSync(root, { recursive: true, force: true }))
+  const text = 'Notes on herons: café, 鷺\n'
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])
+  const be = Buffer.from(le)
+  be.swap16()
+  writeFileSync(join(root, 'le.txt'), le)
+  writeFileSync(join(root, 'be.txt'), be)
+  writeFileSync(join(root, 'odd.txt'), Buffer.concat([le, Buffer.from([0x41])]))
+  t.equal(await readTextFile(join(root, 'le.txt')), text)
+  t.equal(await readTextFile(join(root, 'be.txt')), text)
+  t.equal(decodeTextBytes(le, 'le.txt'), text, 'bytes from a git blob too')
+  await t.rejects(readTextFile(join(root, 'odd.txt')), { code: 'invalid_utf8', message: /not valid UTF-16/ })
+  t.throws(() => decodeTextBytes(Buffer.from('a\u0000b'), 'nul.txt'), { code: 'binary_file' }, 'NUL bytes without a byte order mark are still binary')
 })
 
 t.test('the walker never follows symlinks', async (t) => {

@@ -100,11 +100,14 @@ function plainTextFrontmatter(text: string): { data: Record<string, unknown>; co
   return { data: {}, content: text }
 }
 
-/** `path`, when the page comes from a file, names an untitled page after that file. */
+/**
+ * `path`, when the page comes from a file, names an untitled page after that file. A plain-text
+ * note is known by its path, or by its slug when it comes without one (the brain-directory watcher).
+ */
 export function parseMarkdownPage(text: string, slug: string, path?: string): ParsedMarkdown {
   let parsed: { data: Record<string, unknown>; content: string }
   try {
-    parsed = path !== undefined && isPlainTextNoteName(path) ? plainTextFrontmatter(text) : parseFrontmatter(text)
+    parsed = isPlainTextNoteName(path ?? slug) ? plainTextFrontmatter(text) : parseFrontmatter(text)
   } catch (err) {
     if (err instanceof ValidationError) throw err
     throw new ValidationError('YAML_PARSE', `The front matter of ${slug} is not valid YAML.`, {

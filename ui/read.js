@@ -5,6 +5,9 @@ import { api } from './api.js'
 import { el, highlighted, pageHref, svg, when } from './dom.js'
 import { highlight, renderMarkdown } from './markdown.js'
 
+/** Plain-text notes (`.txt`, reStructuredText, Org, AsciiDoc) are shown as written: their lines and columns are not markdown. */
+const PLAIN_TEXT_NOTE = /\.(txt|text|rst|org|adoc|asciidoc)$/i
+
 export async function home(show) {
   const [{ pages }, stats] = await Promise.all([api('list_pages', { limit: 30 }), api('get_stats').catch(() => null)])
   show(
@@ -155,7 +158,12 @@ export async function pageView(show, slug, navigate) {
       },
     }),
   )
-  const body = page.page_kind === 'code' ? await codeBody(page) : renderMarkdown(page.compiled_truth, slug, resolved)
+  const body =
+    page.page_kind === 'code'
+      ? await codeBody(page)
+      : PLAIN_TEXT_NOTE.test(page.slug)
+        ? el('pre', { class: 'plain-text', text: page.compiled_truth })
+        : renderMarkdown(page.compiled_truth, slug, resolved)
   show(
     el(
       'article',

@@ -60,6 +60,8 @@ t.test('code, graph and operate screens', async (t) => {
   writeFileSync(join(folder, 'notes', 'alpha.md'), '# Alpha\n\nAlpha links to [[beta]].\n')
   writeFileSync(join(folder, 'notes', 'beta.md'), '# Beta\n\nBeta links to [[gamma]].\n')
   writeFileSync(join(folder, 'notes', 'gamma.md'), '# Gamma\n\nThe end of the chain.\n')
+  const plain = 'Columns   line   up\n  * not a list item *\n<b>not bold</b> and [[not a link]]'
+  writeFileSync(join(folder, 'notes', 'plain.txt'), `${plain}\n`)
   const imported = await brain.run(['import', folder, '--no-embed', '--strategy', 'auto'])
   t.equal(imported.code, 0, imported.stderr)
 
@@ -150,6 +152,12 @@ t.test('code, graph and operate screens', async (t) => {
   t.match(await page.$eval('#coverage', (p) => p.textContent), /Embedding coverage: \d+ of \d+ chunks \(\d+ %\)/, 'coverage is shown')
   t.ok((await page.$$eval('#checks tbody tr', (rows) => rows.map((r) => r.firstChild?.textContent))).includes('embeddings'))
   await shot(page, 'doctor')
+
+  // A plain-text note is shown as written, its spacing kept and nothing in it read as markup.
+  await page.goto(`${base}/ui#/page/notes%2Fplain.txt`)
+  await page.waitForSelector('article pre.plain-text')
+  t.equal(await page.$eval('article pre.plain-text', (pre) => pre.textContent), plain)
+  t.equal(await page.$$eval('article b, article em, article li, article a.wikilink', (found) => found.length), 0, 'no markup from the text')
 
   // Phone width: the page stays usable, nothing overflows sideways.
   await page.setViewport({ width: 375, height: 740 })

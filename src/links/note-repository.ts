@@ -7,8 +7,8 @@ import type { SqlExecutor } from '../db/types.js'
 import type { NoteLinkDraft } from './note-links.js'
 import type { MarkdownPageRef } from './repository.js'
 
-function drafts(links: readonly NoteLinkDraft[]) {
-  return links.map((l) => ({
+function draftRow(l: NoteLinkDraft) {
+  return {
     type: l.type,
     source: l.source,
     text: l.targetText,
@@ -19,11 +19,11 @@ function drafts(links: readonly NoteLinkDraft[]) {
     field: l.field,
     line: l.line,
     context: l.context,
-  }))
+  }
 }
 
 function payload(links: readonly NoteLinkDraft[]): string {
-  return JSON.stringify(drafts(links))
+  return JSON.stringify(links.map(draftRow))
 }
 
 /** Replaces the explicit links of a page; returns how many were stored and how many resolved. */
@@ -56,7 +56,7 @@ export async function replaceNoteLinks(db: SqlExecutor, page: MarkdownPageRef, l
  * statement, each resolved by the same function as replaceNoteLinks; stored in page order.
  */
 export async function insertNoteLinksOfNewPages(db: SqlExecutor, pages: ReadonlyArray<{ page: MarkdownPageRef; links: readonly NoteLinkDraft[] }>): Promise<void> {
-  const rows = pages.flatMap(({ page, links }) => drafts(links).map((d) => ({ ...d, from_id: page.id, from_source: page.sourceId, origin: page.slug })))
+  const rows = pages.flatMap(({ page, links }) => links.map((l) => Object.assign(draftRow(l), { from_id: page.id, from_source: page.sourceId, origin: page.slug })))
   if (rows.length === 0) return
   await db.query(
     `WITH drafts AS (

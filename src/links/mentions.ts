@@ -78,8 +78,7 @@ export function normalizeName(name: string): string {
 export function mentionPhrases(content: string, names?: ReadonlyMap<string, number>): Map<string, MentionPlace> {
   const out = new Map<string, MentionPlace>()
   const starts = names ? nameStarts(names) : null
-  const { bodyLine } = splitFrontmatterLines(content)
-  const body = bodyLine === 0 ? content : content.split('\n').slice(bodyLine).join('\n')
+  const { bodyLine, body } = splitFrontmatterLines(content)
   let field = 'compiled_truth'
   for (const line of proseLines(body)) {
     if (TIMELINE_HEADING.test(line.text)) field = 'timeline'

@@ -38,19 +38,30 @@ const CONTEXT_CHARS = 160
  * The slug form of a path, lower-cased and composed (NFC): what `markdownSlugForPath` makes of a
  * note's file name, and of a document the importer turns into one page (a PDF, an HTML file, a
  * .docx), whose slug drops its extension too, so `[[Q1 Report.pdf]]` finds `papers/q1-report`.
+ * Every link of an import passes here, twice for most, so the common case skips what it can.
  */
 export function slugKey(path: string): string {
-  const slashed = path.normalize('NFC').replace(/\\/g, '/')
-  return slashed
-    .replace(isSinglePageDocumentName(slashed) ? /\.[A-Za-z0-9]{1,8}$/ : /\.(md|markdown|mdx)$/i, '')
-    .toLowerCase()
-    .replace(/\s+/g, '-')
-    .replace(/\/+/g, '/')
-    .replace(/^\/+|\/+$/g, '')
+  let key = NON_ASCII.test(path) ? path.normalize('NFC') : path
+  if (key.includes('\\')) key = key.replace(/\\/g, '/')
+  const extension = FILE_EXTENSION.exec(key)
+  if (extension !== null && (MARKDOWN_EXTENSION.test(extension[0]) || isSinglePageDocumentName(key))) key = key.slice(0, extension.index)
+  key = key.toLowerCase()
+  if (WHITESPACE.test(key)) key = key.replace(/\s+/g, '-')
+  if (key.includes('//')) key = key.replace(/\/+/g, '/')
+  if (key.startsWith('/') || key.endsWith('/')) key = key.replace(/^\/+|\/+$/g, '')
+  return key
 }
+
+const NON_ASCII = /[^\x00-\x7f]/
+const FILE_EXTENSION = /\.[A-Za-z0-9]{1,8}$/
+const MARKDOWN_EXTENSION = /^\.(md|markdown|mdx)$/i
+const WHITESPACE = /\s/
+/** A path segment joinPath must resolve or drop: `.`, `..`, or an empty one. */
+const SPECIAL_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/
 
 /** Joins a relative path to a folder, resolving `.` and `..` (never above the root). */
 export function joinPath(folder: string, path: string): string {
+  if (path !== '' && !SPECIAL_SEGMENT.test(path)) return folder === '' ? path : `${folder}/${path}`
   const parts = folder === '' ? [] : folder.split('/')
   for (const segment of path.split('/')) {
     if (segment === '' || segment === '.') continue
@@ -174,11 +185,13 @@ function bodyLinks(body: string, firstLine: number, slug: string): NoteLinkDraft
     if (TIMELINE_HEADING.test(line.text)) field = 'timeline'
     if (!line.text.includes('](') && !line.text.includes('[[')) continue
     const found: Array<{ column: number; link: NoteLinkDraft | null }> = []
-    const masked = line.text.replace(WIKILINK, (match, bang: string, inner: string, column: number) => {
-      found.push({ column, link: wikilink(inner, bang === '!', null, slug, { field, line: firstLine + line.index + 1, raw: line.raw, column }) })
-      return ' '.repeat(match.length)
-    })
-    for (const m of masked.matchAll(MD_LINK)) {
+    const masked = line.text.includes('[[')
+      ? line.text.replace(WIKILINK, (match, bang: string, inner: string, column: number) => {
+          found.push({ column, link: wikilink(inner, bang === '!', null, slug, { field, line: firstLine + line.index + 1, raw: line.raw, column }) })
+          return ' '.repeat(match.length)
+        })
+      : line.text
+    for (const m of masked.includes('](') ? masked.matchAll(MD_LINK) : []) {
       const place = { field, line: firstLine + line.index + 1, raw: line.raw, column: m.index }
       found.push({ column: m.index, link: markdownLink(m[3]!, m[2]!, m[1] === '!', slug, place) })
     }
@@ -216,8 +229,7 @@ function propertyLinks(frontmatter: Record<string, unknown>, frontmatterLines: r
  */
 export function noteLinks(content: string, frontmatter: Record<string, unknown>, slug: string): NoteLinkDraft[] {
   if (!content.includes('[[') && !content.includes('](')) return []
-  const { bodyLine, frontmatterLines } = splitFrontmatterLines(content)
-  const body = bodyLine === 0 ? content : content.split('\n').slice(bodyLine).join('\n')
+  const { bodyLine, frontmatterLines, body } = splitFrontmatterLines(content)
   const all = [...propertyLinks(frontmatter, frontmatterLines, slug), ...bodyLinks(body, bodyLine, slug)]
   const seen = new Set<string>()
   return all.filter((l) => {

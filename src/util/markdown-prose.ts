@@ -65,13 +65,21 @@ export function proseLines(text: string): ProseLine[] {
 
 /**
  * Where the body of a markdown file starts: the line after a leading `---` front-matter block
- * (closed by `---` or `...`), or 0. Also returns the front-matter lines.
+ * (closed by `---` or `...`), or 0. Also returns the front-matter lines and the body itself. Reads
+ * only as far as the block goes: most notes have a short one and a long body.
  */
-export function splitFrontmatterLines(content: string): { bodyLine: number; frontmatterLines: string[] } {
-  const lines = content.split('\n')
-  if (!/^---\s*$/.test(lines[0]?.replace(/\r$/, '') ?? '')) return { bodyLine: 0, frontmatterLines: [] }
-  for (let i = 1; i < lines.length; i++) {
-    if (/^(---|\.\.\.)\s*$/.test(lines[i]!.replace(/\r$/, ''))) return { bodyLine: i + 1, frontmatterLines: lines.slice(1, i) }
+export function splitFrontmatterLines(content: string): { bodyLine: number; frontmatterLines: string[]; body: string } {
+  const none = { bodyLine: 0, frontmatterLines: [], body: content }
+  if (!content.startsWith('---')) return none
+  let end = content.indexOf('\n')
+  if (end < 0 || !/^---\s*$/.test(content.slice(0, end).replace(/\r$/, ''))) return none
+  const frontmatterLines: string[] = []
+  for (let line = 1; end >= 0; line++) {
+    const start = end + 1
+    end = content.indexOf('\n', start)
+    const text = content.slice(start, end < 0 ? content.length : end)
+    if (/^(---|\.\.\.)\s*$/.test(text.replace(/\r$/, ''))) return { bodyLine: line + 1, frontmatterLines, body: end < 0 ? '' : content.slice(end + 1) }
+    frontmatterLines.push(text)
   }
-  return { bodyLine: 0, frontmatterLines: [] }
+  return none
 }

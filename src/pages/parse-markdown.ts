@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/index.js'
-import { parseFrontmatter } from '../util/frontmatter-doc.js'
+import { parseFrontmatter, type ParsedFrontmatter } from '../util/frontmatter-doc.js'
 import { proseLines } from '../util/markdown-prose.js'
 import { isPlainTextNoteName, markupTitle, noteFileTitle } from './note-files.js'
 
@@ -90,14 +90,14 @@ export function normalizeTags(fromFrontmatter: readonly string[], inline: readon
  * A plain-text note has front matter only when its opening block is a YAML mapping: a `---` line
  * is a common separator in plain text, and what it encloses is the note's text, not a header.
  */
-function plainTextFrontmatter(text: string): { data: Record<string, unknown>; content: string } {
+function plainTextFrontmatter(text: string): ParsedFrontmatter {
   try {
     const parsed = parseFrontmatter(text)
     if (Object.keys(parsed.data).length > 0) return parsed
   } catch {
     // Not YAML: the block is prose.
   }
-  return { data: {}, content: text }
+  return { data: {}, content: text, notMapping: false }
 }
 
 /**
@@ -105,7 +105,7 @@ function plainTextFrontmatter(text: string): { data: Record<string, unknown>; co
  * note is known by its path, or by its slug when it comes without one (the brain-directory watcher).
  */
 export function parseMarkdownPage(text: string, slug: string, path?: string): ParsedMarkdown {
-  let parsed: { data: Record<string, unknown>; content: string }
+  let parsed: ParsedFrontmatter
   try {
     parsed = isPlainTextNoteName(path ?? slug) ? plainTextFrontmatter(text) : parseFrontmatter(text)
   } catch (err) {
@@ -113,6 +113,11 @@ export function parseMarkdownPage(text: string, slug: string, path?: string): Pa
     throw new ValidationError('YAML_PARSE', `The front matter of ${slug} is not valid YAML.`, {
       hint: 'Fix the YAML between the --- lines (run `brain frontmatter validate <file>` to see where).',
       cause: err,
+    })
+  }
+  if (parsed.notMapping) {
+    throw new ValidationError('YAML_PARSE', `The front matter of ${slug} is not a mapping of keys to values.`, {
+      hint: 'Write the front matter as `key: value` lines between the --- lines, or remove the --- lines if the text is not front matter.',
     })
   }
   const frontmatter = parsed.data

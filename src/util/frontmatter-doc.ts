@@ -82,11 +82,13 @@ const MATTER_OPTIONS = {
   },
 }
 
-interface ParsedFrontmatter {
+export interface ParsedFrontmatter {
   /** The front matter as a plain JSON object; `{}` when there is none. */
   data: Record<string, unknown>
   /** Everything after the closing delimiter. */
   content: string
+  /** The block held YAML that is not a mapping (a sentence, a list): `data` is then `{}`. */
+  notMapping: boolean
 }
 
 /**
@@ -96,8 +98,8 @@ interface ParsedFrontmatter {
 export function parseFrontmatter(text: string): ParsedFrontmatter {
   const result = matter(text, MATTER_OPTIONS as Parameters<typeof matter>[1])
   const data = result.data as unknown
-  const plain = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {}
-  return { data: plain, content: result.content }
+  const mapping = data !== null && typeof data === 'object' && !Array.isArray(data)
+  return { data: mapping ? (data as Record<string, unknown>) : {}, content: result.content, notMapping: !mapping && data !== null && data !== undefined }
 }
 
 /**

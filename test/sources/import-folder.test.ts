@@ -19,6 +19,7 @@ engineTest(t, 'a folder of notes and code imports; poison files are recorded and
     'src/bad-utf8.ts': Buffer.from([0x63, 0x6f, 0x6e, 0x73, 0x74, 0x20, 0xff, 0xfe, 0x0a]),
     'src/binary.json': Buffer.from([0x7b, 0x00, 0x01, 0x7d]),
     'notes/broken.md': '---\ntitle: [oops\n---\nbody',
+    'notes/sentence.md': '---\njust a sentence, not front matter\n---\nbody',
   })
   writeFileSync(join(root, 'src/huge.ts'), '')
   truncateSync(join(root, 'src/huge.ts'), 50 * 1024 * 1024)
@@ -26,6 +27,7 @@ engineTest(t, 'a folder of notes and code imports; poison files are recorded and
   t.equal(result.created, 3, 'ada, big ideas, math.py')
   t.same(result.failed.map((f) => [f.path, f.code]).sort(), [
     ['notes/broken.md', 'YAML_PARSE'],
+    ['notes/sentence.md', 'YAML_PARSE'],
     ['src/bad-utf8.ts', 'invalid_utf8'],
     ['src/binary.json', 'binary_file'],
     ['src/huge.ts', 'file_too_large'],

@@ -4,6 +4,9 @@ import { findPage, listChunks, listPages } from '../../src/pages/index.js'
 import { insertSource } from '../../src/sources/source-repository.js'
 import { listFailures, runSync, type SourceSyncResult, type SyncRequest } from '../../src/sync/index.js'
 import { engineTest } from '../helpers/engines.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { migrationsDir } from '../../src/db/migrate.js'
 import { makeRepo } from './helpers.js'
 
 async function sync(db: Database, request: SyncRequest): Promise<SourceSyncResult> {
@@ -106,6 +109,21 @@ engineTest(t, 'a chunker-version change forces a full walk even when HEAD has no
   const { rows } = await db.query<{ chunker_version: string; last_commit: string }>(`SELECT chunker_version, last_commit FROM sources WHERE id = 's'`)
   t.same(rows[0], { chunker_version: '4', last_commit: repo.head() }, 'the new version is recorded with the bookmark')
   t.equal((await sync(db, { sourceId: 's' })).status, 'up_to_date')
+})
+
+engineTest(t, 'a source synced before plain-text notes were imported walks its tree once and imports them', async (t, { db }) => {
+  const files = { 'a.md': '# A\n', 'notes/list.txt': 'Herons and egrets\n', 'src/x.go': 'package x\n\nfunc X() {}\n' }
+  await insertSource(db, { id: 'notes', localPath: makeRepo(files).dir, strategy: 'auto' })
+  await insertSource(db, { id: 'code', localPath: makeRepo(files).dir, strategy: 'code' })
+  await sync(db, { sourceId: 'notes' })
+  await sync(db, { sourceId: 'code' })
+  // As an older release left it: the bookmark at HEAD, and no page for the text file.
+  await db.query(`DELETE FROM pages WHERE slug = 'notes/list.txt'`)
+  await db.exec(readFileSync(join(migrationsDir(), '0540_walk_for_plain_text_notes.sql'), 'utf8'))
+  const notes = await sync(db, { sourceId: 'notes' })
+  t.match(notes, { status: 'synced', mode: 'full', fullWalkReason: 'chunker_version', added: 1, skipped: 2 })
+  t.equal((await findPage(db, 'notes', 'notes/list.txt'))?.title, 'list')
+  t.equal((await sync(db, { sourceId: 'code' })).status, 'up_to_date', 'a code source imports no notes and does not walk')
 })
 
 engineTest(t, 'a poison file fails while the others import; it is recorded, reported and retried', async (t, { db }) => {

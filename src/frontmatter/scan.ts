@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { NotFoundError, serializeError, UsageError, ValidationError, type ErrorEnvelope } from '../errors/index.js'
+import { isMarkdownFileName } from '../pages/note-files.js'
 import { markdownSlugForPath } from '../pages/slug.js'
 import { createFileFilter, type FileFilter } from '../sources/file-filter.js'
 import { readTextFile } from '../sources/read-text.js'
@@ -20,8 +21,6 @@ export interface ScannedFile {
   /** Set when the file could not be read as text (it is then not validated). */
   readError: ErrorEnvelope | null
 }
-
-const MARKDOWN_FILE = /\.(md|markdown|mdx)$/i
 
 export function expectationFor(path: string, roots: readonly PageRoot[]): { expected: SlugExpectation; expectedSlug: string | null; sourceId: string | null } {
   const owner = owningRoot(path, roots)
@@ -49,7 +48,7 @@ export async function scanFile(path: string, roots: readonly PageRoot[]): Promis
 /** The markdown files below a directory, as sync would pick them (symlinks never followed); plain-text notes have no front matter to check. */
 export async function markdownFilesIn(dir: string, filter: FileFilter): Promise<string[]> {
   const files = await walkFiles(dir, filter)
-  return files.filter((f) => f.kind === 'markdown' && MARKDOWN_FILE.test(f.relativePath)).map((f) => f.absolutePath)
+  return files.filter((f) => f.kind === 'markdown' && isMarkdownFileName(f.relativePath)).map((f) => f.absolutePath)
 }
 
 /** Resolves a user-given path to a canonical one, refusing what does not exist. */
@@ -63,7 +62,7 @@ export async function resolveTarget(target: string, cwd: string): Promise<{ path
   }
   if (info.isSymbolicLink()) throw new ValidationError('symlink_refused', `${absolute} is a symbolic link; links are never followed.`, { hint: 'Pass the real path.' })
   const path = (await canonicalPath(absolute)) ?? absolute
-  if (!info.isDirectory() && !MARKDOWN_FILE.test(path)) {
+  if (!info.isDirectory() && !isMarkdownFileName(path)) {
     throw new UsageError('not_markdown', `${absolute} is not a markdown file (.md, .markdown, .mdx).`, { hint: 'Pass a .md file or a directory.' })
   }
   return { path, isDirectory: info.isDirectory() }

@@ -4,12 +4,18 @@
  * are what a search should find, even where the markup itself is not rendered.
  */
 
-const MARKDOWN_FILE = /\.(md|markdown|mdx)$/i
+/** A markdown file's extension, which its slug drops. */
+export const MARKDOWN_FILE = /\.(md|markdown|mdx)$/i
 const PLAIN_TEXT_FILE = /\.(txt|text|rst|org|adoc|asciidoc)$/i
 
 /** Whether a file is imported as a note, by its name. */
 export function isNoteFileName(path: string): boolean {
   return MARKDOWN_FILE.test(path) || PLAIN_TEXT_FILE.test(path)
+}
+
+/** Whether a file is markdown (the only kind of note with front matter to check). */
+export function isMarkdownFileName(path: string): boolean {
+  return MARKDOWN_FILE.test(path)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/index.js'
+import { MARKDOWN_FILE } from './note-files.js'
 
 export const MAX_SLUG_LENGTH = 512
 
@@ -36,7 +37,7 @@ export function normalizeSlug(raw: string): string {
  * lower-cased, whitespace turned into `-`. `People/Ada Lovelace.md` → `people/ada-lovelace`.
  */
 export function markdownSlugForPath(relativePath: string): string {
-  const withoutExt = relativePath.replace(/\\/g, '/').replace(/\.(md|markdown|mdx)$/i, '')
+  const withoutExt = relativePath.replace(/\\/g, '/').replace(MARKDOWN_FILE, '')
   return normalizeSlug(withoutExt.toLowerCase().replace(/\s+/g, '-'))
 }
 

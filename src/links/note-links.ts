@@ -201,17 +201,17 @@ function bodyLinks(body: string, firstLine: number, slug: string): NoteLinkDraft
   return out
 }
 
-function propertyLine(frontmatterLines: readonly string[], key: string): number {
+function propertyLine(frontmatterLines: readonly string[], firstLine: number, key: string): number {
   const at = frontmatterLines.findIndex((l) => l.startsWith(`${key}:`) || l.startsWith(`"${key}":`) || l.startsWith(`'${key}':`))
-  return at < 0 ? 1 : at + 2
+  return at < 0 ? 1 : at + firstLine
 }
 
 /** Front-matter properties whose value, or an item of whose list value, holds wikilinks. */
-function propertyLinks(frontmatter: Record<string, unknown>, frontmatterLines: readonly string[], slug: string): NoteLinkDraft[] {
+function propertyLinks(frontmatter: Record<string, unknown>, frontmatterLines: readonly string[], firstLine: number, slug: string): NoteLinkDraft[] {
   const out: NoteLinkDraft[] = []
   for (const [name, value] of Object.entries(frontmatter)) {
     const items = Array.isArray(value) ? value : [value]
-    const line = propertyLine(frontmatterLines, name)
+    const line = propertyLine(frontmatterLines, firstLine, name)
     for (const item of items) {
       if (typeof item !== 'string' || !item.includes('[[')) continue
       for (const m of item.matchAll(WIKILINK)) {
@@ -229,8 +229,8 @@ function propertyLinks(frontmatter: Record<string, unknown>, frontmatterLines: r
  */
 export function noteLinks(content: string, frontmatter: Record<string, unknown>, slug: string): NoteLinkDraft[] {
   if (!content.includes('[[') && !content.includes('](')) return []
-  const { bodyLine, frontmatterLines, body } = splitFrontmatterLines(content)
-  const all = [...propertyLinks(frontmatter, frontmatterLines, slug), ...bodyLinks(body, bodyLine, slug)]
+  const { bodyLine, frontmatterLines, firstFrontmatterLine, body } = splitFrontmatterLines(content)
+  const all = [...propertyLinks(frontmatter, frontmatterLines, firstFrontmatterLine, slug), ...bodyLinks(body, bodyLine, slug)]
   const seen = new Set<string>()
   return all.filter((l) => {
     const id = `${l.type}\u0000${l.key}\u0000${l.anchor ?? ''}`

@@ -26,10 +26,14 @@ export function isPlainTextNoteName(path: string): boolean {
   return PLAIN_TEXT_FILE.test(path)
 }
 
-/** The file name as written, without its note extension. */
+/**
+ * The file name as written, without its note extension. Logseq writes a namespaced page
+ * (`space/rockets`) to the file `space___rockets.md`, so `___` between words is a `/` again.
+ */
 export function noteFileTitle(path: string): string | null {
   const name = (path.replace(/\\/g, '/').split('/').pop() ?? '').replace(MARKDOWN_FILE, '').replace(PLAIN_TEXT_FILE, '').trim()
-  return name === '' ? null : name
+  if (name === '') return null
+  return MARKDOWN_FILE.test(path) && /[^_]___[^_]/.test(name) ? name.replace(/(?<=[^_])___(?=[^_])/g, '/') : name
 }
 
 /** reStructuredText's underline (or over- and underline) of one repeated punctuation sign. */

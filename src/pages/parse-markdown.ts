@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors/index.js'
 import { parseFrontmatter, type ParsedFrontmatter } from '../util/frontmatter-doc.js'
 import { proseLines } from '../util/markdown-prose.js'
+import { leadingPropertyBlock } from '../util/property-lines.js'
 import { isPlainTextNoteName, markupTitle, noteFileTitle } from './note-files.js'
 
 export interface ParsedMarkdown {
@@ -41,15 +42,16 @@ function titleFromSlug(slug: string): string {
 
 /**
  * Inline `#tags` and `#nested/tags` of the prose: after a space or at a line's start, not a
- * heading marker (`# Title`), not in code, not a number alone (`#1`).
+ * heading marker (`# Title`), not in code, not a number alone (`#1`). Logseq's `#[[two words]]`
+ * is a tag too.
  */
 export function inlineTags(body: string): string[] {
   if (!body.includes('#')) return []
   const tags: string[] = []
   for (const line of proseLines(body)) {
     if (!line.text.includes('#')) continue
-    for (const m of line.text.matchAll(/(?<=^|\s)#([\p{L}\p{N}_\-/]+)/gu)) {
-      const tag = m[1]!.replace(/\/+$/, '')
+    for (const m of line.text.matchAll(/(?<=^|\s)#(?:\[\[([^[\]]+)\]\]|([\p{L}\p{N}_\-/]+))/gu)) {
+      const tag = (m[1] ?? m[2]!).trim().replace(/\/+$/, '')
       if (tag !== '' && !/^[\d/]+$/.test(tag)) tags.push(tag)
     }
   }
@@ -100,6 +102,42 @@ function plainTextFrontmatter(text: string): ParsedFrontmatter {
   return { data: {}, content: text, notMapping: false }
 }
 
+/** Properties whose value is a list, written with commas: `alias:: Apollo, [[Moonshot]]`. */
+const LIST_PROPERTIES = new Set(['alias', 'aliases', 'tags', 'tag'])
+/** Properties whose value names one thing, which Logseq may write as a link: `type:: [[person]]`. */
+const NAME_PROPERTIES = new Set(['title', 'type'])
+
+/** `[[Name]]` as the name it links, any other text as written. */
+function unbracketed(value: string): string {
+  const m = /^\[\[([^\[\]]*)\]\]$/.exec(value.trim())
+  return (m ? m[1]! : value).trim()
+}
+
+/** A comma-separated value, commas inside `[[…]]` kept, each item without its `#` or brackets. */
+function listItems(value: string): string[] {
+  const items = value.match(/(?:\[\[[^\]]*\]\]|[^,])+/g) ?? []
+  return items.map((item) => unbracketed(item.trim().replace(/^#(?=\S)/, ''))).filter((item) => item !== '')
+}
+
+/**
+ * A markdown note's leading `key:: value` lines (Logseq's page properties, Dataview's page
+ * fields) as front matter, and the body after them. Keys are lower-cased, as Logseq reads them;
+ * the first of a repeated key counts. `alias` and `tags` become lists, `title` and `type` lose a
+ * link's brackets, and every other value stays the text it was written as, so a property that
+ * names pages (`related:: [[A]], [[B]]`) gives a typed link to each.
+ */
+function propertyFrontmatter(text: string): ParsedFrontmatter | null {
+  const block = leadingPropertyBlock(text)
+  if (block === null) return null
+  const data = new Map<string, unknown>()
+  for (const { key, value } of block.entries) {
+    const name = key.toLowerCase()
+    if (data.has(name)) continue
+    data.set(name, LIST_PROPERTIES.has(name) ? listItems(value) : NAME_PROPERTIES.has(name) ? unbracketed(value) : value)
+  }
+  return { data: Object.fromEntries(data), content: text.slice(block.bodyOffset), notMapping: false }
+}
+
 /**
  * `path`, when the page comes from a file, names an untitled page after that file. A plain-text
  * note is known by its path, or by its slug when it comes without one (the brain-directory watcher).
@@ -120,6 +158,7 @@ export function parseMarkdownPage(text: string, slug: string, path?: string): Pa
       hint: 'Write the front matter as `key: value` lines between the --- lines, or remove the --- lines if the text is not front matter.',
     })
   }
+  if (!text.startsWith('---') && !isPlainTextNoteName(path ?? slug) && text.includes('::')) parsed = propertyFrontmatter(text) ?? parsed
   const frontmatter = parsed.data
   const body = parsed.content.replace(/^\s*\n/, '')
   const timelineAt = body.search(TIMELINE_HEADING)

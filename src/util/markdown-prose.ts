@@ -3,6 +3,7 @@
  * blanked out (same length, so columns still match). Links, tags and headings are read from
  * prose only, never from code.
  */
+import { leadingPropertyBlock } from './property-lines.js'
 
 interface ProseLine {
   /** 0-based line number within the text scanned. */
@@ -65,12 +66,17 @@ export function proseLines(text: string): ProseLine[] {
 
 /**
  * Where the body of a markdown file starts: the line after a leading `---` front-matter block
- * (closed by `---` or `...`), or 0. Also returns the front-matter lines and the body itself. Reads
- * only as far as the block goes: most notes have a short one and a long body.
+ * (closed by `---` or `...`) or after its leading `key:: value` property lines, else 0. Also
+ * returns the front-matter lines, the 1-based line of the first of them, and the body itself.
+ * Reads only as far as the block goes: most notes have a short one and a long body.
  */
-export function splitFrontmatterLines(content: string): { bodyLine: number; frontmatterLines: string[]; body: string } {
-  const none = { bodyLine: 0, frontmatterLines: [], body: content }
-  if (!content.startsWith('---')) return none
+export function splitFrontmatterLines(content: string): { bodyLine: number; frontmatterLines: string[]; firstFrontmatterLine: number; body: string } {
+  if (!content.startsWith('---')) {
+    const properties = content.includes('::') ? leadingPropertyBlock(content) : null
+    if (properties === null) return { bodyLine: 0, frontmatterLines: [], firstFrontmatterLine: 1, body: content }
+    return { bodyLine: properties.bodyLine, frontmatterLines: properties.lines, firstFrontmatterLine: 1, body: content.slice(properties.bodyOffset) }
+  }
+  const none = { bodyLine: 0, frontmatterLines: [], firstFrontmatterLine: 2, body: content }
   let end = content.indexOf('\n')
   if (end < 0 || !/^---\s*$/.test(content.slice(0, end).replace(/\r$/, ''))) return none
   const frontmatterLines: string[] = []
@@ -78,7 +84,7 @@ export function splitFrontmatterLines(content: string): { bodyLine: number; fron
     const start = end + 1
     end = content.indexOf('\n', start)
     const text = content.slice(start, end < 0 ? content.length : end)
-    if (/^(---|\.\.\.)\s*$/.test(text.replace(/\r$/, ''))) return { bodyLine: line + 1, frontmatterLines, body: end < 0 ? '' : content.slice(end + 1) }
+    if (/^(---|\.\.\.)\s*$/.test(text.replace(/\r$/, ''))) return { bodyLine: line + 1, frontmatterLines, firstFrontmatterLine: 2, body: end < 0 ? '' : content.slice(end + 1) }
     frontmatterLines.push(text)
   }
   return none

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { noteLinks } from '../../src/links/index.js'
+import { getBacklinks, getLinks, noteLinks } from '../../src/links/index.js'
 import { findPage, importPage, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 
@@ -86,4 +86,89 @@ engineTest(t, 'an imported file gets its file-name title and inline tags', async
   const page = await findPage(db, 'default', 'notes/workspace')
   t.equal(page!.title, 'Workspace')
   t.same(page!.tags, ['desk'])
+})
+
+t.test("leading `key:: value` lines (Logseq's page properties) are the page's front matter", async (t) => {
+  const page = parseMarkdownPage(
+    [
+      'title:: Apollo [[Program]]',
+      'Alias:: Apollo, [[Moon, shot]], #Lunar',
+      'tags:: project, [[deep space]]',
+      'type:: [[project]]',
+      'related:: [[A]], [[B]]',
+      'empty::',
+      'type:: ignored',
+      '',
+      '- Goal #[[moon landing]]',
+      '  id:: 65f0',
+      'status:: not a property',
+    ].join('\n'),
+    'pages/apollo',
+    'pages/Apollo.md',
+  )
+  t.same(page.frontmatter, { title: 'Apollo [[Program]]', alias: ['Apollo', 'Moon, shot', 'Lunar'], tags: ['project', 'deep space'], type: 'project', related: '[[A]], [[B]]', empty: '' })
+  t.equal(page.title, 'Apollo [[Program]]')
+  t.equal(page.type, 'project')
+  t.same(page.tags, ['deep space', 'moon landing', 'project'])
+  t.equal(page.compiledTruth, '- Goal #[[moon landing]]\n  id:: 65f0\nstatus:: not a property', 'the body starts after the properties')
+
+  const firstBlock = parseMarkdownPage('- alias:: Ada\n  type:: person\n- Wrote the first program\n', 'pages/ada-lovelace', 'pages/Ada Lovelace.md')
+  t.same(firstBlock.frontmatter, { alias: ['Ada'], type: 'person' }, 'a first block of properties, as Logseq may write it')
+  t.equal(firstBlock.compiledTruth, '- Wrote the first program')
+  t.equal(firstBlock.title, 'Ada Lovelace')
+
+  for (const text of ['std::vector is a template.\n', 'Intro\nkey:: value\n', 'a:: b\n', '---\ntitle: YAML\n---\nkey:: value\n']) {
+    const parsed = parseMarkdownPage(text, 'x', 'x.md')
+    t.notOk('key' in parsed.frontmatter, `no properties from ${JSON.stringify(text)}`)
+  }
+  t.same(parseMarkdownPage('a:: b\n', 'x', 'x.md').frontmatter, { a: 'b' }, 'a one-letter key is a key')
+  t.same(parseMarkdownPage('key:: value\n', 'notes/k.txt', 'notes/k.txt').frontmatter, {}, 'plain text keeps its lines as text')
+  t.same(parseMarkdownPage('__proto__:: x\nconstructor:: y\n', 'p', 'p.md').frontmatter, JSON.parse('{"__proto__":"x","constructor":"y"}'), 'any key is a plain key')
+
+  const links = noteLinks('related:: [[A]], [[B]]\ntype:: note\n\n- see [[C]]\n', { related: '[[A]], [[B]]', type: 'note' }, 'pages/x')
+  t.same(
+    links.map((l) => [l.type, l.targetText, l.line]),
+    [
+      ['related', 'A', 1],
+      ['related', 'B', 1],
+      ['links_to', 'C', 4],
+    ],
+    'a property names its pages once, as a typed link on its own line',
+  )
+})
+
+t.test('a Logseq namespace file (`a___b.md`) is titled with its `/`', async (t) => {
+  t.equal(parseMarkdownPage('- text\n', 'pages/space___rockets___saturn-v', 'pages/space___rockets___Saturn V.md').title, 'space/rockets/Saturn V')
+  t.equal(parseMarkdownPage('- text\n', 'pages/a____b', 'pages/a____b.md').title, 'a____b', 'four underscores are not a namespace')
+  t.equal(parseMarkdownPage('text\n', 'pages/a___b.txt', 'pages/a___b.txt').title, 'a___b', 'only markdown files are named so')
+})
+
+engineTest(t, 'a Logseq page: properties give title, aliases, type and tags, and links resolve by them', async (t, { db }) => {
+  await importPage(db, {
+    slug: 'pages/project-apollo',
+    kind: 'markdown',
+    content: 'alias:: Apollo, Moonshot\ntype:: project\ntags:: space\n\n- Led by [[Margaret]]\n',
+    path: 'pages/Project Apollo.md',
+  })
+  await importPage(db, { slug: 'pages/margaret-hamilton', kind: 'markdown', content: '- alias:: Margaret\n  type:: person\n- Works on [[Moonshot]]\n', path: 'pages/Margaret Hamilton.md' })
+  await importPage(db, { slug: 'pages/space___rockets___saturn-v', kind: 'markdown', content: '- used by [[Apollo]]\n', path: 'pages/space___rockets___Saturn V.md' })
+  await importPage(db, { slug: 'journals/2024_01_15', kind: 'markdown', content: '- read [[space/rockets/Saturn V]] with [[margaret]]\n', path: 'journals/2024_01_15.md' })
+  const apollo = await findPage(db, 'default', 'pages/project-apollo')
+  t.same([apollo!.type, apollo!.tags], ['project', ['space']])
+  t.same(
+    (await getBacklinks(db, 'pages/project-apollo')).map((l) => [l.fromSlug, l.targetText]),
+    [
+      ['pages/margaret-hamilton', 'Moonshot'],
+      ['pages/space___rockets___saturn-v', 'Apollo'],
+    ],
+  )
+  t.same((await getLinks(db, 'journals/2024_01_15')).map((l) => [l.toSlug, l.line]).sort(), [
+    ['pages/margaret-hamilton', 1],
+    ['pages/space___rockets___saturn-v', 1],
+  ])
+  t.same(
+    (await getLinks(db, 'pages/margaret-hamilton')).map((l) => l.line),
+    [3],
+    'lines count the property lines',
+  )
 })

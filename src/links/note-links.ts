@@ -1,6 +1,7 @@
 /**
  * Explicit links in a markdown page, as its author wrote them: wikilinks and embeds, markdown
- * links to local files, and front-matter properties whose value is a wikilink. Pure: text in,
+ * links to local files (inline or reference-style), and front-matter properties whose value is a
+ * wikilink. Pure: text in,
  * link drafts out, each with the keys the database resolves it by.
  */
 import { isSinglePageDocumentName } from '../convert/index.js'
@@ -30,6 +31,8 @@ export interface NoteLinkDraft {
 
 const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g
 const MD_LINK = /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^>\n]+>|[^()\s]+(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
+/** A link reference definition (`[label]: path.md "Title"`); `[^1]:` is a footnote, not a link. */
+const REFERENCE_DEFINITION = /^ {0,3}\[([^\]^\n][^\]\n]*)\]:[ \t]*(<[^>\n]+>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/
 const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/i
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i
 const CONTEXT_CHARS = 160
@@ -177,13 +180,24 @@ function markdownLink(destination: string, text: string, embed: boolean, slug: s
   }
 }
 
-/** Links in the body: wikilinks first on each line, then markdown links, in reading order. */
-function bodyLinks(body: string, firstLine: number, slug: string): NoteLinkDraft[] {
+/**
+ * Links in the body: wikilinks first on each line, then markdown links, in reading order. A
+ * reference-style link (`[text][ref]`) counts once, at the line that defines where `ref` goes.
+ */
+function bodyLinks(body: string, firstLine: number, slug: string, definitions: Set<NoteLinkDraft>): NoteLinkDraft[] {
   const out: NoteLinkDraft[] = []
   let field = 'compiled_truth'
   for (const line of proseLines(body)) {
     if (TIMELINE_HEADING.test(line.text)) field = 'timeline'
-    if (!line.text.includes('](') && !line.text.includes('[[')) continue
+    if (!line.text.includes('](') && !line.text.includes('[[')) {
+      const definition = line.text.includes(']:') ? REFERENCE_DEFINITION.exec(line.text) : null
+      const link = definition && markdownLink(definition[2]!, definition[1]!, false, slug, { field, line: firstLine + line.index + 1, raw: line.raw, column: 0 })
+      if (link) {
+        out.push(link)
+        definitions.add(link)
+      }
+      continue
+    }
     const found: Array<{ column: number; link: NoteLinkDraft | null }> = []
     const masked = line.text.includes('[[')
       ? line.text.replace(WIKILINK, (match, bang: string, inner: string, column: number) => {
@@ -228,11 +242,16 @@ function propertyLinks(frontmatter: Record<string, unknown>, frontmatterLines: r
  * linked several times with the same type and anchor is kept once, at its first place.
  */
 export function noteLinks(content: string, frontmatter: Record<string, unknown>, slug: string): NoteLinkDraft[] {
-  if (!content.includes('[[') && !content.includes('](')) return []
+  if (!content.includes('[[') && !content.includes('](') && !content.includes(']:')) return []
   const { bodyLine, frontmatterLines, firstFrontmatterLine, body } = splitFrontmatterLines(content)
-  const all = [...propertyLinks(frontmatter, frontmatterLines, firstFrontmatterLine, slug), ...bodyLinks(body, bodyLine, slug)]
+  const definitions = new Set<NoteLinkDraft>()
+  const all = [...propertyLinks(frontmatter, frontmatterLines, firstFrontmatterLine, slug), ...bodyLinks(body, bodyLine, slug, definitions)]
+  // Foam writes a definition under each wikilink's own text (`[note]: note.md`) so that other
+  // markdown tools see the link too: that is the wikilink again, not a second link.
+  const wikilinked = definitions.size === 0 ? null : new Set(all.filter((l) => l.source === 'wikilink').map((l) => l.targetText.toLowerCase()))
   const seen = new Set<string>()
   return all.filter((l) => {
+    if (wikilinked !== null && definitions.has(l) && wikilinked.has((l.shownText ?? '').toLowerCase())) return false
     const id = `${l.type}\u0000${l.key}\u0000${l.anchor ?? ''}`
     if (seen.has(id)) return false
     seen.add(id)

@@ -43,6 +43,28 @@ t.test('markdown links to local files', async (t) => {
   for (const [text, expected] of cases) t.same(parse(text).map(pick), expected ? [expected] : [], text)
 })
 
+t.test('reference-style links: each definition of a local file is a link at its line', async (t) => {
+  const cases: Array<[string, unknown[] | null]> = [
+    ['[ref-a]: proj.apollo.md "Apollo"', ['links_to', 'proj.apollo.md', 'notes/proj.apollo', 'proj.apollo', null, 'ref-a']],
+    ['  [Other]: <../Other Note.md>', ['links_to', '../Other Note.md', 'other-note', null, null, 'Other']],
+    ["[h]: note.md#part 'Title'", ['links_to', 'note.md', 'notes/note', 'note', 'part', 'h']],
+    ['[web]: https://example.org/x.md', null],
+    ['[^1]: A footnote, not a link.', null],
+    ['[Note]: this is prose, not a definition', null],
+    ['    [code]: indented.md', null],
+  ]
+  for (const [text, expected] of cases) t.same(parse(text).map(pick), expected ? [expected] : [], text)
+  const foam = parse('See [[proj.apollo]] and [the design][d].\n\n[d]: design.md\n[proj.apollo]: proj.apollo.md "Apollo"\n')
+  t.same(
+    foam.map((l) => [l.targetText, l.line]),
+    [
+      ['proj.apollo', 1],
+      ['design.md', 3],
+    ],
+    "Foam's definitions beside its wikilinks add no second link",
+  )
+})
+
 t.test('code is not linked: fences (``` and ~~~, unclosed) and inline code', async (t) => {
   const text = ['[[A]] `[[not-inline]]` ``[[not]] either``', '```yaml', '[[in-fence]]', '```', '~~~~', '```', '[[still-in-tilde-fence]]', '~~~~', '[[B]]', '```', '[[unclosed]]'].join('\n')
   t.same(

@@ -143,6 +143,19 @@ t.test('a Logseq namespace file (`a___b.md`) is titled with its `/`', async (t) 
   t.equal(parseMarkdownPage('text\n', 'pages/a___b.txt', 'pages/a___b.txt').title, 'a___b', 'only markdown files are named so')
 })
 
+t.test('a Logseq journal day is titled as Logseq shows it and its links name it', async (t) => {
+  const title = (path: string) => parseMarkdownPage('- did things\n', path.replace(/\.md$/, '').toLowerCase(), path).title
+  t.equal(title('journals/2024_01_15.md'), 'Jan 15th, 2024')
+  t.equal(title('graph/journals/2024_03_01.md'), 'Mar 1st, 2024')
+  t.equal(title('journals/2024_02_22.md'), 'Feb 22nd, 2024')
+  t.equal(title('journals/2023_12_03.md'), 'Dec 3rd, 2023')
+  t.equal(title('journals/2024_11_11.md'), 'Nov 11th, 2024')
+  t.equal(title('journals/2024_05_13.md'), 'May 13th, 2024')
+  t.equal(title('journals/2023_02_29.md'), '2023_02_29', 'no such day: the file name')
+  t.equal(title('daily/2024_01_15.md'), '2024_01_15', 'only a journals folder')
+  t.equal(parseMarkdownPage('# Monday\n', 'journals/2024_01_15', 'journals/2024_01_15.md').title, 'Monday', 'a heading still comes first')
+})
+
 engineTest(t, 'a Logseq page: properties give title, aliases, type and tags, and links resolve by them', async (t, { db }) => {
   await importPage(db, {
     slug: 'pages/project-apollo',
@@ -153,6 +166,12 @@ engineTest(t, 'a Logseq page: properties give title, aliases, type and tags, and
   await importPage(db, { slug: 'pages/margaret-hamilton', kind: 'markdown', content: '- alias:: Margaret\n  type:: person\n- Works on [[Moonshot]]\n', path: 'pages/Margaret Hamilton.md' })
   await importPage(db, { slug: 'pages/space___rockets___saturn-v', kind: 'markdown', content: '- used by [[Apollo]]\n', path: 'pages/space___rockets___Saturn V.md' })
   await importPage(db, { slug: 'journals/2024_01_15', kind: 'markdown', content: '- read [[space/rockets/Saturn V]] with [[margaret]]\n', path: 'journals/2024_01_15.md' })
+  await importPage(db, { slug: 'pages/launch', kind: 'markdown', content: '- planned on [[Jan 15th, 2024]]\n', path: 'pages/launch.md' })
+  t.same(
+    (await getBacklinks(db, 'journals/2024_01_15')).map((l) => l.fromSlug),
+    ['pages/launch'],
+    'a link to the day finds its journal page',
+  )
   const apollo = await findPage(db, 'default', 'pages/project-apollo')
   t.same([apollo!.type, apollo!.tags], ['project', ['space']])
   t.same(

@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx'
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -39,6 +39,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (baseName(name).endsWith('.eml') || isMaildirMessage(name)) return 'eml'
   if (baseName(name).endsWith('.mbox')) return 'mbox'
   if (baseName(name).endsWith('.docx')) return 'docx'
+  if (baseName(name).endsWith('.ipynb')) return 'notebook'
   return null
 }
 
@@ -51,6 +52,7 @@ const TYPES: Record<string, ConverterKind> = {
   'message/rfc822': 'eml',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
   'application/mbox': 'mbox',
+  'application/x-ipynb+json': 'notebook',
   'text/plain': 'text',
   'text/markdown': 'text',
 }
@@ -62,7 +64,7 @@ const TYPES: Record<string, ConverterKind> = {
  */
 export function isSinglePageDocumentName(name: string): boolean {
   const kind = converterFor(name)
-  return kind === 'pdf' || kind === 'html' || kind === 'docx'
+  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook'
 }
 
 /** Whether a folder import hands this path to a converter (by name alone, before reading it). */

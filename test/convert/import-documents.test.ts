@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { importFolder } from '../../src/import/index.js'
+import { getBacklinks, getLinks } from '../../src/links/index.js'
 import { findPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { makeEncryptedPdf, makeImageOnlyPdf, makePdf } from './pdf-fixtures.js'
+import { notebookV4 } from './notebook-fixtures.js'
 
 const claudeExport = JSON.stringify([
   {
@@ -146,4 +148,38 @@ engineTest(t, 'in a folder, pages that only redirect or ask not to be indexed ar
     trashed.rows.map((r) => r.slug),
     ['guide/new-name'],
   )
+})
+
+engineTest(t, 'a Jupyter notebook imports as one page at its path: code searchable as code, links both ways', async (t, { db }) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-notebooks-'))
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  await mkdir(join(root, 'analysis'))
+  await mkdir(join(root, 'notes'))
+  await writeFile(join(root, 'analysis', 'Churn Model.ipynb'), notebookV4())
+  await writeFile(join(root, 'notes', 'churn.md'), '# Churn notes\n\nThe model is in [the notebook](../analysis/Churn%20Model.ipynb).\n')
+  const result = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
+  t.equal(result.created, 2)
+  t.match(result.formats, { ipynb: { files: 1, pages: 1 } })
+  const page = await findPage(db, 'default', 'analysis/churn-model')
+  t.ok(page, 'the slug of its path, without the extension')
+  t.same([page!.title, page!.type, page!.frontmatter.language], ['Customer churn model', 'notebook', 'python'])
+  const { rows: chunks } = await db.query<{ language: string | null; chunk_text: string }>(
+    `SELECT c.language, c.chunk_text FROM content_chunks c JOIN pages p ON p.id = c.page_id WHERE p.slug = 'analysis/churn-model' ORDER BY c.chunk_index`,
+  )
+  t.ok(
+    chunks.some((c) => c.language === 'python' && c.chunk_text.includes('def fit(X, y)')),
+    'a code cell is a python chunk',
+  )
+  t.same(
+    (await getBacklinks(db, 'analysis/churn-model')).map((l) => l.fromSlug),
+    ['notes/churn'],
+    'a link to the .ipynb file finds the page',
+  )
+  t.same(
+    (await getLinks(db, 'analysis/churn-model')).map((l) => l.toSlug),
+    ['notes/churn'],
+    "the notebook's own links resolve",
+  )
+  const again = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
+  t.equal(again.skipped, 2, 'an unchanged notebook is not converted again')
 })

@@ -22,6 +22,7 @@ const TYPE_BY_EXTENSION: Record<string, string> = {
   '.eml': 'message/rfc822',
   '.mbox': 'application/mbox',
   '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.ipynb': 'application/x-ipynb+json',
   '.pdf': 'application/pdf',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',

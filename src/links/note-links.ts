@@ -7,7 +7,7 @@
 import { isSinglePageDocumentName } from '../convert/index.js'
 import { proseLines, splitFrontmatterLines } from '../util/markdown-prose.js'
 
-export type NoteLinkSource = 'wikilink' | 'markdown_link' | 'frontmatter'
+export type NoteLinkSource = 'wikilink' | 'markdown_link' | 'frontmatter' | 'org_link'
 
 export interface NoteLinkDraft {
   /** links_to, embeds, or the front-matter property's name. */
@@ -30,6 +30,11 @@ export interface NoteLinkDraft {
 }
 
 const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g
+/** An Org link: `[[target]]` or `[[target][description]]`. */
+const ORG_LINK = /\[\[([^[\]\n]+)\](?:\[([^[\]\n]+)\])?\]/g
+/** Org blocks whose lines are code or verbatim text, not prose. */
+const ORG_BLOCK_START = /^[ \t]*#\+begin_(src|example|export)\b/i
+const ORG_BLOCK_END = /^[ \t]*#\+end_(src|example|export)\b/i
 const MD_LINK = /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^>\n]+>|[^()\s]+(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
 /** A link reference definition (`[label]: path.md "Title"`); `[^1]:` is a footnote, not a link. */
 const REFERENCE_DEFINITION = /^ {0,3}\[([^\]^\n][^\]\n]*)\]:[ \t]*(<[^>\n]+>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/
@@ -181,14 +186,47 @@ function markdownLink(destination: string, text: string, embed: boolean, slug: s
 }
 
 /**
+ * One Org link, as org-roam writes them: `file:` a path relative to the file (`::` a search in
+ * it), `id:` the ID another file declares (one of its aliases), any other scheme (`https:`,
+ * `elisp:`, `shell:`) not a page and never followed; without a scheme, a name as a wikilink
+ * names it, `*Heading` a heading of this file.
+ */
+function orgLink(target: string, description: string | undefined, slug: string, place: Place): NoteLinkDraft | null {
+  const shown = description?.trim() ?? ''
+  const file = /^file:(.+?)(?:::\*?(.*))?$/i.exec(target)
+  const draft = file
+    ? markdownLink(file[2] ? `${file[1]!}#${file[2]}` : file[1]!, shown, false, slug, place)
+    : /^id:/i.test(target)
+      ? wikilink(target.slice(3).trim(), false, null, slug, place)
+      : EXTERNAL.test(target)
+        ? null
+        : wikilink(`${target.replace(/^\*\s*/, '#')}${shown === '' ? '' : `|${shown}`}`, false, null, slug, place)
+  return draft && { ...draft, source: 'org_link', shownText: shown || null }
+}
+
+/**
  * Links in the body: wikilinks first on each line, then markdown links, in reading order. A
  * reference-style link (`[text][ref]`) counts once, at the line that defines where `ref` goes.
  */
 function bodyLinks(body: string, firstLine: number, slug: string, definitions: Set<NoteLinkDraft>): NoteLinkDraft[] {
   const out: NoteLinkDraft[] = []
+  const org = /\.org$/i.test(slug)
+  let inOrgBlock = false
   let field = 'compiled_truth'
   for (const line of proseLines(body)) {
     if (TIMELINE_HEADING.test(line.text)) field = 'timeline'
+    if (org) {
+      // A src or example block's lines are code or verbatim text.
+      if (inOrgBlock || ORG_BLOCK_START.test(line.text)) {
+        inOrgBlock = !ORG_BLOCK_END.test(line.text)
+        continue
+      }
+      for (const m of line.text.includes('[[') ? line.text.matchAll(ORG_LINK) : []) {
+        const link = orgLink(m[1]!, m[2], slug, { field, line: firstLine + line.index + 1, raw: line.raw, column: m.index })
+        if (link) out.push(link)
+      }
+      continue
+    }
     if (!line.text.includes('](') && !line.text.includes('[[')) {
       const definition = line.text.includes(']:') ? REFERENCE_DEFINITION.exec(line.text) : null
       const link = definition && markdownLink(definition[2]!, definition[1]!, false, slug, { field, line: firstLine + line.index + 1, raw: line.raw, column: 0 })

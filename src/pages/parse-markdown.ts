@@ -3,6 +3,7 @@ import { parseFrontmatter, type ParsedFrontmatter } from '../util/frontmatter-do
 import { proseLines } from '../util/markdown-prose.js'
 import { leadingPropertyBlock } from '../util/property-lines.js'
 import { isPlainTextNoteName, markupTitle, noteFileTitle } from './note-files.js'
+import { orgHeaderFrontmatter } from './org-header.js'
 
 export interface ParsedMarkdown {
   frontmatter: Record<string, unknown>
@@ -91,15 +92,16 @@ export function normalizeTags(fromFrontmatter: readonly string[], inline: readon
 /**
  * A plain-text note has front matter only when its opening block is a YAML mapping: a `---` line
  * is a common separator in plain text, and what it encloses is the note's text, not a header.
+ * Without one, an Org file's header gives its ID, aliases and tags; its text stays as written.
  */
-function plainTextFrontmatter(text: string): ParsedFrontmatter {
+function plainTextFrontmatter(text: string, path: string): ParsedFrontmatter {
   try {
     const parsed = parseFrontmatter(text)
     if (Object.keys(parsed.data).length > 0) return parsed
   } catch {
     // Not YAML: the block is prose.
   }
-  return { data: {}, content: text, notMapping: false }
+  return { data: /\.org$/i.test(path) ? orgHeaderFrontmatter(text) : {}, content: text, notMapping: false }
 }
 
 /** Properties whose value is a list, written with commas: `alias:: Apollo, [[Moonshot]]`. */
@@ -145,7 +147,7 @@ function propertyFrontmatter(text: string): ParsedFrontmatter | null {
 export function parseMarkdownPage(text: string, slug: string, path?: string): ParsedMarkdown {
   let parsed: ParsedFrontmatter
   try {
-    parsed = isPlainTextNoteName(path ?? slug) ? plainTextFrontmatter(text) : parseFrontmatter(text)
+    parsed = isPlainTextNoteName(path ?? slug) ? plainTextFrontmatter(text, path ?? slug) : parseFrontmatter(text)
   } catch (err) {
     if (err instanceof ValidationError) throw err
     throw new ValidationError('YAML_PARSE', `The front matter of ${slug} is not valid YAML.`, {

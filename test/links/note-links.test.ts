@@ -65,6 +65,37 @@ t.test('reference-style links: each definition of a local file is a link at its 
   )
 })
 
+t.test('Org links in an .org note: file, id, a heading of the file, names; not other schemes, not src blocks', async (t) => {
+  const text = [
+    '#+title: Emacs',
+    'Uses [[id:7D2E4F60-1111][Org-roam]] and [[file:daily/2024-01-15.org::*Morning][that day]].',
+    'See [[https://www.gnu.org/][the site]], [[elisp:(delete-file "x")][run]] and [[*Packages]].',
+    'Also [[Some Page]], [[Other Page][shown]] and [[file:../up.org]].',
+    '[markdown](x.md) is not Org.',
+    '#+BEGIN_SRC emacs-lisp',
+    '(setq x "[[id:in-code]]")',
+    '#+END_SRC',
+    'After the block: [[id:after]]',
+  ].join('\n')
+  t.same(
+    noteLinks(text, {}, 'notes/emacs.org').map((l) => [l.source, l.targetText, l.key, l.anchor, l.shownText, l.line]),
+    [
+      ['org_link', '7D2E4F60-1111', '7d2e4f60-1111', null, 'Org-roam', 2],
+      ['org_link', 'daily/2024-01-15.org', 'notes/daily/2024-01-15.org', 'Morning', 'that day', 2],
+      ['org_link', '', 'notes/emacs.org', 'Packages', null, 3],
+      ['org_link', 'Some Page', 'some-page', null, null, 4],
+      ['org_link', 'Other Page', 'other-page', null, 'shown', 4],
+      ['org_link', '../up.org', 'up.org', null, null, 4],
+      ['org_link', 'after', 'after', null, null, 9],
+    ],
+  )
+  t.same(
+    noteLinks('[[file:a.org][A]] and [b](b.md)\n', {}, 'notes/n').map((l) => [l.source, l.targetText]),
+    [['markdown_link', 'b.md']],
+    'a markdown note does not read Org links',
+  )
+})
+
 t.test('code is not linked: fences (``` and ~~~, unclosed) and inline code', async (t) => {
   const text = ['[[A]] `[[not-inline]]` ``[[not]] either``', '```yaml', '[[in-fence]]', '```', '~~~~', '```', '[[still-in-tilde-fence]]', '~~~~', '[[B]]', '```', '[[unclosed]]'].join('\n')
   t.same(

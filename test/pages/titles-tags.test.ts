@@ -143,6 +143,29 @@ t.test('a Logseq namespace file (`a___b.md`) is titled with its `/`', async (t) 
   t.equal(parseMarkdownPage('text\n', 'pages/a___b.txt', 'pages/a___b.txt').title, 'a___b', 'only markdown files are named so')
 })
 
+t.test("an Org file's header: :ID: and :ROAM_ALIASES: are aliases, #+filetags: tags; the text stays", async (t) => {
+  const text = [
+    ':PROPERTIES:',
+    ':ID:       3F1C-9A2E',
+    ':ROAM_ALIASES: "GNU Emacs" editor',
+    ':END:',
+    '#+title: Emacs',
+    '#+filetags: :tools:editors:',
+    '',
+    '* Packages',
+    ':PROPERTIES:',
+    ':ID: heading-id',
+    ':END:',
+    '#+filetags: :late:',
+  ].join('\n')
+  const page = parseMarkdownPage(text, 'emacs.org', 'roam/emacs.org')
+  t.same(page.frontmatter, { id: '3F1C-9A2E', aliases: ['3F1C-9A2E', 'GNU Emacs', 'editor'], tags: ['tools', 'editors'] }, 'a headline ends the header')
+  t.same([page.title, page.tags], ['Emacs', ['editors', 'tools']])
+  t.equal(page.compiledTruth, text, 'kept as written')
+  t.same(parseMarkdownPage('---\ntitle: Y\n---\n:PROPERTIES:\n:ID: x\n:END:\n', 'y.org', 'y.org').frontmatter, { title: 'Y' }, 'YAML front matter wins')
+  t.same(parseMarkdownPage(':PROPERTIES:\n:ID: x\n:END:\n', 'z.txt', 'z.txt').frontmatter, {}, 'only Org files')
+})
+
 t.test('a Logseq journal day is titled as Logseq shows it and its links name it', async (t) => {
   const title = (path: string) => parseMarkdownPage('- did things\n', path.replace(/\.md$/, '').toLowerCase(), path).title
   t.equal(title('journals/2024_01_15.md'), 'Jan 15th, 2024')
@@ -154,6 +177,24 @@ t.test('a Logseq journal day is titled as Logseq shows it and its links name it'
   t.equal(title('journals/2023_02_29.md'), '2023_02_29', 'no such day: the file name')
   t.equal(title('daily/2024_01_15.md'), '2024_01_15', 'only a journals folder')
   t.equal(parseMarkdownPage('# Monday\n', 'journals/2024_01_15', 'journals/2024_01_15.md').title, 'Monday', 'a heading still comes first')
+})
+
+engineTest(t, 'org-roam: an id: link finds the file that declares the ID, also when that file comes later', async (t, { db }) => {
+  await importPage(db, { slug: 'daily/2024-01-15.org', kind: 'markdown', content: '#+title: 2024-01-15\nConfigured [[id:3F1C-9A2E][Emacs]] today.\n', path: 'daily/2024-01-15.org' })
+  t.same(
+    (await getLinks(db, 'daily/2024-01-15.org')).map((l) => [l.toSlug, l.targetText]),
+    [[null, '3F1C-9A2E']],
+    'unresolved while no file has the ID',
+  )
+  await importPage(db, { slug: 'emacs.org', kind: 'markdown', content: ':PROPERTIES:\n:ID: 3f1c-9a2e\n:END:\n#+title: Emacs\nSee [[file:daily/2024-01-15.org][the day]].\n', path: 'emacs.org' })
+  t.same(
+    (await getBacklinks(db, 'emacs.org')).map((l) => [l.fromSlug, l.linkSource, l.shownText]),
+    [['daily/2024-01-15.org', 'org_link', 'Emacs']],
+  )
+  t.same(
+    (await getLinks(db, 'emacs.org')).map((l) => [l.toSlug, l.line]),
+    [['daily/2024-01-15.org', 5]],
+  )
 })
 
 engineTest(t, 'a Logseq page: properties give title, aliases, type and tags, and links resolve by them', async (t, { db }) => {

@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook'
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -40,6 +40,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (baseName(name).endsWith('.mbox')) return 'mbox'
   if (baseName(name).endsWith('.docx')) return 'docx'
   if (baseName(name).endsWith('.ipynb')) return 'notebook'
+  if (baseName(name).endsWith('.enex')) return 'enex'
   return null
 }
 

@@ -1,6 +1,6 @@
 /**
- * Converters: turn document files (PDF, web pages, mail, Word, notebooks, chat exports, agent
- * transcripts) into page drafts.
+ * Converters: turn document files (PDF, web pages, mail, Word, notebooks, Evernote exports, chat
+ * exports, agent transcripts) into page drafts.
  *
  * Each converter is pure — bytes, name and content type in, drafts out — with no network and no
  * content run; `convert` applies the size cap before any parsing, and `convertBounded` runs it in
@@ -46,6 +46,10 @@ export async function convert(input: ConvertInput, limits: ConvertLimits = DEFAU
   if (kind === 'notebook') {
     const { convertNotebook } = await import('./notebook.js')
     return convertNotebook(input, limits)
+  }
+  if (kind === 'enex') {
+    const { convertEnex } = await import('./enex.js')
+    return convertEnex(input, limits)
   }
   if (kind === 'text') {
     const { convertText } = await import('./text.js')

@@ -8,6 +8,7 @@ import { findPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { makeEncryptedPdf, makeImageOnlyPdf, makePdf } from './pdf-fixtures.js'
 import { notebookV4 } from './notebook-fixtures.js'
+import { enexExport } from './enex-fixtures.js'
 
 const claudeExport = JSON.stringify([
   {
@@ -182,4 +183,25 @@ engineTest(t, 'a Jupyter notebook imports as one page at its path: code searchab
   )
   const again = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
   t.equal(again.skipped, 2, 'an unchanged notebook is not converted again')
+})
+
+engineTest(t, 'an Evernote export imports one page per note with its tags; a note taken out of the export goes to the trash', async (t, { db }) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-enex-'))
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  const file = join(root, 'Travel Notebook.enex')
+  await writeFile(file, enexExport())
+  const options = { sourceId: 'default', embedder: null, strategy: 'auto' as const }
+  const first = await importFolder(db, root, options)
+  t.equal(first.created, 5)
+  t.match(first.formats, { enex: { files: 1, pages: 5 } })
+  const trip = await findPage(db, 'default', 'evernote/travel-notebook/trip-packing-list-2024-01-15')
+  t.same([trip!.title, trip!.tags, trip!.frontmatter.source_format], ['Trip & packing list', ['lists', 'travel'], 'enex'])
+  t.match(trip!.compiledTruth, /- \[x\] Book the hotel/)
+  const again = await importFolder(db, root, options)
+  t.same([again.skipped, again.created, again.updated], [1, 0, 0], 'an unchanged export is not converted again')
+  await writeFile(file, enexExport().replace(/<note>\s*<title>Meeting<\/title>[\s\S]*?<\/note>\n/, ''))
+  const shrunk = await importFolder(db, root, options)
+  t.same(shrunk.removedSlugs, ['evernote/travel-notebook/meeting-2024-01-10'])
+  t.equal(shrunk.created, 0, 'the notes still in it keep their slugs')
+  t.ok(await findPage(db, 'default', 'evernote/travel-notebook/meeting-2024-01-11'))
 })

@@ -23,6 +23,7 @@ const TYPE_BY_EXTENSION: Record<string, string> = {
   '.mbox': 'application/mbox',
   '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   '.ipynb': 'application/x-ipynb+json',
+  '.enex': 'application/enex+xml',
   '.pdf': 'application/pdf',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',

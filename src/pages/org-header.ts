@@ -4,6 +4,7 @@
  * An org-roam link names a file by its ID (`[[id:…][Title]]`), so the ID is one of the page's
  * aliases, which is what links resolve by besides paths and titles.
  */
+import { FRONTMATTER_LIMITS } from '../util/frontmatter-doc.js'
 
 /** `"Two words" One` → ['Two words', 'One']. */
 function quotedWords(value: string): string[] {
@@ -18,13 +19,16 @@ function fileTags(value: string): string[] {
     .filter((tag) => tag !== '')
 }
 
-/** The front matter an Org file's header gives: `id`, `aliases` and `tags`, each only when present. */
+/**
+ * The front matter an Org file's header gives: `id`, `aliases` and `tags`, each only when present.
+ * Only as much of the file is read as front matter may be long (`FRONTMATTER_LIMITS.maxBytes`).
+ */
 export function orgHeaderFrontmatter(text: string): Record<string, unknown> {
-  const aliases: string[] = []
-  const tags: string[] = []
+  let aliases: string[] = []
+  let tags: string[] = []
   let id: string | null = null
   let inDrawer = false
-  for (const line of text.split('\n', 400)) {
+  for (const line of text.slice(0, FRONTMATTER_LIMITS.maxBytes).split('\n', 400)) {
     const trimmed = line.trim()
     if (/^\*+\s/.test(line)) break
     if (/^:properties:$/i.test(trimmed)) inDrawer = true
@@ -32,10 +36,10 @@ export function orgHeaderFrontmatter(text: string): Record<string, unknown> {
     else if (inDrawer) {
       const m = /^:([\w-]+):\s*(.*)$/.exec(trimmed)
       if (m && m[1]!.toUpperCase() === 'ID' && m[2]!.trim() !== '') id ??= m[2]!.trim()
-      if (m && m[1]!.toUpperCase() === 'ROAM_ALIASES') aliases.push(...quotedWords(m[2]!))
+      if (m && m[1]!.toUpperCase() === 'ROAM_ALIASES') aliases = aliases.concat(quotedWords(m[2]!))
     } else {
       const m = /^#\+filetags:\s*(.*)$/i.exec(trimmed)
-      if (m) tags.push(...fileTags(m[1]!))
+      if (m) tags = tags.concat(fileTags(m[1]!))
     }
   }
   const out: Record<string, unknown> = {}

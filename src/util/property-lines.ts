@@ -5,6 +5,7 @@
  * the first line that is not one. Logseq may also write them as its first block (`- key:: value`,
  * then indented `key:: value` lines).
  */
+import { FRONTMATTER_LIMITS } from './frontmatter-doc.js'
 
 interface PropertyBlock {
   /** Each property as written, in order. `index` is the 0-based line of the file. */
@@ -18,11 +19,16 @@ interface PropertyBlock {
 
 /**
  * A key of letters, digits, `_`, `-` and `.`, starting with a letter, then `::` and the value
- * after a space (or nothing): `std::vector` and `a::b` are text, not properties.
+ * after a space (or nothing): `std::vector` and `a::b` are text, not properties. The value is
+ * trimmed in code: a pattern that trims it costs time in the square of a line's spaces.
  */
-const PROPERTY_LINE = /^([\p{L}_][\p{L}\p{N}_.-]*)::(?:[ \t]+(.*?))?[ \t]*$/u
+const PROPERTY_LINE = /^([\p{L}_][\p{L}\p{N}_.-]*)::(?:[ \t](.*))?$/u
 
-/** The property block a markdown file opens with, or null when its first line is not a property. */
+/**
+ * The property block a markdown file opens with, or null when its first line is not a property
+ * or the block is longer than front matter may be (`FRONTMATTER_LIMITS.maxBytes`): such a block
+ * stays text, as a page's metadata may not outgrow that bound.
+ */
 export function leadingPropertyBlock(content: string): PropertyBlock | null {
   const entries: PropertyBlock['entries'] = []
   const lines: string[] = []
@@ -41,10 +47,11 @@ export function leadingPropertyBlock(content: string): PropertyBlock | null {
     }
     const m = PROPERTY_LINE.exec(text)
     if (!m) break
-    entries.push({ key: m[1]!, value: m[2] ?? '', index })
+    entries.push({ key: m[1]!, value: (m[2] ?? '').trim(), index })
     lines.push(text)
-    if (end < 0) return { entries, lines, bodyOffset: content.length, bodyLine: entries.length }
+    if (end < 0) return content.length > FRONTMATTER_LIMITS.maxBytes ? null : { entries, lines, bodyOffset: content.length, bodyLine: entries.length }
     offset = end + 1
+    if (offset > FRONTMATTER_LIMITS.maxBytes) return null
   }
   return entries.length === 0 ? null : { entries, lines, bodyOffset: offset, bodyLine: entries.length }
 }

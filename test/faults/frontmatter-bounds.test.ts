@@ -1,6 +1,7 @@
 import t from 'tap'
 import { FRONTMATTER_LIMITS, parseFrontmatter, stringifyFrontmatter } from '../../src/util/frontmatter-doc.js'
 import { parseMarkdownPage, serializePage } from '../../src/pages/index.js'
+import { noteLinks } from '../../src/links/index.js'
 import { parseYaml } from '../../src/frontmatter/yaml.js'
 import { aliasBomb } from './fixtures.js'
 
@@ -67,4 +68,27 @@ t.test('executable front matter never runs, on reading or on writing', async (t)
   t.match(written, /---js/, 'the body keeps its text')
   t.equal(marker.BRAIN_FM_RAN, undefined, 'nothing was evaluated')
   t.equal(stringifyFrontmatter('body', {}), 'body\n', 'no block for no data')
+})
+
+t.test('property lines, Org headers and links built to make a parser backtrack are read in one pass', async (t) => {
+  const n = 1_000_000
+  const hostile: Array<[string, string, string]> = [
+    ['spaces inside a property value', `a:: x${' '.repeat(n)}y\n`, 'notes/a.md'],
+    ['unclosed [[ in a list property', `tags:: ${'[['.repeat(n / 2)}\n`, 'notes/b.md'],
+    ['unclosed [[a in aliases', `alias:: ${'[[a'.repeat(n / 3)}\n`, 'notes/c.md'],
+    ['Org aliases of open quotes', `:PROPERTIES:\n:ROAM_ALIASES: ${'"a '.repeat(n / 3)}\n:END:\n`, 'notes/d.org'],
+    ['Org links never closed', `x [[${'a]['.repeat(n / 3)}\n`, 'notes/e.org'],
+    ['reference definitions of spaces', `[a]: b${' '.repeat(n)}c\n`, 'notes/f.md'],
+  ]
+  for (const [what, text, path] of hostile) {
+    const started = Date.now()
+    const slug = path.replace(/\.md$/, '')
+    const page = parseMarkdownPage(text, slug, path)
+    noteLinks(text, page.frontmatter, slug)
+    t.ok(Date.now() - started < 10_000, `${what}: ${Date.now() - started} ms`)
+  }
+  const long = `tags:: ${'a, '.repeat(30_000)}\n- text\n`
+  t.same(parseMarkdownPage(long, 'notes/long', 'notes/long.md').frontmatter, {}, 'a property block longer than front matter may be stays text')
+  t.equal(parseMarkdownPage(long, 'notes/long', 'notes/long.md').compiledTruth, long.trim())
+  t.equal((parseMarkdownPage(`tags:: ${'a, '.repeat(20_000)}\n`, 'notes/many', 'notes/many.md').frontmatter.tags as string[]).length, 20_000)
 })

@@ -18,6 +18,16 @@ export interface ParsedMarkdown {
 const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/im
 
 /**
+ * A heading's text without the spaces and `#`s that close it (`# Title ##`), trimmed by a loop:
+ * a pattern that does it takes time in the square of the line's length on `# # # … x`.
+ */
+function withoutClosingHashes(text: string): string {
+  let end = text.length
+  while (end > 0 && ' \t#'.includes(text[end - 1]!)) end--
+  return text.slice(0, end).trim()
+}
+
+/**
  * The first top-level heading of the prose, `# Title` or a line underlined with `=` (a setext
  * heading, as plain-text notes and older markdown write it). A `#` line inside a fenced code
  * block is code, not a heading.
@@ -25,8 +35,11 @@ const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/im
 function firstHeading(body: string): string | null {
   let previous: { index: number; text: string } | null = null
   for (const line of proseLines(body)) {
-    const match = /^#[ \t]+(.+?)[ \t#]*$/.exec(line.raw)
-    if (match) return match[1]!.trim()
+    const match = /^#[ \t]+(\S.*)$/.exec(line.raw)
+    if (match) {
+      const text = withoutClosingHashes(match[1]!)
+      if (text !== '') return text
+    }
     if (/^ {0,3}=+[ \t]*$/.test(line.raw) && previous !== null && previous.index === line.index - 1 && /^ {0,3}[^\s#>|=*+-]/.test(previous.text)) {
       return previous.text.trim()
     }

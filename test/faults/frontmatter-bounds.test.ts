@@ -70,7 +70,7 @@ t.test('executable front matter never runs, on reading or on writing', async (t)
   t.equal(stringifyFrontmatter('body', {}), 'body\n', 'no block for no data')
 })
 
-t.test('property lines, Org headers and links built to make a parser backtrack are read in one pass', async (t) => {
+t.test('headings, property lines, Org headers and links built to make a parser backtrack are read in one pass', async (t) => {
   const n = 1_000_000
   const hostile: Array<[string, string, string]> = [
     ['spaces inside a property value', `a:: x${' '.repeat(n)}y\n`, 'notes/a.md'],
@@ -79,6 +79,7 @@ t.test('property lines, Org headers and links built to make a parser backtrack a
     ['Org aliases of open quotes', `:PROPERTIES:\n:ROAM_ALIASES: ${'"a '.repeat(n / 3)}\n:END:\n`, 'notes/d.org'],
     ['Org links never closed', `x [[${'a]['.repeat(n / 3)}\n`, 'notes/e.org'],
     ['reference definitions of spaces', `[a]: b${' '.repeat(n)}c\n`, 'notes/f.md'],
+    ['a heading of closing hashes that never closes', `# ${' #'.repeat(n / 2)}x\n`, 'notes/g.md'],
   ]
   for (const [what, text, path] of hostile) {
     const started = Date.now()

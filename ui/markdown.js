@@ -59,6 +59,34 @@ export function inline(text, slug, resolved = new Map()) {
   return nodes
 }
 
+const ORG_LINK = /\[\[([^[\]\n]+)\](?:\[([^[\]\n]+)\])?\]/g
+
+/**
+ * A plain-text note as written. In an Org note, a link the brain resolved (`[[id:…][Emacs]]`,
+ * `[[file:x.org][x]]`) opens its page and shows its description, as Org shows it; every other
+ * character stays text.
+ */
+export function plainText(text, slug, resolved = new Map()) {
+  if (!/\.org$/i.test(slug)) return [text]
+  const nodes = []
+  let last = 0
+  for (const match of text.matchAll(ORG_LINK)) {
+    const [token, target, description] = match
+    const key = target
+      .replace(/^(id|file):/i, '')
+      .split('::')[0]
+      .trim()
+      .toLowerCase()
+    const to = resolved.get(key)
+    if (!to) continue
+    if (match.index > last) nodes.push(text.slice(last, match.index))
+    nodes.push(el('a', { href: pageHref(to), class: 'wikilink', text: (description ?? target).trim() }))
+    last = match.index + token.length
+  }
+  if (last < text.length) nodes.push(text.slice(last))
+  return nodes
+}
+
 const KEYWORDS = new Set(
   'abstract as async await break case catch class const continue def default defer del do elif else enum export extends false final finally fn for from func function go if impl import in interface is lambda let match mod module mut new nil none not null or package pass private protected pub public raise return self static struct super switch this throw trait true try type typeof use val var void while with yield'.split(
     ' ',

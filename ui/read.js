@@ -3,7 +3,7 @@
 
 import { api } from './api.js'
 import { el, highlighted, pageHref, svg, when } from './dom.js'
-import { highlight, renderMarkdown } from './markdown.js'
+import { highlight, plainText, renderMarkdown } from './markdown.js'
 
 /** Plain-text notes (`.txt`, reStructuredText, Org, AsciiDoc) are shown as written: their lines and columns are not markdown. */
 const PLAIN_TEXT_NOTE = /\.(txt|text|rst|org|adoc|asciidoc)$/i
@@ -162,7 +162,7 @@ export async function pageView(show, slug, navigate) {
     page.page_kind === 'code'
       ? await codeBody(page)
       : PLAIN_TEXT_NOTE.test(page.slug)
-        ? el('pre', { class: 'plain-text', text: page.compiled_truth })
+        ? el('pre', { class: 'plain-text' }, plainText(page.compiled_truth, slug, resolved))
         : renderMarkdown(page.compiled_truth, slug, resolved)
   show(
     el(

@@ -62,6 +62,9 @@ t.test('code, graph and operate screens', async (t) => {
   writeFileSync(join(folder, 'notes', 'gamma.md'), '# Gamma\n\nThe end of the chain.\n')
   const plain = 'Columns   line   up\n  * not a list item *\n<b>not bold</b> and [[not a link]]'
   writeFileSync(join(folder, 'notes', 'plain.txt'), `${plain}\n`)
+  writeFileSync(join(folder, 'notes', 'emacs.org'), ':PROPERTIES:\n:ID: 3f1c-9a2e\n:END:\n#+title: Emacs\n')
+  const orgDay = '#+title: Monday\nSet up [[id:3F1C-9A2E][Emacs]]   and [[id:nowhere][Lost]].'
+  writeFileSync(join(folder, 'notes', 'monday.org'), `${orgDay}\n`)
   const imported = await brain.run(['import', folder, '--no-embed', '--strategy', 'auto'])
   t.equal(imported.code, 0, imported.stderr)
 
@@ -158,6 +161,11 @@ t.test('code, graph and operate screens', async (t) => {
   await page.waitForSelector('article pre.plain-text')
   t.equal(await page.$eval('article pre.plain-text', (pre) => pre.textContent), plain)
   t.equal(await page.$$eval('article b, article em, article li, article a.wikilink', (found) => found.length), 0, 'no markup from the text')
+  // An Org note's resolved links open their pages; the rest of it stays as written.
+  await page.goto(`${base}/ui#/page/notes%2Fmonday.org`)
+  await page.waitForSelector('article pre.plain-text a.wikilink')
+  t.same(await page.$$eval('article pre.plain-text a', (links) => links.map((a) => [a.textContent, a.getAttribute('href')])), [['Emacs', '#/page/notes%2Femacs.org']])
+  t.equal(await page.$eval('article pre.plain-text', (pre) => pre.textContent), '#+title: Monday\nSet up Emacs   and [[id:nowhere][Lost]].')
 
   // Phone width: the page stays usable, nothing overflows sideways.
   await page.setViewport({ width: 375, height: 740 })

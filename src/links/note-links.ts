@@ -30,6 +30,8 @@ export interface NoteLinkDraft {
 }
 
 const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g
+/** What opens Logseq's page embed, `{{embed [[Page]]}}`, right before its wikilink. */
+const LOGSEQ_EMBED = /\{\{\s*embed\s*$/i
 /** An Org link: `[[target]]` or `[[target][description]]`. */
 const ORG_LINK = /\[\[([^[\]\n]+)\](?:\[([^[\]\n]+)\])?\]/g
 /** Org blocks whose lines are code or verbatim text, not prose. */
@@ -239,7 +241,8 @@ function bodyLinks(body: string, firstLine: number, slug: string, definitions: S
     const found: Array<{ column: number; link: NoteLinkDraft | null }> = []
     const masked = line.text.includes('[[')
       ? line.text.replace(WIKILINK, (match, bang: string, inner: string, column: number) => {
-          found.push({ column, link: wikilink(inner, bang === '!', null, slug, { field, line: firstLine + line.index + 1, raw: line.raw, column }) })
+          const embed = bang === '!' || LOGSEQ_EMBED.test(line.text.slice(Math.max(0, column - 12), column))
+          found.push({ column, link: wikilink(inner, embed, null, slug, { field, line: firstLine + line.index + 1, raw: line.raw, column }) })
           return ' '.repeat(match.length)
         })
       : line.text

@@ -27,6 +27,17 @@ t.test('wikilink forms', async (t) => {
   t.same(parse('[[Target]]', 'root').map(pick), [['links_to', 'Target', 'target', null, null, null]], 'a root page has no relative reading')
 })
 
+t.test("Logseq's page embed is an embed", async (t) => {
+  t.same(
+    parse('- {{embed [[Project Apollo]]}} and {{ embed [[B]] }} but not {{query [[C]]}}').map((l) => [l.type, l.targetText]),
+    [
+      ['embeds', 'Project Apollo'],
+      ['embeds', 'B'],
+      ['links_to', 'C'],
+    ],
+  )
+})
+
 t.test('markdown links to local files', async (t) => {
   const cases: Array<[string, unknown[] | null]> = [
     ['[text](Other%20Note.md)', ['links_to', 'Other Note.md', 'notes/other-note', 'other-note', null, 'text']],

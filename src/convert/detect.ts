@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex'
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -41,6 +41,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (baseName(name).endsWith('.docx')) return 'docx'
   if (baseName(name).endsWith('.ipynb')) return 'notebook'
   if (baseName(name).endsWith('.enex')) return 'enex'
+  if (baseName(name).endsWith('.epub')) return 'epub'
   return null
 }
 
@@ -54,6 +55,7 @@ const TYPES: Record<string, ConverterKind> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
   'application/mbox': 'mbox',
   'application/x-ipynb+json': 'notebook',
+  'application/epub+zip': 'epub',
   'text/plain': 'text',
   'text/markdown': 'text',
 }
@@ -65,7 +67,7 @@ const TYPES: Record<string, ConverterKind> = {
  */
 export function isSinglePageDocumentName(name: string): boolean {
   const kind = converterFor(name)
-  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook'
+  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub'
 }
 
 /** Whether a folder import hands this path to a converter (by name alone, before reading it). */

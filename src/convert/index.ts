@@ -1,6 +1,6 @@
 /**
- * Converters: turn document files (PDF, web pages, mail, Word, notebooks, Evernote exports, chat
- * exports, agent transcripts) into page drafts.
+ * Converters: turn document files (PDF, web pages, mail, Word, EPUB books, notebooks, Evernote
+ * exports, chat exports, agent transcripts) into page drafts.
  *
  * Each converter is pure — bytes, name and content type in, drafts out — with no network and no
  * content run; `convert` applies the size cap before any parsing, and `convertBounded` runs it in
@@ -46,6 +46,10 @@ export async function convert(input: ConvertInput, limits: ConvertLimits = DEFAU
   if (kind === 'notebook') {
     const { convertNotebook } = await import('./notebook.js')
     return convertNotebook(input, limits)
+  }
+  if (kind === 'epub') {
+    const { convertEpub } = await import('./epub.js')
+    return convertEpub(input, limits)
   }
   if (kind === 'enex') {
     const { convertEnex } = await import('./enex.js')

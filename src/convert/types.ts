@@ -34,13 +34,13 @@ export interface ConvertResult {
   counts: Record<string, number>
 }
 
-export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'ipynb' | 'enex'
+export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'ipynb' | 'enex' | 'epub'
 
 /**
  * Formats that turn one file into one page: the importer gives that page the file's own slug,
  * while multi-page formats (chat exports, mailboxes) name their pages with `slugHint`.
  */
-export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx', 'ipynb'])
+export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx', 'ipynb', 'epub'])
 
 export interface ConvertLimits {
   maxBytes: number

@@ -24,6 +24,7 @@ const TYPE_BY_EXTENSION: Record<string, string> = {
   '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   '.ipynb': 'application/x-ipynb+json',
   '.enex': 'application/enex+xml',
+  '.epub': 'application/epub+zip',
   '.pdf': 'application/pdf',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',

@@ -8,7 +8,7 @@
  * src/errors, node built-ins and the parsing libraries.
  */
 import { convertChat } from './chat.js'
-import { converterFor } from './detect.js'
+import { converterFor, type ConverterKind } from './detect.js'
 import { ConvertError } from './errors.js'
 import { DEFAULT_LIMITS, type ConvertInput, type ConvertLimits, type ConvertResult } from './types.js'
 
@@ -21,43 +21,36 @@ export { converterFor, isDocumentPath, isSinglePageDocumentName, type ConverterK
 export { hashBytes, renderDraft } from './render.js'
 export { convertBounded } from './bounded.js'
 
+type Converter = (input: ConvertInput, limits: ConvertLimits) => ConvertResult | Promise<ConvertResult>
+
+/**
+ * Each converter by the kind it takes, loaded when a file of that kind comes: a conversion pays
+ * for its own parser only (pdf.js, mammoth and the mail parser are large).
+ */
+const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
+  pdf: async () => (await import('./pdf.js')).convertPdf,
+  html: async () => (await import('./html.js')).convertHtml,
+  eml: async () => {
+    const { convertMail } = await import('./mail.js')
+    return (input, limits) => convertMail(input, limits, 'eml')
+  },
+  mbox: async () => {
+    const { convertMail } = await import('./mail.js')
+    return (input, limits) => convertMail(input, limits, 'mbox')
+  },
+  docx: async () => (await import('./docx.js')).convertDocx,
+  notebook: async () => (await import('./notebook.js')).convertNotebook,
+  epub: async () => (await import('./epub.js')).convertEpub,
+  enex: async () => (await import('./enex.js')).convertEnex,
+  text: async () => (await import('./text.js')).convertText,
+  chat: async () => convertChat,
+}
+
 /** Converts one file in this thread; entry paths use `convertBounded` instead. */
 export async function convert(input: ConvertInput, limits: ConvertLimits = DEFAULT_LIMITS): Promise<ConvertResult> {
   if (input.bytes.byteLength > limits.maxBytes) {
     throw new ConvertError('convert_too_large', `${input.name}: ${input.bytes.byteLength} bytes exceed ${limits.maxBytes}`)
   }
-  const kind = converterFor(input.name, input.contentType, input.bytes)
-  if (kind === 'pdf') {
-    const { convertPdf } = await import('./pdf.js')
-    return convertPdf(input, limits)
-  }
-  if (kind === 'html') {
-    const { convertHtml } = await import('./html.js')
-    return convertHtml(input, limits)
-  }
-  if (kind === 'eml' || kind === 'mbox') {
-    const { convertMail } = await import('./mail.js')
-    return convertMail(input, limits, kind)
-  }
-  if (kind === 'docx') {
-    const { convertDocx } = await import('./docx.js')
-    return convertDocx(input, limits)
-  }
-  if (kind === 'notebook') {
-    const { convertNotebook } = await import('./notebook.js')
-    return convertNotebook(input, limits)
-  }
-  if (kind === 'epub') {
-    const { convertEpub } = await import('./epub.js')
-    return convertEpub(input, limits)
-  }
-  if (kind === 'enex') {
-    const { convertEnex } = await import('./enex.js')
-    return convertEnex(input, limits)
-  }
-  if (kind === 'text') {
-    const { convertText } = await import('./text.js')
-    return convertText(input, limits)
-  }
-  return convertChat(input, limits)
+  const converter = await CONVERTERS[converterFor(input.name, input.contentType, input.bytes) ?? 'chat']()
+  return converter(input, limits)
 }

@@ -256,8 +256,10 @@ function bodyLinks(body: string, firstLine: number, slug: string, definitions: S
   return out
 }
 
+/** The line a property is written on; a `Key::` property line is read with its key lower-cased. */
 function propertyLine(frontmatterLines: readonly string[], firstLine: number, key: string): number {
-  const at = frontmatterLines.findIndex((l) => l.startsWith(`${key}:`) || l.startsWith(`"${key}":`) || l.startsWith(`'${key}':`))
+  let at = frontmatterLines.findIndex((l) => l.startsWith(`${key}:`) || l.startsWith(`"${key}":`) || l.startsWith(`'${key}':`))
+  if (at < 0) at = frontmatterLines.findIndex((l) => l.toLowerCase().startsWith(`${key}::`))
   return at < 0 ? 1 : at + firstLine
 }
 

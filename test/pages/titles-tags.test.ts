@@ -125,12 +125,12 @@ t.test("leading `key:: value` lines (Logseq's page properties) are the page's fr
   t.same(parseMarkdownPage('key:: value\n', 'notes/k.txt', 'notes/k.txt').frontmatter, {}, 'plain text keeps its lines as text')
   t.same(parseMarkdownPage('__proto__:: x\nconstructor:: y\n', 'p', 'p.md').frontmatter, JSON.parse('{"__proto__":"x","constructor":"y"}'), 'any key is a plain key')
 
-  const links = noteLinks('related:: [[A]], [[B]]\ntype:: note\n\n- see [[C]]\n', { related: '[[A]], [[B]]', type: 'note' }, 'pages/x')
+  const links = noteLinks('type:: note\nRelated:: [[A]], [[B]]\n\n- see [[C]]\n', { related: '[[A]], [[B]]', type: 'note' }, 'pages/x')
   t.same(
     links.map((l) => [l.type, l.targetText, l.line]),
     [
-      ['related', 'A', 1],
-      ['related', 'B', 1],
+      ['related', 'A', 2],
+      ['related', 'B', 2],
       ['links_to', 'C', 4],
     ],
     'a property names its pages once, as a typed link on its own line',

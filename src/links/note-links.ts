@@ -1,8 +1,8 @@
 /**
- * Explicit links in a markdown page, as its author wrote them: wikilinks and embeds, markdown
- * links to local files (inline or reference-style), and front-matter properties whose value is a
- * wikilink. Pure: text in,
- * link drafts out, each with the keys the database resolves it by.
+ * Explicit links in a note, as its author wrote them: wikilinks and embeds, markdown links to
+ * local files (inline or reference-style), front-matter properties whose value is a wikilink, and
+ * in an Org note Org's links. Pure: text in, link drafts out, each with the keys the database
+ * resolves it by.
  */
 import { isSinglePageDocumentName } from '../convert/index.js'
 import { proseLines, splitFrontmatterLines } from '../util/markdown-prose.js'

@@ -98,12 +98,10 @@ export function convertEnex(input: ConvertInput, limits: ConvertLimits): Convert
     if (drafts.length >= limits.maxDrafts) throw new ConvertError('convert_too_many_pages', `${input.name}: more than ${limits.maxDrafts} notes`)
     // Two notes of one title made the same day: the later ones by the time of day, else by count.
     const base = draft.slugHint
-    if (seen.has(base))
-      draft.slugHint = `${base}-${
-        String(draft.frontmatter.created ?? '')
-          .slice(11, 19)
-          .replace(/:/g, '') || 2
-      }`
+    const timeOfDay = String(draft.frontmatter.created ?? '')
+      .slice(11, 19)
+      .replace(/:/g, '')
+    if (seen.has(base)) draft.slugHint = `${base}-${timeOfDay || 2}`
     for (let n = 2; seen.has(draft.slugHint); n++) draft.slugHint = `${base}-${n}`
     seen.add(draft.slugHint)
     drafts.push(draft)

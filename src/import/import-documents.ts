@@ -3,7 +3,7 @@ import type { Database } from '../db/types.js'
 import { convertBounded, hashBytes, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult } from '../convert/index.js'
 import { isBrainError } from '../errors/index.js'
 import { trashPages } from '../history/index.js'
-import { hasPagesWithSourceHash, importPage, markdownSlugForPath, normalizeSlug, type ImportOptions, type ImportResult } from '../pages/index.js'
+import { importPage, isSourceHashCurrent, markdownSlugForPath, normalizeSlug, sourceHashesBySlug, type ImportOptions, type ImportResult } from '../pages/index.js'
 
 export interface DocumentInput {
   bytes: Uint8Array
@@ -93,7 +93,7 @@ export const NOT_CONTENT: ReadonlyMap<string, string> = new Map([
 
 export async function importDocument(db: Database, input: DocumentInput, options: DocumentImportOptions = {}): Promise<DocumentResult> {
   const sourceHash = hashBytes(input.bytes)
-  if (await hasPagesWithSourceHash(db, input.sourceId, input.sourceUri, sourceHash)) {
+  if (await isSourceHashCurrent(db, input.sourceId, input.sourceUri, sourceHash)) {
     return { format: null, sourceHash, pages: [], counts: {}, unchanged: true, removed: [] }
   }
   let converted: ConvertResult
@@ -105,7 +105,7 @@ export async function importDocument(db: Database, input: DocumentInput, options
   } catch (err) {
     // A file that is no content of its own any more (now a redirect, or asking not to be
     // indexed) leaves no page behind: what an earlier version of it made moves to the trash.
-    if (options.removeMissing && isBrainError(err) && NOT_CONTENT.has(err.code)) await trashPagesLeftBehind(db, input, sourceHash)
+    if (options.removeMissing && isBrainError(err) && NOT_CONTENT.has(err.code)) await trashPagesLeftBehind(db, input, [])
     throw err
   }
   const single = SINGLE_PAGE_FORMATS.has(converted.format) && converted.drafts.length === 1
@@ -113,37 +113,45 @@ export async function importDocument(db: Database, input: DocumentInput, options
     single ? normalizeSlug(input.slug ?? documentSlugForPath(input.name)) : normalizeSlug(input.slugPrefix ? `${input.slugPrefix}/${draft.slugHint}` : draft.slugHint),
   )
   if (options.beforeWrite) slugs.forEach(options.beforeWrite)
-  const pages: ImportResult[] = []
-  for (const [i, draft] of converted.drafts.entries()) {
+  // A new version of a many-page file (a chat export a month longer) leaves most of its pages as
+  // they were: those keep their text and the hash of the version that wrote them.
+  const earlier = single ? new Map<string, string>() : await sourceHashesBySlug(db, input.sourceId, input.sourceUri)
+  const write = (i: number, keepUnchanged: boolean): Promise<ImportResult> => {
     const slug = slugs[i]!
-    const content = renderDraft({ ...draft, frontmatter: { ...draft.frontmatter, source_format: converted.format } }, sourceHash)
-    pages.push(
-      await importPage(
-        db,
-        {
-          slug,
-          sourceId: input.sourceId,
-          kind: 'markdown',
-          content,
-          provenance: { sourceUri: input.sourceUri, sourceKind: input.sourceKind },
-          writtenVia: input.writtenVia,
-          writtenBy: input.writtenBy,
-        },
-        converted.format === 'pdf' ? { ...options, annotateChunks: labelPdfPages } : options,
-      ),
+    const draft = converted.drafts[i]!
+    const withFormat = { ...draft, frontmatter: { ...draft.frontmatter, source_format: converted.format } }
+    const earlierHash = keepUnchanged ? earlier.get(slug) : undefined
+    return importPage(
+      db,
+      {
+        slug,
+        sourceId: input.sourceId,
+        kind: 'markdown',
+        content: renderDraft(withFormat, sourceHash),
+        provenance: { sourceUri: input.sourceUri, sourceKind: input.sourceKind },
+        writtenVia: input.writtenVia,
+        writtenBy: input.writtenBy,
+        unchangedAs: earlierHash === undefined || earlierHash === sourceHash ? undefined : renderDraft(withFormat, earlierHash),
+      },
+      converted.format === 'pdf' ? { ...options, annotateChunks: labelPdfPages } : options,
     )
   }
-  const removed = options.removeMissing ? await trashPagesLeftBehind(db, input, sourceHash) : []
+  const pages: ImportResult[] = []
+  for (const i of converted.drafts.keys()) pages.push(await write(i, true))
+  // The newest page says which bytes the file was last converted from (`isSourceHashCurrent`): a
+  // version that changed no page (it only dropped some) still stamps its hash on one.
+  if (earlier.size > 0 && pages.length > 0 && pages.every((p) => p.status === 'skipped') && !options.dryRun) pages[0] = await write(0, false)
+  const removed = options.removeMissing ? await trashPagesLeftBehind(db, input, slugs) : []
   return { format: converted.format, sourceHash, pages, counts: converted.counts, unchanged: false, removed }
 }
 
-/** Pages of this file written from other bytes than these: what the new version no longer holds. */
-async function trashPagesLeftBehind(db: Database, input: DocumentInput, sourceHash: string): Promise<string[]> {
+/** Pages converted from this file that its new version no longer holds (by slug). */
+async function trashPagesLeftBehind(db: Database, input: DocumentInput, keptSlugs: readonly string[]): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: number }>(`SELECT id FROM pages WHERE source_id = $1 AND source_uri = $2 AND frontmatter ? 'source_hash' AND frontmatter ->> 'source_hash' <> $3`, [
+    const { rows } = await tx.query<{ id: number }>(`SELECT id FROM pages WHERE source_id = $1 AND source_uri = $2 AND frontmatter ? 'source_hash' AND NOT (slug = ANY($3::text[]))`, [
       input.sourceId,
       input.sourceUri,
-      sourceHash,
+      keptSlugs,
     ])
     const trashed = await trashPages(
       tx,

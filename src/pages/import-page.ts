@@ -30,6 +30,12 @@ export interface ImportInput {
   writtenVia?: string
   /** The token name of an HTTP/MCP writer. */
   writtenBy?: string | null
+  /**
+   * Another text that counts as this same content: when the stored page is that text, the write
+   * is `skipped`. A page of a many-page document keeps its text, and the hash of the file it was
+   * converted from, when a new version of the file left that page as it was.
+   */
+  unchangedAs?: string
 }
 
 export interface ImportOptions {
@@ -171,6 +177,11 @@ const FOREIGN_KEY_VIOLATION = '23503'
 const RETRYABLE = new Set(['40P01', '40001'])
 const MAX_WRITE_ATTEMPTS = 4
 
+function equivalentHash(input: ImportInput, slug: string): string {
+  const page = prepare({ ...input, content: input.unchangedAs ?? input.content }, slug)
+  return computePageContentHash({ ...page, pageKind: input.kind, chunkerVersion: CHUNKER_VERSION })
+}
+
 /**
  * The one import path for every writer (put, capture, sync, import, ingest). Identical content
  * is `skipped` with no write; otherwise page, tags, chunks, their call edges and (markdown)
@@ -184,7 +195,7 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
   const contentHash = computePageContentHash({ ...page, pageKind: input.kind, chunkerVersion: CHUNKER_VERSION })
   const existing = await findPageHash(db, sourceId, slug)
   const base = { slug, sourceId, contentHash, pageKind: input.kind, embedded: 0, embedError: null }
-  if (existing && existing.contentHash === contentHash) {
+  if (existing && (existing.contentHash === contentHash || (input.unchangedAs !== undefined && existing.contentHash === equivalentHash(input, slug)))) {
     return { ...base, status: 'skipped', pageId: existing.id, chunks: 0 }
   }
   if (options.dryRun) {

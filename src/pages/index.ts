@@ -16,6 +16,6 @@ export { importPage, MAX_PAGE_BYTES, type ImportInput, type ImportOptions, type 
 export { importPages, planPages, writePlannedPages, type BatchOutcome, type PlannedBatch, type PlanOptions } from './import-batch.js'
 export { putPage, type PutPageContext, type PutPageInput, type PutPageResult } from './put-page.js'
 export { serializePage } from './serialize.js'
-export { hasPagesWithSourceHash } from './source-hash.js'
+export { isSourceHashCurrent, sourceHashesBySlug } from './source-hash.js'
 export { writePageFile, writeThroughPath, type WriteThroughResult } from './write-through.js'
 export { resolvePageRef, type PageRef } from './resolve-page.js'

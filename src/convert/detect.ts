@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub'
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -24,6 +24,31 @@ function isChatName(name: string): boolean {
   return base.endsWith('.jsonl') || /^conversations.*\.json$/.test(base)
 }
 
+/** The chat types Telegram writes; one of them near the start marks a `result.json` as Telegram's. */
+const TELEGRAM_SNIFF = new RegExp(
+  String.raw`"type"\s*:\s*"(?:personal_chat|bot_chat|private_group|private_supergroup|public_supergroup|private_channel|public_channel|saved_messages)"|"personal_information"\s*:`,
+)
+
+function looksLikeTelegram(bytes: Uint8Array): boolean {
+  return TELEGRAM_SNIFF.test(new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)))
+}
+
+/**
+ * Messenger exports, by the names the apps give them: WhatsApp's `WhatsApp Chat with Ana.txt`
+ * (in the app's language), an iPhone's `_chat.txt` and the zips holding either; Slack's
+ * `<Workspace> Slack export <dates>.zip`; DiscordChatExporter's `Server - channel [id].json`;
+ * Telegram's `result.json` in its `ChatExport_…`/`DataExport_…` folder, or with a Telegram chat
+ * type in its first bytes. Any other `.txt`, `.zip` or `.json` stays a note, a file or code.
+ */
+function messengerKind(name: string, bytes: Uint8Array | undefined): ConverterKind | null {
+  const base = baseName(name)
+  if (/\.(txt|zip)$/.test(base) && (base.includes('whatsapp') || base === '_chat.txt')) return 'whatsapp'
+  if (base.endsWith('.zip') && base.includes('slack export')) return 'slack'
+  if (/\[\d{15,21}\]\.json$/.test(base)) return 'discord'
+  if (base === 'result.json' && (/(^|\/)(chat|data)export[^/]*\/result\.json$/i.test(name) || (bytes !== undefined && looksLikeTelegram(bytes)))) return 'telegram'
+  return null
+}
+
 /**
  * The converter for a file, or null when no converter takes it. The content type wins over the
  * name, and a `%PDF-` header marks a PDF whatever it is called. Plain text and markdown are
@@ -35,6 +60,8 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (byType !== undefined) return byType
   if (startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
   if (isChatName(name)) return 'chat'
+  const messenger = messengerKind(name, bytes)
+  if (messenger !== null) return messenger
   if (/\.x?html?$/.test(baseName(name))) return 'html'
   if (baseName(name).endsWith('.eml') || isMaildirMessage(name)) return 'eml'
   if (baseName(name).endsWith('.mbox')) return 'mbox'

@@ -1,6 +1,6 @@
 /**
  * Converters: turn document files (PDF, web pages, mail, Word, EPUB books, notebooks, Evernote
- * exports, chat exports, agent transcripts) into page drafts.
+ * exports, AI chat exports, messenger chats, agent transcripts) into page drafts.
  *
  * Each converter is pure — bytes, name and content type in, drafts out — with no network and no
  * content run; `convert` applies the size cap before any parsing, and `convertBounded` runs it in
@@ -43,6 +43,10 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   epub: async () => (await import('./epub.js')).convertEpub,
   enex: async () => (await import('./enex.js')).convertEnex,
   text: async () => (await import('./text.js')).convertText,
+  whatsapp: async () => (await import('./whatsapp.js')).convertWhatsapp,
+  telegram: async () => (await import('./telegram.js')).convertTelegram,
+  discord: async () => (await import('./discord.js')).convertDiscord,
+  slack: async () => (await import('./slack.js')).convertSlack,
   chat: async () => convertChat,
 }
 

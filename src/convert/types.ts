@@ -34,7 +34,7 @@ export interface ConvertResult {
   counts: Record<string, number>
 }
 
-export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'ipynb' | 'enex' | 'epub'
+export type SourceFormat = 'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'ipynb' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack'
 
 /**
  * Formats that turn one file into one page: the importer gives that page the file's own slug,

@@ -1,6 +1,6 @@
 import { ConvertError } from './errors.js'
 
-interface ZipLimits {
+export interface ZipLimits {
   maxEntries: number
   maxUncompressedBytes: number
   /** Largest uncompressed/compressed ratio of one entry. */

@@ -1,16 +1,16 @@
 import { inflateRawSync } from 'node:zlib'
 import { ConvertError } from './errors.js'
-import { checkZip } from './zip-guard.js'
+import { checkZip, type ZipLimits } from './zip-guard.js'
 
 /**
  * The files of a zip archive by name, each read on demand. The archive is checked against
  * expansion bombs first, and each entry is inflated to at most the size its directory declares,
  * so an entry that lies about its size cannot grow past it.
  */
-export function zipEntries(bytes: Uint8Array, name: string): Map<string, () => Uint8Array> {
+export function zipEntries(bytes: Uint8Array, name: string, limits?: ZipLimits): Map<string, () => Uint8Array> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const entries = new Map<string, () => Uint8Array>()
-  for (const { name: entryName, method, compressedSize, size, localOffset: local } of checkZip(bytes, name)) {
+  for (const { name: entryName, method, compressedSize, size, localOffset: local } of checkZip(bytes, name, limits)) {
     entries.set(entryName, () => {
       if (local + 30 > bytes.byteLength || view.getUint32(local, true) !== 0x04034b50) throw new ConvertError('convert_corrupt', `${name}: a broken zip entry (${entryName})`)
       const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true)

@@ -9,6 +9,9 @@ import { engineTest } from '../helpers/engines.js'
 import { makeEncryptedPdf, makeImageOnlyPdf, makePdf } from './pdf-fixtures.js'
 import { notebookV4 } from './notebook-fixtures.js'
 import { enexExport } from './enex-fixtures.js'
+import { slackExport, telegramChat, whatsappAndroid } from './messenger-fixtures.js'
+import { search } from '../../src/search/index.js'
+import { context, slugs } from '../search/helpers.js'
 
 const claudeExport = JSON.stringify([
   {
@@ -212,3 +215,40 @@ engineTest(t, 'an Evernote export imports one page per note with its tags; a not
   t.ok(await findPage(db, 'default', 'evernote/travel-notebook/meeting-2024-01-11'))
 })
 
+engineTest(t, 'messenger exports import a page per chat and month beside the notes; a month gone from a new export goes to the trash', async (t, { db }) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-chats-'))
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  await mkdir(join(root, 'ChatExport_2024-03-02'))
+  await mkdir(join(root, 'data'))
+  const whatsapp = join(root, 'WhatsApp Chat with Ana Lima.txt')
+  await writeFile(whatsapp, whatsappAndroid())
+  await writeFile(join(root, 'ChatExport_2024-03-02', 'result.json'), telegramChat())
+  await writeFile(join(root, 'Acme Slack export Jan 1 2024 - Feb 29 2024.zip'), slackExport())
+  await writeFile(join(root, 'shopping.txt'), 'oat milk\nlighthouse postcard\n')
+  await writeFile(join(root, 'data', 'result.json'), '{"passed": 3}\n')
+  const options = { sourceId: 'default', embedder: null, strategy: 'auto' as const }
+  const first = await importFolder(db, root, options)
+  t.same(first.failed, [])
+  t.match(first.formats, { whatsapp: { files: 1, pages: 2 }, telegram: { files: 1, pages: 2 }, slack: { files: 1, pages: 3 } })
+  t.ok(await findPage(db, 'default', 'shopping.txt'), 'a text file that is no export stays a note')
+  t.ok(await findPage(db, 'default', 'data/result.json'), 'a result.json that is no export stays a file')
+  const december = await findPage(db, 'default', 'chats/whatsapp/ana-lima/2023-12')
+  t.same([december!.title, december!.frontmatter.source_format, december!.frontmatter.messages], ['Ana Lima — 2023-12', 'whatsapp', 4])
+  t.same(slugs(await search(context(db, undefined), 'lighthouse map')).slice(0, 1), ['chats/whatsapp/ana-lima/2023-12'], 'a message is found by its words')
+  t.ok(await findPage(db, 'default', 'chats/slack/acme/general/2024-02'))
+  t.ok(await findPage(db, 'default', 'chats/telegram/rowing-club-1234567890/2024-03'))
+  const again = await importFolder(db, root, options)
+  t.same([again.created, again.updated], [0, 0], 'unchanged exports are not converted again')
+  const longer = `${whatsappAndroid()}\n02/02/2024, 10:00 - Bruno: February already`
+  await writeFile(whatsapp, longer)
+  const added = await importFolder(db, root, options)
+  t.same([added.created, added.updated], [1, 0], 'a longer export adds its new month and rewrites none of the others')
+  const unchanged = await importFolder(db, root, options)
+  t.same([unchanged.created, unchanged.updated, unchanged.formats.unchanged?.unchanged], [0, 0, 3], 'and is then unchanged: no export converted again')
+  await writeFile(whatsapp, whatsappAndroid().split('\n').slice(0, 7).join('\n'))
+  const shorter = await importFolder(db, root, options)
+  t.same(shorter.removedSlugs, ['chats/whatsapp/ana-lima/2024-01', 'chats/whatsapp/ana-lima/2024-02'], 'months no longer in the export go to the trash')
+  await writeFile(whatsapp, longer)
+  const back = await importFolder(db, root, options)
+  t.same([back.created, back.updated], [2, 0], 'the longer export again brings its months back')
+})

@@ -1,0 +1,71 @@
+/**
+ * Discord channels exported as JSON by DiscordChatExporter (`Server - channel [id].json`) → one
+ * page per channel and month. A message's time is read as the export wrote it, in the exporting
+ * machine's clock; attachments and stickers are named, and what Discord says itself (a member
+ * joined, a message pinned) is a line without a speaker.
+ */
+import { ConvertError } from './errors.js'
+import { chatSlug, monthPages, type ChatMessage } from './messenger.js'
+import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
+
+type Obj = Record<string, unknown>
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+const LOCAL_TIME = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/
+/** Message types that carry what someone wrote; the rest are Discord's own notices. */
+const SPOKEN = new Set(['Default', 'Reply', 'ThreadStarterMessage'])
+
+function namedList(v: unknown, key: string, label: string): string[] {
+  return (Array.isArray(v) ? v.filter(isObj) : []).map((x) => `[${label}: ${str(x[key]) ?? '?'}]`)
+}
+
+function messageOf(m: Obj): ChatMessage | undefined {
+  const at = LOCAL_TIME.exec(str(m.timestamp) ?? '')
+  if (at === null) return undefined
+  const author = isObj(m.author) ? m.author : {}
+  const speaker = str(author.nickname) ?? str(author.name) ?? 'unknown'
+  const content = str(m.content) ?? ''
+  const type = str(m.type) ?? 'Default'
+  if (!SPOKEN.has(type)) {
+    const notice = type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
+    return { speaker: '', day: at[1]!, clock: at[2]!, text: [speaker, notice, content].filter((p) => p !== '').join(' ') }
+  }
+  const extras = [...namedList(m.attachments, 'fileName', 'attachment'), ...namedList(m.stickers, 'name', 'sticker')]
+  const embeds = (Array.isArray(m.embeds) ? m.embeds.filter(isObj) : []).flatMap((e) => {
+    const title = str(e.title)
+    const url = str(e.url)
+    return title === undefined || title === '' ? [] : [url === undefined ? `[${title}]` : `[${title}](${url})`]
+  })
+  const text = [content, ...extras, ...embeds].filter((p) => p.trim() !== '').join('\n')
+  return { speaker, day: at[1]!, clock: at[2]!, text }
+}
+
+export function convertDiscord(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+  let root: unknown
+  try {
+    root = JSON.parse(new TextDecoder('utf-8', { fatal: false }).decode(input.bytes))
+  } catch {
+    throw new ConvertError('convert_corrupt', `${input.name}: not valid JSON`)
+  }
+  if (!isObj(root) || !isObj(root.channel) || !Array.isArray(root.messages)) {
+    throw new ConvertError('convert_unsupported', `${input.name}: not a Discord channel export (no channel and messages)`)
+  }
+  const guild = isObj(root.guild) ? (str(root.guild.name) ?? '') : ''
+  const channel = str(root.channel.name) ?? 'channel'
+  const category = str(root.channel.category)
+  const messages = root.messages
+    .filter(isObj)
+    .map(messageOf)
+    .filter((m): m is ChatMessage => m !== undefined)
+  const frontmatter: Record<string, unknown> = {}
+  if (guild !== '') frontmatter.server = guild
+  if (category !== undefined && category !== '') frontmatter.category = category
+  if (str(root.channel.id) !== undefined) frontmatter.channel_id = str(root.channel.id)
+  const counts: Record<string, number> = {}
+  const name = guild === '' || guild === 'Direct Messages' ? channel : `${guild} / ${channel}`
+  const slugPath = `${chatSlug(guild === '' ? 'direct-messages' : guild)}/${chatSlug(channel)}`
+  const drafts = monthPages('discord', [{ name, slugPath, messages, frontmatter }], counts)
+  if (drafts.length > limits.maxDrafts) throw new ConvertError('convert_too_many_pages', `${input.name}: ${drafts.length} months exceed ${limits.maxDrafts}`)
+  return { format: 'discord', drafts, counts }
+}

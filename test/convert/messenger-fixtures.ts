@@ -1,0 +1,122 @@
+/** Messenger exports as the apps write them, for the converter and import tests. */
+import { zip } from './docx-fixtures.js'
+
+const LRM = '\u200e'
+const NNBSP = '\u202f'
+
+/** Android, day first, 24-hour clock, two months. */
+export function whatsappAndroid(): string {
+  return [
+    '28/12/2023, 09:01 - Messages and calls are end-to-end encrypted. No one outside of this chat can read them.',
+    '28/12/2023, 09:02 - Ana Lima: Are we still on for the *harbour walk*?',
+    '28/12/2023, 09:05 - Bruno: Yes! Bring the map.',
+    'The old one, with the lighthouse.',
+    '',
+    'And snacks.',
+    '31/12/2023, 23:59 - Ana Lima: <Media omitted>',
+    '01/01/2024, 00:00 - Bruno: Happy new year: 2024 is here',
+    '13/01/2024, 18:30 - Ana Lima added Carla',
+  ].join('\n')
+}
+
+/** iPhone, US phone: month first, 12-hour clock with a narrow space, direction marks. */
+export function whatsappIphone(): string {
+  return [
+    `[1/5/24, 9:15:03${NNBSP}PM] Sam: ${LRM}Messages and calls are end-to-end encrypted.`,
+    `[1/5/24, 9:16:10${NNBSP}PM] Sam: Dinner at 8?`,
+    `[1/12/24, 12:01:00${NNBSP}AM] Pat: Sure, my key is sk-ant-api03-${'A'.repeat(40)}`,
+    `${LRM}[1/12/24, 12:02:00${NNBSP}PM] Pat: ${LRM}<attached: 00000012-PHOTO-2024-01-12-12-02-00.jpg>`,
+  ].join('\r\n')
+}
+
+export function whatsappZip(): Buffer {
+  return zip({ '_chat.txt': whatsappIphone(), '00000012-PHOTO-2024-01-12-12-02-00.jpg': Buffer.from([0xff, 0xd8, 0xff]) })
+}
+
+/** A Telegram Desktop chat export (`ChatExport_…/result.json`). */
+export function telegramChat(): string {
+  return JSON.stringify(
+    {
+      name: 'Rowing club',
+      type: 'private_supergroup',
+      id: 1234567890,
+      messages: [
+        { id: 1, type: 'service', date: '2024-02-01T08:00:00', actor: 'Ines', action: 'create_group', title: 'Rowing club', members: ['Ines', 'Tom'], text: '' },
+        { id: 2, type: 'message', date: '2024-02-01T08:05:12', from: 'Ines', from_id: 'user1', text: 'Training moved to **six**' },
+        {
+          id: 3,
+          type: 'message',
+          date: '2024-02-01T08:06:00',
+          from: 'Tom',
+          text: ['See ', { type: 'text_link', text: 'the schedule', href: 'https://example.org/rowing' }, ' and ', { type: 'bold', text: 'be early' }],
+        },
+        { id: 4, type: 'message', date: '2024-03-02T10:00:00', from: 'Tom', photo: 'photos/photo_1.jpg', text: 'Regatta photo' },
+        { id: 5, type: 'message', date: '2024-03-02T10:01:00', from: 'Ines', media_type: 'sticker', sticker_emoji: '👍', text: '' },
+        { id: 6, type: 'message', date: '2024-03-02T10:02:00', from: null, text: 'from a deleted account' },
+      ],
+    },
+    null,
+    1,
+  )
+}
+
+/** A whole-account Telegram export: `chats.list`. */
+export function telegramAccount(): string {
+  return JSON.stringify({
+    about: 'Here is the data you requested.',
+    personal_information: { first_name: 'Ines' },
+    chats: {
+      about: 'This page lists all chats from this export.',
+      list: [
+        { name: 'Tom', type: 'personal_chat', id: 42, messages: [{ id: 1, type: 'message', date: '2024-04-04T12:00:00', from: 'Tom', text: 'lunch?' }] },
+        { type: 'saved_messages', id: 7, messages: [{ id: 1, type: 'message', date: '2024-04-05T07:00:00', from: 'Ines', text: 'buy oars' }] },
+      ],
+    },
+  })
+}
+
+/** DiscordChatExporter's JSON of one channel. */
+export function discordChannel(): string {
+  return JSON.stringify({
+    guild: { id: '800000000000000001', name: 'Synth Makers' },
+    channel: { id: '900000000000000002', type: 'GuildTextChat', category: 'Builds', name: 'modular' },
+    messages: [
+      { id: '1', type: 'GuildMemberJoin', timestamp: '2024-05-01T18:00:00.000+02:00', content: '', author: { id: 'a', name: 'vera', nickname: 'Vera' } },
+      {
+        id: '2',
+        type: 'Default',
+        timestamp: '2024-05-01T18:01:30.123+02:00',
+        content: 'My first **oscillator** works',
+        author: { id: 'a', name: 'vera', nickname: 'Vera' },
+        attachments: [{ id: 'x', fileName: 'scope.png', url: 'https://cdn.example.org/scope.png' }],
+      },
+      { id: '3', type: 'Reply', timestamp: '2024-05-01T18:02:00.000+02:00', content: 'Nice! Try a wavefolder next.', author: { id: 'b', name: 'otto' } },
+    ],
+    messageCount: 3,
+  })
+}
+
+/** A Slack workspace export as Slack zips it. */
+export function slackExport(): Buffer {
+  const users = [
+    { id: 'U1', name: 'mara', real_name: 'Mara Quinn', profile: { display_name: 'mara', real_name: 'Mara Quinn' } },
+    { id: 'U2', name: 'li', profile: { display_name: '', real_name: 'Li Wei' } },
+  ]
+  const channels = [{ id: 'C1', name: 'general', created: 1704067200, members: ['U1', 'U2'] }]
+  const dms = [{ id: 'D1', created: 1704067200, members: ['U1', 'U2'] }]
+  const general = [
+    { type: 'message', subtype: 'channel_join', user: 'U2', text: '<@U2> has joined the channel', ts: '1704103200.000100' },
+    { type: 'message', user: 'U1', text: 'Release notes are at <https://example.org/notes|the wiki> &amp; <#C1|general> ping <@U2>', ts: '1704106800.000200', thread_ts: '1704106800.000200' },
+    { type: 'message', user: 'U2', text: 'On it &lt;3', ts: '1704107100.000300', thread_ts: '1704106800.000200', parent_user_id: 'U1' },
+  ]
+  const february = [{ type: 'message', user: 'U2', text: 'Deploy done', ts: '1706781600.000100', files: [{ name: 'deploy.log' }] }]
+  const dm = [{ type: 'message', user: 'U1', text: 'lunch?', ts: '1704193200.000100' }]
+  return zip({
+    'users.json': JSON.stringify(users),
+    'channels.json': JSON.stringify(channels),
+    'dms.json': JSON.stringify(dms),
+    'general/2024-01-01.json': JSON.stringify(general),
+    'general/2024-02-01.json': JSON.stringify(february),
+    'D1/2024-01-02.json': JSON.stringify(dm),
+  })
+}

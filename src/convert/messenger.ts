@@ -39,7 +39,7 @@ function plainName(name: string): string {
 function messageParagraph(m: ChatMessage): { text: string; secrets: number } {
   const scrubbed = scrubSecrets(m.text.trim())
   const body = nestHeadings(scrubbed.text, 2)
-  if (m.speaker === '') return { text: `_${m.clock}_ · ${body}`, secrets: scrubbed.count }
+  if (m.speaker === '') return { text: `*${m.clock}* · ${body}`, secrets: scrubbed.count }
   const thread = m.inThread === true ? ', in a thread' : ''
   return { text: `**${plainName(m.speaker)}**, ${m.clock}${thread}: ${body}`, secrets: scrubbed.count }
 }

@@ -40,11 +40,11 @@ t.test('an Android WhatsApp export: a page per month, a section per day, lines c
     participants: ['Ana Lima', 'Bruno'],
     created: '2023-12-28 09:01',
   })
-  t.match(december.body, /^# Ana Lima — 2023-12\n\n## 2023-12-28\n\n_09:01_ · Messages and calls are end-to-end encrypted\./)
+  t.match(december.body, /^# Ana Lima — 2023-12\n\n## 2023-12-28\n\n\*09:01\* · Messages and calls are end-to-end encrypted\./)
   t.match(december.body, /\*\*Bruno\*\*, 09:05: Yes! Bring the map\.\nThe old one, with the lighthouse\.\n\nAnd snacks\./, 'the lines after a message belong to it')
   t.match(december.body, /## 2023-12-31\n\n\*\*Ana Lima\*\*, 23:59: <Media omitted>/)
   t.match(r.drafts[1]!.body, /\*\*Bruno\*\*, 00:00: Happy new year: 2024 is here/, 'a colon later in the text is text')
-  t.match(r.drafts[1]!.body, /## 2024-01-13\n\n_18:30_ · Ana Lima added Carla/, 'what the app says has no speaker')
+  t.match(r.drafts[1]!.body, /## 2024-01-13\n\n\*18:30\* · Ana Lima added Carla/, 'what the app says has no speaker')
 })
 
 t.test('an iPhone WhatsApp export in its zip: US dates, a 12-hour clock, secrets scrubbed', async (t) => {
@@ -87,7 +87,7 @@ t.test('a Telegram chat export: formatted text, media named, service messages', 
   )
   t.match(r.drafts[0]!.frontmatter, { chat_type: 'private_supergroup', chat_id: '1234567890', participants: ['Ines', 'Tom'] })
   const february = r.drafts[0]!.body
-  t.match(february, /_08:00_ · Ines create group Ines, Tom/)
+  t.match(february, /\*08:00\* · Ines create group Ines, Tom/)
   t.match(february, /\*\*Tom\*\*, 08:06: See \[the schedule\]\(https:\/\/example\.org\/rowing\) and \*\*be early\*\*/)
   const march = r.drafts[1]!.body
   t.match(march, /\*\*Tom\*\*, 10:00: \[photo\] Regatta photo/)
@@ -114,7 +114,7 @@ t.test('a Discord channel exported by DiscordChatExporter', async (t) => {
   )
   t.match(r.drafts[0]!.frontmatter, { server: 'Synth Makers', category: 'Builds', channel_id: '900000000000000002', participants: ['Vera', 'otto'] })
   const body = r.drafts[0]!.body
-  t.match(body, /_18:00_ · Vera guild member join/, 'the time as the export wrote it')
+  t.match(body, /\*18:00\* · Vera guild member join/, 'the time as the export wrote it')
   t.match(body, /\*\*Vera\*\*, 18:01: My first \*\*oscillator\*\* works\n\[attachment: scope\.png\]/)
   t.match(body, /\*\*otto\*\*, 18:02: Nice! Try a wavefolder next\./)
   await t.rejects(convertBounded({ bytes: bytes('{"messages": []}'), name: 'x [900000000000000002].json' }), { code: 'convert_unsupported' })
@@ -133,7 +133,7 @@ t.test('a Slack workspace export: channels and direct messages by month, Slack m
   )
   t.match(r.drafts[1]!.frontmatter, { workspace: 'Acme', participants: ['mara', 'Li Wei'] })
   const january = r.drafts[1]!.body
-  t.match(january, /_10:00_ · @Li Wei has joined the channel/)
+  t.match(january, /\*10:00\* · @Li Wei has joined the channel/)
   t.match(january, /\*\*mara\*\*, 11:00: Release notes are at \[the wiki\]\(https:\/\/example\.org\/notes\) & #general ping @Li Wei/)
   t.match(january, /\*\*Li Wei\*\*, 11:05, in a thread: On it <3/)
   t.match(r.drafts[2]!.body, /\*\*Li Wei\*\*, 10:00: Deploy done\n\[file: deploy\.log\]/)

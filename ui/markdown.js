@@ -4,7 +4,11 @@
 
 import { el, pageHref } from './dom.js'
 
-const INLINE = /(`[^`]+`)|(!?\[\[[^\]]+\]\])|(\[[^\]]+\]\([^)\s]+\))|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*)|(https?:\/\/[^\s)<>]+)/g
+// Emphasis as Obsidian and CommonMark write it: `**` and `__` strong, `*` and `_` emphasis (`_`
+// only between non-word characters, so snake_case stays text), `~~` struck, `==` marked; a
+// backslash before punctuation shows the punctuation.
+const INLINE =
+  /(\\[!-/:-@[-`{-~])|(`[^`]+`)|(!?\[\[[^\]]+\]\])|(\[[^\]]+\]\([^)\s]+\))|(\*\*[^*]+\*\*|(?<!\w)__[^_\s](?:[^_]*[^_\s])?__(?!\w))|(\*[^*\s][^*]*\*|(?<!\w)_[^_\s](?:[^_]*[^_\s])?_(?!\w))|(~~[^~\s](?:[^~]*[^~\s])?~~)|(==[^=\s](?:[^=]*[^=\s])?==)|(https?:\/\/[^\s)<>]+)/g
 
 function safeHref(url) {
   return /^(https?:|mailto:)/i.test(url) ? url : null
@@ -34,8 +38,9 @@ export function inline(text, slug, resolved = new Map()) {
   let last = 0
   for (const match of text.matchAll(INLINE)) {
     if (match.index > last) nodes.push(text.slice(last, match.index))
-    const [token, code, wiki, link, bold, em, bare] = match
-    if (code) nodes.push(el('code', { text: code.slice(1, -1) }))
+    const [token, escaped, code, wiki, link, bold, em, struck, marked, bare] = match
+    if (escaped) nodes.push(escaped.slice(1))
+    else if (code) nodes.push(el('code', { text: code.slice(1, -1) }))
     else if (wiki) {
       const inner = wiki.replace(/^!?\[\[|\]\]$/g, '')
       const [target, shown] = inner.split('|')
@@ -51,6 +56,8 @@ export function inline(text, slug, resolved = new Map()) {
       else nodes.push(label)
     } else if (bold) nodes.push(el('strong', { text: bold.slice(2, -2) }))
     else if (em) nodes.push(el('em', { text: em.slice(1, -1) }))
+    else if (struck) nodes.push(el('del', { text: struck.slice(2, -2) }))
+    else if (marked) nodes.push(el('mark', { text: marked.slice(2, -2) }))
     else if (bare) nodes.push(el('a', { href: bare, rel: 'noopener noreferrer', target: '_blank', text: bare }))
     else nodes.push(token)
     last = match.index + token.length

@@ -62,6 +62,7 @@ t.test('code, graph and operate screens', async (t) => {
   writeFileSync(join(folder, 'notes', 'gamma.md'), '# Gamma\n\nThe end of the chain.\n')
   const plain = 'Columns   line   up\n  * not a list item *\n<b>not bold</b> and [[not a link]]'
   writeFileSync(join(folder, 'notes', 'plain.txt'), `${plain}\n`)
+  writeFileSync(join(folder, 'notes', 'styles.md'), '# Styles\n\nAn _aside_, __firm__ and ~~old~~ ==key== words; snake_case_name and 2 \\* 3 stay text.\n')
   writeFileSync(join(folder, 'notes', 'emacs.org'), ':PROPERTIES:\n:ID: 3f1c-9a2e\n:END:\n#+title: Emacs\n')
   const orgDay = '#+title: Monday\nSet up [[id:3F1C-9A2E][Emacs]]   and [[id:nowhere][Lost]].'
   writeFileSync(join(folder, 'notes', 'monday.org'), `${orgDay}\n`)
@@ -161,6 +162,16 @@ t.test('code, graph and operate screens', async (t) => {
   await page.waitForSelector('article pre.plain-text')
   t.equal(await page.$eval('article pre.plain-text', (pre) => pre.textContent), plain)
   t.equal(await page.$$eval('article b, article em, article li, article a.wikilink', (found) => found.length), 0, 'no markup from the text')
+  // Emphasis as Obsidian writes it, and what only looks like it left as text.
+  await page.goto(`${base}/ui#/page/notes%2Fstyles`)
+  await page.waitForSelector('article em')
+  t.same(await page.$$eval('article em, article strong, article del, article mark', (found) => found.map((e) => [e.tagName.toLowerCase(), e.textContent])), [
+    ['em', 'aside'],
+    ['strong', 'firm'],
+    ['del', 'old'],
+    ['mark', 'key'],
+  ])
+  t.match(await page.$eval('article', (a) => a.textContent), /snake_case_name and 2 \* 3 stay text\./)
   // An Org note's resolved links open their pages; the rest of it stays as written.
   await page.goto(`${base}/ui#/page/notes%2Fmonday.org`)
   await page.waitForSelector('article pre.plain-text a.wikilink')

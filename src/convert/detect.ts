@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack'
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -69,6 +69,8 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (baseName(name).endsWith('.ipynb')) return 'notebook'
   if (baseName(name).endsWith('.enex')) return 'enex'
   if (baseName(name).endsWith('.epub')) return 'epub'
+  if (baseName(name) === 'my clippings.txt') return 'kindle'
+  if (baseName(name).endsWith('.opml')) return 'opml'
   return null
 }
 
@@ -83,6 +85,7 @@ const TYPES: Record<string, ConverterKind> = {
   'application/mbox': 'mbox',
   'application/x-ipynb+json': 'notebook',
   'application/epub+zip': 'epub',
+  'text/x-opml': 'opml',
   'text/plain': 'text',
   'text/markdown': 'text',
 }
@@ -94,7 +97,7 @@ const TYPES: Record<string, ConverterKind> = {
  */
 export function isSinglePageDocumentName(name: string): boolean {
   const kind = converterFor(name)
-  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub'
+  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub' || kind === 'opml'
 }
 
 /** Whether a folder import hands this path to a converter (by name alone, before reading it). */

@@ -47,6 +47,8 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   telegram: async () => (await import('./telegram.js')).convertTelegram,
   discord: async () => (await import('./discord.js')).convertDiscord,
   slack: async () => (await import('./slack.js')).convertSlack,
+  kindle: async () => (await import('./kindle.js')).convertKindle,
+  opml: async () => (await import('./opml.js')).convertOpml,
   chat: async () => convertChat,
 }
 

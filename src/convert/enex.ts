@@ -10,22 +10,14 @@ import { ConvertError } from './errors.js'
 import { htmlToMarkdown } from './html.js'
 import { slugWords } from './slug-words.js'
 import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft } from './types.js'
+import { decodeXmlText } from './xml-text.js'
 
 const NOTE = /<note>([\s\S]*?)<\/note>/g
-
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 
 /** Text of an XML element: CDATA as written, else with the five XML entities and character references read. */
 function xmlText(raw: string): string {
   const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(raw)
-  if (cdata) return cdata[1]!
-  return raw.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity
-    }
-    return XML_ENTITIES[name.toLowerCase()] ?? entity
-  })
+  return cdata ? cdata[1]! : decodeXmlText(raw)
 }
 
 /** Every element `<name>` directly in `xml`, as text (a note's resources are cut out first). */

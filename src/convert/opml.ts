@@ -7,25 +7,16 @@
  */
 import { ConvertError } from './errors.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
+import { decodeXmlText } from './xml-text.js'
 
 /** A tag whose quoted attribute values may hold `>`. */
 const TAG = /<(\/?)(outline|title|body)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/gi
 const ATTRIBUTE = /([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g
-const ENTITY = /&(#x[0-9a-f]{1,6}|#\d{1,7}|amp|lt|gt|quot|apos);/gi
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 /** Deeper than anyone outlines; a hostile file cannot make the list unbounded in width. */
 const MAX_DEPTH = 40
 
-function decode(text: string): string {
-  return text.replace(ENTITY, (whole, name: string) => {
-    if (name[0] !== '#') return NAMED[name.toLowerCase()] ?? whole
-    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
-    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole
-  })
-}
-
 function attributes(raw: string): Map<string, string> {
-  return new Map(Array.from(raw.matchAll(ATTRIBUTE), (m) => [m[1]!.toLowerCase(), decode(m[2] ?? m[3] ?? '')]))
+  return new Map(Array.from(raw.matchAll(ATTRIBUTE), (m) => [m[1]!.toLowerCase(), decodeXmlText(m[2] ?? m[3] ?? '')]))
 }
 
 /** An item's text: the bold, italic and links an outliner writes as HTML kept as markdown, other tags dropped. */
@@ -64,7 +55,7 @@ export function convertOpml(input: ConvertInput, _limits: ConvertLimits): Conver
     const tag = name!.toLowerCase()
     if (tag === 'title' && closing === '' && !inBody && title === undefined) {
       const end = xml.indexOf('</title>', m.index! + whole.length)
-      if (end > 0) title = decode(xml.slice(m.index! + whole.length, end)).trim() || undefined
+      if (end > 0) title = decodeXmlText(xml.slice(m.index! + whole.length, end)).trim() || undefined
     } else if (tag === 'body') inBody = closing === '' && selfClosing === ''
     else if (tag === 'outline' && inBody && closing === '/') depth = Math.max(0, depth - 1)
     else if (tag === 'outline' && inBody) {

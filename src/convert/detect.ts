@@ -1,6 +1,6 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml'
+export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml' | 'pptx'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -71,6 +71,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (baseName(name).endsWith('.epub')) return 'epub'
   if (baseName(name) === 'my clippings.txt') return 'kindle'
   if (baseName(name).endsWith('.opml')) return 'opml'
+  if (baseName(name).endsWith('.pptx')) return 'pptx'
   return null
 }
 
@@ -86,6 +87,7 @@ const TYPES: Record<string, ConverterKind> = {
   'application/x-ipynb+json': 'notebook',
   'application/epub+zip': 'epub',
   'text/x-opml': 'opml',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
   'text/plain': 'text',
   'text/markdown': 'text',
 }
@@ -97,7 +99,7 @@ const TYPES: Record<string, ConverterKind> = {
  */
 export function isSinglePageDocumentName(name: string): boolean {
   const kind = converterFor(name)
-  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub' || kind === 'opml'
+  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub' || kind === 'opml' || kind === 'pptx'
 }
 
 /** Whether a folder import hands this path to a converter (by name alone, before reading it). */

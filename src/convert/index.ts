@@ -49,6 +49,7 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   slack: async () => (await import('./slack.js')).convertSlack,
   kindle: async () => (await import('./kindle.js')).convertKindle,
   opml: async () => (await import('./opml.js')).convertOpml,
+  pptx: async () => (await import('./pptx.js')).convertPptx,
   chat: async () => convertChat,
 }
 

@@ -1,6 +1,7 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
-export type ConverterKind = 'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml' | 'pptx'
+export type ConverterKind =
+  'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml' | 'pptx' | 'odt'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -72,6 +73,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (baseName(name) === 'my clippings.txt') return 'kindle'
   if (baseName(name).endsWith('.opml')) return 'opml'
   if (baseName(name).endsWith('.pptx')) return 'pptx'
+  if (baseName(name).endsWith('.odt')) return 'odt'
   return null
 }
 
@@ -88,6 +90,7 @@ const TYPES: Record<string, ConverterKind> = {
   'application/epub+zip': 'epub',
   'text/x-opml': 'opml',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+  'application/vnd.oasis.opendocument.text': 'odt',
   'text/plain': 'text',
   'text/markdown': 'text',
 }
@@ -99,7 +102,7 @@ const TYPES: Record<string, ConverterKind> = {
  */
 export function isSinglePageDocumentName(name: string): boolean {
   const kind = converterFor(name)
-  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub' || kind === 'opml' || kind === 'pptx'
+  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub' || kind === 'opml' || kind === 'pptx' || kind === 'odt'
 }
 
 /** Whether a folder import hands this path to a converter (by name alone, before reading it). */

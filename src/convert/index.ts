@@ -50,6 +50,7 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   kindle: async () => (await import('./kindle.js')).convertKindle,
   opml: async () => (await import('./opml.js')).convertOpml,
   pptx: async () => (await import('./pptx.js')).convertPptx,
+  odt: async () => (await import('./odt.js')).convertOdt,
   chat: async () => convertChat,
 }
 

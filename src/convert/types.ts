@@ -35,13 +35,32 @@ export interface ConvertResult {
 }
 
 export type SourceFormat =
-  'chatgpt' | 'claude' | 'agent-jsonl' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'ipynb' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml' | 'pptx'
+  | 'chatgpt'
+  | 'claude'
+  | 'agent-jsonl'
+  | 'pdf'
+  | 'html'
+  | 'text'
+  | 'eml'
+  | 'mbox'
+  | 'docx'
+  | 'ipynb'
+  | 'enex'
+  | 'epub'
+  | 'whatsapp'
+  | 'telegram'
+  | 'discord'
+  | 'slack'
+  | 'kindle'
+  | 'opml'
+  | 'pptx'
+  | 'odt'
 
 /**
  * Formats that turn one file into one page: the importer gives that page the file's own slug,
  * while multi-page formats (chat exports, mailboxes) name their pages with `slugHint`.
  */
-export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx', 'ipynb', 'epub', 'opml', 'pptx'])
+export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx', 'ipynb', 'epub', 'opml', 'pptx', 'odt'])
 
 export interface ConvertLimits {
   maxBytes: number

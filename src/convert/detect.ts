@@ -109,3 +109,20 @@ export function isSinglePageDocumentName(name: string): boolean {
 export function isDocumentPath(relativePath: string): boolean {
   return converterFor(relativePath) !== null
 }
+
+/**
+ * Folders below an import root that hold an unpacked Slack export (its `channels.json` and
+ * `users.json` side by side), as paths relative to the root (`''` for the root itself).
+ */
+export function slackExportFolders(relativePaths: readonly string[]): string[] {
+  const present = new Set(relativePaths)
+  return relativePaths
+    .filter((p) => p === 'channels.json' || p.endsWith('/channels.json'))
+    .map((p) => p.slice(0, p.length - 'channels.json'.length).replace(/\/$/, ''))
+    .filter((folder) => present.has(folder === '' ? 'users.json' : `${folder}/users.json`))
+}
+
+/** The converter for an export unpacked into a folder, by the files it holds. */
+export function folderConverterFor(files: Readonly<Record<string, Uint8Array>>): ConverterKind | null {
+  return 'channels.json' in files && 'users.json' in files ? 'slack' : null
+}

@@ -8,7 +8,7 @@
  * src/errors, node built-ins and the parsing libraries.
  */
 import { convertChat } from './chat.js'
-import { converterFor, type ConverterKind } from './detect.js'
+import { converterFor, folderConverterFor, type ConverterKind } from './detect.js'
 import { ConvertError } from './errors.js'
 import { DEFAULT_LIMITS, type ConvertInput, type ConvertLimits, type ConvertResult } from './types.js'
 
@@ -17,8 +17,8 @@ export { DEFAULT_LIMITS, SINGLE_PAGE_FORMATS } from './types.js'
 export { ConvertError, type ConvertErrorCode } from './errors.js'
 export { scrubSecrets, SECRET_PATTERNS } from './scrub.js'
 export { detectChat } from './chat.js'
-export { converterFor, isDocumentPath, isSinglePageDocumentName, type ConverterKind } from './detect.js'
-export { hashBytes, renderDraft } from './render.js'
+export { converterFor, isDocumentPath, isSinglePageDocumentName, slackExportFolders, type ConverterKind } from './detect.js'
+export { hashBytes, hashFiles, renderDraft } from './render.js'
 export { convertBounded } from './bounded.js'
 
 type Converter = (input: ConvertInput, limits: ConvertLimits) => ConvertResult | Promise<ConvertResult>
@@ -56,8 +56,12 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
 
 /** Converts one file in this thread; entry paths use `convertBounded` instead. */
 export async function convert(input: ConvertInput, limits: ConvertLimits = DEFAULT_LIMITS): Promise<ConvertResult> {
-  if (input.bytes.byteLength > limits.maxBytes) {
-    throw new ConvertError('convert_too_large', `${input.name}: ${input.bytes.byteLength} bytes exceed ${limits.maxBytes}`)
+  const size = input.bytes.byteLength + Object.values(input.files ?? {}).reduce((sum, f) => sum + f.byteLength, 0)
+  if (size > limits.maxBytes) throw new ConvertError('convert_too_large', `${input.name}: ${size} bytes exceed ${limits.maxBytes}`)
+  if (input.files !== undefined) {
+    const kind = folderConverterFor(input.files)
+    if (kind === null) throw new ConvertError('convert_unsupported', `${input.name}: not an export this brain reads`)
+    return (await CONVERTERS[kind]())(input, limits)
   }
   const converter = await CONVERTERS[converterFor(input.name, input.contentType, input.bytes) ?? 'chat']()
   return converter(input, limits)

@@ -7,6 +7,13 @@ export function hashBytes(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex')
 }
 
+/** sha256 of an unpacked export: each file's path and bytes, in path order. */
+export function hashFiles(files: Readonly<Record<string, Uint8Array>>): string {
+  const hash = createHash('sha256')
+  for (const name of Object.keys(files).sort()) hash.update(`${name}\0${files[name]!.byteLength}\0`).update(files[name]!)
+  return hash.digest('hex')
+}
+
 /**
  * A draft as page text for the import pipeline: YAML front matter then the body. Values are
  * written as JSON, which YAML reads as flow scalars, so titles with colons or quotes stay intact.

@@ -1,7 +1,7 @@
 /**
- * Slack workspace exports (the `.zip` Slack's "Export data" gives: `channels.json`, `users.json`
- * and a folder of one JSON file per day for each channel, group and direct message) → one page
- * per channel and month. Slack's markup is turned into markdown: `<@U…>` names the person,
+ * Slack workspace exports (the `.zip` Slack's "Export data" gives, or the folder it unpacks to:
+ * `channels.json`, `users.json` and a folder of one JSON file per day for each channel, group and
+ * direct message) → one page per channel and month. Slack's markup is turned into markdown: `<@U…>` names the person,
  * `<#C…|general>` the channel, `<url|label>` a link. Times are in UTC, from each message's `ts`.
  */
 import { ConvertError } from './errors.js'
@@ -70,14 +70,17 @@ function messageOf(m: Obj, users: ReadonlyMap<string, string>): ChatMessage | un
   return { speaker, day, clock, text, inThread: thread !== undefined && thread !== str(m.ts) }
 }
 
-/** The workspace an export is of, from the name Slack gives the file. */
+/** The workspace an export is of, from the name Slack gives the file (or the folder it was unpacked to). */
 function workspaceName(fileName: string): string {
-  const base = fileName.replace(/^.*\//, '').replace(/\.zip$/i, '')
+  const base = fileName
+    .replace(/\/+$/, '')
+    .replace(/^.*\//, '')
+    .replace(/\.zip$/i, '')
   return base.replace(/\s+slack export\b.*$/i, '').trim() || base
 }
 
 export function convertSlack(input: ConvertInput, limits: ConvertLimits): ConvertResult {
-  const entries = zipEntries(input.bytes, input.name, SLACK_ZIP_LIMITS)
+  const entries = input.files === undefined ? zipEntries(input.bytes, input.name, SLACK_ZIP_LIMITS) : new Map(Object.entries(input.files).map(([name, bytes]) => [name, () => bytes]))
   const prefix = [...entries.keys()].find((n) => /(^|\/)channels\.json$/.test(n))?.replace(/channels\.json$/, '')
   if (prefix === undefined) throw new ConvertError('convert_unsupported', `${input.name}: not a Slack export (no channels.json)`)
   const users = new Map<string, string>()

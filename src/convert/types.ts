@@ -12,6 +12,11 @@ export interface PageDraft {
 
 export interface ConvertInput {
   bytes: Uint8Array
+  /**
+   * An export unpacked into a folder (a Slack workspace export): its files by their path inside
+   * the folder, with `bytes` empty and `name` the folder's.
+   */
+  files?: Record<string, Uint8Array>
   /** The original file name (used for format detection and as the last-resort title). */
   name: string
   contentType?: string

@@ -1,12 +1,14 @@
 import type { ChunkDraft } from '../chunking/index.js'
 import type { Database } from '../db/types.js'
-import { convertBounded, hashBytes, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult } from '../convert/index.js'
+import { convertBounded, hashBytes, hashFiles, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult } from '../convert/index.js'
 import { isBrainError } from '../errors/index.js'
 import { trashPages } from '../history/index.js'
 import { importPage, isSourceHashCurrent, markdownSlugForPath, normalizeSlug, sourceHashesBySlug, type ImportOptions, type ImportResult } from '../pages/index.js'
 
 export interface DocumentInput {
   bytes: Uint8Array
+  /** An export unpacked into a folder: its files by path inside it (see ConvertInput). */
+  files?: Record<string, Uint8Array>
   /** The file's name or path (format detection, last-resort title). */
   name: string
   contentType?: string
@@ -92,14 +94,14 @@ export const NOT_CONTENT: ReadonlyMap<string, string> = new Map([
 ])
 
 export async function importDocument(db: Database, input: DocumentInput, options: DocumentImportOptions = {}): Promise<DocumentResult> {
-  const sourceHash = hashBytes(input.bytes)
+  const sourceHash = input.files === undefined ? hashBytes(input.bytes) : hashFiles(input.files)
   if (await isSourceHashCurrent(db, input.sourceId, input.sourceUri, sourceHash)) {
     return { format: null, sourceHash, pages: [], counts: {}, unchanged: true, removed: [] }
   }
   let converted: ConvertResult
   try {
     converted = await convertBounded(
-      { bytes: input.bytes, name: input.name, contentType: input.contentType, url: input.url, fetchedAt: input.fetchedAt, refuseNoindex: options.refuseNoindex },
+      { bytes: input.bytes, files: input.files, name: input.name, contentType: input.contentType, url: input.url, fetchedAt: input.fetchedAt, refuseNoindex: options.refuseNoindex },
       options.limits,
     )
   } catch (err) {

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { basename, resolve } from 'node:path'
 import type { Database } from '../db/types.js'
-import { isDocumentPath } from '../convert/index.js'
+import { isDocumentPath, slackExportFolders } from '../convert/index.js'
 import { NotFoundError, serializeError } from '../errors/index.js'
 import { createFileFilter, type FileFilter, type SyncStrategy } from '../sources/file-filter.js'
 import { compileGlobs } from '../sources/glob.js'
@@ -66,7 +66,11 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   const ignored: IgnoredFile[] = []
   const withDocuments = options.strategy === 'auto'
   // Files a converter reads (a chat export's .json, a saved .html) are not also imported as code.
-  const files = (await walkFiles(absoluteRoot, filter, (file) => ignored.push(file))).filter((f) => !withDocuments || !isDocumentPath(f.relativePath))
+  const walked = await walkFiles(absoluteRoot, filter, (file) => ignored.push(file))
+  // An unpacked Slack export is one document, not a file of code per channel and day.
+  const exportFolders = withDocuments ? slackExportFolders(walked.map((f) => f.relativePath)) : []
+  const inExport = (path: string): boolean => exportFolders.some((folder) => folder === '' || path.startsWith(`${folder}/`))
+  const files = walked.filter((f) => !withDocuments || (!isDocumentPath(f.relativePath) && !inExport(f.relativePath)))
   const documents = withDocuments ? await walkFiles(absoluteRoot, documentFilter(filter, options), (file) => ignored.push(file)) : []
   const exported = await readExportManifest(absoluteRoot)
   const slugFor = exported.size === 0 ? options.slugFor : (file: Parameters<typeof slugForFile>[0]) => exported.get(file.relativePath) ?? slugForFile(file)
@@ -74,13 +78,36 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   const result = await importFiles(db, ordered, { ...options, slugFor })
   if (ordered !== files) result.failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   const folder: ImportFolderResult = { ...result, root: absoluteRoot, strategy: options.strategy, ignored, formats: {}, documentCounts: {}, removedSlugs: [] }
-  await importDocuments(db, documents, options, folder)
+  const read = (f: WalkedFile): FolderDocument => ({ path: f.relativePath, read: async () => ({ bytes: await readFile(f.absolutePath) }) })
+  await importDocuments(db, [...documents.map(read), ...exportDocuments(absoluteRoot, exportFolders, walked)], options, folder)
   ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return folder
 }
 
-/** Converts and imports each document file into `result`; a file that fails is recorded and the rest go on. */
-async function importDocuments(db: Database, documents: readonly WalkedFile[], options: ImportFolderOptions, result: ImportFolderResult): Promise<void> {
+/** A document a folder import converts: one file, or an export unpacked into a folder. */
+interface FolderDocument {
+  /** Its path below the root, which is also its source URI. */
+  path: string
+  read: () => Promise<{ bytes: Uint8Array; files?: Record<string, Uint8Array> }>
+}
+
+/** The files below each export folder, read as one document per folder. */
+function exportDocuments(root: string, folders: readonly string[], walked: readonly WalkedFile[]): FolderDocument[] {
+  return folders.map((folder) => {
+    const prefix = folder === '' ? '' : `${folder}/`
+    const members = walked.filter((f) => f.relativePath.startsWith(prefix) && f.relativePath.endsWith('.json'))
+    return {
+      path: folder === '' ? basename(root) : folder,
+      read: async () => ({
+        bytes: new Uint8Array(),
+        files: Object.fromEntries(await Promise.all(members.map(async (f) => [f.relativePath.slice(prefix.length), await readFile(f.absolutePath)] as const))),
+      }),
+    }
+  })
+}
+
+/** Converts and imports each document into `result`; a document that fails is recorded and the rest go on. */
+async function importDocuments(db: Database, documents: readonly FolderDocument[], options: ImportFolderOptions, result: ImportFolderResult): Promise<void> {
   const bump = (format: string, key: keyof FormatCount, n = 1): void => {
     const entry = (result.formats[format] ??= { files: 0, pages: 0, unchanged: 0, failed: 0, removed: 0 })
     entry[key] += n
@@ -88,12 +115,12 @@ async function importDocuments(db: Database, documents: readonly WalkedFile[], o
   result.files += documents.length
   for (const [index, file] of documents.entries()) {
     options.signal?.throwIfAborted()
-    options.onProgress?.({ phase: 'import', done: index, total: documents.length, path: file.relativePath })
+    options.onProgress?.({ phase: 'import', done: index, total: documents.length, path: file.path })
     try {
-      const bytes = await readFile(file.absolutePath)
+      const { bytes, files } = await file.read()
       const imported = await importDocument(
         db,
-        { bytes, name: file.relativePath, sourceId: options.sourceId, sourceUri: file.relativePath, sourceKind: 'file' },
+        { bytes, files, name: file.path, sourceId: options.sourceId, sourceUri: file.path, sourceKind: 'file' },
         {
           embedder: options.embedder,
           maxFences: options.maxFences,
@@ -134,7 +161,7 @@ async function importDocuments(db: Database, documents: readonly WalkedFile[], o
         continue
       }
       bump('failed', 'failed')
-      result.failed.push({ path: file.relativePath, class: envelope.class, code: envelope.code, message: envelope.message })
+      result.failed.push({ path: file.path, class: envelope.class, code: envelope.code, message: envelope.message })
     }
   }
   if (documents.length > 0) options.onProgress?.({ phase: 'import', done: documents.length, total: documents.length })

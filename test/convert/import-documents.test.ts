@@ -9,7 +9,7 @@ import { engineTest } from '../helpers/engines.js'
 import { makeEncryptedPdf, makeImageOnlyPdf, makePdf } from './pdf-fixtures.js'
 import { notebookV4 } from './notebook-fixtures.js'
 import { enexExport } from './enex-fixtures.js'
-import { slackExport, telegramChat, whatsappAndroid } from './messenger-fixtures.js'
+import { slackExport, slackExportFiles, telegramChat, whatsappAndroid } from './messenger-fixtures.js'
 import { search } from '../../src/search/index.js'
 import { context, slugs } from '../search/helpers.js'
 
@@ -226,10 +226,17 @@ engineTest(t, 'messenger exports import a page per chat and month beside the not
   await writeFile(join(root, 'Acme Slack export Jan 1 2024 - Feb 29 2024.zip'), slackExport())
   await writeFile(join(root, 'shopping.txt'), 'oat milk\nlighthouse postcard\n')
   await writeFile(join(root, 'data', 'result.json'), '{"passed": 3}\n')
+  // The same workspace's export unpacked, as people often keep it.
+  for (const [path, text] of Object.entries(slackExportFiles())) {
+    await mkdir(join(root, 'Beta Slack export', path, '..'), { recursive: true })
+    await writeFile(join(root, 'Beta Slack export', path), text)
+  }
   const options = { sourceId: 'default', embedder: null, strategy: 'auto' as const }
   const first = await importFolder(db, root, options)
   t.same(first.failed, [])
-  t.match(first.formats, { whatsapp: { files: 1, pages: 2 }, telegram: { files: 1, pages: 2 }, slack: { files: 1, pages: 3 } })
+  t.match(first.formats, { whatsapp: { files: 1, pages: 2 }, telegram: { files: 1, pages: 2 }, slack: { files: 2, pages: 6 } })
+  t.ok(await findPage(db, 'default', 'chats/slack/beta/general/2024-02'), 'an unpacked export is read as the zip is')
+  t.equal(first.created, 12, 'and none of its files is a page of its own: two notes and ten chat months')
   t.ok(await findPage(db, 'default', 'shopping.txt'), 'a text file that is no export stays a note')
   t.ok(await findPage(db, 'default', 'data/result.json'), 'a result.json that is no export stays a file')
   const december = await findPage(db, 'default', 'chats/whatsapp/ana-lima/2023-12')
@@ -244,7 +251,7 @@ engineTest(t, 'messenger exports import a page per chat and month beside the not
   const added = await importFolder(db, root, options)
   t.same([added.created, added.updated], [1, 0], 'a longer export adds its new month and rewrites none of the others')
   const unchanged = await importFolder(db, root, options)
-  t.same([unchanged.created, unchanged.updated, unchanged.formats.unchanged?.unchanged], [0, 0, 3], 'and is then unchanged: no export converted again')
+  t.same([unchanged.created, unchanged.updated, unchanged.formats.unchanged?.unchanged], [0, 0, 4], 'and is then unchanged: no export converted again')
   await writeFile(whatsapp, whatsappAndroid().split('\n').slice(0, 7).join('\n'))
   const shorter = await importFolder(db, root, options)
   t.same(shorter.removedSlugs, ['chats/whatsapp/ana-lima/2024-01', 'chats/whatsapp/ana-lima/2024-02'], 'months no longer in the export go to the trash')

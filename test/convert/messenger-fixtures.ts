@@ -96,8 +96,8 @@ export function discordChannel(): string {
   })
 }
 
-/** A Slack workspace export as Slack zips it. */
-export function slackExport(): Buffer {
+/** The files of a Slack workspace export, by their path inside it. */
+export function slackExportFiles(): Record<string, string> {
   const users = [
     { id: 'U1', name: 'mara', real_name: 'Mara Quinn', profile: { display_name: 'mara', real_name: 'Mara Quinn' } },
     { id: 'U2', name: 'li', profile: { display_name: '', real_name: 'Li Wei' } },
@@ -111,12 +111,17 @@ export function slackExport(): Buffer {
   ]
   const february = [{ type: 'message', user: 'U2', text: 'Deploy done', ts: '1706781600.000100', files: [{ name: 'deploy.log' }] }]
   const dm = [{ type: 'message', user: 'U1', text: 'lunch?', ts: '1704193200.000100' }]
-  return zip({
+  return {
     'users.json': JSON.stringify(users),
     'channels.json': JSON.stringify(channels),
     'dms.json': JSON.stringify(dms),
     'general/2024-01-01.json': JSON.stringify(general),
     'general/2024-02-01.json': JSON.stringify(february),
     'D1/2024-01-02.json': JSON.stringify(dm),
-  })
+  }
+}
+
+/** A Slack workspace export as Slack zips it. */
+export function slackExport(): Buffer {
+  return zip(slackExportFiles())
 }

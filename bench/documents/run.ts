@@ -6,8 +6,12 @@
  *   node dist/bench/documents/run.js pdf  [count=500]   [pglite|postgres]   ten-page PDFs
  *   node dist/bench/documents/run.js mail [count=10000] [pglite|postgres]   messages in one mbox
  *   node dist/bench/documents/run.js html [count=1000]  [pglite|postgres]   article pages
+ *   node dist/bench/documents/run.js whatsapp [count=100000] [pglite|postgres]   messages of one chat
+ *
+ * The mail and WhatsApp runs then add one message to the file and import the folder again: what
+ * a newer export of the same mailbox or chat costs.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
@@ -54,13 +58,43 @@ function writeHtml(dir: string, count: number): number {
   return count
 }
 
+/** A chat of `count` messages, twenty a day from 2021 on (months of about six hundred). */
+function writeWhatsapp(dir: string, count: number): number {
+  const lines: string[] = []
+  for (let i = 0; i < count; i++) {
+    const day = new Date(Date.UTC(2021, 0, 1) + Math.floor(i / 20) * 86_400_000)
+    const date = `${String(day.getUTCDate()).padStart(2, '0')}/${String(day.getUTCMonth() + 1).padStart(2, '0')}/${day.getUTCFullYear()}`
+    lines.push(`${date}, ${String(8 + (i % 12)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} - ${i % 2 === 0 ? 'Ana' : 'Bruno'}: ${sentence(i, 8)}`)
+  }
+  writeFileSync(join(dir, 'WhatsApp Chat with Ana.txt'), `${lines.join('\n')}\n`)
+  return count
+}
+
+/** One more message at the end of the mailbox or chat, as a newer export has it. */
+function appendOne(dir: string, kind: string, count: number): boolean {
+  if (kind === 'mail') {
+    appendFileSync(
+      join(dir, 'all.mbox'),
+      `\nFrom late@bench.example Mon May  6 10:00:00 2024\nFrom: Late <late@bench.example>\nSubject: One more\nDate: Mon, 06 May 2024 10:00:00 +0000\nMessage-ID: <late@bench.example>\nContent-Type: text/plain; charset=utf-8\n\n${sentence(count)}\n`,
+    )
+    return true
+  }
+  if (kind === 'whatsapp') {
+    const day = new Date(Date.UTC(2021, 0, 1) + Math.floor((count - 1) / 20) * 86_400_000)
+    const date = `${String(day.getUTCDate()).padStart(2, '0')}/${String(day.getUTCMonth() + 1).padStart(2, '0')}/${day.getUTCFullYear()}`
+    appendFileSync(join(dir, 'WhatsApp Chat with Ana.txt'), `${date}, 23:59 - Ana: ${sentence(count, 8)}\n`)
+    return true
+  }
+  return false
+}
+
 async function main(): Promise<void> {
   const [kind = 'pdf', countArg, engineArg] = process.argv.slice(2)
-  const count = Number(countArg ?? (kind === 'pdf' ? 500 : kind === 'mail' ? 10_000 : 1000))
+  const count = Number(countArg ?? (kind === 'pdf' ? 500 : kind === 'mail' ? 10_000 : kind === 'whatsapp' ? 100_000 : 1000))
   const engine = (engineArg ?? 'pglite') as BenchEngine
   const dir = mkdtempSync(join(tmpdir(), 'brain-bench-docs-'))
   try {
-    const expected = kind === 'pdf' ? await writePdfs(dir, count) : kind === 'mail' ? writeMbox(dir, count) : writeHtml(dir, count)
+    const expected = kind === 'pdf' ? await writePdfs(dir, count) : kind === 'mail' ? writeMbox(dir, count) : kind === 'whatsapp' ? writeWhatsapp(dir, count) : writeHtml(dir, count)
     const { db, close } = await openBenchDatabase(engine)
     try {
       const started = performance.now()
@@ -68,6 +102,12 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - started) / 1000
       const pages = result.created + result.updated
       const peakMb = process.resourceUsage().maxRSS / 1024
+      let again: Record<string, number> = {}
+      if (appendOne(dir, kind, count)) {
+        const restarted = performance.now()
+        const second = await importFolder(db, dir, { sourceId: 'default', embedder: null, strategy: 'auto' })
+        again = { reimport_seconds: +((performance.now() - restarted) / 1000).toFixed(2), reimport_written: second.created + second.updated }
+      }
       console.log(
         JSON.stringify({
           engine,
@@ -80,6 +120,7 @@ async function main(): Promise<void> {
           pages_per_s: +(pages / seconds).toFixed(1),
           units_per_s: +(expected / seconds).toFixed(1),
           peak_rss_mb: Math.round(peakMb),
+          ...again,
         }),
       )
     } finally {

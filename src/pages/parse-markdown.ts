@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/index.js'
 import { parseFrontmatter, type ParsedFrontmatter } from '../util/frontmatter-doc.js'
 import { proseLines } from '../util/markdown-prose.js'
-import { leadingPropertyBlock } from '../util/property-lines.js'
+import { leadingPropertyBlock, NOTION_EXPORT_NAME, notionPropertyLines } from '../util/property-lines.js'
 import { isPlainTextNoteName, markupTitle, noteFileTitle } from './note-files.js'
 import { orgHeaderFrontmatter } from './org-header.js'
 
@@ -173,6 +173,34 @@ function propertyFrontmatter(text: string): ParsedFrontmatter | null {
 }
 
 /**
+ * The properties of a page exported from a Notion database as front matter: names lower-cased
+ * with spaces as `_` (`Due Date` → `due_date`), `Tags` a comma-separated list. The lines stay
+ * in the body as written, where Notion put them and where their links are read.
+ */
+function notionFrontmatter(parsed: ParsedFrontmatter): ParsedFrontmatter {
+  const entries = notionPropertyLines(parsed.content)
+  if (entries === null) return parsed
+  const data = new Map<string, unknown>()
+  for (const { key, value } of entries) {
+    const name = key
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '_')
+      .replace(/^_+|_+$/g, '')
+    if (name === '' || data.has(name)) continue
+    data.set(
+      name,
+      LIST_PROPERTIES.has(name)
+        ? value
+            .split(',')
+            .map((v) => v.trim())
+            .filter((v) => v !== '')
+        : value,
+    )
+  }
+  return { ...parsed, data: Object.fromEntries(data) }
+}
+
+/**
  * `path`, when the page comes from a file, names an untitled page after that file. A plain-text
  * note is known by its path, or by its slug when it comes without one (the brain-directory watcher).
  */
@@ -193,6 +221,7 @@ export function parseMarkdownPage(text: string, slug: string, path?: string): Pa
     })
   }
   if (!text.startsWith('---') && !isPlainTextNoteName(path ?? slug) && text.includes('::')) parsed = propertyFrontmatter(text) ?? parsed
+  if (!text.startsWith('---') && path !== undefined && NOTION_EXPORT_NAME.test(path)) parsed = notionFrontmatter(parsed)
   const frontmatter = parsed.data
   const body = parsed.content.replace(/^\s*\n/, '')
   const timelineAt = body.search(TIMELINE_HEADING)

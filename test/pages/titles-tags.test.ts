@@ -143,6 +143,18 @@ t.test('a Logseq namespace file (`a___b.md`) is titled with its `/`', async (t) 
   t.equal(parseMarkdownPage('text\n', 'pages/a___b.txt', 'pages/a___b.txt').title, 'a___b', 'only markdown files are named so')
 })
 
+t.test('a page exported from a Notion database: its property lines under the title are its front matter', async (t) => {
+  const path = 'Projects 8f3c2a1b4d5e6f708192a3b4c5d6e7f8/Launch plan aa11bb22cc33dd44ee55ff6677889900.md'
+  const text = '# Launch plan\n\nStatus: In progress\nTags: Marketing, Q1\nDue Date: January 15, 2024\nOwner: Ana Lima\n\nWe launch in January.\n'
+  const page = parseMarkdownPage(text, 'launch-plan', path)
+  t.same(page.frontmatter, { status: 'In progress', tags: ['Marketing', 'Q1'], due_date: 'January 15, 2024', owner: 'Ana Lima' })
+  t.same([page.title, page.tags], ['Launch plan', ['Marketing', 'Q1']])
+  t.match(page.compiledTruth, /^# Launch plan\n\nStatus: In progress\n/, 'the lines stay where Notion wrote them')
+  t.same(parseMarkdownPage(text, 'launch-plan', 'notes/Launch plan.md').frontmatter, {}, 'only in a file Notion named')
+  t.same(parseMarkdownPage('# Plan\n\nNote: read this first.\n\nBody\n', 'p', path).frontmatter, {}, 'one line of that shape is a sentence')
+  t.same(parseMarkdownPage('# Plan\n\nStatus: Done\nand then some text\n', 'p', path).frontmatter, {}, 'a block with a line that is not a property is text')
+})
+
 t.test("an Org file's header: :ID: and :ROAM_ALIASES: are aliases, #+filetags: tags; the text stays", async (t) => {
   const text = [
     ':PROPERTIES:',

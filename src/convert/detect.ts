@@ -1,7 +1,7 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
 export type ConverterKind =
-  'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml' | 'pptx' | 'odt'
+  'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml' | 'pptx' | 'odt' | 'keep'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -18,6 +18,9 @@ function baseName(name: string): string {
 function isMaildirMessage(path: string): boolean {
   return /(^|\/)(cur|new)\/\d{9,}\.[^/]+$/.test(path)
 }
+
+/** A Google Keep note in a Google Takeout export. */
+const KEEP_NOTE = /(^|\/)takeout\/(?:google )?keep\/[^/]+\.(json|html)$/i
 
 /** Chat exports are recognised by name: other JSON files stay code or data. */
 function isChatName(name: string): boolean {
@@ -61,6 +64,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (byType !== undefined) return byType
   if (startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
   if (isChatName(name)) return 'chat'
+  if (KEEP_NOTE.test(name)) return 'keep'
   const messenger = messengerKind(name, bytes)
   if (messenger !== null) return messenger
   if (/\.x?html?$/.test(baseName(name))) return 'html'
@@ -102,7 +106,7 @@ const TYPES: Record<string, ConverterKind> = {
  */
 export function isSinglePageDocumentName(name: string): boolean {
   const kind = converterFor(name)
-  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub' || kind === 'opml' || kind === 'pptx' || kind === 'odt'
+  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub' || kind === 'opml' || kind === 'pptx' || kind === 'odt' || kind === 'keep'
 }
 
 /** Whether a folder import hands this path to a converter (by name alone, before reading it). */

@@ -12,6 +12,8 @@ export type ConvertErrorCode =
   | 'pdf_no_text'
   | 'convert_redirect'
   | 'convert_noindex'
+  | 'convert_trashed'
+  | 'convert_copy'
 
 /** A file could not be converted; the importer records the code and goes on with the rest. */
 export class ConvertError extends BrainError {

@@ -51,6 +51,7 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   opml: async () => (await import('./opml.js')).convertOpml,
   pptx: async () => (await import('./pptx.js')).convertPptx,
   odt: async () => (await import('./odt.js')).convertOdt,
+  keep: async () => (await import('./keep.js')).convertKeep,
   chat: async () => convertChat,
 }
 

@@ -60,12 +60,13 @@ export type SourceFormat =
   | 'opml'
   | 'pptx'
   | 'odt'
+  | 'keep'
 
 /**
  * Formats that turn one file into one page: the importer gives that page the file's own slug,
  * while multi-page formats (chat exports, mailboxes) name their pages with `slugHint`.
  */
-export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx', 'ipynb', 'epub', 'opml', 'pptx', 'odt'])
+export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx', 'ipynb', 'epub', 'opml', 'pptx', 'odt', 'keep'])
 
 export interface ConvertLimits {
   maxBytes: number

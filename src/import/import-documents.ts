@@ -91,6 +91,8 @@ export interface DocumentImportOptions extends ImportOptions {
 export const NOT_CONTENT: ReadonlyMap<string, string> = new Map([
   ['convert_redirect', 'redirects'],
   ['convert_noindex', 'noindex'],
+  ['convert_trashed', 'trashed'],
+  ['convert_copy', 'copies'],
 ])
 
 export async function importDocument(db: Database, input: DocumentInput, options: DocumentImportOptions = {}): Promise<DocumentResult> {

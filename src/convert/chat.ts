@@ -9,6 +9,7 @@
  *   `message` whose `content` is a string or a list of text / tool_use / tool_result blocks).
  */
 import { ConvertError } from './errors.js'
+import { isObj, str, type JsonObject } from './json-values.js'
 import { fencedCode, nestHeadings } from './render.js'
 import { scrubSecrets } from './scrub.js'
 import { slugWords } from './slug-words.js'
@@ -26,11 +27,6 @@ interface Conversation {
   created?: string
   messages: Message[]
 }
-
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
 function epochToIso(v: unknown): string | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? new Date(v * 1000).toISOString() : str(v)
@@ -61,7 +57,7 @@ function blocksText(content: unknown): string {
  * image or a file among them as `[image]` or `[file]`), the code the assistant ran as a fenced
  * block, and the text of the other kinds (execution output, quotes from browsing).
  */
-function chatgptContentText(content: Obj): string {
+function chatgptContentText(content: JsonObject): string {
   if (content.content_type === 'code') {
     const code = str(content.text)?.trim() ?? ''
     const language = str(content.language)?.replace(/[^\w+-]/g, '') ?? ''
@@ -74,15 +70,15 @@ function chatgptContentText(content: Obj): string {
   return (str(content.text) ?? str(content.result) ?? '').trim()
 }
 
-function chatgptConversation(c: Obj): Conversation {
+function chatgptConversation(c: JsonObject): Conversation {
   const mapping = isObj(c.mapping) ? c.mapping : {}
   // Follow the branch the user last saw: walk parents up from current_node.
-  const chain: Obj[] = []
+  const chain: JsonObject[] = []
   let id = str(c.current_node)
   const seen = new Set<string>()
   while (id !== undefined && !seen.has(id) && isObj(mapping[id])) {
     seen.add(id)
-    const node = mapping[id] as Obj
+    const node = mapping[id] as JsonObject
     if (isObj(node.message)) chain.push(node.message)
     id = str(node.parent)
   }
@@ -100,7 +96,7 @@ function chatgptConversation(c: Obj): Conversation {
   return { id: str(c.id) ?? str(c.conversation_id) ?? '', title: str(c.title) ?? '', created: epochToIso(c.create_time), messages }
 }
 
-function claudeConversation(c: Obj): Conversation {
+function claudeConversation(c: JsonObject): Conversation {
   const msgs = Array.isArray(c.chat_messages) ? c.chat_messages.filter(isObj) : []
   const messages = msgs
     .map((m) => ({
@@ -112,7 +108,7 @@ function claudeConversation(c: Obj): Conversation {
   return { id: str(c.uuid) ?? '', title: str(c.name) ?? '', created: str(c.created_at), messages }
 }
 
-function agentConversation(lines: Obj[], name: string): Conversation {
+function agentConversation(lines: JsonObject[], name: string): Conversation {
   const messages: Message[] = []
   let id = ''
   let created: string | undefined
@@ -150,8 +146,8 @@ function toDraft(format: SourceFormat, c: Conversation, index: number, counts: R
   }
 }
 
-function parseJsonl(text: string): Obj[] | undefined {
-  const out: Obj[] = []
+function parseJsonl(text: string): JsonObject[] | undefined {
+  const out: JsonObject[] = []
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue
     try {
@@ -166,7 +162,7 @@ function parseJsonl(text: string): Obj[] | undefined {
 }
 
 /** Which chat format the text holds, or undefined when it is none of them. */
-export function detectChat(text: string): { format: SourceFormat; data: Obj[] } | undefined {
+export function detectChat(text: string): { format: SourceFormat; data: JsonObject[] } | undefined {
   const trimmed = text.trimStart()
   if (trimmed.startsWith('[')) {
     let v: unknown

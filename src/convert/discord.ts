@@ -5,13 +5,10 @@
  * joined, a message pinned) is a line without a speaker.
  */
 import { ConvertError } from './errors.js'
+import { isObj, parseJson, str, type JsonObject } from './json-values.js'
 import { chatSlug, monthPages, type ChatMessage } from './messenger.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 const LOCAL_TIME = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/
 /** Message types that carry what someone wrote; the rest are Discord's own notices. */
 const SPOKEN = new Set(['Default', 'Reply', 'ThreadStarterMessage'])
@@ -20,7 +17,7 @@ function namedList(v: unknown, key: string, label: string): string[] {
   return (Array.isArray(v) ? v.filter(isObj) : []).map((x) => `[${label}: ${str(x[key]) ?? '?'}]`)
 }
 
-function messageOf(m: Obj): ChatMessage | undefined {
+function messageOf(m: JsonObject): ChatMessage | undefined {
   const at = LOCAL_TIME.exec(str(m.timestamp) ?? '')
   if (at === null) return undefined
   const author = isObj(m.author) ? m.author : {}
@@ -42,12 +39,7 @@ function messageOf(m: Obj): ChatMessage | undefined {
 }
 
 export function convertDiscord(input: ConvertInput, limits: ConvertLimits): ConvertResult {
-  let root: unknown
-  try {
-    root = JSON.parse(new TextDecoder('utf-8', { fatal: false }).decode(input.bytes))
-  } catch {
-    throw new ConvertError('convert_corrupt', `${input.name}: not valid JSON`)
-  }
+  const root = parseJson(input.bytes, input.name)
   if (!isObj(root) || !isObj(root.channel) || !Array.isArray(root.messages)) {
     throw new ConvertError('convert_unsupported', `${input.name}: not a Discord channel export (no channel and messages)`)
   }

@@ -5,19 +5,15 @@
  * writes each note twice, as JSON and as HTML; the JSON is read and the HTML left alone.
  */
 import { ConvertError } from './errors.js'
+import { isObj, parseJson, str, type JsonObject } from './json-values.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
-
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
 function isoFromMicros(v: unknown): string | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? new Date(Math.floor(v / 1000)).toISOString() : undefined
 }
 
 /** A note's title: its own, else its first line of text, else the file's name. */
-function titleOf(note: Obj, name: string): string {
+function titleOf(note: JsonObject, name: string): string {
   const own = str(note.title)?.trim()
   if (own) return own
   const firstItem = Array.isArray(note.listContent) ? note.listContent.filter(isObj).map((i) => str(i.text) ?? '')[0] : undefined
@@ -28,12 +24,7 @@ function titleOf(note: Obj, name: string): string {
 
 export function convertKeep(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
   if (/\.html$/i.test(input.name)) throw new ConvertError('convert_copy', `${input.name}: the HTML copy of a Keep note, read from its JSON`)
-  let note: unknown
-  try {
-    note = JSON.parse(new TextDecoder('utf-8', { fatal: false }).decode(input.bytes))
-  } catch {
-    throw new ConvertError('convert_corrupt', `${input.name}: not valid JSON`)
-  }
+  const note = parseJson(input.bytes, input.name)
   if (!isObj(note) || !('textContent' in note || 'listContent' in note) || !('userEditedTimestampUsec' in note || 'createdTimestampUsec' in note)) {
     throw new ConvertError('convert_unsupported', `${input.name}: not a Google Keep note`)
   }

@@ -5,14 +5,11 @@
  * `<#C…|general>` the channel, `<url|label>` a link. Times are in UTC, from each message's `ts`.
  */
 import { ConvertError } from './errors.js'
+import { isObj, parseJson, str, type JsonObject } from './json-values.js'
 import { chatSlug, monthPages, type ChatMessage, type MessengerChat } from './messenger.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 import { zipEntries } from './zip-read.js'
 
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined)
 const DAY_FILE = /^(?:(.*)\/)?([^/]+)\/\d{4}-\d\d-\d\d\.json$/
 /** A Slack export holds a file per channel per day: far more entries than an office file. */
@@ -21,19 +18,14 @@ const SLACK_ZIP_LIMITS = { maxEntries: 200_000, maxUncompressedBytes: 512 * 1024
 const NOTICE = /^(channel|group)_(join|leave|topic|purpose|name|archive|unarchive)$|^pinned_item$|^tombstone$/
 
 function jsonOf(read: (() => Uint8Array) | undefined, name: string): unknown {
-  if (read === undefined) return undefined
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: false }).decode(read()))
-  } catch {
-    throw new ConvertError('convert_corrupt', `${name}: not valid JSON`)
-  }
+  return read === undefined ? undefined : parseJson(read(), name)
 }
 
-function list(v: unknown): Obj[] {
+function list(v: unknown): JsonObject[] {
   return Array.isArray(v) ? v.filter(isObj) : []
 }
 
-function userName(u: Obj): string | undefined {
+function userName(u: JsonObject): string | undefined {
   const profile = isObj(u.profile) ? u.profile : {}
   return nonEmpty(profile.display_name) ?? nonEmpty(profile.real_name) ?? nonEmpty(u.real_name) ?? nonEmpty(u.name)
 }
@@ -53,7 +45,7 @@ function slackText(text: string, users: ReadonlyMap<string, string>): string {
     .replace(/&amp;/g, '&')
 }
 
-function messageOf(m: Obj, users: ReadonlyMap<string, string>): ChatMessage | undefined {
+function messageOf(m: JsonObject, users: ReadonlyMap<string, string>): ChatMessage | undefined {
   const seconds = Number(str(m.ts) ?? m.ts)
   if (!Number.isFinite(seconds)) return undefined
   const iso = new Date(seconds * 1000).toISOString()

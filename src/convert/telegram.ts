@@ -5,14 +5,11 @@
  * says itself (a member joined, a call) is a line without a speaker.
  */
 import { ConvertError } from './errors.js'
+import { isObj, parseJson, str, type JsonObject } from './json-values.js'
 import { fencedCode } from './render.js'
 import { chatSlug, monthPages, type ChatMessage, type MessengerChat } from './messenger.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 const LOCAL_TIME = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/
 
 /** One piece of formatted text as markdown. */
@@ -37,7 +34,7 @@ function entityText(entity: unknown): string {
 }
 
 /** What a message carries besides its text, named in brackets. */
-function attachment(m: Obj): string | undefined {
+function attachment(m: JsonObject): string | undefined {
   const file = str(m.file_name) ?? str(m.file)?.replace(/^.*\//, '')
   if (m.photo !== undefined) return '[photo]'
   if (m.media_type === 'sticker') return `[sticker${str(m.sticker_emoji) === undefined ? '' : ` ${str(m.sticker_emoji)}`}]`
@@ -53,7 +50,7 @@ function attachment(m: Obj): string | undefined {
   return undefined
 }
 
-function messageOf(m: Obj): ChatMessage | undefined {
+function messageOf(m: JsonObject): ChatMessage | undefined {
   const at = LOCAL_TIME.exec(str(m.date) ?? '')
   if (at === null) return undefined
   const text = Array.isArray(m.text) ? m.text.map(entityText).join('') : entityText(m.text)
@@ -70,7 +67,7 @@ function messageOf(m: Obj): ChatMessage | undefined {
   return { speaker: str(m.from) ?? 'Deleted Account', day: at[1]!, clock: at[2]!, text: parts.join(' ') }
 }
 
-function chatOf(c: Obj): MessengerChat {
+function chatOf(c: JsonObject): MessengerChat {
   const name = str(c.name) ?? (c.type === 'saved_messages' ? 'Saved Messages' : 'Telegram chat')
   const id = typeof c.id === 'number' || typeof c.id === 'string' ? String(c.id) : ''
   const messages = (Array.isArray(c.messages) ? c.messages.filter(isObj) : []).map(messageOf).filter((m): m is ChatMessage => m !== undefined)
@@ -81,19 +78,14 @@ function chatOf(c: Obj): MessengerChat {
 }
 
 /** The chats of an export: the one chat of a chat export, or every chat of an account export. */
-function chatsOf(root: Obj): Obj[] {
+function chatsOf(root: JsonObject): JsonObject[] {
   if (Array.isArray(root.messages)) return [root]
   const lists = [root.chats, root.left_chats].filter(isObj).map((l) => (Array.isArray(l.list) ? l.list.filter(isObj) : []))
   return lists.flat()
 }
 
 export function convertTelegram(input: ConvertInput, limits: ConvertLimits): ConvertResult {
-  let root: unknown
-  try {
-    root = JSON.parse(new TextDecoder('utf-8', { fatal: false }).decode(input.bytes))
-  } catch {
-    throw new ConvertError('convert_corrupt', `${input.name}: not valid JSON`)
-  }
+  const root = parseJson(input.bytes, input.name)
   const chats = isObj(root) ? chatsOf(root) : []
   if (chats.length === 0) throw new ConvertError('convert_unsupported', `${input.name}: not a Telegram export (no chat with messages)`)
   const counts: Record<string, number> = {}

@@ -5,6 +5,7 @@
  * checked against expansion bombs before anything is inflated.
  */
 import { ConvertError } from './errors.js'
+import { markdownTable } from './render.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 import { decodeXmlText } from './xml-text.js'
 import { zipEntries } from './zip-read.js'
@@ -111,9 +112,7 @@ function markdown(list: Block[]): string {
       const rows: string[][] = []
       while (i < list.length && list[i]!.kind === 'row') rows.push(list[i++]!.cells!)
       i--
-      const width = Math.max(...rows.map((r) => r.length))
-      const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, k) => cells[k] ?? '').join(' | ')} |`
-      parts.push([line(rows[0]!), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n'))
+      parts.push(markdownTable(rows))
       continue
     }
     const text = b.text.replace(/[ \t]+/g, ' ').trim()

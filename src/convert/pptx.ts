@@ -6,6 +6,7 @@
  * bombs before anything is inflated.
  */
 import { ConvertError } from './errors.js'
+import { markdownTable } from './render.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 import { decodeXmlText } from './xml-text.js'
 import { zipEntries } from './zip-read.js'
@@ -58,9 +59,7 @@ function cellText(xml: string): string {
 function table(xml: string): string {
   const rows = elements(xml, /<a:tr[\s>]/, () => '</a:tr>').map((r) => elements(r.inner, /<a:tc[\s>]/, () => '</a:tc>').map((c) => cellText(c.inner)))
   if (rows.length === 0) return ''
-  const width = Math.max(...rows.map((r) => r.length))
-  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`
-  return [line(rows[0]!), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n')
+  return markdownTable(rows)
 }
 
 /** A slide's title, and its other text as list items and tables in the order the shapes come. */

@@ -47,3 +47,13 @@ export function fencedCode(code: string, language: string): string {
   const fence = '`'.repeat(Math.max(3, longestRun + 1))
   return `${fence}${language}\n${code}\n${fence}`
 }
+
+/**
+ * Rows of cells as a markdown table, the first row its header, every row as wide as the widest.
+ * Cells are written as given: a caller escapes `|` and joins a cell's lines first.
+ */
+export function markdownTable(rows: readonly string[][]): string {
+  const width = Math.max(1, ...rows.map((r) => r.length))
+  const line = (cells: readonly string[]): string => `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`
+  return [line(rows[0] ?? []), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n')
+}

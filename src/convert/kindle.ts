@@ -90,7 +90,7 @@ function bookPage(book: Book, counts: Record<string, number>): PageDraft {
       .join('\n')}\n\n— ${c.place}`
   })
   counts.highlights = (counts.highlights ?? 0) + ordered.filter((c) => c.kind === 'highlight').length
-  counts.notes = (counts.notes ?? 0) + ordered.filter((c) => c.kind === 'note').length
+  counts.annotations = (counts.annotations ?? 0) + ordered.filter((c) => c.kind === 'note').length
   counts.bookmarks = (counts.bookmarks ?? 0) + book.clippings.filter((c) => c.kind === 'bookmark').length
   const frontmatter: Record<string, unknown> = { type: 'highlights', highlights: ordered.filter((c) => c.kind === 'highlight').length }
   if (book.author !== undefined) frontmatter.author = book.author

@@ -50,7 +50,7 @@ t.test("a Kindle's My Clippings.txt: a page per book, highlights in reading orde
       ['kindle/meditations', 'Meditations'],
     ],
   )
-  t.same(r.counts, { books: 2, secrets_scrubbed: 0, highlights: 3, notes: 1, bookmarks: 1 })
+  t.same(r.counts, { books: 2, secrets_scrubbed: 0, highlights: 3, annotations: 1, bookmarks: 1 })
   const book = r.drafts[0]!
   t.same(book.frontmatter, { type: 'highlights', highlights: 2, author: 'Daniel Kahneman', last_added: 'Tuesday, January 2, 2024 09:00:00 PM' })
   t.equal(

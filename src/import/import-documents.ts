@@ -142,8 +142,8 @@ export async function importDocument(db: Database, input: DocumentInput, options
   }
   const pages: ImportResult[] = []
   for (const i of converted.drafts.keys()) pages.push(await write(i, true))
-  // The newest page says which bytes the file was last converted from (`isSourceHashCurrent`): a
-  // version that changed no page (it only dropped some) still stamps its hash on one.
+  // A version that changed no page (it only dropped some) still stamps its hash on one, so that
+  // importing it again is seen as unchanged (`isSourceHashCurrent`).
   if (earlier.size > 0 && pages.length > 0 && pages.every((p) => p.status === 'skipped') && !options.dryRun) pages[0] = await write(0, false)
   const removed = options.removeMissing ? await trashPagesLeftBehind(db, input, slugs) : []
   return { format: converted.format, sourceHash, pages, counts: converted.counts, unchanged: false, removed }

@@ -1,17 +1,19 @@
 import type { SqlExecutor } from '../db/types.js'
 
 /**
- * Whether the pages converted from this file (by its source URI) were last written from these
- * same bytes: then the file is unchanged and converting it again is skipped. The newest page
- * decides, because a new version of a many-page file rewrites only the pages it changed, and
- * the pages it left as they were keep the hash of an older version.
+ * Whether pages converted from this file (by its source URI) already carry this hash of the
+ * original bytes: then the file is unchanged and converting it again is skipped. A page edited
+ * since keeps its place until the file itself changes. A many-page file's pages may carry the
+ * hashes of several versions (each keeps the hash of the version that last changed it), so a
+ * file put back to the exact bytes of an earlier version is taken as unchanged.
  */
 export async function isSourceHashCurrent(db: SqlExecutor, sourceId: string, sourceUri: string, sourceHash: string): Promise<boolean> {
-  const { rows } = await db.query<{ hash: string | null }>(
-    `SELECT frontmatter ->> 'source_hash' AS hash FROM pages WHERE source_id = $1 AND source_uri = $2 ORDER BY updated_at DESC, id DESC LIMIT 1`,
-    [sourceId, sourceUri],
-  )
-  return rows[0]?.hash === sourceHash
+  const { rows } = await db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM pages WHERE source_id = $1 AND source_uri = $2 AND frontmatter ->> 'source_hash' = $3) AS found`, [
+    sourceId,
+    sourceUri,
+    sourceHash,
+  ])
+  return rows[0]?.found === true
 }
 
 /** The `source_hash` each page converted from this file carries now, by slug. */

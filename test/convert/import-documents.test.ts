@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { importFolder } from '../../src/import/index.js'
 import { getBacklinks, getLinks } from '../../src/links/index.js'
-import { findPage } from '../../src/pages/index.js'
+import { findPage, importPage, serializePage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { makeEncryptedPdf, makeImageOnlyPdf, makePdf } from './pdf-fixtures.js'
 import { notebookV4 } from './notebook-fixtures.js'
@@ -208,6 +208,12 @@ engineTest(t, 'an Evernote export imports one page per note with its tags; a not
   t.match((await findPage(db, 'default', 'evernote/travel-notebook/meeting-2024-01-11'))!.compiledTruth, /Second meeting, moved,/)
   const reread = await importFolder(db, root, options)
   t.same([reread.created, reread.updated, reread.formats.unchanged?.unchanged], [0, 0, 1], 'and the export is then unchanged')
+  // An edit of a page the last version left as it was (it carries an older hash) stays until the file changes.
+  const kept = (await findPage(db, 'default', 'evernote/travel-notebook/trip-packing-list-2024-01-15'))!
+  await importPage(db, { slug: kept.slug, kind: 'markdown', content: `${serializePage(kept)}\nMy own reminder.\n`, writtenVia: 'put_page' })
+  const afterEdit = await importFolder(db, root, options)
+  t.same([afterEdit.created, afterEdit.updated], [0, 0])
+  t.match((await findPage(db, 'default', kept.slug))!.compiledTruth, /My own reminder\./, 'the edit is kept')
   await writeFile(file, enexExport().replace(/<note>\s*<title>Meeting<\/title>[\s\S]*?<\/note>\n/, ''))
   const shrunk = await importFolder(db, root, options)
   t.same(shrunk.removedSlugs, ['evernote/travel-notebook/meeting-2024-01-10'])

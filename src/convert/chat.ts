@@ -9,7 +9,7 @@
  *   `message` whose `content` is a string or a list of text / tool_use / tool_result blocks).
  */
 import { ConvertError } from './errors.js'
-import { isObj, str, type JsonObject } from './json-values.js'
+import { isObj, objects, str, type JsonObject } from './json-values.js'
 import { fencedCode, nestHeadings } from './render.js'
 import { scrubSecrets } from './scrub.js'
 import { slugWords } from './slug-words.js'
@@ -97,7 +97,7 @@ function chatgptConversation(c: JsonObject): Conversation {
 }
 
 function claudeConversation(c: JsonObject): Conversation {
-  const msgs = Array.isArray(c.chat_messages) ? c.chat_messages.filter(isObj) : []
+  const msgs = objects(c.chat_messages)
   const messages = msgs
     .map((m) => ({
       speaker: str(m.sender) ?? 'unknown',

@@ -99,6 +99,8 @@ const TYPES: Record<string, ConverterKind> = {
   'text/markdown': 'text',
 }
 
+const SINGLE_PAGE_KINDS: ReadonlySet<ConverterKind> = new Set(['pdf', 'html', 'docx', 'notebook', 'epub', 'opml', 'pptx', 'odt', 'keep'])
+
 /**
  * Whether a file of this name becomes one page at its own path with the extension dropped
  * (`papers/Q1 Report.pdf` → `papers/q1-report`), as a folder import makes it: what a link to the
@@ -106,7 +108,7 @@ const TYPES: Record<string, ConverterKind> = {
  */
 export function isSinglePageDocumentName(name: string): boolean {
   const kind = converterFor(name)
-  return kind === 'pdf' || kind === 'html' || kind === 'docx' || kind === 'notebook' || kind === 'epub' || kind === 'opml' || kind === 'pptx' || kind === 'odt' || kind === 'keep'
+  return kind !== null && SINGLE_PAGE_KINDS.has(kind)
 }
 
 /** Whether a folder import hands this path to a converter (by name alone, before reading it). */

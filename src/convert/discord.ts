@@ -5,37 +5,36 @@
  * joined, a message pinned) is a line without a speaker.
  */
 import { ConvertError } from './errors.js'
-import { isObj, parseJson, str, type JsonObject } from './json-values.js'
-import { chatSlug, monthPages, type ChatMessage } from './messenger.js'
+import { isObj, objects, parseJson, str, type JsonObject } from './json-values.js'
+import { chatSlug, monthPages, writtenDayAndClock, type ChatMessage } from './messenger.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 
-const LOCAL_TIME = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/
 /** Message types that carry what someone wrote; the rest are Discord's own notices. */
 const SPOKEN = new Set(['Default', 'Reply', 'ThreadStarterMessage'])
 
 function namedList(v: unknown, key: string, label: string): string[] {
-  return (Array.isArray(v) ? v.filter(isObj) : []).map((x) => `[${label}: ${str(x[key]) ?? '?'}]`)
+  return objects(v).map((x) => `[${label}: ${str(x[key]) ?? '?'}]`)
 }
 
 function messageOf(m: JsonObject): ChatMessage | undefined {
-  const at = LOCAL_TIME.exec(str(m.timestamp) ?? '')
-  if (at === null) return undefined
+  const at = writtenDayAndClock(str(m.timestamp))
+  if (at === undefined) return undefined
   const author = isObj(m.author) ? m.author : {}
   const speaker = str(author.nickname) ?? str(author.name) ?? 'unknown'
   const content = str(m.content) ?? ''
   const type = str(m.type) ?? 'Default'
   if (!SPOKEN.has(type)) {
     const notice = type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
-    return { speaker: '', day: at[1]!, clock: at[2]!, text: [speaker, notice, content].filter((p) => p !== '').join(' ') }
+    return { speaker: '', ...at, text: [speaker, notice, content].filter((p) => p !== '').join(' ') }
   }
   const extras = [...namedList(m.attachments, 'fileName', 'attachment'), ...namedList(m.stickers, 'name', 'sticker')]
-  const embeds = (Array.isArray(m.embeds) ? m.embeds.filter(isObj) : []).flatMap((e) => {
+  const embeds = objects(m.embeds).flatMap((e) => {
     const title = str(e.title)
     const url = str(e.url)
     return title === undefined || title === '' ? [] : [url === undefined ? `[${title}]` : `[${title}](${url})`]
   })
   const text = [content, ...extras, ...embeds].filter((p) => p.trim() !== '').join('\n')
-  return { speaker, day: at[1]!, clock: at[2]!, text }
+  return { speaker, ...at, text }
 }
 
 export function convertDiscord(input: ConvertInput, limits: ConvertLimits): ConvertResult {
@@ -57,7 +56,6 @@ export function convertDiscord(input: ConvertInput, limits: ConvertLimits): Conv
   const counts: Record<string, number> = {}
   const name = guild === '' || guild === 'Direct Messages' ? channel : `${guild} / ${channel}`
   const slugPath = `${chatSlug(guild === '' ? 'direct-messages' : guild)}/${chatSlug(channel)}`
-  const drafts = monthPages('discord', [{ name, slugPath, messages, frontmatter }], counts)
-  if (drafts.length > limits.maxDrafts) throw new ConvertError('convert_too_many_pages', `${input.name}: ${drafts.length} months exceed ${limits.maxDrafts}`)
+  const drafts = monthPages('discord', [{ name, slugPath, messages, frontmatter }], counts, input, limits)
   return { format: 'discord', drafts, counts }
 }

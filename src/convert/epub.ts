@@ -8,7 +8,7 @@ import { ConvertError } from './errors.js'
 import { htmlToMarkdown } from './html.js'
 import { nestHeadings } from './render.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
-import { zipEntries } from './zip-read.js'
+import { archivePath, zipEntries } from './zip-read.js'
 
 const decoder = new TextDecoder('utf-8', { fatal: false })
 
@@ -23,22 +23,6 @@ function metadata(opf: string, name: string): string[] {
 
 function htmlText(fragment: string): string {
   return htmlToMarkdown(`<p>${fragment}</p>`).replace(/\\([\\`*_[\]#+.!-])/g, '$1')
-}
-
-/** `href` of the package document resolved against its folder, as the archive names the file. */
-function archivePath(base: string, href: string): string {
-  let path = href.split('#')[0]!
-  try {
-    path = decodeURIComponent(path)
-  } catch {
-    // Kept as written.
-  }
-  const parts = base === '' ? [] : base.split('/')
-  for (const part of path.split('/')) {
-    if (part === '..') parts.pop()
-    else if (part !== '.' && part !== '') parts.push(part)
-  }
-  return parts.join('/')
 }
 
 /** A chapter's body as markdown; links into the book and pictures as their text. */

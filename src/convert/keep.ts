@@ -5,7 +5,7 @@
  * writes each note twice, as JSON and as HTML; the JSON is read and the HTML left alone.
  */
 import { ConvertError } from './errors.js'
-import { isObj, parseJson, str, type JsonObject } from './json-values.js'
+import { isObj, objects, parseJson, str, type JsonObject } from './json-values.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 
 function isoFromMicros(v: unknown): string | undefined {
@@ -16,7 +16,7 @@ function isoFromMicros(v: unknown): string | undefined {
 function titleOf(note: JsonObject, name: string): string {
   const own = str(note.title)?.trim()
   if (own) return own
-  const firstItem = Array.isArray(note.listContent) ? note.listContent.filter(isObj).map((i) => str(i.text) ?? '')[0] : undefined
+  const firstItem = objects(note.listContent).map((i) => str(i.text) ?? '')[0]
   const first = (str(note.textContent) ?? firstItem ?? '').split('\n', 1)[0]!.trim()
   if (first !== '') return first.length > 80 ? `${first.slice(0, 79)}…` : first
   return name.slice(name.lastIndexOf('/') + 1).replace(/\.json$/i, '')
@@ -33,20 +33,22 @@ export function convertKeep(input: ConvertInput, _limits: ConvertLimits): Conver
   const parts: string[] = []
   const text = str(note.textContent)?.trim()
   if (text) parts.push(text)
-  const items = (Array.isArray(note.listContent) ? note.listContent.filter(isObj) : []).map((i) => `- [${i.isChecked === true ? 'x' : ' '}] ${(str(i.text) ?? '').replace(/\n/g, ' ')}`)
+  const items = objects(note.listContent).map((i) => `- [${i.isChecked === true ? 'x' : ' '}] ${(str(i.text) ?? '').replace(/\n/g, ' ')}`)
   if (items.length > 0) parts.push(items.join('\n'))
-  const links = (Array.isArray(note.annotations) ? note.annotations.filter(isObj) : [])
+  const links = objects(note.annotations)
     .filter((a) => /^https?:/i.test(str(a.url) ?? ''))
     .map((a) => `- [${(str(a.title) ?? '').trim() || str(a.url)}](${str(a.url)})`)
   if (links.length > 0) parts.push(links.join('\n'))
-  const attachments = (Array.isArray(note.attachments) ? note.attachments.filter(isObj) : []).map((a) => `(attached: ${str(a.filePath) ?? str(a.mimetype) ?? 'a file'})`)
+  const attachments = objects(note.attachments).map((a) => `(attached: ${str(a.filePath) ?? str(a.mimetype) ?? 'a file'})`)
   if (attachments.length > 0) parts.push(attachments.join('\n'))
   const frontmatter: Record<string, unknown> = { type: 'note' }
   const created = isoFromMicros(note.createdTimestampUsec)
   const updated = isoFromMicros(note.userEditedTimestampUsec)
   if (created !== undefined) frontmatter.created = created
   if (updated !== undefined) frontmatter.updated = updated
-  const labels = (Array.isArray(note.labels) ? note.labels.filter(isObj) : []).map((l) => str(l.name)?.trim() ?? '').filter((l) => l !== '')
+  const labels = objects(note.labels)
+    .map((l) => str(l.name)?.trim() ?? '')
+    .filter((l) => l !== '')
   if (labels.length > 0) frontmatter.tags = labels
   if (note.isPinned === true) frontmatter.pinned = true
   if (note.isArchived === true) frontmatter.archived = true

@@ -4,10 +4,11 @@
  * is thousands of short messages, so a page per message would bury search in fragments and a
  * page per chat would outgrow any reader; a month is what people scroll back through.
  */
+import { ConvertError } from './errors.js'
 import { nestHeadings } from './render.js'
 import { scrubSecrets } from './scrub.js'
 import { slugWords } from './slug-words.js'
-import type { PageDraft, SourceFormat } from './types.js'
+import type { ConvertInput, ConvertLimits, PageDraft, SourceFormat } from './types.js'
 
 export interface ChatMessage {
   /** Who wrote it as the export names them; empty for what the app itself says (joins, calls). */
@@ -51,11 +52,24 @@ export function dayAndClock(year: number, month: number, day: number, hour: numb
   return { day: `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}`, clock: `${two(hour)}:${two(minute)}` }
 }
 
+/** The day and minute of a local ISO time as the export wrote it (`2024-01-15T21:05:33…`), zone ignored. */
+export function writtenDayAndClock(time: string | undefined): { day: string; clock: string } | undefined {
+  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(time ?? '')
+  return m === null ? undefined : { day: m[1]!, clock: m[2]! }
+}
+
 /**
  * The pages of some chats: for each chat, one draft per month that holds a message, messages in
- * the order the export gives them. Counts go into `counts` (messages, secrets scrubbed).
+ * the order the export gives them. Counts go into `counts` (messages, secrets scrubbed). A file
+ * of more chat months than `limits.maxDrafts` is refused.
  */
-export function monthPages(format: SourceFormat, chats: readonly MessengerChat[], counts: Record<string, number>): PageDraft[] {
+export function monthPages(
+  format: SourceFormat,
+  chats: readonly MessengerChat[],
+  counts: Record<string, number>,
+  input: Pick<ConvertInput, 'name'>,
+  limits: Pick<ConvertLimits, 'maxDrafts'>,
+): PageDraft[] {
   const drafts: PageDraft[] = []
   counts.conversations = (counts.conversations ?? 0) + chats.length
   for (const chat of chats) {
@@ -103,6 +117,7 @@ export function monthPages(format: SourceFormat, chats: readonly MessengerChat[]
       })
     }
   }
+  if (drafts.length > limits.maxDrafts) throw new ConvertError('convert_too_many_pages', `${input.name}: ${drafts.length} chat months exceed ${limits.maxDrafts}`)
   return drafts
 }
 

@@ -9,7 +9,7 @@ import { ConvertError } from './errors.js'
 import { markdownTable } from './render.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 import { decodeXmlText } from './xml-text.js'
-import { zipEntries } from './zip-read.js'
+import { archivePath, zipEntries } from './zip-read.js'
 
 const utf8 = new TextDecoder('utf-8', { fatal: false })
 const RUN_TEXT = /<a:t(?:\s[^>]*)?>([^<]*)<\/a:t>|<a:br\s*\/>/g
@@ -103,12 +103,7 @@ function relationships(xml: string | undefined, base: string): Map<string, strin
     const id = /\bId="([^"]*)"/.exec(m[1]!)?.[1]
     const target = /\bTarget="([^"]*)"/.exec(m[1]!)?.[1]
     if (id === undefined || target === undefined) continue
-    const parts = target.startsWith('/') ? [] : base.split('/').filter((p) => p !== '')
-    for (const part of target.split('/')) {
-      if (part === '..') parts.pop()
-      else if (part !== '.' && part !== '') parts.push(part)
-    }
-    out.set(id, parts.join('/'))
+    out.set(id, archivePath(base, target))
   }
   return out
 }

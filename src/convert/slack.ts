@@ -5,7 +5,7 @@
  * `<#C…|general>` the channel, `<url|label>` a link. Times are in UTC, from each message's `ts`.
  */
 import { ConvertError } from './errors.js'
-import { isObj, parseJson, str, type JsonObject } from './json-values.js'
+import { isObj, objects, parseJson, str, type JsonObject } from './json-values.js'
 import { chatSlug, monthPages, type ChatMessage, type MessengerChat } from './messenger.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 import { zipEntries } from './zip-read.js'
@@ -19,10 +19,6 @@ const NOTICE = /^(channel|group)_(join|leave|topic|purpose|name|archive|unarchiv
 
 function jsonOf(read: (() => Uint8Array) | undefined, name: string): unknown {
   return read === undefined ? undefined : parseJson(read(), name)
-}
-
-function list(v: unknown): JsonObject[] {
-  return Array.isArray(v) ? v.filter(isObj) : []
 }
 
 function userName(u: JsonObject): string | undefined {
@@ -52,7 +48,7 @@ function messageOf(m: JsonObject, users: ReadonlyMap<string, string>): ChatMessa
   const profile = isObj(m.user_profile) ? m.user_profile : {}
   const id = str(m.user) ?? ''
   const speaker = nonEmpty(profile.display_name) ?? nonEmpty(profile.real_name) ?? users.get(id) ?? nonEmpty(m.username) ?? (id || 'unknown')
-  const files = list(m.files).map((f) => `[file: ${str(f.name) ?? str(f.title) ?? '?'}]`)
+  const files = objects(m.files).map((f) => `[file: ${str(f.name) ?? str(f.title) ?? '?'}]`)
   const text = [slackText(str(m.text) ?? '', users), ...files].filter((p) => p.trim() !== '').join('\n')
   const subtype = str(m.subtype) ?? ''
   const day = iso.slice(0, 10)
@@ -76,14 +72,14 @@ export function convertSlack(input: ConvertInput, limits: ConvertLimits): Conver
   const prefix = [...entries.keys()].find((n) => /(^|\/)channels\.json$/.test(n))?.replace(/channels\.json$/, '')
   if (prefix === undefined) throw new ConvertError('convert_unsupported', `${input.name}: not a Slack export (no channels.json)`)
   const users = new Map<string, string>()
-  for (const u of list(jsonOf(entries.get(`${prefix}users.json`), 'users.json'))) {
+  for (const u of objects(jsonOf(entries.get(`${prefix}users.json`), 'users.json'))) {
     const name = userName(u)
     if (str(u.id) !== undefined && name !== undefined) users.set(str(u.id)!, name)
   }
   // Channel folders are named by the channel, direct messages by their id. A channel's name is
   // written without its `#`, which would make it a tag of every page of the channel.
   const titles = new Map<string, string>()
-  for (const dm of list(jsonOf(entries.get(`${prefix}dms.json`), 'dms.json'))) {
+  for (const dm of objects(jsonOf(entries.get(`${prefix}dms.json`), 'dms.json'))) {
     const members = Array.isArray(dm.members) ? dm.members.map((id) => users.get(String(id)) ?? String(id)) : []
     if (str(dm.id) !== undefined) titles.set(str(dm.id)!, `Direct messages: ${members.join(', ')}`)
   }
@@ -98,7 +94,7 @@ export function convertSlack(input: ConvertInput, limits: ConvertLimits): Conver
   const workspace = workspaceName(input.name)
   const chats: MessengerChat[] = []
   for (const [folder, days] of byFolder) {
-    const messages = days.flatMap((day) => list(jsonOf(entries.get(day), day))).map((m) => messageOf(m, users))
+    const messages = days.flatMap((day) => objects(jsonOf(entries.get(day), day))).map((m) => messageOf(m, users))
     chats.push({
       name: titles.get(folder) ?? folder,
       slugPath: `${chatSlug(workspace)}/${chatSlug(folder)}`,
@@ -107,7 +103,6 @@ export function convertSlack(input: ConvertInput, limits: ConvertLimits): Conver
     })
   }
   const counts: Record<string, number> = {}
-  const drafts = monthPages('slack', chats, counts)
-  if (drafts.length > limits.maxDrafts) throw new ConvertError('convert_too_many_pages', `${input.name}: ${drafts.length} channel months exceed ${limits.maxDrafts}`)
+  const drafts = monthPages('slack', chats, counts, input, limits)
   return { format: 'slack', drafts, counts }
 }

@@ -5,12 +5,10 @@
  * says itself (a member joined, a call) is a line without a speaker.
  */
 import { ConvertError } from './errors.js'
-import { isObj, parseJson, str, type JsonObject } from './json-values.js'
+import { isObj, objects, parseJson, str, type JsonObject } from './json-values.js'
 import { fencedCode } from './render.js'
-import { chatSlug, monthPages, type ChatMessage, type MessengerChat } from './messenger.js'
+import { chatSlug, monthPages, writtenDayAndClock, type ChatMessage, type MessengerChat } from './messenger.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
-
-const LOCAL_TIME = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/
 
 /** One piece of formatted text as markdown. */
 function entityText(entity: unknown): string {
@@ -51,26 +49,28 @@ function attachment(m: JsonObject): string | undefined {
 }
 
 function messageOf(m: JsonObject): ChatMessage | undefined {
-  const at = LOCAL_TIME.exec(str(m.date) ?? '')
-  if (at === null) return undefined
+  const at = writtenDayAndClock(str(m.date))
+  if (at === undefined) return undefined
   const text = Array.isArray(m.text) ? m.text.map(entityText).join('') : entityText(m.text)
   if (m.type === 'service') {
     const actor = str(m.actor) ?? ''
     const action = (str(m.action) ?? 'service message').replace(/_/g, ' ')
     const members = Array.isArray(m.members) ? m.members.filter((x): x is string => typeof x === 'string') : []
     const said = [actor, action, members.join(', '), text].filter((p) => p !== '').join(' ')
-    return { speaker: '', day: at[1]!, clock: at[2]!, text: said }
+    return { speaker: '', ...at, text: said }
   }
   if (m.type !== 'message') return undefined
   const forwarded = str(m.forwarded_from)
   const parts = [forwarded === undefined ? '' : `(forwarded from ${forwarded})`, attachment(m) ?? '', text].filter((p) => p.trim() !== '')
-  return { speaker: str(m.from) ?? 'Deleted Account', day: at[1]!, clock: at[2]!, text: parts.join(' ') }
+  return { speaker: str(m.from) ?? 'Deleted Account', ...at, text: parts.join(' ') }
 }
 
 function chatOf(c: JsonObject): MessengerChat {
   const name = str(c.name) ?? (c.type === 'saved_messages' ? 'Saved Messages' : 'Telegram chat')
   const id = typeof c.id === 'number' || typeof c.id === 'string' ? String(c.id) : ''
-  const messages = (Array.isArray(c.messages) ? c.messages.filter(isObj) : []).map(messageOf).filter((m): m is ChatMessage => m !== undefined)
+  const messages = objects(c.messages)
+    .map(messageOf)
+    .filter((m): m is ChatMessage => m !== undefined)
   const frontmatter: Record<string, unknown> = {}
   if (str(c.type) !== undefined) frontmatter.chat_type = str(c.type)
   if (id !== '') frontmatter.chat_id = id
@@ -80,7 +80,7 @@ function chatOf(c: JsonObject): MessengerChat {
 /** The chats of an export: the one chat of a chat export, or every chat of an account export. */
 function chatsOf(root: JsonObject): JsonObject[] {
   if (Array.isArray(root.messages)) return [root]
-  const lists = [root.chats, root.left_chats].filter(isObj).map((l) => (Array.isArray(l.list) ? l.list.filter(isObj) : []))
+  const lists = [root.chats, root.left_chats].filter(isObj).map((l) => objects(l.list))
   return lists.flat()
 }
 
@@ -89,7 +89,6 @@ export function convertTelegram(input: ConvertInput, limits: ConvertLimits): Con
   const chats = isObj(root) ? chatsOf(root) : []
   if (chats.length === 0) throw new ConvertError('convert_unsupported', `${input.name}: not a Telegram export (no chat with messages)`)
   const counts: Record<string, number> = {}
-  const drafts = monthPages('telegram', chats.map(chatOf), counts)
-  if (drafts.length > limits.maxDrafts) throw new ConvertError('convert_too_many_pages', `${input.name}: ${drafts.length} chat months exceed ${limits.maxDrafts}`)
+  const drafts = monthPages('telegram', chats.map(chatOf), counts, input, limits)
   return { format: 'telegram', drafts, counts }
 }

@@ -131,7 +131,6 @@ export function convertWhatsapp(input: ConvertInput, limits: ConvertLimits): Con
   }
   const name = whatsappChatName(input.name)
   const counts: Record<string, number> = {}
-  const drafts = monthPages('whatsapp', [{ name, slugPath: chatSlug(name), messages }], counts)
-  if (drafts.length > limits.maxDrafts) throw new ConvertError('convert_too_many_pages', `${input.name}: ${drafts.length} months exceed ${limits.maxDrafts}`)
+  const drafts = monthPages('whatsapp', [{ name, slugPath: chatSlug(name), messages }], counts, input, limits)
   return { format: 'whatsapp', drafts, counts }
 }

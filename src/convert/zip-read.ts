@@ -26,3 +26,23 @@ export function zipEntries(bytes: Uint8Array, name: string, limits?: ZipLimits):
   }
   return entries
 }
+
+/**
+ * A link inside an archive (an EPUB's `href`, an Office relationship's `Target`) as the archive
+ * names the file: URL-decoded, its fragment dropped, resolved against `base` (the linking part's
+ * folder), or against the archive's root when it starts with `/`.
+ */
+export function archivePath(base: string, href: string): string {
+  let path = href.split('#')[0]!
+  try {
+    path = decodeURIComponent(path)
+  } catch {
+    // Kept as written.
+  }
+  const parts = path.startsWith('/') ? [] : base.split('/').filter((p) => p !== '')
+  for (const part of path.split('/')) {
+    if (part === '..') parts.pop()
+    else if (part !== '.' && part !== '') parts.push(part)
+  }
+  return parts.join('/')
+}

@@ -1,7 +1,7 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
 export type ConverterKind =
-  'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml' | 'pptx' | 'odt' | 'keep'
+  'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml' | 'pptx' | 'odt' | 'keep' | 'canvas'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -78,6 +78,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (baseName(name).endsWith('.opml')) return 'opml'
   if (baseName(name).endsWith('.pptx')) return 'pptx'
   if (baseName(name).endsWith('.odt')) return 'odt'
+  if (baseName(name).endsWith('.canvas')) return 'canvas'
   return null
 }
 
@@ -99,7 +100,7 @@ const TYPES: Record<string, ConverterKind> = {
   'text/markdown': 'text',
 }
 
-const SINGLE_PAGE_KINDS: ReadonlySet<ConverterKind> = new Set(['pdf', 'html', 'docx', 'notebook', 'epub', 'opml', 'pptx', 'odt', 'keep'])
+const SINGLE_PAGE_KINDS: ReadonlySet<ConverterKind> = new Set(['pdf', 'html', 'docx', 'notebook', 'epub', 'opml', 'pptx', 'odt', 'keep', 'canvas'])
 
 /**
  * Whether a file of this name becomes one page at its own path with the extension dropped

@@ -52,6 +52,7 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   pptx: async () => (await import('./pptx.js')).convertPptx,
   odt: async () => (await import('./odt.js')).convertOdt,
   keep: async () => (await import('./keep.js')).convertKeep,
+  canvas: async () => (await import('./canvas.js')).convertCanvas,
   chat: async () => convertChat,
 }
 

@@ -47,11 +47,11 @@ export async function listOrphans(db: SqlExecutor, query: LooseEndQuery = {}): P
 }
 
 /**
- * Keys of links to attachment files: images, audio, video, archives, spreadsheets, slides and
- * canvases. No import makes a page of such a file, so a link to one never resolves, and listing
+ * Keys of links to attachment files: images, audio, video, archives, spreadsheets, old slide
+ * formats and drawings. No import makes a page of such a file, so a link to one never resolves, and listing
  * every embedded picture of a vault as a wanted page would bury the notes people mean to write.
  */
-const ATTACHMENT_KEY = String.raw`\.(png|jpe?g|gif|bmp|svg|webp|avif|ico|tiff?|heic|mp3|wav|m4a|ogg|oga|flac|aac|opus|3gp|mp4|webm|mkv|mov|ogv|avi|zip|gz|tgz|7z|rar|csv|tsv|xlsx?|pptx?|odt|ods|odp|canvas|excalidraw)$`
+const ATTACHMENT_KEY = String.raw`\.(png|jpe?g|gif|bmp|svg|webp|avif|ico|tiff?|heic|mp3|wav|m4a|ogg|oga|flac|aac|opus|3gp|mp4|webm|mkv|mov|ogv|avi|zip|gz|tgz|7z|rar|csv|tsv|xlsx?|ppt|ods|odp|excalidraw)$`
 
 export async function listUnresolved(db: SqlExecutor, query: LooseEndQuery = {}): Promise<WantedPage[]> {
   const { rows } = await db.query<{ target: string; key: string; pages: number; links: number; examples: string[] }>(

@@ -179,7 +179,7 @@ const unresolvedTool = defineOperation({
     path: ['unresolved'],
     description: 'Wanted pages: link targets that match no page, with how many pages link to each',
     details:
-      'Links to attachment files (images, audio, video, archives, spreadsheets, slides, canvases) are not wanted pages: no import makes a page of such a file. They are left out unless --attachments.',
+      'Links to attachment files (images, audio, video, archives, spreadsheets, old slide formats, drawings) are not wanted pages: no import makes a page of such a file. They are left out unless --attachments.',
     examples: [
       ['Most wanted', '$0 unresolved --limit 20'],
       ['With embedded pictures and other files', '$0 unresolved --attachments'],

@@ -6,9 +6,9 @@ import { el, pageHref } from './dom.js'
 
 // Emphasis as Obsidian and CommonMark write it: `**` and `__` strong, `*` and `_` emphasis (`_`
 // only between non-word characters, so snake_case stays text), `~~` struck, `==` marked; a
-// backslash before punctuation shows the punctuation.
+// backslash before punctuation shows the punctuation; `%%comments%%` are not shown.
 const INLINE =
-  /(\\[!-/:-@[-`{-~])|(`[^`]+`)|(!?\[\[[^\]]+\]\])|(\[[^\]]+\]\([^)\s]+\))|(\*\*[^*]+\*\*|(?<!\w)__[^_\s](?:[^_]*[^_\s])?__(?!\w))|(\*[^*\s][^*]*\*|(?<!\w)_[^_\s](?:[^_]*[^_\s])?_(?!\w))|(~~[^~\s](?:[^~]*[^~\s])?~~)|(==[^=\s](?:[^=]*[^=\s])?==)|(https?:\/\/[^\s)<>]+)/g
+  /(\\[!-/:-@[-`{-~])|(`[^`]+`)|(!?\[\[[^\]]+\]\])|(\[[^\]]+\]\([^)\s]+\))|(\*\*[^*]+\*\*|(?<!\w)__[^_\s](?:[^_]*[^_\s])?__(?!\w))|(\*[^*\s][^*]*\*|(?<!\w)_[^_\s](?:[^_]*[^_\s])?_(?!\w))|(~~[^~\s](?:[^~]*[^~\s])?~~)|(==[^=\s](?:[^=]*[^=\s])?==)|(https?:\/\/[^\s)<>]+)|(%%(?:[^%]|%(?!%))*%%)/g
 
 function safeHref(url) {
   return /^(https?:|mailto:)/i.test(url) ? url : null
@@ -38,7 +38,7 @@ export function inline(text, slug, resolved = new Map()) {
   let last = 0
   for (const match of text.matchAll(INLINE)) {
     if (match.index > last) nodes.push(text.slice(last, match.index))
-    const [token, escaped, code, wiki, link, bold, em, struck, marked, bare] = match
+    const [token, escaped, code, wiki, link, bold, em, struck, marked, bare, comment] = match
     if (escaped) nodes.push(escaped.slice(1))
     else if (code) nodes.push(el('code', { text: code.slice(1, -1) }))
     else if (wiki) {
@@ -59,7 +59,9 @@ export function inline(text, slug, resolved = new Map()) {
     else if (struck) nodes.push(el('del', { text: struck.slice(2, -2) }))
     else if (marked) nodes.push(el('mark', { text: marked.slice(2, -2) }))
     else if (bare) nodes.push(el('a', { href: bare, rel: 'noopener noreferrer', target: '_blank', text: bare }))
-    else nodes.push(token)
+    else if (comment) {
+      // An Obsidian comment is for the author's eyes in the editor, not the reading view.
+    } else nodes.push(token)
     last = match.index + token.length
   }
   if (last < text.length) nodes.push(text.slice(last))
@@ -155,15 +157,39 @@ function tableBlock(rows, slug, resolved) {
   )
 }
 
-export function renderMarkdown(markdown, slug, resolved = new Map()) {
+/** Deeper quotes than anyone writes are shown as text, so a hostile page cannot exhaust the stack. */
+const MAX_QUOTE_DEPTH = 16
+
+const CALLOUT = /^\[!([\w-]+)\]([+-]?)[ \t]*(.*)$/
+
+/**
+ * A quote, or an Obsidian callout (`> [!note] Title`, folded with `+` or `-`): a box headed by
+ * its title (the type's name when it has none), its lines rendered as markdown.
+ */
+function quoteBlock(lines, slug, resolved, depth) {
+  const callout = CALLOUT.exec(lines[0].trim())
+  if (!callout) return el('blockquote', {}, renderMarkdown(lines.join('\n'), slug, resolved, depth + 1))
+  const [, type, fold, title] = callout
+  const kind = type.toLowerCase()
+  const heading = inline(title.trim() || kind.charAt(0).toUpperCase() + kind.slice(1), slug, resolved)
+  const body = renderMarkdown(lines.slice(1).join('\n'), slug, resolved, depth + 1)
+  if (fold === '') return el('div', { class: 'callout', 'data-callout': kind }, el('div', { class: 'callout-title' }, heading), body)
+  return el('details', { class: 'callout', 'data-callout': kind, open: fold === '+' }, el('summary', { class: 'callout-title' }, heading), body)
+}
+
+/** How deep a list item sits: a tab counts as four spaces, as Obsidian indents with either. */
+const indentOf = (space) => space.replace(/\t/g, '    ').length
+
+export function renderMarkdown(markdown, slug, resolved = new Map(), depth = 0) {
   const out = el('div', { class: 'markdown' })
   const lines = markdown.split('\n')
   let paragraph = []
-  let list = null
+  // The open lists, outermost first: each with the indentation of its items.
+  let lists = []
   const flush = () => {
     if (paragraph.length) out.append(el('p', {}, inline(paragraph.join(' '), slug, resolved)))
     paragraph = []
-    list = null
+    lists = []
   }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]
@@ -174,6 +200,12 @@ export function renderMarkdown(markdown, slug, resolved = new Map()) {
       for (i++; i < lines.length && !lines[i].trim().startsWith(fence[1]); i++) code.push(lines[i])
       const language = fence[2].trim()
       out.append(el('pre', {}, el('code', { 'data-lang': language }, highlight(code.join('\n'), language))))
+      continue
+    }
+    // An Obsidian comment block (`%%` alone on a line, up to the next one) is not shown.
+    if (line.trim() === '%%') {
+      flush()
+      for (i++; i < lines.length && lines[i].trim() !== '%%'; i++);
       continue
     }
     if (/^\s*\|.*\|\s*$/.test(line) && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1] ?? '')) {
@@ -195,26 +227,38 @@ export function renderMarkdown(markdown, slug, resolved = new Map()) {
       out.append(el('hr'))
       continue
     }
-    const item = /^\s*([-*+]|\d+\.)\s+(\[[ xX]\]\s+)?(.*)$/.exec(line)
+    const item = /^(\s*)([-*+]|\d+\.)\s+(\[[ xX]\]\s+)?(.*)$/.exec(line)
     if (item) {
       if (paragraph.length) flush()
-      const ordered = /\d/.test(item[1])
-      if (!list || (list.tagName === 'OL') !== ordered) {
-        list = el(ordered ? 'ol' : 'ul')
-        out.append(list)
+      const indent = indentOf(item[1])
+      const ordered = /\d/.test(item[2])
+      while (lists.length > 0 && lists[lists.length - 1].indent > indent) lists.pop()
+      const top = lists[lists.length - 1]
+      if (top && top.indent < indent && top.list.lastElementChild) {
+        const nested = el(ordered ? 'ol' : 'ul')
+        top.list.lastElementChild.append(nested)
+        lists.push({ indent, list: nested })
+      } else if (!top || (top.list.tagName === 'OL') !== ordered) {
+        const list = el(ordered ? 'ol' : 'ul')
+        if (top) lists.pop()
+        ;(lists[lists.length - 1]?.list.lastElementChild ?? out).append(list)
+        lists.push({ indent, list })
       }
-      const box = item[2] ? el('input', { type: 'checkbox', disabled: true, checked: /x/i.test(item[2]) }) : null
-      list.append(el('li', {}, box, box ? ' ' : null, inline(item[3], slug, resolved)))
+      const box = item[3] ? el('input', { type: 'checkbox', disabled: true, checked: /x/i.test(item[3]) }) : null
+      lists[lists.length - 1].list.append(el('li', {}, box, box ? ' ' : null, inline(item[4], slug, resolved)))
       continue
     }
-    if (/^>\s?/.test(line)) {
+    if (/^\s*>/.test(line) && depth < MAX_QUOTE_DEPTH) {
       flush()
-      out.append(el('blockquote', {}, inline(line.replace(/^>\s?/, ''), slug, resolved)))
+      const quoted = []
+      for (; i < lines.length && /^\s*>/.test(lines[i]); i++) quoted.push(lines[i].replace(/^\s*>\s?/, ''))
+      i--
+      out.append(quoteBlock(quoted, slug, resolved, depth))
       continue
     }
     if (line.trim() === '') flush()
     else {
-      list = null
+      lists = []
       paragraph.push(line.trim())
     }
   }

@@ -63,6 +63,30 @@ t.test('code, graph and operate screens', async (t) => {
   const plain = 'Columns   line   up\n  * not a list item *\n<b>not bold</b> and [[not a link]]'
   writeFileSync(join(folder, 'notes', 'plain.txt'), `${plain}\n`)
   writeFileSync(join(folder, 'notes', 'styles.md'), '# Styles\n\nAn _aside_, __firm__ and ~~old~~ ==key== words; snake_case_name and 2 \\* 3 stay text.\n')
+  const blocks = [
+    '# Blocks',
+    '',
+    '> [!warning] Mind the **tide**',
+    '> Check [[gamma]] first.',
+    '> - low water',
+    '>   - springs',
+    '',
+    '> [!faq]- Folded',
+    '> Hidden until opened.',
+    '',
+    '> A quote over',
+    '> two lines.',
+    '',
+    '- one',
+    '\t- one point one',
+    '- two',
+    '',
+    'Shown %%not shown%% here.',
+    '%%',
+    'A secret draft.',
+    '%%',
+  ].join('\n')
+  writeFileSync(join(folder, 'notes', 'blocks.md'), `${blocks}\n`)
   writeFileSync(join(folder, 'notes', 'emacs.org'), ':PROPERTIES:\n:ID: 3f1c-9a2e\n:END:\n#+title: Emacs\n')
   const orgDay = '#+title: Monday\nSet up [[id:3F1C-9A2E][Emacs]]   and [[id:nowhere][Lost]].'
   writeFileSync(join(folder, 'notes', 'monday.org'), `${orgDay}\n`)
@@ -172,6 +196,33 @@ t.test('code, graph and operate screens', async (t) => {
     ['mark', 'key'],
   ])
   t.match(await page.$eval('article', (a) => a.textContent), /snake_case_name and 2 \* 3 stay text\./)
+  // Callouts, quotes over several lines, nested lists and comments as Obsidian shows them.
+  await page.goto(`${base}/ui#/page/notes%2Fblocks`)
+  await page.waitForSelector('article .callout')
+  t.same(
+    await page.$$eval('article .callout', (boxes) =>
+      boxes.map((b) => [b.tagName.toLowerCase(), b.getAttribute('data-callout'), b.querySelector('.callout-title')?.textContent, b.hasAttribute('open')]),
+    ),
+    [
+      ['div', 'warning', 'Mind the tide', false],
+      ['details', 'faq', 'Folded', false],
+    ],
+  )
+  t.equal(await page.$eval('article .callout[data-callout="warning"] a.wikilink', (a) => a.getAttribute('href')), '#/page/notes%2Fgamma', "a callout's body is markdown")
+  t.equal(await page.$eval('article .callout[data-callout="warning"] li li', (li) => li.textContent), 'springs')
+  t.same(await page.$$eval('article blockquote', (quotes) => quotes.map((q) => q.textContent)), ['A quote over two lines.'], 'one quote, not one per line')
+  t.same(
+    await page.$$eval('article > div > ul > li', (items) => items.map((li) => [li.firstChild?.textContent, li.querySelector('ul > li')?.textContent ?? null])),
+    [
+      ['one', 'one point one'],
+      ['two', null],
+    ],
+    'a tab-indented item nests under the one above',
+  )
+  const text = await page.$eval('article', (a) => a.textContent)
+  t.match(text, /Shown\s+here\./)
+  t.notMatch(text, /not shown|secret draft/, 'comments are not shown')
+  await shot(page, 'blocks')
   // An Org note's resolved links open their pages; the rest of it stays as written.
   await page.goto(`${base}/ui#/page/notes%2Fmonday.org`)
   await page.waitForSelector('article pre.plain-text a.wikilink')

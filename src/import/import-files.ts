@@ -2,8 +2,20 @@ import { refreshPlannerStatistics } from '../db/statistics.js'
 import type { Database } from '../db/types.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, ValidationError, type ErrorEnvelope } from '../errors/index.js'
-import { codeSlugForPath, markdownSlugForPath, planPages, writePlannedPages, type BatchOutcome, type ImportInput, type ImportStatus, type PlannedBatch, type PlanOptions } from '../pages/index.js'
+import {
+  codeSlugForPath,
+  markdownSlugForPath,
+  planPages,
+  writePlannedPages,
+  type BatchOutcome,
+  type ImportInput,
+  type ImportStatus,
+  type JournalFormats,
+  type PlannedBatch,
+  type PlanOptions,
+} from '../pages/index.js'
 import type { WalkedFile } from '../sources/walk.js'
+import { journalFormatReader } from './journal-formats.js'
 import { EmbedFollower } from '../embedding/store/embed-follower.js'
 import { isMinifiedCode } from '../sources/file-filter.js'
 import { readTextFileSync } from '../sources/read-text.js'
@@ -116,8 +128,9 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
   const starts = batchStarts(files, batchFiles, IMPORT_BATCH_BYTES)
   const importOptions = { maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions }
   const read = (k: number): Promise<ReadFile[]> => readBatch(files.slice(starts[k], starts[k + 1]), collisions, options)
+  const journalFormats = journalFormatReader()
   const stage = async (k: number, batch: readonly ReadFile[], plan: PlanOptions): Promise<Stage> => {
-    const { slots, inputs } = batchInputs(batch, { start: starts[k]!, total: files.length, slugFor, options })
+    const { slots, inputs } = batchInputs(batch, { start: starts[k]!, total: files.length, slugFor, journalFormats, options })
     return { slots, plan: await planPages(inputs, importOptions, plan) }
   }
   const batches = starts.length - 1
@@ -192,7 +205,13 @@ interface Stage {
 /** The page inputs of a batch's files, each file's slot in file order; reports progress per file. */
 function batchInputs(
   batch: readonly ReadFile[],
-  context: { start: number; total: number; slugFor: (file: WalkedFile) => string; options: ImportFilesOptions },
+  context: {
+    start: number
+    total: number
+    slugFor: (file: WalkedFile) => string
+    journalFormats: (file: WalkedFile) => JournalFormats | undefined
+    options: ImportFilesOptions
+  },
 ): { slots: Slot[]; inputs: ImportInput[] } {
   const { options } = context
   const slots: Slot[] = []
@@ -209,7 +228,7 @@ function batchInputs(
       const slug = context.slugFor(file)
       const provenance = options.provenanceFor?.(file) ?? { sourceUri: file.relativePath, sourceKind: 'file' }
       slots.push({ file, input: inputs.length })
-      inputs.push({ slug, sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance })
+      inputs.push({ slug, sourceId: options.sourceId, kind: file.kind, content, path: file.relativePath, provenance, journalFormats: context.journalFormats(file) })
     } catch (error) {
       slots.push({ file, error })
     }

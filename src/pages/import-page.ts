@@ -8,6 +8,7 @@ import { replacePageCodeGraph } from '../code/edges.js'
 import { linkImportedMarkdown } from '../links/import-links.js'
 import { upsertChunks } from './chunk-repository.js'
 import { computePageContentHash } from './content-hash.js'
+import type { JournalFormats } from './logseq-journal.js'
 import { recordWrite } from './keep-version.js'
 import { findPageHash, replaceTags, upsertPage, type PageWrite } from './page-repository.js'
 import { parseMarkdownPage } from './parse-markdown.js'
@@ -36,6 +37,8 @@ export interface ImportInput {
    * converted from, when a new version of the file left that page as it was.
    */
   unchangedAs?: string
+  /** How the Logseq graph the file belongs to names and titles its journal days (`logseq/config.edn`). */
+  journalFormats?: JournalFormats
 }
 
 export interface ImportOptions {
@@ -98,7 +101,7 @@ export function validateContent(slug: string, content: string): void {
 
 export function prepare(input: ImportInput, slug: string): PreparedPage {
   if (input.kind === 'markdown') {
-    const parsed = parseMarkdownPage(input.content, slug, input.path)
+    const parsed = parseMarkdownPage(input.content, slug, input.path, input.journalFormats)
     return { ...parsed, language: null }
   }
   const path = input.path ?? slug

@@ -3,6 +3,7 @@
  * the light markups people write by hand (`.txt`, reStructuredText, Org, AsciiDoc): their words
  * are what a search should find, even where the markup itself is not rendered.
  */
+import { journalTitle, type JournalFormats } from './logseq-journal.js'
 
 /** A markdown file's extension, which its slug drops. */
 export const MARKDOWN_FILE = /\.(md|markdown|mdx)$/i
@@ -26,38 +27,16 @@ export function isPlainTextNoteName(path: string): boolean {
   return PLAIN_TEXT_FILE.test(path)
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
-/** Logseq's journal files: `journals/2024_01_15.md`. */
-const LOGSEQ_JOURNAL = /(?:^|\/)journals\/(\d{4})_(\d{2})_(\d{2})\.md$/i
-
-/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
-function ordinal(day: number): string {
-  const suffix = day % 100 >= 11 && day % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][day % 10] ?? 'th')
-  return `${day}${suffix}`
-}
-
-/**
- * The title Logseq shows for a journal file and that its links name the day by, in Logseq's
- * default format (`Jan 15th, 2024`); null for any other file or a date that does not exist.
- */
-function logseqJournalTitle(path: string): string | null {
-  const m = LOGSEQ_JOURNAL.exec(path)
-  if (!m) return null
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  const date = new Date(Date.UTC(year, month - 1, day))
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null
-  return `${MONTHS[month - 1]} ${ordinal(day)}, ${year}`
-}
-
 /**
  * The file name as written, without its note extension. Two files are named as Logseq names
  * them: a namespaced page (`space/rockets`) is the file `space___rockets.md`, so `___` between
- * words is a `/` again, and a journal day is titled as Logseq shows it and links to it.
+ * words is a `/` again, and a journal day is titled as Logseq shows it and links to it (in its
+ * graph's `journal` formats, Logseq's defaults when not given).
  */
-export function noteFileTitle(path: string): string | null {
+export function noteFileTitle(path: string, journal?: JournalFormats): string | null {
   const normalized = path.replace(/\\/g, '/')
-  const journal = logseqJournalTitle(normalized)
-  if (journal !== null) return journal
+  const day = journalTitle(normalized, journal)
+  if (day !== null) return day
   const name = (normalized.split('/').pop() ?? '').replace(MARKDOWN_FILE, '').replace(PLAIN_TEXT_FILE, '').trim()
   if (name === '') return null
   return MARKDOWN_FILE.test(path) && /[^_]___[^_]/.test(name) ? name.replace(/(?<=[^_])___(?=[^_])/g, '/') : name

@@ -2,6 +2,7 @@ import { ValidationError } from '../errors/index.js'
 import { parseFrontmatter, type ParsedFrontmatter } from '../util/frontmatter-doc.js'
 import { proseLines } from '../util/markdown-prose.js'
 import { leadingPropertyBlock, NOTION_EXPORT_NAME, notionPropertyLines } from '../util/property-lines.js'
+import type { JournalFormats } from './logseq-journal.js'
 import { isPlainTextNoteName, markupTitle, noteFileTitle } from './note-files.js'
 import { orgHeaderFrontmatter } from './org-header.js'
 
@@ -201,10 +202,11 @@ function notionFrontmatter(parsed: ParsedFrontmatter): ParsedFrontmatter {
 }
 
 /**
- * `path`, when the page comes from a file, names an untitled page after that file. A plain-text
+ * `path`, when the page comes from a file, names an untitled page after that file (a Logseq
+ * journal day in `journal`, its graph's formats). A plain-text
  * note is known by its path, or by its slug when it comes without one (the brain-directory watcher).
  */
-export function parseMarkdownPage(text: string, slug: string, path?: string): ParsedMarkdown {
+export function parseMarkdownPage(text: string, slug: string, path?: string, journal?: JournalFormats): ParsedMarkdown {
   let parsed: ParsedFrontmatter
   try {
     parsed = isPlainTextNoteName(path ?? slug) ? plainTextFrontmatter(text, path ?? slug) : parseFrontmatter(text)
@@ -231,7 +233,7 @@ export function parseMarkdownPage(text: string, slug: string, path?: string): Pa
   const title =
     typeof written === 'string' && written.trim() !== ''
       ? written.trim()
-      : ((path ? markupTitle(path, compiledTruth) : null) ?? firstHeading(compiledTruth) ?? (path ? noteFileTitle(path) : null) ?? titleFromSlug(slug))
+      : ((path ? markupTitle(path, compiledTruth) : null) ?? firstHeading(compiledTruth) ?? (path ? noteFileTitle(path, journal) : null) ?? titleFromSlug(slug))
   const type = typeof frontmatter.type === 'string' && frontmatter.type.trim() !== '' ? frontmatter.type.trim() : 'note'
   return { frontmatter, title, type, compiledTruth, timeline, tags: normalizeTags(frontmatterTags(frontmatter), inlineTags(body)) }
 }

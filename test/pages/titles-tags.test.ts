@@ -1,6 +1,10 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import t from 'tap'
+import { importFolder } from '../../src/import/index.js'
 import { getBacklinks, getLinks, noteLinks } from '../../src/links/index.js'
-import { findPage, importPage, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
+import { findPage, importPage, journalFormatsFromConfig, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 
 t.test('titles: front matter, then the first # heading outside code, then the file name as written', async (t) => {
@@ -189,6 +193,43 @@ t.test('a Logseq journal day is titled as Logseq shows it and its links name it'
   t.equal(title('journals/2023_02_29.md'), '2023_02_29', 'no such day: the file name')
   t.equal(title('daily/2024_01_15.md'), '2024_01_15', 'only a journals folder')
   t.equal(parseMarkdownPage('# Monday\n', 'journals/2024_01_15', 'journals/2024_01_15.md').title, 'Monday', 'a heading still comes first')
+})
+
+t.test("a Logseq graph's own journal formats, from its config.edn", async (t) => {
+  const formats = journalFormatsFromConfig(
+    ['{:meta/version 1', ' ;; :journal/page-title-format "MMM do, yyyy"', ' :journal/page-title-format "EEEE, dd.MM.yyyy"', ' :journal/file-name-format "yyyy-MM-dd"}'].join('\n'),
+  )
+  t.same(formats, { fileName: 'yyyy-MM-dd', title: 'EEEE, dd.MM.yyyy' }, 'a commented line is not a setting')
+  const title = (path: string, journal = formats) => parseMarkdownPage('- did things\n', path.replace(/\.md$/, '').toLowerCase(), path, journal).title
+  t.equal(title('journals/2024-01-15.md'), 'Monday, 15.01.2024')
+  t.equal(title('journals/2024_01_15.md'), '2024_01_15', 'a name in another format is no day')
+  t.equal(title('journals/2024-02-30.md'), '2024-02-30', 'no such day: the file name')
+  const fileName = 'yyyy_MM_dd'
+  t.equal(title('journals/2024_01_05.md', { fileName, title: 'yyyy-MM-dd' }), '2024-01-05')
+  t.equal(title('journals/2024_01_05.md', { fileName, title: 'MMMM do, yyyy' }), 'January 5th, 2024')
+  t.equal(title('journals/2024_01_05.md', { fileName, title: 'EEE, MM/dd/yyyy' }), 'Fri, 01/05/2024')
+  t.equal(title('journals/2024_01_05.md', { fileName, title: 'yyyy年MM月dd日' }), '2024年01月05日')
+  t.equal(title('journals/2024_01_05.md', { fileName, title: "d 'de' MMMM yy" }), '5 de January 24', 'quoted text is literal')
+  t.same(journalFormatsFromConfig(':journal/page-title-format "' + 'y'.repeat(10_000)), { fileName: 'yyyy_MM_dd', title: 'MMM do, yyyy' }, 'no setting: the defaults')
+})
+
+engineTest(t, 'a Logseq graph with its own day format: journal days are titled so, and links to days resolve', async (t, { db }) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-logseq-'))
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  await mkdir(join(root, 'graph', 'logseq'), { recursive: true })
+  await mkdir(join(root, 'graph', 'journals'), { recursive: true })
+  await mkdir(join(root, 'graph', 'pages'), { recursive: true })
+  await writeFile(join(root, 'graph', 'logseq', 'config.edn'), '{:journal/page-title-format "yyyy-MM-dd"\n :journal/file-name-format "yyyy_MM_dd"}\n')
+  await writeFile(join(root, 'graph', 'journals', '2024_01_15.md'), '- Planted the garlic\n')
+  await writeFile(join(root, 'graph', 'pages', 'garden.md'), '- Garlic went in on [[2024-01-15]]\n')
+  const result = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'markdown' })
+  t.same(result.failed, [])
+  t.equal((await findPage(db, 'default', 'graph/journals/2024_01_15'))?.title, '2024-01-15')
+  t.same(
+    (await getLinks(db, 'graph/pages/garden')).map((l) => l.toSlug),
+    ['graph/journals/2024_01_15'],
+    "a link to the day in the graph's format finds its journal page",
+  )
 })
 
 engineTest(t, 'org-roam: an id: link finds the file that declares the ID, also when that file comes later', async (t, { db }) => {

@@ -15,6 +15,8 @@ export interface Fence {
   body: string
   /** 0-based line of the opening fence within the text it came from. */
   openLine: number
+  /** 0-based line of the closing fence; the number of lines when the fence is never closed. */
+  closeLine: number
 }
 
 const OPEN = /^([ \t]*)(`{3,}|~{3,})(.*)$/
@@ -36,7 +38,7 @@ export function extractFences(text: string): Fence[] {
       .slice(i + 1, close)
       .map((l) => dedent(l, indent))
       .join('\n')
-    fences.push({ info, language: info === '' ? null : languageForFenceTag(info), body, openLine: i })
+    fences.push({ info, language: info === '' ? null : languageForFenceTag(info), body, openLine: i, closeLine: close })
     i = close
   }
   return fences

@@ -48,8 +48,8 @@ export function chunkMarkdown(input: ChunkMarkdownInput): Promise<ChunkDraft[]> 
 export async function chunkMarkdownWith(input: ChunkMarkdownInput, codeChunker: CodeChunker): Promise<ChunkDraft[]> {
   const budget = normalizeBudget(input.chunkSizeTokens)
   const drafts: ChunkDraft[] = [
-    ...splitProse(input.compiledTruth, budget).map((text) => proseDraft(text, 'compiled_truth')),
-    ...splitProse(input.timeline, budget).map((text) => proseDraft(text, 'timeline')),
+    ...splitProse(withoutDataFences(input.compiledTruth), budget).map((text) => proseDraft(text, 'compiled_truth')),
+    ...splitProse(withoutDataFences(input.timeline), budget).map((text) => proseDraft(text, 'timeline')),
   ]
   const fences = [...extractFences(input.compiledTruth), ...extractFences(input.timeline)]
   const maxFences = Math.max(0, Math.floor(input.maxFences ?? DEFAULT_MAX_FENCES))
@@ -75,6 +75,24 @@ export async function chunkMarkdownWith(input: ChunkMarkdownInput, codeChunker: 
     }
   }
   return drafts.map((draft, chunkIndex) => ({ ...draft, chunkIndex }))
+}
+
+/**
+ * Fences that hold a drawing's data rather than words: the Excalidraw plugin keeps each drawing
+ * of an Obsidian vault as a `compressed-json` block of its `.excalidraw.md` file, often hundreds
+ * of kilobytes that no one searches for and that would only fill the index and the embeddings.
+ */
+const DATA_FENCE = /^compressed-json$/i
+
+/** The text with its data fences left out, delimiters included; the page itself keeps them. */
+function withoutDataFences(text: string): string {
+  if (!text.includes('compressed-json')) return text
+  const data = extractFences(text).filter((f) => DATA_FENCE.test(f.info))
+  if (data.length === 0) return text
+  const lines = text.split('\n')
+  const keep = new Uint8Array(lines.length).fill(1)
+  for (const fence of data) keep.fill(0, fence.openLine, fence.closeLine + 1)
+  return lines.filter((_, i) => keep[i] === 1).join('\n')
 }
 
 function isChunkable(fence: Fence): boolean {

@@ -113,6 +113,35 @@ t.test('fences: unknown tag, no tag and empty body are skipped', async (t) => {
   t.same(fenceChunks(chunks).map(fenceNumber), [4], 'only the fourth fence is chunked')
 })
 
+t.test("an Excalidraw drawing's compressed data is not chunked; its text elements are", async (t) => {
+  const blob = Array.from({ length: 400 }, (_, i) => `N4KAkARALgngDg${i}UBcYAEMAzBCcQGsAGJA+${'x'.repeat(200)}`).join('\n\n')
+  const compiledTruth = [
+    '==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==',
+    '',
+    '# Text Elements',
+    'Harbour mooring plan ^a1b2c3',
+    '',
+    '%%',
+    '# Drawing',
+    fence('compressed-json', blob),
+    '%%',
+    '',
+    fence('json', '{"kept": true}'),
+  ].join('\n')
+  const chunks = await chunkMarkdown({ compiledTruth, timeline: '' })
+  const text = chunks.map((c) => c.text).join('\n')
+  t.match(text, /Harbour mooring plan/)
+  t.notMatch(text, /N4KAkARALgngDg|compressed-json/, 'no chunk holds the drawing data or its fence')
+  t.ok(chunks.length <= 3, `a few chunks, not hundreds (${chunks.length})`)
+  t.match(text, /"kept": true/, 'other fences stay')
+  const unclosed = await chunkMarkdown({ compiledTruth: `Before\n\n\`\`\`compressed-json\n${blob}`, timeline: '' })
+  t.same(
+    unclosed.map((c) => c.text),
+    ['Before'],
+    'an unclosed data fence runs to the end of the text',
+  )
+})
+
 t.test('fences: at most maxFences are processed', async (t) => {
   const compiledTruth = Array.from({ length: 8 }, (_, i) => fence('js', `function f${i}() { return ${i} }`)).join('\n\n')
   const capped = await chunkMarkdown({ compiledTruth, timeline: '', maxFences: 3 })

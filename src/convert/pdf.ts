@@ -2,7 +2,8 @@
  * PDF → one page draft: text in reading order per page under `## Page N` headings, so each chunk
  * carries the page it came from. Title from the document's metadata, else the first heading-like
  * line, else the file name. Soft hyphens at line ends are joined and running headers and footers
- * (the same first or last line on most pages, page numbers aside) are dropped.
+ * (the same first or last line on most pages, page numbers aside) are dropped. A page set in two
+ * columns, as most papers are, is read one column after the other.
  */
 import { ConvertError } from './errors.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
@@ -16,21 +17,41 @@ interface Line {
 interface TextItemLike {
   str?: unknown
   transform?: unknown
+  width?: unknown
   height?: unknown
+}
+
+/** A text item where it sits on the page: from `x` to `right` on the baseline `y`. */
+interface Placed {
+  x: number
+  right: number
+  y: number
+  text: string
+  height: number
 }
 
 const MAX_PAGES = 5000
 
-/** Text items grouped into lines (same baseline), top to bottom, each left to right. */
-function toLines(items: readonly TextItemLike[]): Line[] {
-  const rows = new Map<number, { x: number; text: string; height: number }[]>()
+const finite = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+
+function placedItems(items: readonly TextItemLike[]): Placed[] {
+  const placed: Placed[] = []
   for (const item of items) {
     if (typeof item.str !== 'string' || !Array.isArray(item.transform)) continue
-    const [, , , d, x, y] = item.transform as number[]
-    const key = Math.round((y ?? 0) / 2) * 2
-    const row = rows.get(key) ?? []
-    row.push({ x: x ?? 0, text: item.str, height: Math.abs(typeof item.height === 'number' && item.height > 0 ? item.height : (d ?? 0)) })
-    rows.set(key, row)
+    const [, , , d, x, y] = (item.transform as unknown[]).map(finite)
+    const height = Math.abs(finite(item.height) > 0 ? finite(item.height) : (d ?? 0))
+    placed.push({ x: x ?? 0, right: (x ?? 0) + Math.max(0, finite(item.width)), y: y ?? 0, text: item.str, height })
+  }
+  return placed
+}
+
+/** Text items grouped into lines (same baseline), top to bottom, each left to right. */
+function toLines(items: readonly Placed[]): Line[] {
+  const rows = new Map<number, Placed[]>()
+  for (const item of items) {
+    const row = rows.get(rowKey(item)) ?? []
+    row.push(item)
+    rows.set(rowKey(item), row)
   }
   return [...rows.entries()]
     .sort((a, b) => b[0] - a[0])
@@ -50,6 +71,148 @@ function toLines(items: readonly TextItemLike[]): Line[] {
 }
 
 const normalise = (s: string): string => s.replace(/\d+/g, '#').toLowerCase()
+
+/** The row an item sits in: its baseline, to the nearest two points. */
+const rowKey = (i: Placed): number => Math.round(i.y / 2) * 2
+/** The middle of some numbers. */
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+
+/** Below this many lines a side of the page is not a column (a date, a page number, a figure label). */
+const MIN_COLUMN_LINES = 5
+/** Lines may cross a gutter (a title, an abstract, a wide figure's caption), but not most of them. */
+const MAX_CROSSING_SHARE = 0.35
+/** A column's rows start at its left edge, bar headings, list items and indented first lines. */
+const MIN_ALIGNED_SHARE = 0.6
+/** Columns stand further apart than words (points): a space between words or hex bytes is a few. */
+const MIN_GUTTER = 9
+/** How much of a column's width a row of its text spans, and how many of its rows do (headings are short). */
+const MIN_FILLED_SHARE = 0.6
+const MIN_FILLED_ROWS = 0.4
+
+/**
+ * The x where a page of two columns divides, or null for a page of one: the point in the middle
+ * of the page that the fewest lines cross, when enough lines sit wholly on each side of it.
+ * Counted in whole points with a difference array, so a page costs its items plus its width.
+ */
+function gutter(items: readonly Placed[], left: number, width: number): number | null {
+  const text = items.filter((i) => i.text.trim() !== '' && i.right > i.x)
+  if (width < 100 || text.length < 2 * MIN_COLUMN_LINES) return null
+  const lineCount = new Set(text.map(rowKey)).size
+  const bins = Math.ceil(width)
+  const diff = new Int32Array(bins + 2)
+  for (const i of text) {
+    const from = Math.max(0, Math.floor(i.x - left) + 1)
+    const to = Math.min(bins, Math.ceil(i.right - left) - 1)
+    if (to < from) continue
+    diff[from]! += 1
+    diff[to + 1]! -= 1
+  }
+  let best = -1
+  let bestCrossing = Infinity
+  let crossing = 0
+  for (let b = 0; b <= bins; b++) {
+    crossing += diff[b]!
+    if (b < width * 0.3 || b > width * 0.7) continue
+    // Of equally good points, the middle of the page.
+    if (crossing < bestCrossing || (crossing === bestCrossing && Math.abs(b - width / 2) < Math.abs(best - width / 2))) {
+      best = b
+      bestCrossing = crossing
+    }
+  }
+  if (best < 0) return null
+  const at = left + best
+  const sideLines = (keep: (i: Placed) => boolean): number => new Set(text.filter(keep).map(rowKey)).size
+  const crossingLines = sideLines((i) => i.x < at && i.right > at)
+  if (crossingLines > lineCount * MAX_CROSSING_SHARE) return null
+  if (sideLines((i) => i.right <= at) < MIN_COLUMN_LINES || sideLines((i) => i.x >= at) < MIN_COLUMN_LINES) return null
+  const leftSide = text.filter((i) => i.right <= at)
+  const rightSide = text.filter((i) => i.x >= at)
+  if (!alignedColumn(rightSide) || gutterWidth(text, at) < MIN_GUTTER) return null
+  const leftEdge = leftSide.reduce((min, i) => Math.min(min, i.x), Infinity)
+  const rightEdge = rightSide.reduce((max, i) => Math.max(max, i.right), -Infinity)
+  return filledColumn(leftSide, at - leftEdge) && filledColumn(rightSide, rightEdge - at) ? at : null
+}
+
+/**
+ * Whether enough rows of a side run across most of the room between the page's edge of the text
+ * and the gutter, as lines of text in a column do; the cells of a table are short, and a table
+ * read column by column would lose its rows.
+ */
+function filledColumn(side: readonly Placed[], width: number): boolean {
+  const rows = new Map<number, { from: number; to: number }>()
+  for (const i of side) {
+    const row = rows.get(rowKey(i))
+    rows.set(rowKey(i), row === undefined ? { from: i.x, to: i.right } : { from: Math.min(row.from, i.x), to: Math.max(row.to, i.right) })
+  }
+  const spans = [...rows.values()]
+  const filled = spans.filter((r) => r.to - r.from >= width * MIN_FILLED_SHARE).length
+  return width > 0 && filled >= spans.length * MIN_FILLED_ROWS
+}
+
+/** The usual space between the end of a row's left part and the start of its right part. */
+function gutterWidth(items: readonly Placed[], at: number): number {
+  const ends = new Map<number, number>()
+  const starts = new Map<number, number>()
+  for (const i of items) {
+    if (i.right <= at) ends.set(rowKey(i), Math.max(ends.get(rowKey(i)) ?? -Infinity, i.right))
+    else if (i.x >= at) starts.set(rowKey(i), Math.min(starts.get(rowKey(i)) ?? Infinity, i.x))
+  }
+  const widths = [...starts.entries()].filter(([row]) => ends.has(row)).map(([row, x]) => x - ends.get(row)!)
+  return widths.length === 0 ? Infinity : median(widths)
+}
+
+/**
+ * Whether the rows right of a gutter start where a column starts: most at one x. Words of code
+ * or a table set one item each also leave a point few items cross, but their rows start anywhere.
+ */
+function alignedColumn(right: readonly Placed[]): boolean {
+  const starts = new Map<number, number>()
+  for (const i of right) starts.set(rowKey(i), Math.min(starts.get(rowKey(i)) ?? Infinity, i.x))
+  const at = new Map<number, number>()
+  for (const x of starts.values()) at.set(Math.round(x / 3), (at.get(Math.round(x / 3)) ?? 0) + 1)
+  const most = Math.max(...[...at.entries()].map(([k, n]) => n + (at.get(k - 1) ?? 0) + (at.get(k + 1) ?? 0)))
+  return most >= starts.size * MIN_ALIGNED_SHARE
+}
+
+/**
+ * The first and last rows of a page in two columns when they stand apart from the text (a
+ * running head, a page number): read whole and where they sit, not as a line of one column.
+ */
+function headAndFoot(items: readonly Placed[]): Set<number> {
+  const rows = [...new Set(items.filter((i) => i.text.trim() !== '').map(rowKey))].sort((a, b) => b - a)
+  const whole = new Set<number>()
+  if (rows.length < 3) return whole
+  const gaps = rows.slice(1).map((y, k) => rows[k]! - y)
+  const usual = median(gaps)
+  if (gaps[0]! > usual * 1.5) whole.add(rows[0]!)
+  if (gaps[gaps.length - 1]! > usual * 1.5) whole.add(rows[rows.length - 1]!)
+  return whole
+}
+
+/**
+ * A page's lines in reading order. On a page of two columns, the left column is read before the
+ * right one, and a line across both (a title, an abstract, a wide figure) is read where it
+ * sits: the columns above it first, then it.
+ */
+function readingOrder(items: readonly Placed[], view: readonly number[]): Line[] {
+  const left = finite(view[0])
+  const at = gutter(items, left, finite(view[2]) - left)
+  if (at === null) return toLines(items)
+  const whole = headAndFoot(items)
+  const isAcross = (i: Placed): boolean => (i.x < at && i.right > at) || whole.has(rowKey(i))
+  const leftLines = toLines(items.filter((i) => !isAcross(i) && i.right <= at))
+  const rightLines = toLines(items.filter((i) => !isAcross(i) && i.x >= at))
+  const across = toLines(items.filter(isAcross))
+  const out: Line[] = []
+  let l = 0
+  let r = 0
+  for (const line of across) {
+    while (l < leftLines.length && leftLines[l]!.y > line.y) out.push(leftLines[l++]!)
+    while (r < rightLines.length && rightLines[r]!.y > line.y) out.push(rightLines[r++]!)
+    out.push(line)
+  }
+  return [...out, ...leftLines.slice(l), ...rightLines.slice(r)]
+}
 
 /** First or last lines that repeat on at least half the pages (two or more): running heads. */
 function runningLines(pages: Line[][]): Set<string> {
@@ -114,7 +277,7 @@ export async function convertPdf(input: ConvertInput, _limits: ConvertLimits): P
     const pages: Line[][] = []
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n).catch((err: unknown) => Promise.reject(failure(input, err)))
-      pages.push(toLines((await page.getTextContent()).items as TextItemLike[]))
+      pages.push(readingOrder(placedItems((await page.getTextContent()).items as TextItemLike[]), page.view))
       page.cleanup()
     }
     const running = runningLines(pages)

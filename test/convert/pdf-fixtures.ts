@@ -52,3 +52,47 @@ export async function makeEncryptedPdf(): Promise<Uint8Array> {
     ),
   )
 }
+
+/** A page laid out as a paper: a title and an abstract across the page, two columns of text, a wide figure caption between. */
+export interface PaperPage {
+  across: { top: string[]; middle: string }
+  left: { upper: string[]; lower: string[] }
+  right: { upper: string[]; lower: string[] }
+}
+
+export async function makeTwoColumnPdf(p: PaperPage): Promise<Uint8Array> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const page = doc.addPage([600, 800])
+  let y = 760
+  for (const line of p.across.top) {
+    page.drawText(line, { x: 60, y, size: 12, font })
+    y -= 18
+  }
+  const column = (lines: string[], x: number, from: number): number => {
+    let at = from
+    for (const line of lines) {
+      page.drawText(line, { x, y: at, size: 10, font })
+      at -= 13
+    }
+    return at
+  }
+  const top = y - 10
+  const below = Math.min(column(p.left.upper, 50, top), column(p.right.upper, 320, top))
+  page.drawText(p.across.middle, { x: 60, y: below - 12, size: 10, font })
+  column(p.left.lower, 50, below - 40)
+  column(p.right.lower, 320, below - 40)
+  return doc.save({ useObjectStreams: false })
+}
+
+/** A page holding a table of two short columns far apart: cells aligned as a column's lines are. */
+export async function makeTablePdf(rows: Array<[string, string]>): Promise<Uint8Array> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const page = doc.addPage([600, 800])
+  rows.forEach(([left, right], i) => {
+    page.drawText(left, { x: 50, y: 720 - i * 14, size: 11, font })
+    page.drawText(right, { x: 330, y: 720 - i * 14, size: 11, font })
+  })
+  return doc.save({ useObjectStreams: false })
+}

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { convert, convertBounded } from '../../src/convert/index.js'
-import { makeEncryptedPdf, makeImageOnlyPdf, makePdf } from './pdf-fixtures.js'
+import { makeEncryptedPdf, makeImageOnlyPdf, makePdf, makeTablePdf, makeTwoColumnPdf } from './pdf-fixtures.js'
 
 const body = (n: number): string[] => [`This is the body of page ${n}, with a hyphen-`, 'ated word split across lines.', `Second paragraph line on page ${n}.`]
 
@@ -18,6 +18,49 @@ t.test('PDF: pages in order under page headings, metadata title, running heads a
   t.notMatch(d.body, /ACME Quarterly Report/, 'running header dropped')
   t.notMatch(d.body, /Page \d of 3/, 'running footer dropped')
   t.equal(r.counts.pdf_pages, 3)
+})
+
+t.test('PDF in two columns: each column read in turn, lines across the page where they sit', async (t) => {
+  const numbered = (side: string, n: number, last = ''): string[] => Array.from({ length: n }, (_, i) => `${side} column line ${i + 1} of the study.`).concat(last ? [last] : [])
+  const bytes = await makeTwoColumnPdf({
+    across: {
+      top: ['Tidal Friction and the Length of the Day', 'Abstract: the moon slows the earth, and this paper measures by how much over time.'],
+      middle: 'Figure 1: the tidal bulge runs ahead of the moon, as both columns describe it in turn.',
+    },
+    left: { upper: numbered('Left upper', 8, 'and the bulge is drag-'), lower: numbered('Left lower', 6) },
+    right: { upper: ['ged ahead of the moon by the spin.', ...numbered('Right upper', 8)], lower: numbered('Right lower', 6) },
+  })
+  const text = (await convert({ bytes, name: 'papers/tides.pdf' })).drafts[0]!.body
+  const order = [
+    'Tidal Friction',
+    'Abstract:',
+    'Left upper column line 1 ',
+    'Left upper column line 8 ',
+    'dragged ahead of the moon',
+    'Right upper column line 1 ',
+    'Right upper column line 8 ',
+    'Figure 1:',
+    'Left lower column line 1 ',
+    'Left lower column line 6 ',
+    'Right lower column line 1 ',
+    'Right lower column line 6 ',
+  ]
+  const at = order.map((s) => text.indexOf(s))
+  t.notOk(at.includes(-1), `every line is there: ${JSON.stringify(order.filter((_, i) => at[i] === -1))}`)
+  t.same(
+    [...at].sort((a, b) => a - b),
+    at,
+    'the title and abstract, the left column, then the right, the figure, then both columns below it',
+  )
+  t.notMatch(text, /of the study\. Right/, 'no line mixes the two columns')
+  const single = await convert({
+    bytes: await makePdf([{ lines: ['A short line on the left.', 'Another short line on the left.', 'This line runs right across the middle of the page and past it.'] }]),
+    name: 'single.pdf',
+  })
+  const rows: Array<[string, string]> = Array.from({ length: 8 }, (_, i) => [`Field ${i + 1}`, `${i + 1} bytes`])
+  const table = await convert({ bytes: await makeTablePdf(rows), name: 'table.pdf' })
+  t.match(table.drafts[0]!.body, /Field 1 1 bytes\nField 2 2 bytes\n/, 'a table of short cells is read row by row, not as two columns')
+  t.match(single.drafts[0]!.body, /A short line on the left\.\nAnother short line on the left\.\nThis line runs right across/, 'a page of one column reads top to bottom')
 })
 
 t.test('PDF title: first heading-like line without metadata, else the file name', async (t) => {

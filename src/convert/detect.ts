@@ -1,7 +1,27 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes. */
 
 export type ConverterKind =
-  'chat' | 'pdf' | 'html' | 'text' | 'eml' | 'mbox' | 'docx' | 'notebook' | 'enex' | 'epub' | 'whatsapp' | 'telegram' | 'discord' | 'slack' | 'kindle' | 'opml' | 'pptx' | 'odt' | 'keep' | 'canvas'
+  | 'chat'
+  | 'pdf'
+  | 'html'
+  | 'text'
+  | 'eml'
+  | 'mbox'
+  | 'docx'
+  | 'notebook'
+  | 'enex'
+  | 'epub'
+  | 'whatsapp'
+  | 'telegram'
+  | 'discord'
+  | 'slack'
+  | 'kindle'
+  | 'opml'
+  | 'pptx'
+  | 'odt'
+  | 'keep'
+  | 'canvas'
+  | 'bookmarks'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -37,6 +57,11 @@ function looksLikeTelegram(bytes: Uint8Array): boolean {
   return TELEGRAM_SNIFF.test(new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)))
 }
 
+/** A Netscape bookmark file, by the doctype it opens with. */
+function isBookmarkFile(bytes: Uint8Array): boolean {
+  return /^\s*<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i.test(new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 256)).replace(/^\ufeff/, ''))
+}
+
 /**
  * Messenger exports, by the names the apps give them: WhatsApp's `WhatsApp Chat with Ana.txt`
  * (in the app's language), an iPhone's `_chat.txt` and the zips holding either; Slack's
@@ -67,7 +92,7 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (KEEP_NOTE.test(name)) return 'keep'
   const messenger = messengerKind(name, bytes)
   if (messenger !== null) return messenger
-  if (/\.x?html?$/.test(baseName(name))) return 'html'
+  if (/\.x?html?$/.test(baseName(name))) return bytes !== undefined && isBookmarkFile(bytes) ? 'bookmarks' : 'html'
   if (baseName(name).endsWith('.eml') || isMaildirMessage(name)) return 'eml'
   if (baseName(name).endsWith('.mbox')) return 'mbox'
   if (baseName(name).endsWith('.docx')) return 'docx'
@@ -100,7 +125,7 @@ const TYPES: Record<string, ConverterKind> = {
   'text/markdown': 'text',
 }
 
-const SINGLE_PAGE_KINDS: ReadonlySet<ConverterKind> = new Set(['pdf', 'html', 'docx', 'notebook', 'epub', 'opml', 'pptx', 'odt', 'keep', 'canvas'])
+const SINGLE_PAGE_KINDS: ReadonlySet<ConverterKind> = new Set(['pdf', 'html', 'docx', 'notebook', 'epub', 'opml', 'pptx', 'odt', 'keep', 'canvas', 'bookmarks'])
 
 /**
  * Whether a file of this name becomes one page at its own path with the extension dropped

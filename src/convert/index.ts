@@ -53,6 +53,7 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   odt: async () => (await import('./odt.js')).convertOdt,
   keep: async () => (await import('./keep.js')).convertKeep,
   canvas: async () => (await import('./canvas.js')).convertCanvas,
+  bookmarks: async () => (await import('./bookmarks.js')).convertBookmarks,
   chat: async () => convertChat,
 }
 

@@ -62,12 +62,13 @@ export type SourceFormat =
   | 'odt'
   | 'keep'
   | 'canvas'
+  | 'bookmarks'
 
 /**
  * Formats that turn one file into one page: the importer gives that page the file's own slug,
  * while multi-page formats (chat exports, mailboxes) name their pages with `slugHint`.
  */
-export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx', 'ipynb', 'epub', 'opml', 'pptx', 'odt', 'keep', 'canvas'])
+export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx', 'ipynb', 'epub', 'opml', 'pptx', 'odt', 'keep', 'canvas', 'bookmarks'])
 
 export interface ConvertLimits {
   maxBytes: number

@@ -22,6 +22,7 @@ export type ConverterKind =
   | 'keep'
   | 'canvas'
   | 'bookmarks'
+  | 'roam'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -57,23 +58,34 @@ function looksLikeTelegram(bytes: Uint8Array): boolean {
   return TELEGRAM_SNIFF.test(new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)))
 }
 
+/**
+ * Roam Research's JSON export, by its first bytes: an array of pages with titles, Roam's
+ * `create-time`/`edit-time` stamps and blocks. Any other JSON stays code or data.
+ */
+function looksLikeRoam(bytes: Uint8Array): boolean {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096))
+  return /^\s*\[\s*\{/.test(text) && /"title"\s*:/.test(text) && /"(?:create|edit)-time"\s*:/.test(text) && /"(?:children|string)"\s*:/.test(text)
+}
+
 /** A Netscape bookmark file, by the doctype it opens with. */
 function isBookmarkFile(bytes: Uint8Array): boolean {
   return /^\s*<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i.test(new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 256)).replace(/^\ufeff/, ''))
 }
 
 /**
- * Messenger exports, by the names the apps give them: WhatsApp's `WhatsApp Chat with Ana.txt`
+ * Exports of apps, by the names the apps give them: WhatsApp's `WhatsApp Chat with Ana.txt`
  * (in the app's language), an iPhone's `_chat.txt` and the zips holding either; Slack's
  * `<Workspace> Slack export <dates>.zip`; DiscordChatExporter's `Server - channel [id].json`;
  * Telegram's `result.json` in its `ChatExport_…`/`DataExport_…` folder, or with a Telegram chat
- * type in its first bytes. Any other `.txt`, `.zip` or `.json` stays a note, a file or code.
+ * type in its first bytes; Roam Research's `Roam-Export-….zip`, or its JSON by its first bytes.
+ * Any other `.txt`, `.zip` or `.json` stays a note, a file or code.
  */
-function messengerKind(name: string, bytes: Uint8Array | undefined): ConverterKind | null {
+function appExportKind(name: string, bytes: Uint8Array | undefined): ConverterKind | null {
   const base = baseName(name)
   if (/\.(txt|zip)$/.test(base) && (base.includes('whatsapp') || base === '_chat.txt')) return 'whatsapp'
   if (base.endsWith('.zip') && base.includes('slack export')) return 'slack'
   if (/\[\d{15,21}\]\.json$/.test(base)) return 'discord'
+  if (/^roam-export-[^/]*\.zip$/.test(base) || (base.endsWith('.json') && bytes !== undefined && looksLikeRoam(bytes))) return 'roam'
   if (base === 'result.json' && (/(^|\/)(chat|data)export[^/]*\/result\.json$/i.test(name) || (bytes !== undefined && looksLikeTelegram(bytes)))) return 'telegram'
   return null
 }
@@ -90,8 +102,8 @@ export function converterFor(name: string, contentType?: string, bytes?: Uint8Ar
   if (startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
   if (isChatName(name)) return 'chat'
   if (KEEP_NOTE.test(name)) return 'keep'
-  const messenger = messengerKind(name, bytes)
-  if (messenger !== null) return messenger
+  const exported = appExportKind(name, bytes)
+  if (exported !== null) return exported
   if (/\.x?html?$/.test(baseName(name))) return bytes !== undefined && isBookmarkFile(bytes) ? 'bookmarks' : 'html'
   if (baseName(name).endsWith('.eml') || isMaildirMessage(name)) return 'eml'
   if (baseName(name).endsWith('.mbox')) return 'mbox'

@@ -54,6 +54,7 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   keep: async () => (await import('./keep.js')).convertKeep,
   canvas: async () => (await import('./canvas.js')).convertCanvas,
   bookmarks: async () => (await import('./bookmarks.js')).convertBookmarks,
+  roam: async () => (await import('./roam.js')).convertRoam,
   chat: async () => convertChat,
 }
 

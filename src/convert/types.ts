@@ -63,6 +63,7 @@ export type SourceFormat =
   | 'keep'
   | 'canvas'
   | 'bookmarks'
+  | 'roam'
 
 /**
  * Formats that turn one file into one page: the importer gives that page the file's own slug,

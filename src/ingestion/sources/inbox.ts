@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs'
-import { lstat, mkdir, readdir, readFile, rename, stat } from 'node:fs/promises'
+import { lstat, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises'
 import { containedDirectory } from '../../util/contained-path.js'
 import { extname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -132,7 +132,7 @@ export class InboxSource implements IngestionSource {
   /** null when done with the file; a wait in ms when the pipeline asked to slow down. */
   private async ingestFile(ctx: IngestionSourceContext, name: string, path: string): Promise<number | null> {
     const contentType = contentTypeForFile(name)
-    if (converterFor(name) !== null) return this.ingestDocument(ctx, name, path, contentType)
+    if (converterFor(name) !== null || (await isAppExport(name, path))) return this.ingestDocument(ctx, name, path, contentType)
     if (!contentType.startsWith('text/') && contentType !== 'application/json') {
       this.refuse(ctx, path, `${name} is ${contentType}; no processor for it is installed, so it stays in the inbox`)
       return null
@@ -190,5 +190,25 @@ export class InboxSource implements IngestionSource {
     if (this.refused.has(path)) return
     this.refused.add(path)
     ctx.warn(message)
+  }
+}
+
+/** How much of a JSON file tells an app's export from other JSON. */
+const EXPORT_SNIFF_BYTES = 4096
+
+/**
+ * A JSON file an app exported (Telegram's `result.json`, Roam's graph), known by its first bytes:
+ * its name alone does not tell it from JSON data, which stays a text capture.
+ */
+async function isAppExport(name: string, path: string): Promise<boolean> {
+  if (!name.toLowerCase().endsWith('.json')) return false
+  const file = await open(path, 'r').catch(() => null)
+  if (file === null) return false
+  try {
+    const head = Buffer.alloc(EXPORT_SNIFF_BYTES)
+    const { bytesRead } = await file.read(head, 0, EXPORT_SNIFF_BYTES, 0)
+    return converterFor(name, undefined, head.subarray(0, bytesRead)) !== null
+  } finally {
+    await file.close()
   }
 }

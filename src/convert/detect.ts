@@ -184,6 +184,7 @@ const parentOf = (path: string): string => (path.includes('/') ? path.slice(0, p
  * gives a file's first bytes), with the pages that continue it and the media folders beside
  * them. A whole Telegram account's export (`export_results.html` above `chats/chat_NNN/`) is one
  * document per chat, and nothing else of it is a page: its lists hold contacts and sessions.
+ * An export in both formats is read from its `result.json` alone.
  */
 export async function exportFolders(relativePaths: readonly string[], readHead: (path: string) => Promise<Uint8Array>): Promise<ExportFolders> {
   const present = new Set(relativePaths)
@@ -200,15 +201,19 @@ export async function exportFolders(relativePaths: readonly string[], readHead: 
     .filter((p) => p === 'export_results.html' || p.endsWith('/export_results.html'))
     .map(parentOf)
     .filter((root) => telegram.some((folder) => /^chats\/[^/]+$/.test(within(root, folder) ?? '')))
+  // Exported in both formats, the JSON is read (it names each chat's id) and the HTML is not.
+  const json = (folder: string): string => (folder === '' ? 'result.json' : `${folder}/result.json`)
+  const withJson = [...telegram.filter((folder) => present.has(json(folder))), ...accounts.filter((root) => present.has(json(root)))]
+  const read = telegram.filter((folder) => !withJson.some((root) => within(root, folder) !== undefined || root === folder))
   const folders = [
     ...slack.map((folder) => ({ folder, members: relativePaths.filter((p) => within(folder, p) !== undefined && p.endsWith('.json')) })),
-    ...telegram.map((folder) => ({ folder, members: relativePaths.filter((p) => /^messages\d*\.html$/i.test(within(folder, p) ?? '')) })),
+    ...read.map((folder) => ({ folder, members: relativePaths.filter((p) => /^messages\d*\.html$/i.test(within(folder, p) ?? '')) })),
   ]
   const wholly = [...slack, ...accounts]
   return {
     folders,
     owns: (path) =>
-      wholly.some((folder) => within(folder, path) !== undefined) ||
+      (wholly.some((folder) => within(folder, path) !== undefined) && !withJson.some((root) => path === json(root))) ||
       telegram.some((folder) => {
         const inside = within(folder, path)
         return inside !== undefined && (/^messages\d*\.html$/i.test(inside) || TELEGRAM_ASSETS.test(inside))

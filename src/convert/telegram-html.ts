@@ -346,13 +346,11 @@ function exportFiles(input: ConvertInput): Map<string, () => Uint8Array> {
 
 export function convertTelegramHtml(input: ConvertInput, limits: ConvertLimits): ConvertResult {
   const files = exportFiles(input)
+  // A zipped export in Telegram's other format, or in both: the JSON names each chat's id.
+  const json = input.files === undefined ? [...files.keys()].sort((a, b) => a.length - b.length).find((n) => /(^|\/)result\.json$/.test(n)) : undefined
+  if (json !== undefined) return convertTelegram({ bytes: files.get(json)!(), name: `${input.name.replace(/\.zip$/i, '')}/${json}` }, limits)
   const byChat = chatFiles(files.keys())
-  if (byChat.size === 0) {
-    // A zipped export in Telegram's other format.
-    const json = [...files.keys()].find((n) => /(^|\/)result\.json$/.test(n))
-    if (json !== undefined) return convertTelegram({ bytes: files.get(json)!(), name: `${input.name.replace(/\.zip$/i, '')}/${json}` }, limits)
-    throw new ConvertError('convert_unsupported', `${input.name}: not a Telegram export (no messages.html)`)
-  }
+  if (byChat.size === 0) throw new ConvertError('convert_unsupported', `${input.name}: not a Telegram export (no messages.html)`)
   let read = 0
   const chats: MessengerChat[] = []
   const slugs = new Set<string>()

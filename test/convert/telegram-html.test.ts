@@ -98,6 +98,15 @@ t.test('a zipped export: HTML pages per chat folder, or the JSON export inside',
     json.drafts.map((d) => d.slugHint),
     ['chats/telegram/rowing-club-1234567890/2024-02', 'chats/telegram/rowing-club-1234567890/2024-03'],
   )
+  const both = await convertBounded({
+    bytes: zip({ 'ChatExport_2024-03-02/messages.html': all['messages.html']!, 'ChatExport_2024-03-02/result.json': telegramChat() }),
+    name: 'ChatExport_2024-03-02.zip',
+  })
+  t.same(
+    both.drafts.map((d) => d.slugHint),
+    json.drafts.map((d) => d.slugHint),
+    'exported in both formats, the JSON is read',
+  )
   await t.rejects(convertBounded({ bytes: zip({ 'photo.jpg': 'x' }), name: 'ChatExport_1.zip' }), { code: 'convert_unsupported' })
 })
 
@@ -129,6 +138,8 @@ t.test('export folders: Slack’s and Telegram’s, and what of them is no page 
   const heads: Record<string, string> = {
     'ChatExport_2024-02-01/messages.html': export_['messages.html']!,
     'DataExport/chats/chat_001/messages.html': export_['messages.html']!,
+    'Both/messages.html': export_['messages.html']!,
+    'BothAccount/chats/chat_001/messages.html': export_['messages.html']!,
     'saved/messages.html': '<html><body>my own page</body></html>',
   }
   const paths = [
@@ -142,6 +153,12 @@ t.test('export folders: Slack’s and Telegram’s, and what of them is no page 
     'DataExport/lists/contacts.html',
     'DataExport/chats/chat_001/messages.html',
     'saved/messages.html',
+    'Both/messages.html',
+    'Both/css/style.css',
+    'Both/result.json',
+    'BothAccount/export_results.html',
+    'BothAccount/result.json',
+    'BothAccount/chats/chat_001/messages.html',
     'Acme/channels.json',
     'Acme/users.json',
     'Acme/general/2024-01-01.json',
@@ -154,7 +171,7 @@ t.test('export folders: Slack’s and Telegram’s, and what of them is no page 
   ])
   t.same(
     paths.filter((p) => !found.owns(p)),
-    ['notes/todo.md', 'ChatExport_2024-02-01/my notes.md', 'saved/messages.html'],
-    'a note put beside an export, and a page named like one without its markup, stay pages',
+    ['notes/todo.md', 'ChatExport_2024-02-01/my notes.md', 'saved/messages.html', 'Both/result.json', 'BothAccount/result.json'],
+    'a note put beside an export, a page named like one without its markup, and the JSON of an export in both formats stay documents',
   )
 })

@@ -27,7 +27,6 @@ interface DomNode {
 }
 
 interface DomElement extends DomNode {
-  className: string
   children: ArrayLike<DomElement>
   getAttribute(name: string): string | null
   querySelector(selector: string): DomElement | null
@@ -79,7 +78,7 @@ function checkNesting(html: string, name: string): void {
 const collapse = (text: string): string => text.replace(/\s+/g, ' ')
 
 function hasClass(e: DomElement, name: string): boolean {
-  return (typeof e.className === 'string' ? e.className : '').split(/\s+/).includes(name)
+  return (e.getAttribute('class') ?? '').split(/\s+/).includes(name)
 }
 
 function childWith(e: DomElement, className: string): DomElement | undefined {
@@ -141,7 +140,7 @@ function markdownOf(node: DomNode): string {
     case 'CODE':
       return codeSpan(e.textContent ?? '')
     case 'PRE': {
-      const language = /(?:^|\s)language-([\w+-]{1,40})/.exec(`${e.className} ${e.querySelector('code')?.className ?? ''}`)?.[1] ?? ''
+      const language = /(?:^|\s)language-([\w+-]{1,40})/.exec(`${e.getAttribute('class') ?? ''} ${e.querySelector('code')?.getAttribute('class') ?? ''}`)?.[1] ?? ''
       return `\n${fencedCode(preText(e).replace(/^\n/, '').replace(/\n$/, ''), language)}\n`
     }
     case 'A': {
@@ -244,8 +243,8 @@ interface ServiceLine {
   day: string | undefined
 }
 
-/** The messages of one chat's pages, in order. */
-function chatMessages(documents: readonly DomElement[]): ChatMessage[] {
+/** The messages of one chat's pages, in order; each page is parsed when its turn comes and let go after. */
+function chatMessages(documents: Iterable<DomElement>): ChatMessage[] {
   const entries: (ChatMessage | ServiceLine)[] = []
   let speaker = ''
   let day: string | undefined
@@ -355,20 +354,26 @@ export function convertTelegramHtml(input: ConvertInput, limits: ConvertLimits):
   const chats: MessengerChat[] = []
   const slugs = new Set<string>()
   for (const [folder, names] of byChat) {
-    const documents = names.map((name) => {
-      const bytes = files.get(name)!()
-      read += bytes.byteLength
-      if (read > limits.maxBytes) throw new ConvertError('convert_too_large', `${input.name}: its pages of messages exceed ${limits.maxBytes} bytes`)
-      const html = new TextDecoder('utf-8', { fatal: false }).decode(bytes)
-      checkNesting(html, `${input.name}: ${name}`)
-      return parseHTML(html).document as unknown as DomElement
-    })
-    const name = headerName(documents[0]!) || fallbackName(folder === '' ? input.name : folder)
+    let header = ''
+    function* documents(): Generator<DomElement> {
+      for (const name of names) {
+        const bytes = files.get(name)!()
+        read += bytes.byteLength
+        if (read > limits.maxBytes) throw new ConvertError('convert_too_large', `${input.name}: its pages of messages exceed ${limits.maxBytes} bytes`)
+        const html = new TextDecoder('utf-8', { fatal: false }).decode(bytes)
+        checkNesting(html, `${input.name}: ${name}`)
+        const document = parseHTML(html).document as unknown as DomElement
+        header ||= headerName(document)
+        yield document
+      }
+    }
+    const messages = chatMessages(documents())
+    const name = header || fallbackName(folder === '' ? input.name : folder)
     // Two chats of one name in an account export stay two chats.
     let slugPath = chatSlug(name)
     for (let n = 2; slugs.has(slugPath); n++) slugPath = `${chatSlug(name)}-${n}`
     slugs.add(slugPath)
-    chats.push({ name, slugPath, messages: chatMessages(documents) })
+    chats.push({ name, slugPath, messages })
   }
   if (!chats.some((c) => c.messages.length > 0)) throw new ConvertError('convert_unsupported', `${input.name}: no Telegram messages in it`)
   const counts: Record<string, number> = {}

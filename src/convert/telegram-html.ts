@@ -165,12 +165,19 @@ function markdownOf(node: DomNode): string {
 
 /** The lines of a text trimmed, line breaks kept; code blocks are left as written. */
 function tidy(markdown: string): string {
-  let fenced = false
+  let fence = ''
   return markdown
     .split('\n')
     .map((line) => {
-      if (/^\s*(`{3,}|~{3,})/.test(line)) fenced = !fenced
-      return fenced ? line : line.trim()
+      const run = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
+      if (fence === '') {
+        fence = run ?? ''
+        return line.trim()
+      }
+      // Only a run as long as the opening one closes the block: the code may hold shorter ones.
+      if (run === undefined || run[0] !== fence[0] || run.length < fence.length) return line
+      fence = ''
+      return line.trim()
     })
     .join('\n')
     .trim()

@@ -45,6 +45,16 @@ t.test('speakers, joined messages, forwards, media and formatting as the JSON ex
   t.match(february, /## 2024-02-01\n\n\*07:15\* · Tom pinned a message\n\n\*\*Tom\*\*, 07:15:\n```\nlet boats = 2\nboats \+= 1\n```/, 'a code block with its lines')
 })
 
+t.test('code keeps its indentation, also after a fence of its own', async (t) => {
+  const code = '<pre class="language-md">intro<br>```<br>  indented<br>```<br>    deeper</pre>'
+  const page = telegramHtmlPage(
+    'Code',
+    `<div class="message default clearfix" id="message1"><div class="body"><div class="pull_right date details" title="01.01.2024 10:00:00"></div><div class="from_name">Ana</div><div class="text">\nLook:<br>${code}\n   after  </div></div></div>`,
+  )
+  const r = await convert({ bytes: encode(page), name: 'messages.html' })
+  t.match(r.drafts[0]!.body, /\*\*Ana\*\*, 10:00: Look:\n\n````md\nintro\n```\n  indented\n```\n    deeper\n````\nafter\n/)
+})
+
 t.test('a date title with its zone or, from older versions, without: the clock the writer saw', async (t) => {
   const page = (title: string) =>
     telegramHtmlPage(

@@ -13,6 +13,7 @@ export type ConverterKind =
   | 'epub'
   | 'whatsapp'
   | 'telegram'
+  | 'telegram-html'
   | 'discord'
   | 'slack'
   | 'kindle'
@@ -58,6 +59,20 @@ function looksLikeTelegram(bytes: Uint8Array): boolean {
   return TELEGRAM_SNIFF.test(new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)))
 }
 
+/** A page of Telegram Desktop's HTML export: `messages.html`, then `messages2.html`, … */
+const TELEGRAM_PAGE = /(^|\/)messages\d*\.html$/i
+
+/** Telegram's markup, which each page of its HTML export opens with. */
+function looksLikeTelegramHtml(bytes: Uint8Array): boolean {
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 16384))
+  return head.includes('class="page_header"') && head.includes('class="message')
+}
+
+/** A page of Telegram's HTML export, by its name and first bytes. */
+function isTelegramPage(name: string, bytes: Uint8Array | undefined): boolean {
+  return TELEGRAM_PAGE.test(name) && bytes !== undefined && looksLikeTelegramHtml(bytes)
+}
+
 /**
  * Roam Research's JSON export, by its first bytes: an array of pages with titles, Roam's
  * `create-time`/`edit-time` stamps and blocks. Any other JSON stays code or data.
@@ -77,8 +92,9 @@ function isBookmarkFile(bytes: Uint8Array): boolean {
  * (in the app's language), an iPhone's `_chat.txt` and the zips holding either; Slack's
  * `<Workspace> Slack export <dates>.zip`; DiscordChatExporter's `Server - channel [id].json`;
  * Telegram's `result.json` in its `ChatExport_…`/`DataExport_…` folder, or with a Telegram chat
- * type in its first bytes; Roam Research's `Roam-Export-….zip`, or its JSON by its first bytes.
- * Any other `.txt`, `.zip` or `.json` stays a note, a file or code.
+ * type in its first bytes; a page of its HTML export (`messages.html`) with Telegram's markup, and
+ * either export folder zipped; Roam Research's `Roam-Export-….zip`, or its JSON by its first
+ * bytes. Any other `.txt`, `.zip` or `.json` stays a note, a file or code.
  */
 function appExportKind(name: string, bytes: Uint8Array | undefined): ConverterKind | null {
   const base = baseName(name)
@@ -86,6 +102,8 @@ function appExportKind(name: string, bytes: Uint8Array | undefined): ConverterKi
   if (base.endsWith('.zip') && base.includes('slack export')) return 'slack'
   if (/\[\d{15,21}\]\.json$/.test(base)) return 'discord'
   if (/^roam-export-[^/]*\.zip$/.test(base) || (base.endsWith('.json') && bytes !== undefined && looksLikeRoam(bytes))) return 'roam'
+  if (/^(chat|data)export[^/]*\.zip$/.test(base)) return 'telegram-html'
+  if (isTelegramPage(name, bytes)) return 'telegram-html'
   if (base === 'result.json' && (/(^|\/)(chat|data)export[^/]*\/result\.json$/i.test(name) || (bytes !== undefined && looksLikeTelegram(bytes)))) return 'telegram'
   return null
 }
@@ -98,6 +116,8 @@ function appExportKind(name: string, bytes: Uint8Array | undefined): ConverterKi
 export function converterFor(name: string, contentType?: string, bytes?: Uint8Array): ConverterKind | null {
   const type = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase()
   const byType = TYPES[type]
+  // A page of Telegram's HTML export is a chat, whatever type it was sent with.
+  if (byType === 'html' && isTelegramPage(name, bytes)) return 'telegram-html'
   if (byType !== undefined) return byType
   if (startsWithPdfMagic(bytes) || baseName(name).endsWith('.pdf')) return 'pdf'
   if (isChatName(name)) return 'chat'
@@ -154,19 +174,76 @@ export function isDocumentPath(relativePath: string): boolean {
   return converterFor(relativePath) !== null
 }
 
+/** An export unpacked into a folder, which a folder import reads as one document. */
+export interface ExportFolder {
+  /** Its path below the import root (`''` for the root itself). */
+  folder: string
+  /** The files of it its converter reads, as paths below the root. */
+  members: string[]
+}
+
+export interface ExportFolders {
+  folders: ExportFolder[]
+  /**
+   * Whether a file below the root is part of an export: read with it, or its media, styles and
+   * scripts. Such a file is no page of its own.
+   */
+  owns(path: string): boolean
+}
+
+/** The folders Telegram Desktop writes beside the pages of a chat's HTML export. */
+const TELEGRAM_ASSETS = /^(?:css|js|images|photos|files|video_files|voice_messages|round_video_messages|stickers|contacts|profile_pictures|stories)\//
+
+const within = (folder: string, path: string): string | undefined => (folder === '' ? path : path.startsWith(`${folder}/`) ? path.slice(folder.length + 1) : undefined)
+const parentOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '')
+
 /**
- * Folders below an import root that hold an unpacked Slack export (its `channels.json` and
- * `users.json` side by side), as paths relative to the root (`''` for the root itself).
+ * The exports unpacked below an import root, found by the files they hold (paths relative to
+ * the root): a Slack export (`channels.json` and `users.json` side by side) is its whole folder;
+ * a Telegram HTML export is a folder whose `messages.html` has Telegram's markup (`readHead`
+ * gives a file's first bytes), with the pages that continue it and the media folders beside
+ * them. A whole Telegram account's export (`export_results.html` above `chats/chat_NNN/`) is one
+ * document per chat, and nothing else of it is a page: its lists hold contacts and sessions.
+ * An export in both formats is read from its `result.json` alone.
  */
-export function slackExportFolders(relativePaths: readonly string[]): string[] {
+export async function exportFolders(relativePaths: readonly string[], readHead: (path: string) => Promise<Uint8Array>): Promise<ExportFolders> {
   const present = new Set(relativePaths)
-  return relativePaths
+  const slack = relativePaths
     .filter((p) => p === 'channels.json' || p.endsWith('/channels.json'))
-    .map((p) => p.slice(0, p.length - 'channels.json'.length).replace(/\/$/, ''))
+    .map(parentOf)
     .filter((folder) => present.has(folder === '' ? 'users.json' : `${folder}/users.json`))
+  const telegram: string[] = []
+  for (const path of relativePaths) {
+    if (!/(^|\/)messages\.html$/.test(path) || slack.some((folder) => within(folder, path) !== undefined)) continue
+    if (looksLikeTelegramHtml(await readHead(path))) telegram.push(parentOf(path))
+  }
+  const accounts = relativePaths
+    .filter((p) => p === 'export_results.html' || p.endsWith('/export_results.html'))
+    .map(parentOf)
+    .filter((root) => telegram.some((folder) => /^chats\/[^/]+$/.test(within(root, folder) ?? '')))
+  // Exported in both formats, the JSON is read (it names each chat's id) and the HTML is not.
+  const json = (folder: string): string => (folder === '' ? 'result.json' : `${folder}/result.json`)
+  const withJson = [...telegram.filter((folder) => present.has(json(folder))), ...accounts.filter((root) => present.has(json(root)))]
+  const read = telegram.filter((folder) => !withJson.some((root) => within(root, folder) !== undefined || root === folder))
+  const folders = [
+    ...slack.map((folder) => ({ folder, members: relativePaths.filter((p) => within(folder, p) !== undefined && p.endsWith('.json')) })),
+    ...read.map((folder) => ({ folder, members: relativePaths.filter((p) => /^messages\d*\.html$/i.test(within(folder, p) ?? '')) })),
+  ]
+  const wholly = [...slack, ...accounts]
+  return {
+    folders,
+    owns: (path) =>
+      (wholly.some((folder) => within(folder, path) !== undefined) && !withJson.some((root) => path === json(root))) ||
+      telegram.some((folder) => {
+        const inside = within(folder, path)
+        return inside !== undefined && (/^messages\d*\.html$/i.test(inside) || TELEGRAM_ASSETS.test(inside))
+      }),
+  }
 }
 
 /** The converter for an export unpacked into a folder, by the files it holds. */
 export function folderConverterFor(files: Readonly<Record<string, Uint8Array>>): ConverterKind | null {
-  return 'channels.json' in files && 'users.json' in files ? 'slack' : null
+  if ('channels.json' in files && 'users.json' in files) return 'slack'
+  const page = files['messages.html']
+  return page !== undefined && looksLikeTelegramHtml(page) ? 'telegram-html' : null
 }

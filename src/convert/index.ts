@@ -17,7 +17,7 @@ export { DEFAULT_LIMITS, SINGLE_PAGE_FORMATS } from './types.js'
 export { ConvertError, type ConvertErrorCode } from './errors.js'
 export { scrubSecrets, SECRET_PATTERNS } from './scrub.js'
 export { detectChat } from './chat.js'
-export { converterFor, isDocumentPath, isSinglePageDocumentName, slackExportFolders, type ConverterKind } from './detect.js'
+export { converterFor, exportFolders, isDocumentPath, isSinglePageDocumentName, type ConverterKind, type ExportFolder, type ExportFolders } from './detect.js'
 export { hashBytes, hashFiles, renderDraft } from './render.js'
 export { convertBounded } from './bounded.js'
 
@@ -45,6 +45,7 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   text: async () => (await import('./text.js')).convertText,
   whatsapp: async () => (await import('./whatsapp.js')).convertWhatsapp,
   telegram: async () => (await import('./telegram.js')).convertTelegram,
+  'telegram-html': async () => (await import('./telegram-html.js')).convertTelegramHtml,
   discord: async () => (await import('./discord.js')).convertDiscord,
   slack: async () => (await import('./slack.js')).convertSlack,
   kindle: async () => (await import('./kindle.js')).convertKindle,

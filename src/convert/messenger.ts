@@ -39,10 +39,12 @@ function plainName(name: string): string {
 
 function messageParagraph(m: ChatMessage): { text: string; secrets: number } {
   const scrubbed = scrubSecrets(m.text.trim())
-  const body = nestHeadings(scrubbed.text, 2)
-  if (m.speaker === '') return { text: `*${m.clock}* · ${body}`, secrets: scrubbed.count }
+  const nested = nestHeadings(scrubbed.text, 2)
+  // A code block that opens the message starts on a line of its own, or it is no code block.
+  const body = /^(`{3,}|~{3,})/.test(nested) ? `\n${nested}` : ` ${nested}`
+  if (m.speaker === '') return { text: `*${m.clock}* ·${body}`, secrets: scrubbed.count }
   const thread = m.inThread === true ? ', in a thread' : ''
-  return { text: `**${plainName(m.speaker)}**, ${m.clock}${thread}: ${body}`, secrets: scrubbed.count }
+  return { text: `**${plainName(m.speaker)}**, ${m.clock}${thread}:${body}`, secrets: scrubbed.count }
 }
 
 /** Two-digit pieces of a date and time, checked; undefined when they name no real moment. */

@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises'
-import { basename, resolve } from 'node:path'
+import { open, readFile, stat } from 'node:fs/promises'
+import { basename, join, resolve } from 'node:path'
 import type { Database } from '../db/types.js'
-import { isDocumentPath, slackExportFolders } from '../convert/index.js'
+import { exportFolders, isDocumentPath, type ExportFolder } from '../convert/index.js'
 import { NotFoundError, serializeError } from '../errors/index.js'
 import { createFileFilter, type FileFilter, type SyncStrategy } from '../sources/file-filter.js'
 import { compileGlobs } from '../sources/glob.js'
@@ -67,11 +67,17 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   const withDocuments = options.strategy === 'auto'
   // Files a converter reads (a chat export's .json, a saved .html) are not also imported as code.
   const walked = await walkFiles(absoluteRoot, filter, (file) => ignored.push(file))
-  // An unpacked Slack export is one document, not a file of code per channel and day.
-  const exportFolders = withDocuments ? slackExportFolders(walked.map((f) => f.relativePath)) : []
-  const inExport = (path: string): boolean => exportFolders.some((folder) => folder === '' || path.startsWith(`${folder}/`))
+  // An unpacked export (Slack's, Telegram's HTML) is one document, not a file of code per
+  // channel and day or a web page per file of messages.
+  const exports = withDocuments
+    ? await exportFolders(
+        walked.map((f) => f.relativePath),
+        (path) => firstBytes(join(absoluteRoot, path)).catch(() => new Uint8Array()),
+      )
+    : null
+  const inExport = (path: string): boolean => exports?.owns(path) ?? false
   const files = walked.filter((f) => !withDocuments || (!isDocumentPath(f.relativePath) && !inExport(f.relativePath)))
-  const documents = withDocuments ? await walkFiles(absoluteRoot, documentFilter(filter, options), (file) => ignored.push(file)) : []
+  const documents = withDocuments ? (await walkFiles(absoluteRoot, documentFilter(filter, options), (file) => ignored.push(file))).filter((f) => !inExport(f.relativePath)) : []
   const exported = await readExportManifest(absoluteRoot)
   const slugFor = exported.size === 0 ? options.slugFor : (file: Parameters<typeof slugForFile>[0]) => exported.get(file.relativePath) ?? slugForFile(file)
   const ordered = await mostLinkedFirst(db, options.sourceId, files)
@@ -79,7 +85,7 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   if (ordered !== files) result.failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   const folder: ImportFolderResult = { ...result, root: absoluteRoot, strategy: options.strategy, ignored, formats: {}, documentCounts: {}, removedSlugs: [] }
   const read = (f: WalkedFile): FolderDocument => ({ path: f.relativePath, read: async () => ({ bytes: await readFile(f.absolutePath) }) })
-  await importDocuments(db, [...documents.map(read), ...exportDocuments(absoluteRoot, exportFolders, walked)], options, folder)
+  await importDocuments(db, [...documents.map(read), ...exportDocuments(absoluteRoot, exports?.folders ?? [])], options, folder)
   ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return folder
 }
@@ -91,16 +97,27 @@ interface FolderDocument {
   read: () => Promise<{ bytes: Uint8Array; files?: Record<string, Uint8Array> }>
 }
 
-/** The files below each export folder, read as one document per folder. */
-function exportDocuments(root: string, folders: readonly string[], walked: readonly WalkedFile[]): FolderDocument[] {
-  return folders.map((folder) => {
+/** Enough of a file's start to tell an export's page by its markup. */
+async function firstBytes(path: string): Promise<Uint8Array> {
+  const handle = await open(path, 'r')
+  try {
+    const buffer = new Uint8Array(16384)
+    const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
+
+/** The files each export folder's converter reads, as one document per folder. */
+function exportDocuments(root: string, folders: readonly ExportFolder[]): FolderDocument[] {
+  return folders.map(({ folder, members }) => {
     const prefix = folder === '' ? '' : `${folder}/`
-    const members = walked.filter((f) => f.relativePath.startsWith(prefix) && f.relativePath.endsWith('.json'))
     return {
       path: folder === '' ? basename(root) : folder,
       read: async () => ({
         bytes: new Uint8Array(),
-        files: Object.fromEntries(await Promise.all(members.map(async (f) => [f.relativePath.slice(prefix.length), await readFile(f.absolutePath)] as const))),
+        files: Object.fromEntries(await Promise.all(members.map(async (path) => [path.slice(prefix.length), await readFile(join(root, path))] as const))),
       }),
     }
   })

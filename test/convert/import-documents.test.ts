@@ -4,12 +4,12 @@ import { join } from 'node:path'
 import t from 'tap'
 import { importFolder } from '../../src/import/index.js'
 import { getBacklinks, getLinks } from '../../src/links/index.js'
-import { findPage, importPage, serializePage } from '../../src/pages/index.js'
+import { findPage, importPage, listPages, serializePage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { makeEncryptedPdf, makeImageOnlyPdf, makePdf } from './pdf-fixtures.js'
 import { notebookV4 } from './notebook-fixtures.js'
 import { enexExport } from './enex-fixtures.js'
-import { slackExport, slackExportFiles, telegramChat, whatsappAndroid } from './messenger-fixtures.js'
+import { slackExport, slackExportFiles, telegramChat, telegramHtmlExport, telegramHtmlPage, whatsappAndroid } from './messenger-fixtures.js'
 import { search } from '../../src/search/index.js'
 import { context, slugs } from '../search/helpers.js'
 
@@ -264,4 +264,43 @@ engineTest(t, 'messenger exports import a page per chat and month beside the not
   await writeFile(whatsapp, longer)
   const back = await importFolder(db, root, options)
   t.same([back.created, back.updated], [2, 0], 'the longer export again brings its months back')
+})
+
+engineTest(t, 'a Telegram HTML export folder is one chat: its month pages, and none of its files a page of its own', async (t, { db }) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-telegram-'))
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  await writeFile(join(root, 'note.md'), '# A note\n\nplain markdown\n')
+  const chat = join(root, 'ChatExport_2024-02-01')
+  for (const [path, text] of Object.entries(telegramHtmlExport())) {
+    await mkdir(join(chat, path, '..'), { recursive: true })
+    await writeFile(join(chat, path), text)
+  }
+  await mkdir(join(chat, 'photos'))
+  await writeFile(join(chat, 'photos', 'photo_1@15-01-2024_11-00-00.jpg'), Buffer.from([0xff, 0xd8, 0xff]))
+  // A whole account's export: a chat per folder, beside lists that are no chat.
+  const account = join(root, 'DataExport_2024-02-01')
+  await mkdir(join(account, 'chats', 'chat_001'), { recursive: true })
+  await mkdir(join(account, 'lists'))
+  await writeFile(join(account, 'export_results.html'), '<html><body><div class="page_header">Exported Data</div></body></html>')
+  await writeFile(join(account, 'lists', 'contacts.html'), '<html><body><h1>Contacts</h1><p>Tom +49 000 000</p></body></html>')
+  const tom = `<div class="message default clearfix" id="message1"><div class="body"><div class="pull_right date details" title="03.02.2024 09:00:00 UTC+01:00">09:00</div><div class="from_name">Tom</div><div class="text">oars are fixed</div></div></div>`
+  await writeFile(join(account, 'chats', 'chat_001', 'messages.html'), telegramHtmlPage('Tom', tom))
+  const options = { sourceId: 'default', embedder: null, strategy: 'auto' as const }
+  const first = await importFolder(db, root, options)
+  t.same(first.failed, [])
+  t.same(first.formats, { telegram: { files: 2, pages: 3, unchanged: 0, failed: 0, removed: 0 } })
+  t.same(
+    (await listPages(db, { limit: 50 })).map((p) => p.slug).sort(),
+    ['chats/telegram/rowing-club/2024-01', 'chats/telegram/rowing-club/2024-02', 'chats/telegram/tom/2024-02', 'note'],
+    'no page of the styles, scripts, files sent, pages of messages or account lists',
+  )
+  const january = await findPage(db, 'default', 'chats/telegram/rowing-club/2024-01')
+  t.same([january!.title, january!.frontmatter.source_format, january!.frontmatter.messages], ['Rowing club — 2024-01', 'telegram', 8])
+  t.match(january!.compiledTruth, /\*\*Ines\*\*, 23:59: \[sticker\]/, 'the month runs on into the export’s second file')
+  const again = await importFolder(db, root, options)
+  t.same([again.created, again.updated], [0, 0], 'an unchanged export is not read again')
+  const second = telegramHtmlExport()['messages2.html']!.replace('Tom pinned a message', 'Tom pinned the race plan')
+  await writeFile(join(chat, 'messages2.html'), second)
+  const changed = await importFolder(db, root, options)
+  t.same([changed.created, changed.updated], [0, 1], 'a changed second file rewrites the month it holds')
 })

@@ -125,3 +125,200 @@ export function slackExportFiles(): Record<string, string> {
 export function slackExport(): Buffer {
   return zip(slackExportFiles())
 }
+
+/** A message of Telegram Desktop's HTML export, indented and broken over lines as the app writes it. */
+function telegramHtmlMessage(id: number, title: string, inner: string, options: { from?: string; joined?: boolean } = {}): string {
+  const clock = /\d\d:\d\d/.exec(title)![0]
+  const from = options.from === undefined ? '' : `\n       <div class="from_name">\n${options.from}\n       </div>\n`
+  const userpic =
+    options.joined === true
+      ? ''
+      : '\n      <div class="pull_left userpic_wrap">\n       <div class="userpic userpic1" style="width: 42px; height: 42px">\n        <div class="initials" style="line-height: 42px">\nX\n        </div>\n       </div>\n      </div>\n'
+  return `
+     <div class="message default clearfix${options.joined === true ? ' joined' : ''}" id="message${id}">
+${userpic}
+      <div class="body">
+
+       <div class="pull_right date details" title="${title}">
+${clock}
+       </div>
+${from}
+${inner}
+      </div>
+     </div>
+`
+}
+
+function telegramHtmlService(id: number, text: string): string {
+  return `
+     <div class="message service" id="message${id}">
+      <div class="body details">
+${text}
+      </div>
+     </div>
+`
+}
+
+/** One page of a Telegram Desktop HTML export, its messages inside the app's header and scripts. */
+export function telegramHtmlPage(chat: string, messages: string, next?: string): string {
+  const pagination = next === undefined ? '' : `\n     <a class="pagination block_link" href="${next}">\nNext messages\n     </a>\n`
+  return `<!DOCTYPE html>
+<html>
+
+ <head>
+
+  <meta charset="utf-8"/>
+<title>Exported Data</title>
+
+  <meta content="width=device-width, initial-scale=1.0" name="viewport"/>
+
+  <link href="css/style.css" rel="stylesheet"/>
+
+  <script src="js/script.js" type="text/javascript">
+
+  </script>
+
+ </head>
+
+ <body onload="CheckLocation();">
+
+  <div class="page_wrap">
+
+   <div class="page_header">
+
+    <div class="content">
+
+     <div class="text bold">
+${chat}
+     </div>
+
+    </div>
+
+   </div>
+
+   <div class="page_body chat_page">
+
+    <div class="history">
+${messages}${pagination}
+    </div>
+
+   </div>
+
+  </div>
+
+ </body>
+
+</html>
+`
+}
+
+/**
+ * A Telegram Desktop chat exported as HTML: two pages of messages (January runs over from the
+ * first into the second), with the styles, scripts and media the app writes beside them.
+ */
+export function telegramHtmlExport(): Record<string, string> {
+  const first = [
+    telegramHtmlService(-1, '15 January 2024'),
+    telegramHtmlService(1, 'Ines created group «Rowing club»'),
+    telegramHtmlMessage(2, '15.01.2024 10:30:12 UTC+01:00', '       <div class="text">\nTraining moved to <strong>six</strong>\n       </div>', { from: 'Ines' }),
+    telegramHtmlMessage(
+      3,
+      '15.01.2024 10:31:00 UTC+01:00',
+      '       <div class="text">\nSee <a href="https://example.org/rowing">the schedule</a><br>and <em>be early</em>, gate code <code>4711</code>\n       </div>',
+      { joined: true },
+    ),
+    telegramHtmlMessage(
+      4,
+      '15.01.2024 11:00:00 UTC+01:00',
+      `       <div class="media_wrap clearfix">
+        <a class="photo_wrap clearfix pull_left" href="photos/photo_1@15-01-2024_11-00-00.jpg">
+         <img class="photo" src="photos/photo_1@15-01-2024_11-00-00_thumb.jpg" style="width: 260px; height: 195px"/>
+        </a>
+       </div>
+       <div class="text">
+Regatta photo
+       </div>`,
+      { from: 'Tom' },
+    ),
+    telegramHtmlMessage(
+      5,
+      '15.01.2024 11:05:00 UTC+01:00',
+      `       <div class="forwarded body">
+        <div class="from_name">
+Coach Mara<span class="date details" title="14.01.2024 20:00:00 UTC+01:00"> 14.01.2024 20:00:00</span>
+        </div>
+        <div class="text">
+Row at <strong>dawn</strong>
+        </div>
+       </div>`,
+      { from: 'Tom' },
+    ),
+    telegramHtmlMessage(
+      6,
+      '15.01.2024 12:00:00 UTC+01:00',
+      `       <div class="reply_to details">
+In reply to <a href="#go_to_message4" onclick="return GoToMessage(4)">this message</a>
+       </div>
+       <div class="media_wrap clearfix">
+        <a class="media clearfix pull_left block_link media_file" href="files/race-plan.pdf">
+         <div class="fill pull_left">
+         </div>
+         <div class="body">
+          <div class="title bold">
+race-plan.pdf
+          </div>
+          <div class="status details">
+12.3 KB
+          </div>
+         </div>
+        </a>
+       </div>
+       <div class="text">
+Plan <a href="javascript:alert(1)">here</a>
+       </div>`,
+      { from: 'Ines <span class="details">via @planbot</span>' },
+    ),
+    telegramHtmlService(-2, '31 January 2024'),
+    telegramHtmlMessage(
+      7,
+      '31.01.2024 23:58:00',
+      `       <div class="media_wrap clearfix">
+        <a class="media clearfix pull_left block_link media_voice_message" href="voice_messages/audio_1@31-01-2024_23-58-00.ogg">
+         <div class="fill pull_left">
+         </div>
+         <div class="body">
+          <div class="title bold">
+Voice message
+          </div>
+          <div class="status details">
+00:07, 12.1 KB
+          </div>
+         </div>
+        </a>
+       </div>`,
+      { from: 'Tom' },
+    ),
+  ].join('')
+  const second = [
+    telegramHtmlMessage(
+      8,
+      '31.01.2024 23:59:30 UTC+01:00',
+      `       <div class="media_wrap clearfix">
+        <a class="sticker_wrap clearfix pull_left" href="stickers/sticker.webp">
+         <img class="sticker" src="stickers/sticker.webp_thumb.jpg" style="width: 256px; height: 256px"/>
+        </a>
+       </div>`,
+      { from: 'Ines' },
+    ),
+    telegramHtmlService(-3, '1 February 2024'),
+    telegramHtmlService(9, 'Tom pinned a message'),
+    telegramHtmlMessage(10, '01.02.2024 07:15:00 UTC+01:00', '       <div class="text">\n<pre>let boats = 2<br>boats += 1</pre>\n       </div>', { from: 'Tom' }),
+  ].join('')
+  return {
+    'messages.html': telegramHtmlPage('Rowing club', first, 'messages2.html'),
+    'messages2.html': telegramHtmlPage('Rowing club', second),
+    'css/style.css': '.page_wrap { background-color: #ffffff; }\n',
+    'js/script.js': 'function CheckLocation() {\n  return true\n}\n',
+    'files/race-plan.md': '# Race plan\n\nStart at the buoy.\n',
+  }
+}

@@ -139,3 +139,14 @@ t.test('a Slack workspace export: channels and direct messages by month, Slack m
   t.match(r.drafts[2]!.body, /\*\*Li Wei\*\*, 10:00: Deploy done\n\[file: deploy\.log\]/)
   await t.rejects(convertBounded({ bytes: whatsappZip(), name: 'Team Slack export.zip' }), { code: 'convert_unsupported' })
 })
+
+t.test('a message that opens with a code block starts it on a line of its own', async (t) => {
+  const chat = {
+    name: 'Dev',
+    type: 'personal_chat',
+    id: 5,
+    messages: [{ id: 1, type: 'message', date: '2024-06-01T10:00:00', from: 'Tom', text: [{ type: 'pre', text: 'x = 1', language: 'python' }] }],
+  }
+  const r = await convertBounded({ bytes: bytes(JSON.stringify(chat)), name: 'ChatExport_2024-06-01/result.json' })
+  t.match(r.drafts[0]!.body, /\*\*Tom\*\*, 10:00:\n```python\nx = 1\n```\n/)
+})

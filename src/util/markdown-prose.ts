@@ -19,10 +19,38 @@ const QUOTE_PREFIX = /^(?: {0,3}>[ \t]?)+/
 /** A fence, indented by any amount, so a fence inside a list item counts too. */
 const FENCE = /^[ \t]*(`{3,}|~{3,})(.*)$/
 
-/** Replaces `code` spans (any run of backticks, closed by the same run) by spaces. */
-function maskInlineCode(line: string): string {
+/**
+ * Replaces `code` spans by spaces: a run of backticks opens one when a later run of the same
+ * length closes it, as CommonMark reads them. One pass over the line's runs, each paired with the
+ * next of its length, so a line of thousands of backticks costs its length, not its cube.
+ */
+export function maskInlineCode(line: string): string {
   if (!line.includes('`')) return line
-  return line.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (m) => ' '.repeat(m.length))
+  const runs: Array<{ at: number; length: number }> = []
+  for (let i = line.indexOf('`'); i !== -1; i = line.indexOf('`', i)) {
+    let end = i
+    while (line.charCodeAt(end) === 0x60) end++
+    runs.push({ at: i, length: end - i })
+    i = end
+  }
+  const nextOfLength = new Array<number>(runs.length)
+  const later = new Map<number, number>()
+  for (let r = runs.length - 1; r >= 0; r--) {
+    nextOfLength[r] = later.get(runs[r]!.length) ?? -1
+    later.set(runs[r]!.length, r)
+  }
+  let out = ''
+  let copied = 0
+  for (let r = 0; r < runs.length; r++) {
+    const close = nextOfLength[r]!
+    if (close < 0) continue
+    const from = runs[r]!.at
+    const to = runs[close]!.at + runs[close]!.length
+    out += line.slice(copied, from) + ' '.repeat(to - from)
+    copied = to
+    r = close
+  }
+  return out + line.slice(copied)
 }
 
 /** The fence a line opens or closes, read after its blockquote markers; null when it is none. */

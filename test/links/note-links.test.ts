@@ -1,6 +1,7 @@
 import t from 'tap'
 import { noteLinks, type NoteLinkDraft } from '../../src/links/note-links.js'
 import { parseFrontmatter } from '../../src/util/frontmatter-doc.js'
+import { maskInlineCode } from '../../src/util/markdown-prose.js'
 
 function parse(content: string, slug = 'notes/here'): NoteLinkDraft[] {
   return noteLinks(content, parseFrontmatter(content).data, slug)
@@ -158,4 +159,20 @@ t.test('odd input: a link to itself, odd characters, very long lines, 10,000 lin
   t.ok(far!.context.length <= 162 && far!.context.includes('[[Far]]'), 'context is short and around the link')
   const many = Array.from({ length: 10_000 }, (_, i) => `[[n${i}]]`).join(' ')
   t.equal(parse(many).length, 10_000)
+})
+
+t.test('inline code pairs runs of backticks by length, in one pass over a line', async (t) => {
+  t.same(
+    ['see `[[In Code]]` and [[Out]]', 'a ``code ` [[Still Code]]`` [[After]]', 'an open `` run [[Kept]]'].map((line) => parse(line).map((l) => l.targetText)),
+    [['Out'], ['After'], ['Kept']],
+    'a run closes only on a run of its own length',
+  )
+  t.equal(maskInlineCode('x ``a` `b`` `c'), `x${' '.repeat(11)}\`c`, 'what CommonMark calls code is masked, an unpaired run is not')
+  // Before, a regular expression tried every run length at every backtick: cubic in the line,
+  // about 50 s for 5,000 backticks, and this line would have held the import for hours.
+  const line = `x${'`'.repeat(200_000)} [[Past The Backticks]]`
+  t.same(
+    parse(line).map((l) => l.targetText),
+    ['Past The Backticks'],
+  )
 })

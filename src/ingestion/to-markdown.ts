@@ -13,7 +13,8 @@ function htmlToText(html: string): string {
     .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (whole, name: string) => {
       if (name[0] === '#') {
         const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)
-        return Number.isFinite(code) ? String.fromCodePoint(code) : whole
+        // A reference past Unicode (`&#9999999;`) or to half a surrogate pair stays as written.
+        return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole
       }
       return ENTITIES[name.toLowerCase()] ?? whole
     })

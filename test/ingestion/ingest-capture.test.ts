@@ -63,6 +63,8 @@ engineTest(t, 'HTML is read as text and JSON is kept in a fenced block', async (
   const html = await page(db, 'h')
   t.match(html?.compiled_truth, /Tea & cake/)
   t.notMatch(html?.compiled_truth, /evil|<p>/)
+  await queue.submitAndWait('ingest_capture', { event: { content_type: 'text/html', content: '<p>Caf&#233; &#9999999; &#xD800; &#x1F375;</p>', source_id: 's', metadata: { slug: 'refs' } } })
+  t.match((await page(db, 'refs'))?.compiled_truth, /Café &#9999999; &#xD800; 🍵/, 'a character reference to no character stays as written')
   await queue.submitAndWait('ingest_capture', { event: { content_type: 'application/json', content: '{"k": [1, 2]}', source_id: 's', metadata: { slug: 'j' } } })
   t.match((await page(db, 'j'))?.compiled_truth, /```json\n\{"k": \[1, 2\]\}\n```/)
 })

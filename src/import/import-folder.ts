@@ -1,7 +1,7 @@
 import { open, readFile, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import type { Database } from '../db/types.js'
-import { exportFolders, isDocumentPath, type ExportFolder } from '../convert/index.js'
+import { converterFor, exportFolders, isDocumentPath, type ExportFolder } from '../convert/index.js'
 import { NotFoundError, serializeError } from '../errors/index.js'
 import { createFileFilter, type FileFilter, type SyncStrategy } from '../sources/file-filter.js'
 import { compileGlobs } from '../sources/glob.js'
@@ -76,8 +76,14 @@ export async function importFolder(db: Database, root: string, options: ImportFo
       )
     : null
   const inExport = (path: string): boolean => exports?.owns(path) ?? false
-  const files = walked.filter((f) => !withDocuments || (!isDocumentPath(f.relativePath) && !inExport(f.relativePath)))
-  const documents = withDocuments ? (await walkFiles(absoluteRoot, documentFilter(filter, options), (file) => ignored.push(file))).filter((f) => !inExport(f.relativePath)) : []
+  const jsonExports = withDocuments ? await appJsonExports(walked.filter((f) => !isDocumentPath(f.relativePath) && !inExport(f.relativePath))) : new Set<string>()
+  const files = walked.filter((f) => !withDocuments || (!isDocumentPath(f.relativePath) && !inExport(f.relativePath) && !jsonExports.has(f.relativePath)))
+  const documents = withDocuments
+    ? [
+        ...(await walkFiles(absoluteRoot, documentFilter(filter, options), (file) => ignored.push(file))).filter((f) => !inExport(f.relativePath)),
+        ...walked.filter((f) => jsonExports.has(f.relativePath)),
+      ]
+    : []
   const exported = await readExportManifest(absoluteRoot)
   const slugFor = exported.size === 0 ? options.slugFor : (file: Parameters<typeof slugForFile>[0]) => exported.get(file.relativePath) ?? slugForFile(file)
   const ordered = await mostLinkedFirst(db, options.sourceId, files)
@@ -95,6 +101,21 @@ interface FolderDocument {
   /** Its path below the root, which is also its source URI. */
   path: string
   read: () => Promise<{ bytes: Uint8Array; files?: Record<string, Uint8Array> }>
+}
+
+/**
+ * The JSON files among these that an app exported (a Roam graph, a Telegram `result.json` moved
+ * out of its folder), known by their first bytes, as paths: a document each, not code. Any
+ * other JSON stays code or data.
+ */
+async function appJsonExports(files: readonly WalkedFile[]): Promise<Set<string>> {
+  const found = new Set<string>()
+  for (const file of files) {
+    if (!file.relativePath.toLowerCase().endsWith('.json')) continue
+    const head = await firstBytes(file.absolutePath).catch(() => new Uint8Array())
+    if (converterFor(file.relativePath, undefined, head) !== null) found.add(file.relativePath)
+  }
+  return found
 }
 
 /** Enough of a file's start to tell an export's page by its markup. */

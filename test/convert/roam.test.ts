@@ -112,3 +112,16 @@ engineTest(t, "Roam's export zip in a folder: pages by title, so its links resol
     "a daily page is found by Roam's title for it",
   )
 })
+
+engineTest(t, "a Roam graph's JSON unzipped in a folder is found by its first bytes; other JSON stays code", async (t, { db }) => {
+  const root = await mkdtemp(join(tmpdir(), 'brain-roam-json-'))
+  t.teardown(() => rm(root, { recursive: true, force: true }))
+  await writeFile(join(root, 'my-graph.json'), JSON.stringify(graph))
+  await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'tides', version: '1.0.0' }))
+  const result = await importFolder(db, root, { sourceId: 'default', embedder: null, strategy: 'auto' })
+  t.same(result.failed, [])
+  t.equal(result.formats.roam?.pages, 4)
+  t.equal((await findPage(db, 'default', 'roam/my-graph/project-tide'))?.title, 'Project Tide')
+  t.equal((await findPage(db, 'default', 'package.json'))?.pageKind, 'code', 'JSON data stays code')
+  t.equal(await findPage(db, 'default', 'my-graph.json'), null, 'the export is not also code')
+})

@@ -24,6 +24,7 @@ export type ConverterKind =
   | 'canvas'
   | 'bookmarks'
   | 'roam'
+  | 'dayone'
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
 
@@ -82,6 +83,12 @@ function looksLikeRoam(bytes: Uint8Array): boolean {
   return /^\s*\[\s*\{/.test(text) && /"title"\s*:/.test(text) && /"(?:create|edit)-time"\s*:/.test(text) && /"(?:children|string)"\s*:/.test(text)
 }
 
+/** Day One's JSON export of a journal, by its first bytes: its entries with Day One's `creationDate`. */
+function looksLikeDayOne(bytes: Uint8Array): boolean {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096))
+  return /^\s*\{/.test(text) && /"entries"\s*:\s*\[/.test(text) && /"creationDate"\s*:/.test(text)
+}
+
 /** A Netscape bookmark file, by the doctype it opens with. */
 function isBookmarkFile(bytes: Uint8Array): boolean {
   return /^\s*<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i.test(new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 256)).replace(/^\ufeff/, ''))
@@ -94,7 +101,7 @@ function isBookmarkFile(bytes: Uint8Array): boolean {
  * Telegram's `result.json` in its `ChatExport_…`/`DataExport_…` folder, or with a Telegram chat
  * type in its first bytes; a page of its HTML export (`messages.html`) with Telegram's markup, and
  * either export folder zipped; Roam Research's `Roam-Export-….zip`, or its JSON by its first
- * bytes. Any other `.txt`, `.zip` or `.json` stays a note, a file or code.
+ * bytes; Day One's JSON of a journal by its first bytes. Any other `.txt`, `.zip` or `.json` stays a note, a file or code.
  */
 function appExportKind(name: string, bytes: Uint8Array | undefined): ConverterKind | null {
   const base = baseName(name)
@@ -102,6 +109,7 @@ function appExportKind(name: string, bytes: Uint8Array | undefined): ConverterKi
   if (base.endsWith('.zip') && base.includes('slack export')) return 'slack'
   if (/\[\d{15,21}\]\.json$/.test(base)) return 'discord'
   if (/^roam-export-[^/]*\.zip$/.test(base) || (base.endsWith('.json') && bytes !== undefined && looksLikeRoam(bytes))) return 'roam'
+  if (base.endsWith('.json') && bytes !== undefined && looksLikeDayOne(bytes)) return 'dayone'
   if (/^(chat|data)export[^/]*\.zip$/.test(base)) return 'telegram-html'
   if (isTelegramPage(name, bytes)) return 'telegram-html'
   if (base === 'result.json' && (/(^|\/)(chat|data)export[^/]*\/result\.json$/i.test(name) || (bytes !== undefined && looksLikeTelegram(bytes)))) return 'telegram'

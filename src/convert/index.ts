@@ -56,6 +56,7 @@ const CONVERTERS: Record<ConverterKind, () => Promise<Converter>> = {
   canvas: async () => (await import('./canvas.js')).convertCanvas,
   bookmarks: async () => (await import('./bookmarks.js')).convertBookmarks,
   roam: async () => (await import('./roam.js')).convertRoam,
+  dayone: async () => (await import('./dayone.js')).convertDayOne,
   chat: async () => convertChat,
 }
 

@@ -64,6 +64,7 @@ export type SourceFormat =
   | 'canvas'
   | 'bookmarks'
   | 'roam'
+  | 'dayone'
 
 /**
  * Formats that turn one file into one page: the importer gives that page the file's own slug,

@@ -182,11 +182,23 @@ function isZip(bytes: Uint8Array): boolean {
   return bytes.byteLength >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04
 }
 
+const isLoneFile = (input: ConvertInput): boolean => input.files === undefined && !isZip(input.bytes) && !/\.zip$/i.test(input.name)
+
 /** The files of the export by their path inside it, read when asked for. */
 function exportFiles(input: ConvertInput): Map<string, () => Uint8Array> {
   if (input.files !== undefined) return new Map(Object.entries(input.files).map(([name, bytes]) => [name, () => bytes]))
-  if (isZip(input.bytes) || /\.zip$/i.test(input.name)) return zipEntries(input.bytes, input.name, TELEGRAM_ZIP_LIMITS)
+  if (!isLoneFile(input)) return zipEntries(input.bytes, input.name, TELEGRAM_ZIP_LIMITS)
   return new Map([['messages.html', () => input.bytes]])
+}
+
+/**
+ * A lone file after a chat's first (`messages2.html`, dropped into the inbox on its own) holds
+ * only part of a month its neighbours hold too: its pages are named as that part, so that it
+ * never writes over the month pages another file of the chat gave.
+ */
+function lonePart(input: ConvertInput): string {
+  const n = isLoneFile(input) ? Number(MESSAGES_FILE.exec(input.name)?.[2] || 1) : 1
+  return n > 1 ? `-part-${n}` : ''
 }
 
 export function convertTelegramHtml(input: ConvertInput, limits: ConvertLimits): ConvertResult {
@@ -216,8 +228,9 @@ export function convertTelegramHtml(input: ConvertInput, limits: ConvertLimits):
     const messages = chatMessages(documents())
     const name = header || fallbackName(folder === '' ? input.name : folder)
     // Two chats of one name in an account export stay two chats.
-    let slugPath = chatSlug(name)
-    for (let n = 2; slugs.has(slugPath); n++) slugPath = `${chatSlug(name)}-${n}`
+    const base = `${chatSlug(name)}${lonePart(input)}`
+    let slugPath = base
+    for (let n = 2; slugs.has(slugPath); n++) slugPath = `${base}-${n}`
     slugs.add(slugPath)
     chats.push({ name, slugPath, messages })
   }

@@ -82,7 +82,13 @@ t.test('a lone messages.html is a Telegram chat by its markup; other HTML stays 
   const r = await convertBounded({ bytes: page, name: 'messages2.html' })
   t.same(
     r.drafts.map((d) => d.slugHint),
-    ['chats/telegram/rowing-club/2024-01', 'chats/telegram/rowing-club/2024-02'],
+    ['chats/telegram/rowing-club-part-2/2024-01', 'chats/telegram/rowing-club-part-2/2024-02'],
+    "a later file on its own does not write over the months the chat's first file gave",
+  )
+  const first = await convertBounded({ bytes: encode(telegramHtmlExport()['messages.html']!), name: 'Downloads/messages.html' })
+  t.ok(
+    first.drafts.every((d) => d.slugHint.startsWith('chats/telegram/rowing-club/')),
+    'the first file names the chat',
   )
 })
 

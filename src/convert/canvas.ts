@@ -1,8 +1,9 @@
 /**
  * Obsidian canvases (`.canvas`, the JSON Canvas format) → one page of type `canvas`: its cards in
- * reading order (top to bottom, then left to right), each group a section headed by its label,
- * a note or file card as an embed (`![[path]]`, so the canvas links to what it shows), a web card
- * as a link, and the arrows between cards as a list of connections.
+ * reading order (top to bottom, then left to right), the cards outside any group first, then each
+ * group a section headed by its label (groups inside it one level down); a note or file card as
+ * an embed (`![[path]]`, so the canvas links to what it shows), a web card as a link, and the
+ * arrows between cards as a list of connections.
  */
 import { ConvertError } from './errors.js'
 import { isObj, objects, parseJson, str, type JsonObject } from './json-values.js'

@@ -176,3 +176,19 @@ t.test('inline code pairs runs of backticks by length, in one pass over a line',
     ['Past The Backticks'],
   )
 })
+
+t.test('a long run of backticks or tildes before a carriage return is read once', async (t) => {
+  // The line is not a fence (a fence line holds no line break), and reading it cost the square of
+  // the run: about an hour for this one.
+  for (const run of ['`'.repeat(1_000_000), '~'.repeat(1_000_000)]) {
+    t.same(
+      parse(`${run}\rx\n[[After The Run]]`).map((l) => l.targetText),
+      ['After The Run'],
+    )
+  }
+  t.same(
+    parse('```\r[[In Code]]\n[[Out]]').map((l) => l.targetText),
+    ['In Code', 'Out'],
+    'such a line opens no fence',
+  )
+})

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { importFolder } from '../../src/import/index.js'
 import { getBacklinks, getLinks, noteLinks } from '../../src/links/index.js'
-import { findPage, importPage, journalFormatsFromConfig, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
+import { findPage, importPage, journalFormatsFromConfig, normalizeSlug, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 
 t.test('titles: front matter, then the first # heading outside code, then the file name as written', async (t) => {
@@ -35,6 +35,21 @@ t.test('inline tags beside front-matter tags: nested, not in code, not numbers, 
   ].join('\n')
   t.same(parseMarkdownPage(text, 'p').tags, ['event', 'fm', 'intitle', 'nested/deep', 'shared', 'start', 'tag'])
   t.same(parseMarkdownPage('#über #日本 #a-b_c', 'p').tags, ['a-b_c', 'über', '日本'])
+})
+
+t.test('a long run of slashes inside a tag or a slug costs its length', async (t) => {
+  // Trailing slashes were looked for at every slash of the run: the square of its length, about
+  // an hour for these.
+  const run = '/'.repeat(1_000_000)
+  t.same(
+    parseMarkdownPage(`#a${run}b and #c/d//`, 'p').tags.map((tag) => [tag.length, tag.slice(-3)]),
+    [
+      [1_000_002, '//b'],
+      [3, 'c/d'],
+    ],
+  )
+  t.throws(() => normalizeSlug(`a${run}b`), { code: 'invalid_slug' })
+  t.equal(normalizeSlug('//notes/a//'), 'notes/a')
 })
 
 t.test('code inside a callout, a quote or a list item is code: no tags, no links, no headings from it', async (t) => {

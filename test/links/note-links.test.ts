@@ -177,6 +177,15 @@ t.test('inline code pairs runs of backticks by length, in one pass over a line',
   )
 })
 
+t.test('an Org file: link of many `::` before a carriage return costs its length', async (t) => {
+  // The pattern looked for the end of the line after every `::`: about an hour for this one.
+  const hostile = `[[file:a${'::'.repeat(500_000)}\rb][x]] and [[file:notes/b.org::*Top][B]]`
+  t.same(
+    parse(hostile, 'notes/here.org').map((l) => [l.targetText, l.anchor]),
+    [['notes/b.org', 'Top']],
+  )
+})
+
 t.test('a long run of backticks or tildes before a carriage return is read once', async (t) => {
   // The line is not a fence (a fence line holds no line break), and reading it cost the square of
   // the run: about an hour for this one.

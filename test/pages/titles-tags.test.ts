@@ -197,6 +197,18 @@ t.test("an Org file's header: :ID: and :ROAM_ALIASES: are aliases, #+filetags: t
   t.same(parseMarkdownPage(':PROPERTIES:\n:ID: x\n:END:\n', 'z.txt', 'z.txt').frontmatter, {}, 'only Org files')
 })
 
+t.test('an Org or AsciiDoc header line of many blanks costs its length', async (t) => {
+  // Each was read by a pattern that tried every end of the value with every run of blanks after
+  // it: the square of the line, about an hour for a title line of 1 MB (a few seconds for a
+  // header line, as only the first 64 KB of the header are read).
+  const blanks = ' '.repeat(1_000_000)
+  t.equal(parseMarkdownPage(`#+title: a${blanks}\rb\n#+title:  Emacs  \n`, 'emacs.org', 'roam/emacs.org').title, 'Emacs', 'a value with a line break in it is none, as before')
+  t.equal(parseMarkdownPage(`= Guide${blanks}!\n`, 'guide', 'docs/guide.adoc').title, `Guide${blanks}!`)
+  const some = ' '.repeat(20_000)
+  const header = [':PROPERTIES:', `:ID: x${some}\ry`, ':ID: 3F1C', ':END:', `#+filetags: :a:${some}\r:b:`, '#+filetags: :tools:'].join('\n')
+  t.same(parseMarkdownPage(header, 'emacs.org', 'roam/emacs.org').frontmatter, { id: '3F1C', aliases: ['3F1C'], tags: ['tools'] })
+})
+
 t.test('a Logseq journal day is titled as Logseq shows it and its links name it', async (t) => {
   const title = (path: string) => parseMarkdownPage('- did things\n', path.replace(/\.md$/, '').toLowerCase(), path).title
   t.equal(title('journals/2024_01_15.md'), 'Jan 15th, 2024')

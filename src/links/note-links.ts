@@ -37,7 +37,11 @@ const ORG_LINK = /\[\[([^[\]\n]+)\](?:\[([^[\]\n]+)\])?\]/g
 /** Org blocks whose lines are code or verbatim text, not prose. */
 const ORG_BLOCK_START = /^[ \t]*#\+begin_(src|example|export)\b/i
 const ORG_BLOCK_END = /^[ \t]*#\+end_(src|example|export)\b/i
-const MD_LINK = /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^>\n]+>|[^()\s]+(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
+/**
+ * A markdown link. A `<…>` destination holds no `<`, as in CommonMark: each `<` read up to the
+ * next `>` made a line of many `[a](<` cost its square.
+ */
+const MD_LINK = /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^<>\n]+>|[^()\s]+(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
 /** A link reference definition (`[label]: path.md "Title"`); `[^1]:` is a footnote, not a link. */
 const REFERENCE_DEFINITION = /^ {0,3}\[([^\]^\n][^\]\n]*)\]:[ \t]*(<[^>\n]+>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/
 const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/i

@@ -177,6 +177,14 @@ t.test('inline code pairs runs of backticks by length, in one pass over a line',
   )
 })
 
+t.test('a `<…>` destination holds no `<`, so a line of many `[a](<` costs its length', async (t) => {
+  // Each `<` was read to the next `>`: the square of the line, about an hour for this one.
+  t.same(
+    parse(`${'[a](<'.repeat(200_000)} [b](<my notes/b.md>) [c](<x <y.md>)`).map((l) => l.targetText),
+    ['my notes/b.md'],
+  )
+})
+
 t.test('an Org file: link of many `::` before a carriage return costs its length', async (t) => {
   // The pattern looked for the end of the line after every `::`: about an hour for this one.
   const hostile = `[[file:a${'::'.repeat(500_000)}\rb][x]] and [[file:notes/b.org::*Top][B]]`

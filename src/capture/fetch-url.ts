@@ -170,7 +170,8 @@ export function webSlugForUrl(raw: string): string {
       .toLowerCase()
       .replace(/\.(x?html?|php|aspx?)$/, '')
       .replace(/[^a-z0-9._-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
+      // From the first dash of a run only, so a long run inside a segment costs its length.
+      .replace(/^-+|(?<!-)-+$/g, '')
       .slice(0, 80)
   const parts = url.pathname
     .split('/')

@@ -19,7 +19,9 @@ export interface Fence {
   closeLine: number
 }
 
-const OPEN = /^([ \t]*)(`{3,}|~{3,})(.*)$/
+// The run is taken whole: trying each shorter reading of it made a long run before a carriage
+// return in the line cost its square.
+const OPEN = /^([ \t]*)(`{3,}(?!`)|~{3,}(?!~))(.*)$/
 const CLOSE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/
 
 export function extractFences(text: string): Fence[] {

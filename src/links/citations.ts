@@ -23,9 +23,10 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /**
  * A path is preceded by a non-path character (so `foo/src/x.ts` is not cited as `src/x.ts`)
  * and not followed by more of a name: `src/a.ts` must not match inside `src/a.tsx` or
- * `src/a.ts.bak`, while a sentence's closing period is fine.
+ * `src/a.ts.bak`, while a sentence's closing period is fine. Nor by `@` or `+`, which a path
+ * holds too: a citation starting after one made a line of many `src/@` cost its square.
  */
-const CITATION = new RegExp(`(?<![\\w./-])((?:${CITATION_ROOTS.join('|')})/[\\w./@+-]*?\\.(?:${EXTENSIONS.map(escape).join('|')}))(?::(\\d+))?(?![\\w-]|\\.\\w)`, 'g')
+const CITATION = new RegExp(`(?<![\\w./@+-])((?:${CITATION_ROOTS.join('|')})/[\\w./@+-]*?\\.(?:${EXTENSIONS.map(escape).join('|')}))(?::(\\d+))?(?![\\w-]|\\.\\w)`, 'g')
 
 /** Citations of one text, each path once, in order of first appearance. */
 export function citationsIn(text: string, field: CitationField): CodeCitation[] {

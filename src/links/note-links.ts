@@ -37,7 +37,11 @@ const ORG_LINK = /\[\[([^[\]\n]+)\](?:\[([^[\]\n]+)\])?\]/g
 /** Org blocks whose lines are code or verbatim text, not prose. */
 const ORG_BLOCK_START = /^[ \t]*#\+begin_(src|example|export)\b/i
 const ORG_BLOCK_END = /^[ \t]*#\+end_(src|example|export)\b/i
-const MD_LINK = /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^>\n]+>|[^()\s]+(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
+/**
+ * A markdown link. A `<…>` destination holds no `<`, as in CommonMark: each `<` read up to the
+ * next `>` made a line of many `[a](<` cost its square.
+ */
+const MD_LINK = /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^<>\n]+>|[^()\s]+(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g
 /** A link reference definition (`[label]: path.md "Title"`); `[^1]:` is a footnote, not a link. */
 const REFERENCE_DEFINITION = /^ {0,3}\[([^\]^\n][^\]\n]*)\]:[ \t]*(<[^>\n]+>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/
 const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/i
@@ -188,6 +192,22 @@ function markdownLink(destination: string, text: string, embed: boolean, slug: s
 }
 
 /**
+ * A `file:` link's path and its search after `::` (a leading `*` dropped), as the pattern
+ * `^file:(.+?)(?:::\*?(.*))?$` reads it: the path not empty, no line break anywhere. Read
+ * without the pattern, which looked for the end of the line after every `::` and so cost the
+ * square of a target of many `::` before a carriage return.
+ */
+function fileLink(target: string): { path: string; search: string | undefined } | null {
+  if (!/^file:/i.test(target)) return null
+  const rest = target.slice('file:'.length)
+  if (rest === '' || /[\n\r\u2028\u2029]/.test(rest)) return null
+  const at = rest.indexOf('::', 1)
+  if (at < 0) return { path: rest, search: undefined }
+  const search = rest.slice(at + 2)
+  return { path: rest.slice(0, at), search: search.startsWith('*') ? search.slice(1) : search }
+}
+
+/**
  * One Org link, as org-roam writes them: `file:` a path relative to the file (`::` a search in
  * it), `id:` the ID another file declares (one of its aliases), any other scheme (`https:`,
  * `elisp:`, `shell:`) not a page and never followed; without a scheme, a name as a wikilink
@@ -195,9 +215,9 @@ function markdownLink(destination: string, text: string, embed: boolean, slug: s
  */
 function orgLink(target: string, description: string | undefined, slug: string, place: Place): NoteLinkDraft | null {
   const shown = description?.trim() ?? ''
-  const file = /^file:(.+?)(?:::\*?(.*))?$/i.exec(target)
+  const file = fileLink(target)
   const draft = file
-    ? markdownLink(file[2] ? `${file[1]!}#${file[2]}` : file[1]!, shown, false, slug, place)
+    ? markdownLink(file.search ? `${file.path}#${file.search}` : file.path, shown, false, slug, place)
     : /^id:/i.test(target)
       ? wikilink(target.slice(3).trim(), false, null, slug, place)
       : EXTERNAL.test(target)

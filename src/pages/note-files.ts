@@ -43,6 +43,27 @@ export function noteFileTitle(path: string, journal?: JournalFormats): string | 
 }
 
 /** reStructuredText's underline (or over- and underline) of one repeated punctuation sign. */
+const ORG_TITLE = /^#\+title:/i
+/** What `.` in a pattern does not match. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/
+
+/**
+ * The value after a header keyword, as the pattern `[ \t]{minIndent,}(.+?)\s*$` reads it: the
+ * text without the blanks around it, null when a line break is inside it. Read without the
+ * pattern, which tried every end of the value with every run of blanks after it and so cost the
+ * square of a line with many blanks. A value of blanks only is one of them, as the pattern has it.
+ */
+function headerValue(rest: string, minIndent: number): string | null {
+  let lead = 0
+  while (rest[lead] === ' ' || rest[lead] === '\t') lead++
+  if (lead < minIndent) return null
+  const value = rest.slice(lead)
+  const text = value.trimEnd()
+  if (text !== '') return LINE_BREAK.test(text) ? null : text
+  if (value !== '' && !LINE_BREAK.test(value[0]!)) return value[0]!
+  return lead > minIndent ? rest[lead - 1]! : null
+}
+
 const RST_ADORNMENT = /^([=\-~^"'`#*+:.])\1{2,}\s*$/
 
 /**
@@ -54,14 +75,14 @@ export function markupTitle(path: string, body: string): string | null {
   const lines = body.split('\n', 200)
   if (ext === 'org') {
     for (const line of lines) {
-      const m = /^#\+title:[ \t]*(.+?)\s*$/i.exec(line)
-      if (m) return m[1]!
+      const title = ORG_TITLE.test(line) ? headerValue(line.slice('#+title:'.length), 0) : null
+      if (title !== null) return title
     }
     return null
   }
   if (ext === 'adoc' || ext === 'asciidoc') {
     const first = lines.find((l) => l.trim() !== '' && !l.startsWith('//') && !l.startsWith(':'))
-    return /^=[ \t]+(.+?)\s*$/.exec(first ?? '')?.[1] ?? null
+    return first?.startsWith('=') ? headerValue(first.slice(1), 1) : null
   }
   if (ext === 'rst') {
     for (let i = 0; i + 1 < lines.length; i++) {

@@ -34,11 +34,13 @@ export function orgHeaderFrontmatter(text: string): Record<string, unknown> {
     if (/^:properties:$/i.test(trimmed)) inDrawer = true
     else if (/^:end:$/i.test(trimmed)) inDrawer = false
     else if (inDrawer) {
-      const m = /^:([\w-]+):\s*(.*)$/.exec(trimmed)
+      // `(?!\s)` takes the blanks whole: trying fewer of them cannot match and cost the square of
+      // a line with many blanks before a line break.
+      const m = /^:([\w-]+):\s*(?!\s)(.*)$/.exec(trimmed)
       if (m && m[1]!.toUpperCase() === 'ID' && m[2]!.trim() !== '') id ??= m[2]!.trim()
       if (m && m[1]!.toUpperCase() === 'ROAM_ALIASES') aliases = aliases.concat(quotedWords(m[2]!))
     } else {
-      const m = /^#\+filetags:\s*(.*)$/i.exec(trimmed)
+      const m = /^#\+filetags:\s*(?!\s)(.*)$/i.exec(trimmed)
       if (m) tags = tags.concat(fileTags(m[1]!))
     }
   }

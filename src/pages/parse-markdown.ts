@@ -66,7 +66,9 @@ export function inlineTags(body: string): string[] {
   for (const line of proseLines(body)) {
     if (!line.text.includes('#')) continue
     for (const m of line.text.matchAll(/(?<=^|\s)#(?:\[\[([^[\]]+)\]\]|([\p{L}\p{N}_\-/]+))/gu)) {
-      const tag = (m[1] ?? m[2]!).trim().replace(/\/+$/, '')
+      // Trailing slashes go from the start of their run only: tried at each slash, a long run
+      // followed by more of the tag cost the square of its length.
+      const tag = (m[1] ?? m[2]!).trim().replace(/(?<!\/)\/+$/, '')
       if (tag !== '' && !/^[\d/]+$/.test(tag)) tags.push(tag)
     }
   }

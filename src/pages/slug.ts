@@ -13,7 +13,9 @@ export function normalizeSlug(raw: string): string {
   const slug = raw
     .normalize('NFC')
     .trim()
-    .replace(/^\/+|\/+$/g, '')
+    // A trailing run is tried from its first slash only, so a long run inside the slug costs its
+    // length, not its square.
+    .replace(/^\/+|(?<!\/)\/+$/g, '')
   const problem =
     slug === ''
       ? 'is empty'

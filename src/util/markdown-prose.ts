@@ -16,8 +16,12 @@ interface ProseLine {
 
 /** Blockquote markers (`> `, `>> `, `> > `): a fence inside a quote or a callout follows them. */
 const QUOTE_PREFIX = /^(?: {0,3}>[ \t]?)+/
-/** A fence, indented by any amount, so a fence inside a list item counts too. */
-const FENCE = /^[ \t]*(`{3,}|~{3,})(.*)$/
+/**
+ * A fence, indented by any amount, so a fence inside a list item counts too. The run is taken
+ * whole (no shorter reading of it is tried), so a long run before a carriage return in the line
+ * costs its length, not its square.
+ */
+const FENCE = /^[ \t]*(`{3,}(?!`)|~{3,}(?!~))(.*)$/
 
 /**
  * Replaces `code` spans by spaces: a run of backticks opens one when a later run of the same

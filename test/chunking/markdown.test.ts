@@ -180,3 +180,12 @@ t.test('markdown chunking is deterministic', async (t) => {
   }
   t.same(await chunkMarkdown(input), await chunkMarkdown(input))
 })
+
+t.test('a long run of backticks before a carriage return costs its length', async (t) => {
+  // Not a fence (a fence line holds no line break); reading it cost the square of the run.
+  const chunks = await chunkMarkdown({ compiledTruth: `${'`'.repeat(1_000_000)}\rx\n\n${fence('js', 'const after = 1')}`, timeline: '' })
+  t.same(
+    fenceChunks(chunks).map((c) => c.text.includes('const after = 1')),
+    [true],
+  )
+})

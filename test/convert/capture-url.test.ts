@@ -54,6 +54,8 @@ t.test('address guard and slugs', async (t) => {
   for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111']) t.notOk(isPrivateAddress(a), a)
   t.equal(webSlugForUrl('https://Example.org/blog/My%20Post.html?x=1'), 'web/example.org/blog/my-post')
   t.equal(webSlugForUrl('https://example.org/'), 'web/example.org/index')
+  // A run of dashes was trimmed from its end by trying every dash: the square of the run.
+  t.equal(webSlugForUrl(`https://example.org/-a${'-'.repeat(1_000_000)}b-`), `web/example.org/a${'-'.repeat(79)}`)
 })
 
 engineTest(t, 'capture --url: converter by content type, redirects, guard on every hop, timeout, size cap, re-capture', async (t, { db }) => {

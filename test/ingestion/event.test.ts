@@ -1,4 +1,5 @@
 import t from 'tap'
+import { eventToMarkdown } from '../../src/ingestion/to-markdown.js'
 import { classifyContentType, computeContentHash, INGESTION_SOURCE_API_VERSION, validateIngestionEvent } from '../../src/ingestion/index.js'
 import { DedupeWindow } from '../../src/ingestion/dedupe.js'
 import { FakeClock } from '../../src/ingestion/clock.js'
@@ -82,4 +83,14 @@ t.test('the rate limiter allows 100 per 10 s per key and says when to retry', as
   t.ok(limiter.take('b').allowed, 'other keys have their own bucket')
   await clock.advance(100)
   t.ok(limiter.take('a').allowed)
+})
+
+t.test('HTML text: a page of unclosed tags or long blank runs costs its length', async (t) => {
+  // Each `<`, each unclosed `<script` and each blank was read to the end of the page: the square
+  // of it, about an hour for these.
+  const html = (body: string) => eventToMarkdown('text/html', body, 'test', new Date(0)).split('\n').at(-2)
+  t.equal(html(`<p>a</p><script>x()</script>b${'<'.repeat(1_000_000)}`), `b${'<'.repeat(1_000_000)}`)
+  t.equal(html(`<style>p {}</style>c ${'<script'.repeat(300_000)}`), `c ${'<script'.repeat(300_000)}`)
+  t.equal(html(`<b>d</b>${' '.repeat(1_000_000)}e\t \n`), `d${' '.repeat(1_000_000)}e`)
+  t.equal(html('<HEAD><title>t</title></head ><SCRIPT>a</script><p>f</p>'), 'f', 'a closing tag of any case')
 })

@@ -20,6 +20,16 @@ t.test('citations: source folders and code extensions only, each path once, comp
   t.same(pageCitations('nothing here', ''), [])
 })
 
+t.test('citations: a path inside a longer name is none, so a line of many `src/@` costs its length', async (t) => {
+  // `@` and `+` belong to a path, and a citation could start after one: each read to the end of
+  // the line, the square of it, about an hour for this line.
+  const long = `${'src/@'.repeat(200_000)}a.ts`
+  t.same(
+    pageCitations(`${long} and x@src/b.ts, y+lib/c.py but (src/d.ts)`, '').map((c) => c.path),
+    [long, 'src/d.ts'],
+  )
+})
+
 engineTest(t, 'a markdown page citing code gets documents links and the code pages documented_by links back', async (t, { db }) => {
   await importRepo(db)
   await importNote(db)

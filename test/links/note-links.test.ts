@@ -176,3 +176,36 @@ t.test('inline code pairs runs of backticks by length, in one pass over a line',
     ['Past The Backticks'],
   )
 })
+
+t.test('a `<…>` destination holds no `<`, so a line of many `[a](<` costs its length', async (t) => {
+  // Each `<` was read to the next `>`: the square of the line, about an hour for this one.
+  t.same(
+    parse(`${'[a](<'.repeat(200_000)} [b](<my notes/b.md>) [c](<x <y.md>)`).map((l) => l.targetText),
+    ['my notes/b.md'],
+  )
+})
+
+t.test('an Org file: link of many `::` before a carriage return costs its length', async (t) => {
+  // The pattern looked for the end of the line after every `::`: about an hour for this one.
+  const hostile = `[[file:a${'::'.repeat(500_000)}\rb][x]] and [[file:notes/b.org::*Top][B]]`
+  t.same(
+    parse(hostile, 'notes/here.org').map((l) => [l.targetText, l.anchor]),
+    [['notes/b.org', 'Top']],
+  )
+})
+
+t.test('a long run of backticks or tildes before a carriage return is read once', async (t) => {
+  // The line is not a fence (a fence line holds no line break), and reading it cost the square of
+  // the run: about an hour for this one.
+  for (const run of ['`'.repeat(1_000_000), '~'.repeat(1_000_000)]) {
+    t.same(
+      parse(`${run}\rx\n[[After The Run]]`).map((l) => l.targetText),
+      ['After The Run'],
+    )
+  }
+  t.same(
+    parse('```\r[[In Code]]\n[[Out]]').map((l) => l.targetText),
+    ['In Code', 'Out'],
+    'such a line opens no fence',
+  )
+})

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { importFolder } from '../../src/import/index.js'
 import { getBacklinks, getLinks, noteLinks } from '../../src/links/index.js'
-import { findPage, importPage, journalFormatsFromConfig, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
+import { findPage, importPage, journalFormatsFromConfig, normalizeSlug, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 
 t.test('titles: front matter, then the first # heading outside code, then the file name as written', async (t) => {
@@ -35,6 +35,21 @@ t.test('inline tags beside front-matter tags: nested, not in code, not numbers, 
   ].join('\n')
   t.same(parseMarkdownPage(text, 'p').tags, ['event', 'fm', 'intitle', 'nested/deep', 'shared', 'start', 'tag'])
   t.same(parseMarkdownPage('#über #日本 #a-b_c', 'p').tags, ['a-b_c', 'über', '日本'])
+})
+
+t.test('a long run of slashes inside a tag or a slug costs its length', async (t) => {
+  // Trailing slashes were looked for at every slash of the run: the square of its length, about
+  // an hour for these.
+  const run = '/'.repeat(1_000_000)
+  t.same(
+    parseMarkdownPage(`#a${run}b and #c/d//`, 'p').tags.map((tag) => [tag.length, tag.slice(-3)]),
+    [
+      [1_000_002, '//b'],
+      [3, 'c/d'],
+    ],
+  )
+  t.throws(() => normalizeSlug(`a${run}b`), { code: 'invalid_slug' })
+  t.equal(normalizeSlug('//notes/a//'), 'notes/a')
 })
 
 t.test('code inside a callout, a quote or a list item is code: no tags, no links, no headings from it', async (t) => {
@@ -180,6 +195,18 @@ t.test("an Org file's header: :ID: and :ROAM_ALIASES: are aliases, #+filetags: t
   t.equal(page.compiledTruth, text, 'kept as written')
   t.same(parseMarkdownPage('---\ntitle: Y\n---\n:PROPERTIES:\n:ID: x\n:END:\n', 'y.org', 'y.org').frontmatter, { title: 'Y' }, 'YAML front matter wins')
   t.same(parseMarkdownPage(':PROPERTIES:\n:ID: x\n:END:\n', 'z.txt', 'z.txt').frontmatter, {}, 'only Org files')
+})
+
+t.test('an Org or AsciiDoc header line of many blanks costs its length', async (t) => {
+  // Each was read by a pattern that tried every end of the value with every run of blanks after
+  // it: the square of the line, about an hour for a title line of 1 MB (a few seconds for a
+  // header line, as only the first 64 KB of the header are read).
+  const blanks = ' '.repeat(1_000_000)
+  t.equal(parseMarkdownPage(`#+title: a${blanks}\rb\n#+title:  Emacs  \n`, 'emacs.org', 'roam/emacs.org').title, 'Emacs', 'a value with a line break in it is none, as before')
+  t.equal(parseMarkdownPage(`= Guide${blanks}!\n`, 'guide', 'docs/guide.adoc').title, `Guide${blanks}!`)
+  const some = ' '.repeat(20_000)
+  const header = [':PROPERTIES:', `:ID: x${some}\ry`, ':ID: 3F1C', ':END:', `#+filetags: :a:${some}\r:b:`, '#+filetags: :tools:'].join('\n')
+  t.same(parseMarkdownPage(header, 'emacs.org', 'roam/emacs.org').frontmatter, { id: '3F1C', aliases: ['3F1C'], tags: ['tools'] })
 })
 
 t.test('a Logseq journal day is titled as Logseq shows it and its links name it', async (t) => {

@@ -42,7 +42,6 @@ export function noteFileTitle(path: string, journal?: JournalFormats): string | 
   return MARKDOWN_FILE.test(path) && /[^_]___[^_]/.test(name) ? name.replace(/(?<=[^_])___(?=[^_])/g, '/') : name
 }
 
-/** reStructuredText's underline (or over- and underline) of one repeated punctuation sign. */
 const ORG_TITLE = /^#\+title:/i
 /** What `.` in a pattern does not match. */
 const LINE_BREAK = /[\n\r\u2028\u2029]/
@@ -64,6 +63,7 @@ function headerValue(rest: string, minIndent: number): string | null {
   return lead > minIndent ? rest[lead - 1]! : null
 }
 
+/** reStructuredText's underline (or over- and underline) of one repeated punctuation sign. */
 const RST_ADORNMENT = /^([=\-~^"'`#*+:.])\1{2,}\s*$/
 
 /**

@@ -8,7 +8,7 @@ import { el, pageHref } from './dom.js'
 // only between non-word characters, so snake_case stays text), `~~` struck, `==` marked; a
 // backslash before punctuation shows the punctuation; `%%comments%%` are not shown.
 const INLINE =
-  /(\\[!-/:-@[-`{-~])|(`[^`]+`)|(!?\[\[[^\]]+\]\])|(\[[^\]]+\]\([^)\s]+\))|(\*\*[^*]+\*\*|(?<!\w)__[^_\s](?:[^_]*[^_\s])?__(?!\w))|(\*[^*\s][^*]*\*|(?<!\w)_[^_\s](?:[^_]*[^_\s])?_(?!\w))|(~~[^~\s](?:[^~]*[^~\s])?~~)|(==[^=\s](?:[^=]*[^=\s])?==)|(https?:\/\/[^\s)<>]+)|(%%(?:[^%]|%(?!%))*%%)/g
+  /(\\[!-/:-@[-`{-~])|(`[^`]+`)|(!?\[\[[^[\]]+\]\])|(\[[^[\]]+\]\([^)\s[]+\))|(\*\*[^*]+\*\*|(?<!\w)__[^_\s](?:[^_]*[^_\s])?__(?!\w))|(\*[^*\s][^*]*\*|(?<!\w)_[^_\s](?:[^_]*[^_\s])?_(?!\w))|(~~[^~\s](?:[^~]*[^~\s])?~~)|(==[^=\s](?:[^=]*[^=\s])?==)|(https?:\/\/[^\s)<>]+)|(%%(?:[^%]|%(?!%))*%%)/g
 
 function safeHref(url) {
   return /^(https?:|mailto:)/i.test(url) ? url : null
@@ -101,7 +101,7 @@ const KEYWORDS = new Set(
     ' ',
   ),
 )
-const TOKEN = /(\/\/[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/)|("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|(\b\d[\d_.]*\b)|([A-Za-z_$][\w$]*)/g
+const TOKEN = /(\/\/[^\n]*|#[^\n]*|\/\*(?:[^*]|\*(?!\/))*(?:\*\/|$))|("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|(\b\d[\d_.]*\b)|([A-Za-z_$][\w$]*)/g
 
 /** Code as spans by kind (comment, string, number, keyword); `#` comments only where the language uses them. */
 export function highlight(code, language = '') {
@@ -160,7 +160,7 @@ function tableBlock(rows, slug, resolved) {
 /** Deeper quotes than anyone writes are shown as text, so a hostile page cannot exhaust the stack. */
 const MAX_QUOTE_DEPTH = 16
 
-const CALLOUT = /^\[!([\w-]+)\]([+-]?)[ \t]*(.*)$/
+const CALLOUT = /^\[!([\w-]+)\]([+-]?)[ \t]*(?![ \t])(.*)$/
 
 /**
  * A quote, or an Obsidian callout (`> [!note] Title`, folded with `+` or `-`): a box headed by
@@ -182,7 +182,8 @@ const indentOf = (space) => space.replace(/\t/g, '    ').length
 
 export function renderMarkdown(markdown, slug, resolved = new Map(), depth = 0) {
   const out = el('div', { class: 'markdown' })
-  const lines = markdown.split('\n')
+  // A page written on Windows keeps its \r\n; each line is read without its \r.
+  const lines = markdown.split(/\r?\n/)
   let paragraph = []
   // The open lists, outermost first: each with the indentation of its items.
   let lists = []
@@ -208,7 +209,7 @@ export function renderMarkdown(markdown, slug, resolved = new Map(), depth = 0) 
       for (i++; i < lines.length && lines[i].trim() !== '%%'; i++);
       continue
     }
-    if (/^\s*\|.*\|\s*$/.test(line) && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1] ?? '')) {
+    if (/^\s*\|.*\|\s*$/.test(line) && /^\s*(?:\|\s*)?:?-{2,}/.test(lines[i + 1] ?? '')) {
       flush()
       const rows = []
       while (i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i])) rows.push(lines[i++])
@@ -216,7 +217,7 @@ export function renderMarkdown(markdown, slug, resolved = new Map(), depth = 0) 
       out.append(tableBlock(rows, slug, resolved))
       continue
     }
-    const heading = /^(#{1,6})\s+(.*)$/.exec(line)
+    const heading = /^(#{1,6})\s+(?!\s)(.*)$/.exec(line)
     if (heading) {
       flush()
       out.append(el(`h${Math.min(6, heading[1].length + 1)}`, {}, inline(heading[2], slug, resolved)))
@@ -227,7 +228,7 @@ export function renderMarkdown(markdown, slug, resolved = new Map(), depth = 0) 
       out.append(el('hr'))
       continue
     }
-    const item = /^(\s*)([-*+]|\d+\.)\s+(\[[ xX]\]\s+)?(.*)$/.exec(line)
+    const item = /^(\s*)([-*+]|\d+\.)\s+(?!\s)(\[[ xX]\]\s+(?!\s))?(.*)$/.exec(line)
     if (item) {
       if (paragraph.length) flush()
       const indent = indentOf(item[1])

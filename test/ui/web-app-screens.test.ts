@@ -87,6 +87,30 @@ t.test('code, graph and operate screens', async (t) => {
     '%%',
   ].join('\n')
   writeFileSync(join(folder, 'notes', 'blocks.md'), `${blocks}\n`)
+  writeFileSync(join(folder, 'notes', 'windows.md'), '# Windows\r\n\r\n## Part one\r\n\r\n- written on Windows\r\n')
+  // Lines built to make a backtracking pattern rescan them: each took the old renderer from
+  // seconds to minutes, and one page of them froze the tab.
+  const hostile = [
+    '# Hostile',
+    '',
+    '['.repeat(100_000),
+    '',
+    `## ${' '.repeat(50_000)}x\u2028`,
+    '',
+    `- ${' '.repeat(50_000)}x\u2028`,
+    '',
+    `> [!a] ${' '.repeat(50_000)}x\u2028y`,
+    '',
+    '|a|',
+    `${' '.repeat(50_000)}x`,
+    '',
+    '```js',
+    '/* '.repeat(20_000),
+    '```',
+    '',
+    'The end of the hostile page.',
+  ].join('\n')
+  writeFileSync(join(folder, 'notes', 'hostile.md'), `${hostile}\n`)
   writeFileSync(join(folder, 'notes', 'emacs.org'), ':PROPERTIES:\n:ID: 3f1c-9a2e\n:END:\n#+title: Emacs\n')
   const orgDay = '#+title: Monday\nSet up [[id:3F1C-9A2E][Emacs]]   and [[id:nowhere][Lost]].'
   writeFileSync(join(folder, 'notes', 'monday.org'), `${orgDay}\n`)
@@ -223,6 +247,14 @@ t.test('code, graph and operate screens', async (t) => {
   t.match(text, /Shown\s+here\./)
   t.notMatch(text, /not shown|secret draft/, 'comments are not shown')
   await shot(page, 'blocks')
+  // A page written on Windows: its headings and lists are read without the \r.
+  await page.goto(`${base}/ui#/page/notes%2Fwindows`)
+  await page.waitForFunction(`document.querySelector('#title')?.textContent === 'Windows'`)
+  t.same(await page.$$eval('article .markdown h3, article .markdown li', (found) => found.map((e) => e.textContent)), ['Part one', 'written on Windows'])
+  // A page of hostile lines renders, and the tab stays responsive.
+  await page.goto(`${base}/ui#/page/notes%2Fhostile`)
+  await page.waitForFunction(`document.querySelector('article')?.textContent.includes('The end of the hostile page.')`, { timeout: 30_000 })
+  t.pass('a page of lines built to make the renderer rescan shows in full')
   // An Org note's resolved links open their pages; the rest of it stays as written.
   await page.goto(`${base}/ui#/page/notes%2Fmonday.org`)
   await page.waitForSelector('article pre.plain-text a.wikilink')

@@ -12,18 +12,24 @@ import { decodeXmlText } from './xml-text.js'
 /** The first line every Netscape bookmark file starts with. */
 const BOOKMARKS_DOCTYPE = /^\s*<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i
 
-/** A tag whose quoted attribute values may hold `>`. */
-const TAG = /<(\/?)(dl|h3|a|dd)\b((?:[^>"']|"[^"]*"|'[^']*')*?)>/gi
+/**
+ * A tag and its attributes. Nothing in it holds `<`, so a tag never closed is read only up to the
+ * next one: a file of many cost the square of its length when each was read to the end.
+ */
+const TAG = /<(\/?)(dl|h3|a|dd)\b((?:[^<>"']|"[^"<]*"|'[^'<]*')*?)>/gi
 const ATTRIBUTE = /([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g
 
 function attributes(raw: string): Map<string, string> {
   return new Map(Array.from(raw.matchAll(ATTRIBUTE), (m) => [m[1]!.toLowerCase(), decodeXmlText(m[2] ?? m[3] ?? '')]))
 }
 
+/** Longer than any description a bookmark is given. */
+const MAX_DESCRIPTION_CHARS = 64 * 1024
+
 /** Text between a tag and the next `<`, entities read and spaces collapsed. */
 function textAfter(html: string, from: number): string {
   const end = html.indexOf('<', from)
-  return decodeXmlText(html.slice(from, Math.min(end < 0 ? html.length : end, from + MAX_TITLE_CHARS)))
+  return decodeXmlText(html.slice(from, Math.min(end < 0 ? html.length : end, from + MAX_DESCRIPTION_CHARS)))
     .replace(/\s+/g, ' ')
     .trim()
 }
@@ -59,14 +65,16 @@ interface Folder {
   folders: Folder[]
 }
 
-/** Longer than any title; an element never closed is not searched for to the end of the file. */
-const MAX_TITLE_CHARS = 64 * 1024
-
-/** The inner text of an element up to its closing tag, found from `from` on. */
-function innerText(html: string, from: number, tag: string): string {
-  const window = html.slice(from, from + MAX_TITLE_CHARS)
-  const end = new RegExp(`</${tag}\\s*>`, 'i').exec(window)?.index ?? 0
-  return decodeXmlText(window.slice(0, end).replace(/<[^>]*>/g, ''))
+/**
+ * The text of an element: up to the next tag read, when that is its closing tag (the file's titles
+ * hold no tag of their own); empty when the element is never closed. Tags inside are dropped up to
+ * the last `>` only, so a run of `<` is read once.
+ */
+function innerText(html: string, from: number, next: RegExpMatchArray | undefined, tag: string): string {
+  if (next === undefined || next[1] !== '/' || next[2]!.toLowerCase() !== tag) return ''
+  const inner = html.slice(from, next.index)
+  const last = inner.lastIndexOf('>') + 1
+  return decodeXmlText(inner.slice(0, last).replace(/<[^>]*>/g, '') + inner.slice(last))
     .replace(/\s+/g, ' ')
     .trim()
 }
@@ -88,7 +96,8 @@ export function convertBookmarks(input: ConvertInput, _limits: ConvertLimits): C
   let lists = 0
   let bookmarks = 0
   let folders = 0
-  for (const m of html.matchAll(TAG)) {
+  const tags = [...html.matchAll(TAG)]
+  for (const [k, m] of tags.entries()) {
     const [whole, closing, name, raw] = m
     const tag = name!.toLowerCase()
     const after = m.index! + whole.length
@@ -102,11 +111,11 @@ export function convertBookmarks(input: ConvertInput, _limits: ConvertLimits): C
       lists = Math.max(0, lists - 1)
     } else if (closing === '/') continue
     else if (tag === 'h3' && open.length < MAX_DEPTH) {
-      named = { title: innerText(html, after, 'h3'), bookmarks: [], folders: [] }
+      named = { title: innerText(html, after, tags[k + 1], 'h3'), bookmarks: [], folders: [] }
       current.folder.folders.push(named)
       folders++
     } else if (tag === 'a') {
-      current.folder.bookmarks.push(bookmarkLine(attributes(raw!), innerText(html, after, 'a')))
+      current.folder.bookmarks.push(bookmarkLine(attributes(raw!), innerText(html, after, tags[k + 1], 'a')))
       bookmarks++
     } else if (tag === 'dd' && current.folder.bookmarks.length > 0) {
       const description = textAfter(html, after)

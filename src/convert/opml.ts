@@ -9,8 +9,11 @@ import { ConvertError } from './errors.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 import { decodeXmlText } from './xml-text.js'
 
-/** A tag whose quoted attribute values may hold `>`. */
-const TAG = /<(\/?)(outline|title|body)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/gi
+/**
+ * A tag and its attributes. Nothing in it holds `<` (XML escapes it in values), so a tag never
+ * closed is read only up to the next one: a file of many cost the square of its length.
+ */
+const TAG = /<(\/?)(outline|title|body)\b((?:[^<>"']|"[^"<]*"|'[^'<]*')*?)(\/?)>/gi
 const ATTRIBUTE = /([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g
 /** Deeper than anyone outlines; a hostile file cannot make the list unbounded in width. */
 const MAX_DEPTH = 40

@@ -63,6 +63,10 @@ t.test('a bookmark file with nothing in it, or built to make the reader rescan, 
   const unclosed = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${'<DT><A HREF="https://example.org/">x '.repeat(20_000)}`
   const r = await convertBounded({ bytes: bytes(unclosed), name: 'unclosed.html' })
   t.equal(r.counts.bookmarks, 20_000)
+  const opened = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n${'<a x="'.repeat(50_000)}${'<A '.repeat(100_000)}`
+  await t.rejects(convertBounded({ bytes: bytes(opened), name: 'opened.html' }), { code: 'convert_unsupported' }, 'tags never closed are read once each')
+  const angled = await convertBounded({ bytes: bytes(`<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DT><A HREF="https://example.org/">${'<'.repeat(60_000)}x</A>`), name: 'angled.html' })
+  t.equal(angled.counts.bookmarks, 1)
   const deep = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n${'<DT><H3>f</H3><DL><p>'.repeat(5_000)}<DT><A HREF="https://example.org/deep">Deep</A>`
   const nested = await convertBounded({ bytes: bytes(deep), name: 'deep.html' })
   t.equal(nested.counts.bookmarks, 1)

@@ -122,4 +122,6 @@ t.test('an OPML outline: a nested list, notes, completed items and links', async
   )
   await t.rejects(convertBounded({ bytes: bytes('<opml><body></body></opml>'), name: 'empty.opml' }), { code: 'convert_unsupported' })
   await t.rejects(convertBounded({ bytes: bytes('<html></html>'), name: 'not.opml' }), { code: 'convert_unsupported' })
+  const opened = `<opml><body>${'<outline text="'.repeat(30_000)}${'<outline '.repeat(100_000)}</body></opml>`
+  await t.rejects(convertBounded({ bytes: bytes(opened), name: 'opened.opml' }), { code: 'convert_unsupported' }, 'outlines never closed are read once each')
 })

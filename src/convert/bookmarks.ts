@@ -5,12 +5,10 @@
  * added, its tags and its description. The file is read tag by tag as text: nothing in it is
  * rendered, run or fetched, and only web addresses become links (a bookmarklet keeps its name).
  */
+import { BOOKMARK_DOCTYPE } from './detect.js'
 import { ConvertError } from './errors.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 import { decodeXmlText } from './xml-text.js'
-
-/** The first line every Netscape bookmark file starts with. */
-const BOOKMARKS_DOCTYPE = /^\s*<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i
 
 /**
  * A tag and its attributes. Nothing in it holds `<`, so a tag never closed is read only up to the
@@ -88,7 +86,7 @@ function render(folder: Folder, level: number, out: string[]): void {
 
 export function convertBookmarks(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
   const html = new TextDecoder('utf-8', { fatal: false }).decode(input.bytes).replace(/^\ufeff/, '')
-  if (!BOOKMARKS_DOCTYPE.test(html)) throw new ConvertError('convert_unsupported', `${input.name}: not a Netscape bookmark file`)
+  if (!BOOKMARK_DOCTYPE.test(html)) throw new ConvertError('convert_unsupported', `${input.name}: not a Netscape bookmark file`)
   const root: Folder = { title: '', bookmarks: [], folders: [] }
   // The open folders with the list depth each opened at; a folder named by <H3> opens with the next <DL>.
   const open: Array<{ folder: Folder; list: number }> = [{ folder: root, list: 0 }]

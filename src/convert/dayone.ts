@@ -6,7 +6,7 @@
  */
 import { ConvertError } from './errors.js'
 import { isObj, objects, parseJson, str, type JsonObject } from './json-values.js'
-import { slugWords } from './slug-words.js'
+import { freeSlug, slugWords } from './slug-words.js'
 import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft } from './types.js'
 
 /** Day One writes its media into the text: a photo as `![](dayone-moment://<id>)`, others as `dayone-moment:/audio/<id>`. */
@@ -74,9 +74,7 @@ export function convertDayOne(input: ConvertInput, limits: ConvertLimits): Conve
     const draft = entryDraft(entry, journal, index)
     if (draft === null) continue
     // Two entries of one day and title: the later ones numbered, in the export's order.
-    const base = draft.slugHint
-    for (let n = 2; seen.has(draft.slugHint); n++) draft.slugHint = `${base}-${n}`
-    seen.add(draft.slugHint)
+    draft.slugHint = freeSlug(draft.slugHint, seen)
     drafts.push(draft)
   }
   if (drafts.length === 0) throw new ConvertError('convert_unsupported', `${input.name}: the journal holds no entries`)

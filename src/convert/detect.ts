@@ -56,8 +56,16 @@ const TELEGRAM_SNIFF = new RegExp(
   String.raw`"type"\s*:\s*"(?:personal_chat|bot_chat|private_group|private_supergroup|public_supergroup|private_channel|public_channel|saved_messages)"|"personal_information"\s*:`,
 )
 
+/** How much of a file's start the sniffs below read: a caller that reads ahead needs no more. */
+export const SNIFF_BYTES = 16 * 1024
+
+/** The first bytes of a file as text, for a sniff; a character cut at the end does no harm. */
+function headText(bytes: Uint8Array, length = 4096): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, length))
+}
+
 function looksLikeTelegram(bytes: Uint8Array): boolean {
-  return TELEGRAM_SNIFF.test(new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)))
+  return TELEGRAM_SNIFF.test(headText(bytes))
 }
 
 /** A page of Telegram Desktop's HTML export: `messages.html`, then `messages2.html`, … */
@@ -65,7 +73,7 @@ const TELEGRAM_PAGE = /(^|\/)messages\d*\.html$/i
 
 /** Telegram's markup, which each page of its HTML export opens with. */
 function looksLikeTelegramHtml(bytes: Uint8Array): boolean {
-  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 16384))
+  const head = headText(bytes, SNIFF_BYTES)
   return head.includes('class="page_header"') && head.includes('class="message')
 }
 
@@ -79,19 +87,22 @@ function isTelegramPage(name: string, bytes: Uint8Array | undefined): boolean {
  * `create-time`/`edit-time` stamps and blocks. Any other JSON stays code or data.
  */
 function looksLikeRoam(bytes: Uint8Array): boolean {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096))
+  const text = headText(bytes)
   return /^\s*\[\s*\{/.test(text) && /"title"\s*:/.test(text) && /"(?:create|edit)-time"\s*:/.test(text) && /"(?:children|string)"\s*:/.test(text)
 }
 
 /** Day One's JSON export of a journal, by its first bytes: its entries with Day One's `creationDate`. */
 function looksLikeDayOne(bytes: Uint8Array): boolean {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096))
+  const text = headText(bytes)
   return /^\s*\{/.test(text) && /"entries"\s*:\s*\[/.test(text) && /"creationDate"\s*:/.test(text)
 }
 
+/** The first line every Netscape bookmark file starts with. */
+export const BOOKMARK_DOCTYPE = /^\s*<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i
+
 /** A Netscape bookmark file, by the doctype it opens with. */
 function isBookmarkFile(bytes: Uint8Array): boolean {
-  return /^\s*<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i.test(new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 256)).replace(/^\ufeff/, ''))
+  return BOOKMARK_DOCTYPE.test(headText(bytes, 256).replace(/^\ufeff/, ''))
 }
 
 /**

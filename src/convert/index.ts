@@ -17,7 +17,7 @@ export { DEFAULT_LIMITS, SINGLE_PAGE_FORMATS } from './types.js'
 export { ConvertError, type ConvertErrorCode } from './errors.js'
 export { scrubSecrets, SECRET_PATTERNS } from './scrub.js'
 export { detectChat } from './chat.js'
-export { converterFor, exportFolders, isDocumentPath, isSinglePageDocumentName, type ConverterKind, type ExportFolder, type ExportFolders } from './detect.js'
+export { converterFor, exportFolders, SNIFF_BYTES, isDocumentPath, isSinglePageDocumentName, type ConverterKind, type ExportFolder, type ExportFolders } from './detect.js'
 export { hashBytes, hashFiles, renderDraft } from './render.js'
 export { convertBounded } from './bounded.js'
 

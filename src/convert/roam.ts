@@ -7,7 +7,7 @@
  */
 import { ConvertError } from './errors.js'
 import { objects, parseJson, str, type JsonObject } from './json-values.js'
-import { slugWords } from './slug-words.js'
+import { freeSlug, slugWords } from './slug-words.js'
 import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft } from './types.js'
 import { zipEntries } from './zip-read.js'
 
@@ -114,9 +114,7 @@ export function convertRoam(input: ConvertInput, limits: ConvertLimits): Convert
     const draft = pageDraft(page, graph, refs, index)
     if (draft === null) continue
     // Titles that differ only in case or punctuation share a slug: the later ones are numbered.
-    const base = draft.slugHint
-    for (let n = 2; seen.has(draft.slugHint); n++) draft.slugHint = `${base}-${n}`
-    seen.add(draft.slugHint)
+    draft.slugHint = freeSlug(draft.slugHint, seen)
     drafts.push(draft)
   }
   return { format: 'roam', drafts, counts: { roam_pages: drafts.length, roam_blocks: refs.size } }

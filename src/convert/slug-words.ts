@@ -14,3 +14,11 @@ export function slugWords(title: string, max: number): string {
   // A cut that ends in `-` keeps it: pages named before keep their slugs.
   return Array.from(dashed).slice(0, max).join('') || 'untitled'
 }
+
+/** `base`, or `base-2`, `base-3`, … when the ones before are taken; the one returned is taken after. */
+export function freeSlug(base: string, taken: Set<string>): string {
+  let slug = base
+  for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`
+  taken.add(slug)
+  return slug
+}

@@ -13,6 +13,7 @@
 import { parseHTML } from 'linkedom'
 import { ConvertError } from './errors.js'
 import { chatSlug, dayAndClock, monthPages, type ChatMessage, type MessengerChat } from './messenger.js'
+import { freeSlug } from './slug-words.js'
 import { checkNesting, childWith, hasClass, markdownOf, ownText, tidy, titleOf, type DomElement } from './telegram-html-text.js'
 import { convertTelegram } from './telegram.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
@@ -228,11 +229,7 @@ export function convertTelegramHtml(input: ConvertInput, limits: ConvertLimits):
     const messages = chatMessages(documents())
     const name = header || fallbackName(folder === '' ? input.name : folder)
     // Two chats of one name in an account export stay two chats.
-    const base = `${chatSlug(name)}${lonePart(input)}`
-    let slugPath = base
-    for (let n = 2; slugs.has(slugPath); n++) slugPath = `${base}-${n}`
-    slugs.add(slugPath)
-    chats.push({ name, slugPath, messages })
+    chats.push({ name, slugPath: freeSlug(`${chatSlug(name)}${lonePart(input)}`, slugs), messages })
   }
   if (!chats.some((c) => c.messages.length > 0)) throw new ConvertError('convert_unsupported', `${input.name}: no Telegram messages in it`)
   const counts: Record<string, number> = {}

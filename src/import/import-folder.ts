@@ -1,10 +1,11 @@
-import { open, readFile, stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import type { Database } from '../db/types.js'
-import { converterFor, exportFolders, isDocumentPath, type ExportFolder } from '../convert/index.js'
+import { converterFor, exportFolders, isDocumentPath, SNIFF_BYTES, type ExportFolder } from '../convert/index.js'
 import { NotFoundError, serializeError } from '../errors/index.js'
 import { createFileFilter, type FileFilter, type SyncStrategy } from '../sources/file-filter.js'
 import { compileGlobs } from '../sources/glob.js'
+import { readFirstBytes } from '../sources/read-text.js'
 import { readExportManifest } from './export-manifest.js'
 import { importDocument, NOT_CONTENT } from './import-documents.js'
 import { importFiles, slugForFile, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
@@ -72,7 +73,7 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   const exports = withDocuments
     ? await exportFolders(
         walked.map((f) => f.relativePath),
-        (path) => firstBytes(join(absoluteRoot, path)).catch(() => new Uint8Array()),
+        (path) => readFirstBytes(join(absoluteRoot, path), SNIFF_BYTES).catch(() => new Uint8Array()),
       )
     : null
   const inExport = (path: string): boolean => exports?.owns(path) ?? false
@@ -112,22 +113,10 @@ async function appJsonExports(files: readonly WalkedFile[]): Promise<Set<string>
   const found = new Set<string>()
   for (const file of files) {
     if (!file.relativePath.toLowerCase().endsWith('.json')) continue
-    const head = await firstBytes(file.absolutePath).catch(() => new Uint8Array())
+    const head = await readFirstBytes(file.absolutePath, SNIFF_BYTES).catch(() => new Uint8Array())
     if (converterFor(file.relativePath, undefined, head) !== null) found.add(file.relativePath)
   }
   return found
-}
-
-/** Enough of a file's start to tell an export's page by its markup. */
-async function firstBytes(path: string): Promise<Uint8Array> {
-  const handle = await open(path, 'r')
-  try {
-    const buffer = new Uint8Array(16384)
-    const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, 0)
-    return buffer.subarray(0, bytesRead)
-  } finally {
-    await handle.close()
-  }
 }
 
 /** The files each export folder's converter reads, as one document per folder. */

@@ -1,5 +1,5 @@
 import { lstatSync, readFileSync, type Stats } from 'node:fs'
-import { lstat, readFile } from 'node:fs/promises'
+import { lstat, open, readFile } from 'node:fs/promises'
 import { NotFoundError, ValidationError } from '../errors/index.js'
 import { MAX_FILE_BYTES } from './file-filter.js'
 
@@ -86,4 +86,16 @@ export function decodeTextBytes(bytes: Uint8Array, label: string, options: { all
     throw new ValidationError('binary_file', `${label} looks binary (contains NUL bytes).`, { hint: 'Exclude it from the source.' })
   }
   return text.replace(/^\uFEFF/, '')
+}
+
+/** At most the first `length` bytes of a file, for telling what it is before reading it whole. */
+export async function readFirstBytes(path: string, length: number): Promise<Uint8Array> {
+  const handle = await open(path, 'r')
+  try {
+    const buffer = new Uint8Array(length)
+    const { bytesRead } = await handle.read(buffer, 0, length, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
 }

@@ -1,11 +1,11 @@
 import { watch, type FSWatcher } from 'node:fs'
-import { lstat, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rename, stat } from 'node:fs/promises'
 import { containedDirectory } from '../../util/contained-path.js'
 import { extname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { converterFor } from '../../convert/index.js'
+import { converterFor, SNIFF_BYTES } from '../../convert/index.js'
 import { serializeError } from '../../errors/index.js'
-import { readTextFile } from '../../sources/read-text.js'
+import { readFirstBytes, readTextFile } from '../../sources/read-text.js'
 import type { IngestionSource, IngestionSourceContext } from '../contract.js'
 
 const TYPE_BY_EXTENSION: Record<string, string> = {
@@ -193,22 +193,12 @@ export class InboxSource implements IngestionSource {
   }
 }
 
-/** How much of a JSON file tells an app's export from other JSON. */
-const EXPORT_SNIFF_BYTES = 4096
-
 /**
  * A JSON file an app exported (Telegram's `result.json`, Roam's graph), known by its first bytes:
  * its name alone does not tell it from JSON data, which stays a text capture.
  */
 async function isAppExport(name: string, path: string): Promise<boolean> {
   if (!name.toLowerCase().endsWith('.json')) return false
-  const file = await open(path, 'r').catch(() => null)
-  if (file === null) return false
-  try {
-    const head = Buffer.alloc(EXPORT_SNIFF_BYTES)
-    const { bytesRead } = await file.read(head, 0, EXPORT_SNIFF_BYTES, 0)
-    return converterFor(name, undefined, head.subarray(0, bytesRead)) !== null
-  } finally {
-    await file.close()
-  }
+  const head = await readFirstBytes(path, SNIFF_BYTES).catch(() => null)
+  return head !== null && converterFor(name, undefined, head) !== null
 }

@@ -1,6 +1,6 @@
 import { languageForFenceTag } from '../chunking/languages.js'
 import { ConfigError, UsageError } from '../errors/index.js'
-import type { SearchOptions } from './types.js'
+import { DETAIL_LEVELS, type Detail, type SearchOptions } from './types.js'
 
 // The language table alone: the chunking index would also load the chunkers, which search never needs.
 
@@ -74,9 +74,6 @@ export function planSearch(options: SearchOptions, settings: SearchSettings): Se
     tag: optionalText(options.tag),
   }
 }
-
-export const DETAIL_LEVELS = ['low', 'medium', 'high'] as const
-export type Detail = (typeof DETAIL_LEVELS)[number]
 
 export interface DetailGate {
   detail: Detail

@@ -1,4 +1,6 @@
-import type { Detail } from './options.js'
+/** How much of each hit a result carries. */
+export const DETAIL_LEVELS = ['low', 'medium', 'high'] as const
+export type Detail = (typeof DETAIL_LEVELS)[number]
 
 /** Options shared by every search mode; names follow the service specification. */
 export interface SearchOptions {

@@ -44,7 +44,8 @@ export function codeIdentifiers(text: string): CodeIdentifiers {
     if (ident && ident.length >= 3) addQualified(ident, true)
   }
   const prose = text.replace(BACKTICKED, ' ')
-  for (const m of prose.matchAll(DOTTED)) addQualified(m[0], false)
+  // `e.g` and `i.e` are prose: a path of code has no one-letter segment.
+  for (const m of prose.matchAll(DOTTED)) if (m[0].split('.').every((part) => part.length >= 2)) addQualified(m[0], false)
   for (const m of prose.replace(DOTTED, ' ').matchAll(CAMEL)) names.add(m[0])
   for (const m of prose.replace(DOTTED, ' ').matchAll(SNAKE)) names.add(m[0])
   return { names: [...names].slice(0, MAX_IDENTIFIERS), qualified: [...qualified].slice(0, MAX_IDENTIFIERS) }

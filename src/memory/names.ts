@@ -3,9 +3,8 @@
  * is read once and kept until a cheap fingerprint of the source's entities changes, so a turn
  * costs one index scan, not a read of every entity with its aliases.
  */
-import { readConfigValue } from '../config/db-config.js'
 import type { SqlExecutor } from '../db/types.js'
-import { DEFAULT_MENTION_STOPLIST, entityTypes } from '../links/index.js'
+import { DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST } from '../links/index.js'
 
 const MIN_NAME_LENGTH = 3
 const MAX_NAME_WORDS = 6
@@ -89,20 +88,41 @@ function buildTable(rows: readonly EntityRow[], stop: ReadonlySet<string>): Name
 
 const tables = new Map<string, { fingerprint: string; table: NameTable }>()
 
-/** The names of the entities of one source, rebuilt only when its entity set has changed. */
-export async function entityNameTable(db: SqlExecutor, sourceId: string): Promise<NameTable> {
-  const types = await entityTypes(db)
-  const stoplist = await readConfigValue(db, 'links.mention_stoplist')
-  const { rows } = await db.query<{ n: number; newest: string | null; top: string | null }>(
-    `SELECT count(*) AS n, max(updated_at)::text AS newest, max(id)::text AS top FROM pages
-     WHERE lower(type) = ANY($1::text[]) AND page_kind = 'markdown' AND source_id = $2`,
-    [types, sourceId],
-  )
+/** Whether the cached table still holds (the entity set's size, newest write and highest id), and whether the source has code. */
+const FINGERPRINT_SQL = `SELECT count(*) AS n, max(updated_at)::text AS newest, max(id)::text AS top,
+    EXISTS (SELECT 1 FROM pages c WHERE c.page_kind = 'code' AND c.source_id = $2) AS has_code
+  FROM pages WHERE lower(type) = ANY($1::text[]) AND page_kind = 'markdown' AND source_id = $2`
+
+function listSetting(value: string | null | undefined, fallback: readonly string[]): string[] {
+  if (value === null || value === undefined) return [...fallback]
+  return value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '')
+}
+
+interface SourceState {
+  table: NameTable
+  /** The source has code pages: only then is the code index asked. */
+  hasCode: boolean
+}
+
+/**
+ * The names of the entities of one source, rebuilt only when its entity set has changed; one
+ * query when nothing has.
+ */
+export async function sourceState(db: SqlExecutor, sourceId: string): Promise<SourceState> {
+  const { rows: settings } = await db.query<{ key: string; value: string }>(`SELECT key, value FROM config WHERE key = ANY($1::text[])`, [['links.entity_types', 'links.mention_stoplist']])
+  const setting = new Map(settings.map((r) => [r.key, r.value]))
+  const types = listSetting(setting.get('links.entity_types'), DEFAULT_ENTITY_TYPES)
+  const stoplist = setting.get('links.mention_stoplist') ?? null
+  const { rows } = await db.query<{ n: number; newest: string | null; top: string | null; has_code: boolean }>(FINGERPRINT_SQL, [types, sourceId])
+  const row = rows[0]!
   // The database's identity is part of the key: tests and a service may hold several brains.
-  const fingerprint = JSON.stringify([types, stoplist, Number(rows[0]?.n ?? 0), rows[0]?.newest ?? null, rows[0]?.top ?? null])
+  const fingerprint = JSON.stringify([types, stoplist, Number(row.n), row.newest, row.top])
   const key = `${identityOf(db)}\u0000${sourceId}`
   const cached = tables.get(key)
-  if (cached?.fingerprint === fingerprint) return cached.table
+  if (cached?.fingerprint === fingerprint) return { table: cached.table, hasCode: row.has_code }
   const { rows: entities } = await db.query<EntityRow>(
     `SELECT p.id, p.slug, p.source_id, p.title, p.type, coalesce(array_agg(a.alias) FILTER (WHERE a.alias IS NOT NULL), '{}') AS aliases
      FROM pages p LEFT JOIN page_aliases a ON a.page_id = p.id
@@ -112,7 +132,7 @@ export async function entityNameTable(db: SqlExecutor, sourceId: string): Promis
   )
   const table = buildTable(entities, stopSet(stoplist))
   tables.set(key, { fingerprint, table })
-  return table
+  return { table, hasCode: row.has_code }
 }
 
 const identities = new WeakMap<object, number>()

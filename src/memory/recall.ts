@@ -8,7 +8,7 @@ import { capToTokenLimit, countTokens } from '../embedding/index.js'
 import { DEFAULT_SOURCE_ID } from '../pages/index.js'
 import { codeIdentifiers, findCodeDefinitions, type CodeDefinitionHit } from './code-ids.js'
 import { pageExcerpt } from './excerpt.js'
-import { entityNameTable, matchEntities, type EntityMatch } from './names.js'
+import { matchEntities, sourceState, type EntityMatch } from './names.js'
 import { recordVolunteered, volunteered } from './sessions.js'
 
 export const DEFAULT_RECALL_BUDGET = 300
@@ -133,12 +133,12 @@ export async function recall(db: SqlExecutor, input: RecallInput): Promise<Recal
   const session = input.sessionId ?? null
   const budget = input.budget ?? DEFAULT_RECALL_BUDGET
   const text = input.text.slice(0, MAX_TEXT_CHARS)
-  const table = await entityNameTable(db, sourceId)
+  const { table, hasCode } = await sourceState(db, sourceId)
   const matches = matchEntities(text, table)
   // Titles before aliases, then the order the turn names them in.
   matches.sort((a, b) => Number(b.byTitle) - Number(a.byTitle) || a.position - b.position)
   const entities = await entityCandidates(db, sourceId, matches)
-  const code = (await findCodeDefinitions(db, sourceId, codeIdentifiers(text))).map(codeCandidate)
+  const code = hasCode ? (await findCodeDefinitions(db, sourceId, codeIdentifiers(text))).map(codeCandidate) : []
   let candidates = [...entities, ...code]
   if (candidates.length === 0) return { inject: [], tokens: 0, session }
   if (session !== null) candidates = unseen(candidates, await volunteered(db, session, sourceId))

@@ -5,7 +5,7 @@
  */
 import { NotFoundError, ValidationError } from '../errors/index.js'
 import { DEFAULT_SOURCE_ID, findPage, normalizeSlug, putPage, serializePage, type PutPageContext } from '../pages/index.js'
-import { entityNameTable, matchEntities } from './names.js'
+import { matchEntities, sourceState } from './names.js'
 
 const MAX_ENTRY_CHARS = 4000
 
@@ -46,7 +46,7 @@ export function rememberedBy(caller: string | null | undefined, harness: string 
 
 async function targetSlugs(ctx: PutPageContext, input: RememberInput, sourceId: string): Promise<string[]> {
   if (input.about && input.about.length > 0) return [...new Set(input.about.map((s) => normalizeSlug(s)))]
-  const matches = matchEntities(input.text, await entityNameTable(ctx.db, sourceId))
+  const matches = matchEntities(input.text, (await sourceState(ctx.db, sourceId)).table)
   if (matches.length === 0) {
     throw new ValidationError('remember_nothing_named', 'The text names no entity of this source, so there is no page to record it on.', {
       hint: 'Name the person, company or project in the text, or pass --about <slug> (about: [slug]).',

@@ -29,6 +29,7 @@ export const recallTool = defineOperation({
     budget: z.number().int().min(20).max(8000).optional().describe('Most tokens of the whole answer (default 300)'),
   }),
   mutating: false,
+  sourceScoped: true,
   async run(ctx, args) {
     const { recall } = await import('../memory/index.js')
     const { db } = await ctx.brain()
@@ -69,6 +70,7 @@ export const rememberTool = defineOperation({
     source,
   }),
   mutating: true,
+  sourceScoped: true,
   async run(ctx, args) {
     const { remember } = await import('../memory/index.js')
     return remember(await pageWriteContext(ctx, false), {

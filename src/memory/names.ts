@@ -86,12 +86,18 @@ function buildTable(rows: readonly EntityRow[], stop: ReadonlySet<string>): Name
   return { names, entities, maxWords }
 }
 
-const tables = new Map<string, { fingerprint: string; table: NameTable }>()
+const tables = new Map<string, { fingerprint: string; state: SourceState }>()
 
-/** Whether the cached table still holds (the entity set's size, newest write and highest id), and whether the source has code. */
-const FINGERPRINT_SQL = `SELECT count(*) AS n, max(updated_at)::text AS newest, max(id)::text AS top,
-    EXISTS (SELECT 1 FROM pages c WHERE c.page_kind = 'code' AND c.source_id = $2) AS has_code
-  FROM pages WHERE lower(type) = ANY($1::text[]) AND page_kind = 'markdown' AND source_id = $2`
+/**
+ * The settings, and whether the cached table still holds: the newest page write, the highest
+ * page id and the newest trashed page, each one probe of an index. Any write to the brain
+ * rebuilds the table once; a turn with no write since costs this one query.
+ */
+const STATE_SQL = `SELECT (SELECT value FROM config WHERE key = 'links.entity_types') AS types,
+    (SELECT value FROM config WHERE key = 'links.mention_stoplist') AS stoplist,
+    (SELECT max(updated_at) FROM pages)::text AS newest,
+    (SELECT max(id) FROM pages)::text AS top,
+    (SELECT max(id) FROM page_trash)::text AS trashed`
 
 function listSetting(value: string | null | undefined, fallback: readonly string[]): string[] {
   if (value === null || value === undefined) return [...fallback]
@@ -112,17 +118,14 @@ interface SourceState {
  * query when nothing has.
  */
 export async function sourceState(db: SqlExecutor, sourceId: string): Promise<SourceState> {
-  const { rows: settings } = await db.query<{ key: string; value: string }>(`SELECT key, value FROM config WHERE key = ANY($1::text[])`, [['links.entity_types', 'links.mention_stoplist']])
-  const setting = new Map(settings.map((r) => [r.key, r.value]))
-  const types = listSetting(setting.get('links.entity_types'), DEFAULT_ENTITY_TYPES)
-  const stoplist = setting.get('links.mention_stoplist') ?? null
-  const { rows } = await db.query<{ n: number; newest: string | null; top: string | null; has_code: boolean }>(FINGERPRINT_SQL, [types, sourceId])
-  const row = rows[0]!
+  const { rows } = await db.query<{ types: string | null; stoplist: string | null; newest: string | null; top: string | null; trashed: string | null }>(STATE_SQL)
+  const state = rows[0]!
+  const fingerprint = JSON.stringify([state.types, state.stoplist, state.newest, state.top, state.trashed])
   // The database's identity is part of the key: tests and a service may hold several brains.
-  const fingerprint = JSON.stringify([types, stoplist, Number(row.n), row.newest, row.top])
   const key = `${identityOf(db)}\u0000${sourceId}`
   const cached = tables.get(key)
-  if (cached?.fingerprint === fingerprint) return { table: cached.table, hasCode: row.has_code }
+  if (cached?.fingerprint === fingerprint) return cached.state
+  const types = listSetting(state.types, DEFAULT_ENTITY_TYPES)
   const { rows: entities } = await db.query<EntityRow>(
     `SELECT p.id, p.slug, p.source_id, p.title, p.type, coalesce(array_agg(a.alias) FILTER (WHERE a.alias IS NOT NULL), '{}') AS aliases
      FROM pages p LEFT JOIN page_aliases a ON a.page_id = p.id
@@ -130,9 +133,10 @@ export async function sourceState(db: SqlExecutor, sourceId: string): Promise<So
      GROUP BY p.id, p.slug, p.source_id, p.title, p.type`,
     [types, sourceId],
   )
-  const table = buildTable(entities, stopSet(stoplist))
-  tables.set(key, { fingerprint, table })
-  return { table, hasCode: row.has_code }
+  const { rows: code } = await db.query<{ has_code: boolean }>(`SELECT EXISTS (SELECT 1 FROM pages WHERE page_kind = 'code' AND source_id = $1) AS has_code`, [sourceId])
+  const built = { table: buildTable(entities, stopSet(state.stoplist)), hasCode: code[0]?.has_code === true }
+  tables.set(key, { fingerprint, state: built })
+  return built
 }
 
 const identities = new WeakMap<object, number>()

@@ -18,7 +18,7 @@ function looksLikeCode(word: string): boolean {
   return /[a-z][A-Z]|[A-Z][a-z0-9]+[A-Z]|_/.test(word)
 }
 
-export interface CodeIdentifiers {
+interface CodeIdentifiers {
   /** Bare names (a definition's own name). */
   names: string[]
   /** Qualified names as written (`Queue.submit`, `mod::fn`), looked up whole. */

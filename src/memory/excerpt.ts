@@ -9,13 +9,13 @@ const DECISION = /\b(?:decided|decision|agreed|committed|chose|will not|won't)\b
 const SUMMARY_CHARS = 280
 const ENTRY_CHARS = 240
 
-export interface ExcerptSource {
+interface ExcerptSource {
   summary: string | null
   compiledTruth: string
   timeline: string
 }
 
-export interface TimelineEntry {
+interface TimelineEntry {
   date: string
   text: string
 }
@@ -52,7 +52,7 @@ function firstSentences(text: string, chars: number): string {
 }
 
 /** Dated entries of a timeline, newest first; of one day, the one written last first. */
-export function timelineEntries(timeline: string): TimelineEntry[] {
+function timelineEntries(timeline: string): TimelineEntry[] {
   const entries: Array<TimelineEntry & { at: number }> = []
   timeline.split('\n').forEach((line, at) => {
     const m = DATED_LINE.exec(line)

@@ -16,7 +16,7 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu
 /** Where a name cannot run on: punctuation that ends a clause, or a full stop before a space. */
 const CLAUSE_BREAK = /[,;:!?()[\]{}"“”<>|]|\.(?:\s|$)|\s[-–—]\s/
 
-export interface EntityRef {
+interface EntityRef {
   id: number
   slug: string
   sourceId: string
@@ -30,7 +30,7 @@ interface EntityEntry extends EntityRef {
 }
 
 /** A name of exactly one entity points at it; a shared name points at several and picks none. */
-export interface NameTable {
+interface NameTable {
   names: Map<string, number[]>
   entities: Map<number, EntityEntry>
   maxWords: number

@@ -34,13 +34,13 @@ export interface RememberResult {
 }
 
 /** One timeline line: the date, then the text on one line. */
-export function timelineEntry(date: Date, text: string): string {
+function timelineEntry(date: Date, text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim().slice(0, MAX_ENTRY_CHARS)
   return `- **${date.toISOString().slice(0, 10)}** | ${oneLine}`
 }
 
 /** Who wrote the entry, as history keeps it: the caller, the agent harness and its session. */
-export function rememberedBy(caller: string | null | undefined, harness: string | null, session: string | null): string {
+function rememberedBy(caller: string | null | undefined, harness: string | null, session: string | null): string {
   return [caller, harness ? `harness=${harness}` : null, session ? `session=${session}` : null].filter((p): p is string => !!p).join(' ')
 }
 

@@ -32,12 +32,22 @@ interface EntityEntry extends EntityRef {
 /** A name of exactly one entity points at it; a shared name points at several and picks none. */
 interface NameTable {
   names: Map<string, number[]>
+  /**
+   * A person's surname (the last word of a title of two or more words), used only where no
+   * name matches, only written with a capital, and only when one person has it.
+   */
+  surnames: Map<string, number[]>
   entities: Map<number, EntityEntry>
   maxWords: number
 }
 
 function wordsOf(text: string): string[] {
   return [...text.toLowerCase().matchAll(WORD)].map((m) => m[0].replace(/['’]s$/u, ''))
+}
+
+/** Whether each word, as written, opens with a capital letter. */
+function capitalized(text: string): boolean[] {
+  return [...text.matchAll(WORD)].map((m) => /^\p{Lu}/u.test(m[0]))
 }
 
 /** A name as compared: lower-cased words (hyphens, dots and underscores split them) joined by one space. */
@@ -65,8 +75,15 @@ interface EntityRow {
   aliases: string[]
 }
 
+function addOwner(map: Map<string, number[]>, name: string, id: number): void {
+  const owners = map.get(name) ?? []
+  if (!owners.includes(id)) owners.push(id)
+  map.set(name, owners)
+}
+
 function buildTable(rows: readonly EntityRow[], stop: ReadonlySet<string>): NameTable {
   const names = new Map<string, number[]>()
+  const surnames = new Map<string, number[]>()
   const entities = new Map<number, EntityEntry>()
   let maxWords = 1
   for (const row of rows) {
@@ -77,13 +94,16 @@ function buildTable(rows: readonly EntityRow[], stop: ReadonlySet<string>): Name
       const count = raw.split(' ').length
       if (raw.length < MIN_NAME_LENGTH || stop.has(raw) || count > MAX_NAME_WORDS) continue
       for (const word of raw.split(' ')) if (word.length >= MIN_NEAR_MISS_STEM) entry.stems.add(word)
-      const owners = names.get(raw) ?? []
-      owners.push(id)
-      names.set(raw, owners)
+      addOwner(names, raw, id)
       maxWords = Math.max(maxWords, count)
     }
+    const titleWords = normalizeName(row.title).split(' ')
+    const surname = titleWords[titleWords.length - 1]!
+    if (row.type.toLowerCase() === 'person' && titleWords.length >= 2 && surname.length >= MIN_NEAR_MISS_STEM && !stop.has(surname)) addOwner(surnames, surname, id)
   }
-  return { names, entities, maxWords }
+  // A surname that is also a name of some entity is that name.
+  for (const name of names.keys()) surnames.delete(name)
+  return { names, surnames, entities, maxWords }
 }
 
 const tables = new Map<string, { fingerprint: string; state: SourceState }>()
@@ -172,13 +192,14 @@ export function matchEntities(text: string, table: NameTable): EntityMatch[] {
   let position = 0
   for (const clause of text.split(CLAUSE_BREAK)) {
     const words = wordsOf(clause)
+    const capitals = capitalized(clause)
     for (let i = 0; i < words.length;) {
-      const hit = longestName(words, i, table)
+      const hit = longestName(words, i, table) ?? surnameAt(words, capitals, i, table)
       if (!hit) {
         i++
         continue
       }
-      const owners = table.names.get(hit.name)!
+      const owners = hit.owners
       const next = words[i + hit.length]
       i += hit.length
       if (owners.length !== 1) continue
@@ -193,13 +214,25 @@ export function matchEntities(text: string, table: NameTable): EntityMatch[] {
   return [...found.values()]
 }
 
-function longestName(words: readonly string[], start: number, table: NameTable): { name: string; length: number } | null {
+interface NameHit {
+  name: string
+  length: number
+  owners: number[]
+}
+
+function longestName(words: readonly string[], start: number, table: NameTable): NameHit | null {
   const most = Math.min(table.maxWords, words.length - start)
   for (let n = most; n >= 1; n--) {
     const name = words.slice(start, start + n).join(' ')
-    if (table.names.has(name)) return { name, length: n }
+    const owners = table.names.get(name)
+    if (owners) return { name, length: n, owners }
   }
   return null
+}
+
+function surnameAt(words: readonly string[], capitals: readonly boolean[], at: number, table: NameTable): NameHit | null {
+  const owners = capitals[at] ? table.surnames.get(words[at]!) : undefined
+  return owners ? { name: words[at]!, length: 1, owners } : null
 }
 
 function nearMiss(word: string, stems: ReadonlySet<string>): boolean {

@@ -6,6 +6,7 @@
 import { NotFoundError, ValidationError } from '../errors/index.js'
 import { DEFAULT_SOURCE_ID, findPage, normalizeSlug, putPage, serializePage, type PutPageContext } from '../pages/index.js'
 import { matchEntities, sourceState } from './names.js'
+import { recordVolunteered } from './sessions.js'
 
 const MAX_ENTRY_CHARS = 4000
 
@@ -82,5 +83,13 @@ export async function remember(ctx: PutPageContext, input: RememberInput): Promi
     })
     written.push({ slug: page!.slug, source_id: sourceId, title: page!.title, status: result.status, entry })
   }
+  // The session that wrote the entry knows it: its own recall does not tell it back.
+  if (session !== null && !ctx.dryRun)
+    await recordVolunteered(
+      ctx.db,
+      session,
+      sourceId,
+      pages.map((p) => String(p!.id)),
+    )
   return { written, session, harness }
 }

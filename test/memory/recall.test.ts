@@ -53,6 +53,16 @@ engineTest(t, 'recall: a shared name volunteers neither, the full name picks one
   t.same(slugs(await recall(db, { text: 'those ideas' })), [], 'a page that is not an entity is never volunteered by name')
 })
 
+engineTest(t, 'recall: a person by surname alone when written with a capital and no other name fits; an org is an entity', async (t, { db }) => {
+  await seed(db)
+  await page(db, 'people/ada-quince', person('Ada Quince', 'ada', 'Investor.'))
+  await page(db, 'funds/harborlight', '---\ntitle: Harborlight Ventures\ntype: org\nsummary: A fund.\n---\n\nA fund.\n')
+  t.same(slugs(await recall(db, { text: 'Did Cindergate ever follow up on that intro?' })), ['people/tobias-cindergate'])
+  t.same(slugs(await recall(db, { text: 'the cindergate of the town' })), [], 'not in lower case')
+  t.same(slugs(await recall(db, { text: 'Quince or Quincewood?' })), ['people/ada-quince', 'people/yuki-quincewood'], 'each its own surname')
+  t.same(slugs(await recall(db, { text: 'Is Harborlight Ventures in?' })), ['funds/harborlight'])
+})
+
 engineTest(t, 'recall: a page is volunteered once per session, again when it changes, and afresh in a new session', async (t, { db }) => {
   await seed(db)
   t.same(slugs(await recall(db, { text: 'Catch me up on Tobias', sessionId: 's1' })), ['people/tobias-cindergate'])
@@ -61,8 +71,11 @@ engineTest(t, 'recall: a page is volunteered once per session, again when it cha
   t.same(slugs(await recall(db, { text: 'Tobias and Mosslight', sessionId: 's1' })), ['companies/mosslight'], 'only the new page')
   t.same(slugs(await recall(db, { text: 'Tobias', sessionId: 's2' })), ['people/tobias-cindergate'], 'a new session starts fresh')
   t.same(slugs(await recall(db, { text: 'Tobias' })), ['people/tobias-cindergate'], 'no session, no suppression')
-  await remember(writeCtx(db), { text: 'Tobias agreed to send the Q3 numbers.', sessionId: 's1' })
-  t.match((await recall(db, { text: 'Tobias?', sessionId: 's1' })).inject, [{ slug: 'people/tobias-cindergate', excerpt: /Q3 numbers/ }], 'a changed page is told again')
+  await remember(writeCtx(db), { text: 'Tobias agreed to send the Q3 numbers.', sessionId: 's-other' })
+  t.match((await recall(db, { text: 'Tobias?', sessionId: 's1' })).inject, [{ slug: 'people/tobias-cindergate', excerpt: /Q3 numbers/ }], 'a page changed by another session is told again')
+  await remember(writeCtx(db), { text: 'Tobias will call back.', sessionId: 's1' })
+  t.same(slugs(await recall(db, { text: 'Tobias?', sessionId: 's1' })), [], 'what the session wrote itself is not told back to it')
+  t.same(slugs(await recall(db, { text: 'Tobias?', sessionId: 's-other' })), ['people/tobias-cindergate'], 'the other session hears of it')
   await db.query(`UPDATE memory_session_pages SET expires_at = now() - interval '1 minute' WHERE session_id = 's2'`)
   t.same(slugs(await recall(db, { text: 'Tobias', sessionId: 's2' })), ['people/tobias-cindergate'], 'an expired session forgets')
   const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM memory_session_pages WHERE expires_at <= now()`)

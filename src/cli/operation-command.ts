@@ -92,7 +92,8 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
         const value = Array.isArray(words) ? words.join(' ') : words
         const given = typeof value === 'string' && value.trim() !== ''
         if (given) args[shape.positional.field] = value
-        else if (shape.positional.required || (shape.stdin && piped === null)) throw missingWord(shape, prefix)
+        // The words are needed unless standard input gives the field instead.
+        else if (!(shape.stdin?.field === shape.positional.field && piped !== null)) throw missingWord(shape, prefix)
       }
       if (shape.stdin && piped !== null) {
         const before = args[shape.stdin.field]

@@ -24,6 +24,7 @@ const CAPABILITIES = [
   'ingestion',
   'integrations',
   'links',
+  'memory',
   'models',
   'oauth',
   'pages',

@@ -198,6 +198,7 @@ export function convertChat(input: ConvertInput, limits: ConvertLimits): Convert
     throw new ConvertError('convert_too_many_pages', `${input.name}: ${convs.length} conversations exceed ${limits.maxDrafts}`)
   }
   const counts: Record<string, number> = { conversations: convs.length }
-  const drafts = convs.map((c, i) => toDraft(found.format, c, i, counts))
+  const first = input.firstIndex ?? 0
+  const drafts = convs.map((c, i) => toDraft(found.format, c, first + i, counts))
   return { format: found.format, drafts, counts }
 }

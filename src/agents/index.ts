@@ -7,3 +7,7 @@
  */
 export { hookSpec, hookEvents, parseHookInput, hookReply, recallContext, orientationText, type HookSpec, type HookInput, type HookAction } from './hook-events.js'
 export { captureTranscript, sessionSlug, type TranscriptCapture, type TranscriptReceipt } from './capture-transcript.js'
+export { AGENTS, isAgentName, agentTargets, type AgentName, type Scope, type FileTarget } from './targets.js'
+export { planInstall, applyInstall, planDiff, type FileChange, type FileStatus, type InstallRequest } from './install.js'
+export { editTomlTable } from './toml-table.js'
+export { editRulesBlock, BLOCK_BEGIN, BLOCK_END } from './rules-block.js'

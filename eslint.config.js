@@ -25,6 +25,7 @@ const CAPABILITIES = [
   'ingestion',
   'integrations',
   'links',
+  'memory',
   'models',
   'oauth',
   'pages',

@@ -38,6 +38,8 @@ export interface CliShape {
   /** The positional words: one field, or every remaining word joined with spaces. */
   positional?: { field: string; rest?: boolean; required: boolean }
   options: CliOption[]
+  /** A flag that reads the field from standard input instead of (or after) the positional words. */
+  stdin?: { field: string; flag: string; description: string }
   /** Prefix of the error code of a bad whole number: `<prefix>invalid_<flag>`. */
   integerErrorPrefix?: string
 }

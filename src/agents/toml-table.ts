@@ -158,11 +158,12 @@ export function editTomlTable(file: string, text: string | null, path: readonly 
       const after = to < lines.length ? lines[to]!.start : source.length
       const endsFile = after >= source.length || lines.slice(to).every((l) => l.text.trim() === '')
       // A removal at the end of the file takes the blank line that separated it with it.
-      if (table === null && endsFile && from > 0 && lines[from - 1]!.text.trim() === '') cut = lines[from - 1]!.start
+      if ((table === null || n > 0) && endsFile && from > 0 && lines[from - 1]!.text.trim() === '') cut = lines[from - 1]!.start
       pieces.push(source.slice(cursor, cut))
       if (n === 0 && table !== null) pieces.push(table.endsWith('\n') ? table : `${table}\n`)
       const blankAround = from > 0 && lines[from - 1]!.text.trim() === '' && to < lines.length && lines[to]!.text.trim() === ''
-      cursor = table === null && endsFile ? source.length : table === null && blankAround ? lines[to]!.end : after
+      const dropped = table === null || n > 0
+      cursor = dropped && endsFile ? source.length : dropped && blankAround ? lines[to]!.end : after
     })
     pieces.push(source.slice(cursor))
     out = pieces.join('')

@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors/index.js'
 
 /** A JSON object read from an agent's config file, and how to write it back the way it was laid out. */
-export interface JsonDoc {
+interface JsonDoc {
   value: Record<string, unknown>
   indent: string
 }

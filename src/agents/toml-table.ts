@@ -124,7 +124,7 @@ function otherForm(lines: ScannedLine[], path: readonly string[]): number | null
   return null
 }
 
-export interface TomlEdit {
+interface TomlEdit {
   /** The file's new text; the same string when nothing changed. */
   text: string
   changed: boolean

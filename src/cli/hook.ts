@@ -15,7 +15,7 @@ import { brainExists, brainHome, hookTimeoutMs } from '../config/home.js'
 /** Hook JSON beyond this is not a hook's; it is dropped unread. */
 const MAX_STDIN_BYTES = 4 * 1024 * 1024
 
-export interface HookIo {
+interface HookIo {
   stdin: NodeJS.ReadableStream
   stdout: NodeJS.WritableStream
   cwd: string

@@ -189,6 +189,9 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
 
 /** Versions of one page through every history tool: list, read, diff, revert (a new version). */
 async function exerciseHistory(t: Test, client: Client, options: { remote: boolean }): Promise<void> {
+  // Tag changes earlier in the suite kept versions of their own; count from where they left it.
+  const before = (await call(client, 'list_versions', { slug: 'notes/alpha' })).data as { total: number }
+  const base = before.total
   const changed = await call(client, 'put_page', { slug: 'notes/alpha', content: '---\ntitle: Alpha\n---\n# Alpha\n\nThe zanzibar protocol note, revised.', no_embed: true })
   t.equal(changed.data.status, 'updated')
   const history = await call(client, 'list_versions', { slug: 'notes/alpha' })
@@ -197,19 +200,20 @@ async function exerciseHistory(t: Test, client: Client, options: { remote: boole
   t.match(history.data, {
     slug: 'notes/alpha',
     versions: [
-      { number: 2, current: true, via, lines_added: 1, lines_removed: 1 },
-      { number: 1, current: false, via },
+      { number: base + 1, current: true, via, lines_added: 1, lines_removed: 1 },
+      { number: base, current: false },
     ],
   })
+  t.match((history.data as { versions: Array<{ via: string }> }).versions.at(-1), { via })
   const first = await call(client, 'get_version', { slug: 'notes/alpha', version: 1 })
   t.match(first.data, { version: 1, current: false, markdown: /The zanzibar protocol note\.\n/ })
-  t.match(envelope(await call(client, 'get_version', { slug: 'notes/alpha', version: 9 })), { class: 'NotFoundError', code: 'version_not_found' })
+  t.match(envelope(await call(client, 'get_version', { slug: 'notes/alpha', version: 99 })), { class: 'NotFoundError', code: 'version_not_found' })
   const diff = await call(client, 'diff_versions', { slug: 'notes/alpha' })
-  t.match(diff.data, { from: 1, to: 2, lines_added: 1, lines_removed: 1, diff: /-The zanzibar protocol note\.\n\+The zanzibar protocol note, revised\./ })
+  t.match(diff.data, { from: base, to: base + 1, lines_added: 1, lines_removed: 1, diff: /-The zanzibar protocol note\.\n\+The zanzibar protocol note, revised\./ })
   const reverted = await call(client, 'revert_page', { slug: 'notes/alpha', to: 1, no_embed: true })
-  t.match(reverted.data, { status: 'updated', reverted_to: 1, version: 3 })
+  t.match(reverted.data, { status: 'updated', reverted_to: 1, version: base + 2 })
   const after = await call(client, 'list_versions', { slug: 'notes/alpha' })
-  t.match(after.data, { versions: [{ number: 3, current: true, via: options.remote ? 'mcp:revert' : 'revert' }, { number: 2 }, { number: 1 }] })
+  t.match(after.data, { versions: [{ number: base + 2, current: true, via: options.remote ? 'mcp:revert' : 'revert' }, { number: base + 1 }, { number: base }] })
 }
 
 /** recall and remember over MCP: the same answer as the CLI's, and a decision crossing sessions. */

@@ -122,7 +122,7 @@ export function orientationText(stats: unknown): string | null {
   const types = counts(s.by_type, 'type', 8)
   const sources = counts(s.by_source, 'source_id', 5)
   return [
-    `The user's brain (a personal knowledge base, MCP server \`brain\`) holds ${s.pages} pages${types ? `: ${types}` : ''}${sources ? `; sources: ${sources}` : ''}.`,
+    `The user's brain (a personal knowledge base, MCP server \`brain\`) holds ${s.pages} ${s.pages === 1 ? 'page' : 'pages'}${types ? `: ${types}` : ''}${sources ? `; sources: ${sources}` : ''}.`,
     'Pages relevant to a prompt are recalled into it automatically. Search for more with its `query` (hybrid) or `search` (keyword) tools and read a page with `get_page`; record decisions and facts worth keeping with `remember`.',
   ].join('\n')
 }

@@ -2,13 +2,13 @@ import { statfsSync } from 'node:fs'
 import { DiskError } from '../errors/index.js'
 
 /** Bytes an unprivileged process may still write on the filesystem holding `dir`. */
-export function freeBytes(dir: string): number {
+function freeBytes(dir: string): number {
   const stats = statfsSync(dir)
   return Number(stats.bavail) * Number(stats.bsize)
 }
 
 /** Bytes as a person reads them: 12.3 MiB. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
   let value = bytes
   let unit = 0
@@ -19,7 +19,7 @@ export function formatBytes(bytes: number): string {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
 }
 
-export interface FreeSpaceGuardOptions {
+interface FreeSpaceGuardOptions {
   /** A folder on the filesystem to watch (the embedded data directory). */
   dir: string
   /** Writes are refused while fewer bytes than this are free. */

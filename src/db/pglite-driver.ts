@@ -116,17 +116,21 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     })
   }
   const guard = options.freeSpace && options.freeSpace.reserveBytes > 0 ? new FreeSpaceGuard(options.freeSpace) : null
-  const beforeWrite = guard ? () => guard.check() : null
-  const base = executor(pg, beforeWrite)
   let closed = false
-  return {
+  const lanes = (beforeWrite: WriteCheck | null) => {
+    const base = executor(pg, beforeWrite)
+    return {
+      query: base.query,
+      exec: base.exec,
+      // Checked at each write inside: a read-only transaction (search sets its timeouts in one)
+      // works on a full disk, and a refused write rolls the whole transaction back.
+      transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => pg.transaction((tx) => fn(executor(tx, beforeWrite))),
+    }
+  }
+  const database: Database = {
     capabilities: { multiProcess: false, rowLevelSecurity: false, httpServer: false, notifications: true, autoAnalyze: false, parallelStatements: false },
     location: options.memory ? 'pglite:memory' : `pglite:${options.dataDir}`,
-    query: base.query,
-    exec: base.exec,
-    // Checked at each write inside: a read-only transaction (search sets its timeouts in one)
-    // works on a full disk, and a refused write rolls the whole transaction back.
-    transaction: (fn) => pg.transaction((tx) => fn(executor(tx, beforeWrite))),
+    ...lanes(guard ? () => guard.check() : null),
     dumpDataDir: async () => (await pg.dumpDataDir('none')) as Blob,
     async listen(channel, onPayload) {
       const unsubscribe = await pg.listen(channel, onPayload)
@@ -144,4 +148,10 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       }
     },
   }
+  if (!guard) return database
+  // A view, not a second connection: same database, same close, a lower free-space floor.
+  const bookkeeping: Database = { ...database, ...lanes(() => guard.checkBookkeeping()) }
+  bookkeeping.forBookkeeping = () => bookkeeping
+  database.forBookkeeping = () => bookkeeping
+  return database
 }

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 
 /** Marks one database call as under way; the returned function marks it done. */
-export interface CallWatch {
+interface CallWatch {
   begin(): () => void
   stop(): Promise<void>
 }

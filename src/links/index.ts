@@ -5,7 +5,7 @@
  * db, config, errors, util.
  */
 export { CITATION_ROOTS, citationsIn, pageCitations, type CitationField, type CodeCitation } from './citations.js'
-export { getLinks, getBacklinks, MAX_LINKS, type PageLink, type LinkQuery } from './links.js'
+export { getLinks, getBacklinks, countLinks, MAX_LINKS, type PageLink, type LinkQuery } from './links.js'
 export { noteLinks, slugKey, joinPath, type NoteLinkDraft, type NoteLinkSource } from './note-links.js'
 export { graphWalk, MAX_WALK_DEPTH, MAX_WALK_NODES, type GraphWalkOptions, type GraphWalkResult, type GraphNode, type WalkDirection } from './graph.js'
 export { listOrphans, listUnresolved, type OrphanPage, type WantedPage, type LooseEndQuery } from './wanted.js'

@@ -12,11 +12,12 @@ const DEFAULTS = {
   'history.version_code': 'false',
   'links.entity_types': 'person,company,organization,org,project,place',
   'links.mention_stoplist': 'the,and,you,this,that,home,index,inbox,note,notes,todo,readme,project,person,people,place,company',
+  'search.language': 'english',
   'search.rerank_top': '30',
   'search.rerank_budget_ms': '2000',
 } as const
 
-export type DefaultedConfigKey = keyof typeof DEFAULTS
+type DefaultedConfigKey = keyof typeof DEFAULTS
 export const DB_CONFIG_DEFAULTS: Readonly<Record<DefaultedConfigKey, string>> = DEFAULTS
 
 /** One key as the brain uses it: the stored value, else its default; `default` says which. */

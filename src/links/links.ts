@@ -75,7 +75,7 @@ const FILTER = `($2::text[] IS NULL OR l.link_type = ANY($2::text[])) AND ($3::t
 /** One page of links at most; a page with more is read with an offset. */
 export const MAX_LINKS = 100_000
 /** One page of links when no limit is given. */
-export const DEFAULT_LINKS = 10_000
+const DEFAULT_LINKS = 10_000
 
 function filterParams(slug: string, query: LinkQuery): SqlParam[] {
   return [slug, query.types && query.types.length > 0 ? [...query.types] : null, query.sourceId ?? null]

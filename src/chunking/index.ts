@@ -13,3 +13,4 @@ export { CODE_EXTENSIONS, displayLanguage, isCodePath, languageForFenceTag, lang
 export { estimateTokens } from './tokens.js'
 export { chunkCode, DEFAULT_CHUNK_SIZE_TOKENS } from './code-chunker.js'
 export { chunkMarkdown, DEFAULT_MAX_FENCES } from './markdown-chunker.js'
+export { labelPdfPages } from './pdf-pages.js'

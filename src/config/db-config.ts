@@ -20,8 +20,3 @@ export async function deleteConfigValue(db: SqlExecutor, key: string): Promise<b
   const { rowCount } = await db.query('DELETE FROM config WHERE key = $1', [key])
   return rowCount > 0
 }
-
-export async function listConfigValues(db: SqlExecutor): Promise<Record<string, string>> {
-  const { rows } = await db.query<{ key: string; value: string }>('SELECT key, value FROM config ORDER BY key')
-  return Object.fromEntries(rows.map((r) => [r.key, r.value]))
-}

@@ -6,4 +6,5 @@ export { loadConfig, brainHome, configForJob, jobSettingsOf, type Config, type E
 export { writeFileConfig, readFileConfig, oauthCredentialsFile, type FileConfig } from './file-config.js'
 export { processEnv, parseFlag, parseToggleOff, disableRuntimeTelemetry, type BrainEnv } from './env.js'
 export { parseDurationMs } from './durations.js'
-export { readConfigValue, writeConfigValue, deleteConfigValue, listConfigValues, DB_CONFIG_KEYS } from './db-config.js'
+export { readConfigValue, writeConfigValue, deleteConfigValue, DB_CONFIG_KEYS } from './db-config.js'
+export { DB_CONFIG_DEFAULTS, effectiveConfigValue, effectiveConfigList, type ConfigEntry } from './db-defaults.js'

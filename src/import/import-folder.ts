@@ -33,7 +33,7 @@ interface FormatCount {
 export interface ImportFolderResult extends ImportFilesResult {
   root: string
   strategy: SyncStrategy
-  /** Files of accepted names that were not imported (links, pipes, devices), with the reason. */
+  /** Files of accepted names that were not imported (links, pipes, devices, data taken for a log), with the reason. */
   ignored: IgnoredFile[]
   /** Documents by source format (`pdf`, `chatgpt`, …; `failed` for files no converter read). */
   formats: Record<string, FormatCount>
@@ -135,6 +135,10 @@ function exportDocuments(root: string, folders: readonly ExportFolder[]): Folder
       }),
     }
   })
+}
+
+function isJsonLines(path: string): boolean {
+  return path.toLowerCase().endsWith('.jsonl')
 }
 
 /** Converts and imports each document into `result`; a document that fails is recorded and the rest go on. */
@@ -247,6 +251,12 @@ async function importDocuments(db: Database, documents: readonly FolderDocument[
       const notContent = NOT_CONTENT.get(envelope.code)
       if (notContent !== undefined) {
         result.documentCounts[notContent] = (result.documentCounts[notContent] ?? 0) + 1
+        continue
+      }
+      // `.jsonl` is as often data (rows, events, fixtures) as a chat or agent log: one that is
+      // no log was never a document to import, so it is left out, not failed.
+      if (envelope.code === 'convert_unsupported' && isJsonLines(file.path)) {
+        result.ignored.push({ path: file.path, reason: 'not_a_chat_log' })
         continue
       }
       bump('failed', 'failed')

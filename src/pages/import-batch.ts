@@ -123,7 +123,7 @@ export async function writePlannedPages(db: Database, batch: PlannedBatch, optio
       }
       continue
     }
-    if (found || seen.has(key) || options.dryRun || options.annotateChunks || options.embedder) {
+    if (found || seen.has(key) || options.dryRun || options.embedder) {
       await flush()
       await single(p)
     } else {

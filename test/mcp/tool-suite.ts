@@ -115,8 +115,8 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   t.same((await call(client, 'code_refs', { symbol: 'zanzibar', language: 'typescript' })).data, { results: [] }, 'code_refs answers')
   t.match((await call(client, 'code_callers', { symbol: 'noSuchFunction', depth: 2 })).data, { symbol: 'noSuchFunction', results: [] })
   t.match((await call(client, 'code_callees', { symbol: 'noSuchFunction' })).data, { symbol: 'noSuchFunction', results: [] })
-  t.same((await call(client, 'get_links', { slug: 'notes/alpha' })).data, { links: [] })
-  t.same((await call(client, 'get_backlinks', { slug: 'notes/alpha' })).data, { links: [] })
+  t.same((await call(client, 'get_links', { slug: 'notes/alpha' })).data, { links: [], total: 0, offset: 0 })
+  t.same((await call(client, 'get_backlinks', { slug: 'notes/alpha' })).data, { links: [], total: 0, offset: 0 })
   t.match((await call(client, 'graph_walk', { slug: 'notes/alpha', depth: 2, direction: 'both' })).data, { start: { slug: 'notes/alpha' }, nodes: [], truncated: false })
   t.ok(
     ((await call(client, 'list_orphans', {})).data.pages as Array<{ slug: string }>).some((p) => p.slug === 'notes/alpha'),

@@ -1,6 +1,13 @@
 import { Command, Option } from 'clipanion'
 import { UsageError } from '../../errors/index.js'
 import { BrainCommand } from '../brain-command.js'
+import type { ConfigEntry } from '../../config/index.js'
+
+/** A value for a person: `(default)` marks one the brain falls back to, unset marks none at all. */
+function describeEntry(entry: ConfigEntry, listing: boolean): string {
+  if (entry.value === null) return listing ? '(unset)' : ''
+  return entry.default ? `${entry.value} (default)` : entry.value
+}
 
 function normalizeValue(key: string, value: string): string {
   if (key === 'auto_link') {
@@ -13,14 +20,14 @@ function normalizeValue(key: string, value: string): string {
 
 export class ConfigGetCommand extends BrainCommand {
   static override paths = [['config', 'get']]
-  static override usage = Command.Usage({ description: 'Print a config value (auto_link, sync.repo_path, sync.last_commit, …)' })
+  static override usage = Command.Usage({ description: 'Print the value in effect of a config key (auto_link, history.max_versions, sync.repo_path, …), stored or default' })
   key = Option.String({ required: true })
 
   protected async run(): Promise<number> {
-    const { readConfigValue } = await import('../../config/index.js')
-    const value = await this.withBrain(({ db }) => readConfigValue(db, this.key))
-    this.print({ key: this.key, value }, () => value ?? '')
-    return value === null && !this.jsonMode ? 1 : 0
+    const { effectiveConfigValue } = await import('../../config/index.js')
+    const entry = await this.withBrain(({ db }) => effectiveConfigValue(db, this.key))
+    this.print(entry, () => describeEntry(entry, false))
+    return entry.value === null && !this.jsonMode ? 1 : 0
   }
 }
 
@@ -48,16 +55,12 @@ export class ConfigSetCommand extends BrainCommand {
 
 export class ConfigListCommand extends BrainCommand {
   static override paths = [['config', 'list']]
-  static override usage = Command.Usage({ description: 'Print every config value stored in the brain' })
+  static override usage = Command.Usage({ description: 'Print every config value in effect, stored or default' })
 
   protected async run(): Promise<number> {
-    const { listConfigValues } = await import('../../config/index.js')
-    const values = await this.withBrain(({ db }) => listConfigValues(db))
-    this.print(values, () =>
-      Object.entries(values)
-        .map(([k, v]) => `${k} = ${v}`)
-        .join('\n'),
-    )
+    const { effectiveConfigList } = await import('../../config/index.js')
+    const entries = await this.withBrain(({ db }) => effectiveConfigList(db))
+    this.print(entries, () => entries.map((e) => `${e.key} = ${describeEntry(e, true)}`).join('\n'))
     return 0
   }
 }

@@ -4,6 +4,7 @@
  * Budgets are in estimated tokens (characters / 4, rounded up; see tokens.ts), and
  * `tokenCount` uses the same estimate. Chunking is deterministic: the same input always
  * yields the same chunks, which lets re-import reuse embeddings of unchanged chunks.
+ * May import: nothing of brain.
  */
 export const CHUNKER_VERSION = 4
 

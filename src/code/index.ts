@@ -1,5 +1,6 @@
 /**
  * Code intelligence: definitions, references and the call graph over code pages.
+ * May import: chunking, db, errors.
  */
 export { codeDef, DEFINITION_TYPES, SNIPPET_CHARS, type CodeDefQuery, type CodeDefinition, type CodeLocation, type CodeReference } from './navigation.js'
 export { codeRefs, REFS_PROBE_ROWS, type RefsOptions } from './refs.js'

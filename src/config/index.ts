@@ -1,6 +1,7 @@
 /**
  * Configuration, read in one place: the environment (the only reader of process.env), the
- * brain home's config.json and the database's config table. May import db types, errors, util.
+ * brain home's config.json and the database's config table.
+ * May import: db, errors.
  */
 export { loadConfig, brainHome, configForJob, jobSettingsOf, type Config, type EngineConfig, type EmbeddingConfig } from './load.js'
 export { writeFileConfig, readFileConfig, oauthCredentialsFile, type FileConfig } from './file-config.js'

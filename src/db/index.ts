@@ -1,7 +1,8 @@
 /**
  * The database seam: one executor interface, two drivers (PGLite embedded, PostgreSQL server),
  * migrations, the embedded lock and snapshot, and the engine helpers. Nothing else knows which
- * engine runs. May import errors and util only.
+ * engine runs.
+ * May import: errors, util.
  */
 export type { Database, SqlExecutor, QueryResult, Capabilities, CapabilityName, SqlParam } from './types.js'
 export { openDatabase, type OpenOptions } from './open.js'

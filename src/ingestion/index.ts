@@ -1,6 +1,7 @@
 /**
  * `brain/ingestion`: the published contract for ingestion sources. Breaking anything exported
  * here is a major-version change.
+ * May import: capture, config, convert, db, errors, import, pages, queue, sources, util.
  */
 export { validateIngestionEvent, computeContentHash, classifyContentType, TEXT_CONTENT_TYPES, PROCESSOR_HINT, type IngestionEvent, type TextContentType, type ContentClass } from './event.js'
 export {

@@ -1,6 +1,7 @@
 /**
  * The MCP surface: one tool catalogue with zod schemas and one dispatcher, shared by the stdio
  * server (`brain serve`), the HTTP route (`brain serve --http`) and thin-client installs.
+ * May import: errors, operations, util.
  */
 export { TOOLS, findTool, listTools, type ListedTool } from '../operations/catalogue.js'
 export { dispatchTool, errorResult, ScopeError, type ToolResult, type DispatchOutcome } from './dispatch.js'

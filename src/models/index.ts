@@ -9,7 +9,7 @@
  * - `switch.ts`: changing the active model by re-embedding beside the old vectors;
  * - `rerank.ts`: re-scoring `query`'s first results within a latency budget.
  * Heavy modules (onnxruntime, the tokenizer) load when a model is first run.
- * May import config, db, errors, embedding.
+ * May import: config, db, embedding, errors, util.
  */
 import { resolve } from 'node:path'
 import type { SqlExecutor } from '../db/types.js'

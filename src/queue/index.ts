@@ -10,8 +10,8 @@
  *
  * The queue owns its worker (worker.ts: the claim loop, pg-boss's runtime, the memory
  * watchdog) and the handler contract (handler.ts). It never imports workers/: the program's
- * entry point hands the handler registry in with registerHandlers. May import config, db,
- * errors and util.
+ * entry point hands the handler registry in with registerHandlers.
+ * May import: config, db, errors, util.
  */
 export type { JobName, JobStatus, SubmitOptions, SubmitAndWaitOptions, JobRecord, JobDetail, JobProgress, Queue, QueueStats, JobCounts, ListFilter } from './types.js'
 export { JOB_NAMES, JOB_STATUSES, isJobName, isJobStatus } from './types.js'

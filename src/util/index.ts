@@ -2,6 +2,7 @@
  * Small helpers every layer may use, importing nothing of brain but errors: loggers, the package
  * root, process liveness, JSON shaping of results (snake_case for agents), the one bounded
  * front-matter reader, and paths that must stay inside a root.
+ * May import: errors.
  */
 export { stderrLogger, streamLogger, silentLogger, memoryLogger, type Logger } from './logger.js'
 export { packageRoot } from './package-root.js'

@@ -78,17 +78,79 @@ export const FOLDERS = {
 }
 
 /**
- * Static imports past a folder's index.ts, by importing file. The thin client's start path
- * (`brain <command>` forwarding to the service, and the agent hooks, which must answer within the
- * agent's time limit) imports only the few modules it needs: the folders' indexes would load their
- * whole folder (config's loader, the agents' installers, util's YAML reader) on every call.
+ * Static imports past a folder's index.ts, by importing file: the exceptions to the rule, each kept
+ * because going through the index would load much more than the one module needed.
+ * - The thin client's start path (`brain <command>` forwarding to the service, and the agent hooks,
+ *   which must answer within the agent's time limit) imports only the few modules it needs.
+ * - The others take one light module (a handler type, a table of languages, the sources
+ *   repository, the package root) of a folder whose index loads the whole folder: queue's index
+ *   loads pg-boss's worker, sources' and ingestion's over a hundred modules, util's the YAML
+ *   front-matter reader, chunking's the grammars' table, operations' the whole catalogue. Each
+ *   goes when its folder's index becomes light or the module moves to a lighter folder.
  * @type {Record<string, readonly string[]>}
  */
 export const DEEP_IMPORTS = {
+  // the thin client's start path
   'src/cli/entry.ts': ['src/config/env.ts', 'src/config/home.ts'],
   'src/cli/hook.ts': ['src/agents/hook-events.ts', 'src/config/home.ts'],
   'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
   'src/service/identity.ts': ['src/util/package-root.ts'],
+  // one light module of a heavy folder
+  'src/capture/capture-document.ts': ['src/import/import-documents.ts'],
+  'src/cli/brain-command.ts': ['src/util/json-shape.ts'],
+  'src/cli/commands/doctor.ts': ['src/operations/operate.ts'],
+  'src/cli/commands/frontmatter.ts': ['src/sources/source-repository.ts'],
+  'src/cli/commands/jobs.ts': ['src/operations/jobs.ts'],
+  'src/cli/commands/models.ts': ['src/util/logger.ts'],
+  'src/cli/commands/sources.ts': ['src/sources/source-repository.ts'],
+  'src/cli/job-runner.ts': ['src/util/logger.ts'],
+  'src/cli/main.ts': ['src/queue/handler.ts'],
+  'src/code/query-args.ts': ['src/chunking/languages.ts'],
+  'src/convert/html.ts': ['src/chunking/languages.ts'],
+  'src/db/lock.ts': ['src/util/process-alive.ts'],
+  'src/db/migrate.ts': ['src/util/package-root.ts'],
+  'src/db/template.ts': ['src/util/package-root.ts'],
+  'src/doctor/queue.ts': ['src/queue/settings.ts'],
+  'src/doctor/service.ts': ['src/util/process-alive.ts'],
+  'src/doctor/sources.ts': ['src/sources/source-repository.ts'],
+  'src/frontmatter/roots.ts': ['src/sources/source-repository.ts'],
+  'src/frontmatter/validate.ts': ['src/pages/slug.ts'],
+  'src/http/api-route.ts': ['src/operations/catalogue.ts'],
+  'src/http/ingest-route.ts': ['src/ingestion/dispatch.ts', 'src/ingestion/event.ts', 'src/pages/slug.ts'],
+  'src/http/ui-route.ts': ['src/util/package-root.ts'],
+  'src/ingestion/plugins.ts': ['src/util/package-root.ts'],
+  'src/ingestion/sources/inbox.ts': ['src/sources/read-text.ts'],
+  'src/ingestion/sources/watcher.ts': ['src/import/import-documents.ts', 'src/sources/file-filter.ts', 'src/sources/read-text.ts'],
+  'src/integrations/report.ts': ['src/doctor/types.ts'],
+  'src/links/citations.ts': ['src/chunking/languages.ts'],
+  'src/mcp/dispatch.ts': ['src/operations/catalogue.ts', 'src/util/json-shape.ts'],
+  'src/mcp/server.ts': ['src/operations/catalogue.ts'],
+  'src/models/inspect.ts': ['src/util/contained-path.ts'],
+  'src/operations/jobs.ts': ['src/queue/types.ts'],
+  'src/pages/write-through.ts': ['src/util/contained-path.ts'],
+  'src/queue/sql/workers.ts': ['src/util/process-alive.ts'],
+  'src/release/version.ts': ['src/util/package-root.ts'],
+  'src/search/near-symbol.ts': ['src/code/graph.ts'],
+  'src/search/options.ts': ['src/chunking/languages.ts'],
+  'src/service/host.ts': ['src/queue/worker.ts'],
+  'src/service/web-app.ts': ['src/http/server.ts', 'src/http/ui-sessions.ts'],
+  'src/sync/collect.ts': ['src/sources/path-kind.ts'],
+  'src/sync/lock.ts': ['src/util/process-alive.ts'],
+  'src/sync/plan.ts': ['src/sources/path-kind.ts'],
+  'src/sync/target.ts': ['src/sources/source-repository.ts'],
+  'supervisor/spawn.ts': ['src/util/package-root.ts'],
+  'workers/autopilot-cycle.ts': ['src/queue/handler.ts', 'src/queue/housekeeping.ts', 'src/queue/settings.ts'],
+  'workers/capture-transcript.ts': ['src/queue/handler.ts'],
+  'workers/capture.ts': ['src/queue/handler.ts'],
+  'workers/embed.ts': ['src/queue/handler.ts'],
+  'workers/extract.ts': ['src/queue/handler.ts'],
+  'workers/frontmatter-audit.ts': ['src/queue/handler.ts'],
+  'workers/import.ts': ['src/queue/handler.ts'],
+  'workers/ingest-capture.ts': ['src/ingestion/event.ts', 'src/ingestion/to-markdown.ts', 'src/queue/handler.ts'],
+  'workers/reconcile-links.ts': ['src/queue/handler.ts'],
+  'workers/shell.ts': ['src/queue/handler.ts'],
+  'workers/switch-model.ts': ['src/queue/handler.ts'],
+  'workers/sync.ts': ['src/queue/handler.ts'],
 }
 
 /**

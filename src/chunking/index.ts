@@ -14,3 +14,5 @@ export { CODE_EXTENSIONS, displayLanguage, isCodePath, languageForFenceTag, lang
 export { estimateTokens } from './tokens.js'
 export { chunkCode, DEFAULT_CHUNK_SIZE_TOKENS } from './code-chunker.js'
 export { chunkMarkdown, DEFAULT_MAX_FENCES } from './markdown-chunker.js'
+export { ROOT_SCOPE, innerScope, symbolFor, type Scope } from './symbol-extraction.js'
+export { lastLine } from './syntax.js'

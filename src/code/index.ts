@@ -11,7 +11,7 @@ export { fileSymbols, type FileSymbol } from './file-symbols.js'
 export { CallSiteCollector, type PageCodeGraph } from './page-edges.js'
 export { extractCallSites, extractDefinitions, planPageEdges, CALL_RULES, type CallSite, type CallEdgeType, type PageEdge, type PageSymbol } from './calls/index.js'
 
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { getCalleesOf, getCallersOf, type CodeGraphQuery, type CodeGraphResponse } from './graph.js'
 
 /** Who calls the symbol: direct callers, or all within `depth` hops (blast radius). */

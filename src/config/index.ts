@@ -8,3 +8,5 @@ export { writeFileConfig, readFileConfig, oauthCredentialsFile, type FileConfig 
 export { processEnv, parseFlag, parseToggleOff, disableRuntimeTelemetry, type BrainEnv } from './env.js'
 export { parseDurationMs } from './durations.js'
 export { readConfigValue, writeConfigValue, deleteConfigValue, listConfigValues, DB_CONFIG_KEYS } from './db-config.js'
+export { brainExists, hookTimeoutMs, type AgentDirs } from './home.js'
+export { configFilePath } from './file-config.js'

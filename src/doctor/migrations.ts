@@ -1,5 +1,5 @@
-import { pendingOrchestrators } from '../upgrade/apply.js'
-import { readLedger, stuckPartials } from '../upgrade/ledger.js'
+import { pendingOrchestrators } from '../upgrade/index.js'
+import { readLedger, stuckPartials } from '../upgrade/index.js'
 import { check, type DoctorCheck } from './types.js'
 
 /**

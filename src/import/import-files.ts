@@ -1,5 +1,5 @@
-import { refreshPlannerStatistics } from '../db/statistics.js'
-import type { Database } from '../db/types.js'
+import { refreshPlannerStatistics } from '../db/index.js'
+import type { Database } from '../db/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, ValidationError, type ErrorEnvelope } from '../errors/index.js'
 import {
@@ -14,11 +14,11 @@ import {
   type PlannedBatch,
   type PlanOptions,
 } from '../pages/index.js'
-import type { WalkedFile } from '../sources/walk.js'
+import type { WalkedFile } from '../sources/index.js'
 import { journalFormatReader } from './journal-formats.js'
-import { EmbedFollower } from '../embedding/store/embed-follower.js'
-import { isMinifiedCode } from '../sources/file-filter.js'
-import { readTextFileSync } from '../sources/read-text.js'
+import { EmbedFollower } from '../embedding/store/index.js'
+import { isMinifiedCode } from '../sources/index.js'
+import { readTextFileSync } from '../sources/index.js'
 
 export interface FileFailure {
   path: string

@@ -15,3 +15,6 @@ export {
   type EmitOutcome,
 } from './contract.js'
 export { PLUGIN_MANIFEST, type PluginManifest } from './plugins.js'
+export { binaryContentError, isDocumentContentType } from './event.js'
+export { eventToMarkdown } from './to-markdown.js'
+export { countWaitingIngestJobs, submitIngestCapture } from './dispatch.js'

@@ -13,3 +13,4 @@ export { reconcileLinks, deriveLinks, autoLinkEnabled, type ReconcileOptions, ty
 export { listEntities, entityNames, entityTypes, mentionPhrases, normalizeName, DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST, type EntitySummary } from './mentions.js'
 export { linkImportedMarkdown, derivedLinkSettings, type DerivedLinkSettings } from './import-links.js'
 export { addCitationLinks, deleteCitationLinks, countMissingCitationLinks, type LinkWriteCounts, type MarkdownPageRef } from './repository.js'
+export { linkNewMarkdownPages } from './import-links.js'

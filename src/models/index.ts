@@ -12,7 +12,7 @@
  * May import: config, db, embedding, errors, util.
  */
 import { resolve } from 'node:path'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { LOCAL_MODEL_ID, LOCAL_MODEL_NATIVE_DIMENSIONS } from '../embedding/index.js'
 import { ProviderError } from '../errors/index.js'
 import { inspectModelFolder, type FolderOverrides } from './inspect.js'

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { ProviderError, UsageError } from '../errors/index.js'
 import { requireManifest, type ModelManifest } from './manifest.js'
 import { scoreWithModel } from './onnx-model.js'

@@ -9,3 +9,5 @@
 export { OPERATIONS, TOOLS, findTool, listTools, type ListedTool } from './catalogue.js'
 export { defineOperation, type Operation, type CliShape, type CliOption } from './operation.js'
 export type { OperationContext, Brain } from './context.js'
+export { doctorText } from './operate.js'
+export { jobDetailText, jobLine } from './jobs.js'

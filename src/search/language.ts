@@ -1,4 +1,4 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { ValidationError } from '../errors/index.js'
 
 /** The config key holding the brain-wide text-search configuration. */

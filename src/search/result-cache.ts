@@ -1,4 +1,4 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { keywordRows } from './keyword.js'
 import type { SearchPlan } from './options.js'
 import type { ResultRow } from './sql.js'

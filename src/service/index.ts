@@ -7,3 +7,5 @@
 export { BrainService, readServiceState, type ServiceState } from './server.js'
 export { forward, connectOrStart, tryConnect, type ForwardOptions } from './client.js'
 export type { BrainContext, BrainHost, AttachedWorker } from './context.js'
+export type { ServiceStatus } from './protocol.js'
+export type { ServicePaths } from './paths.js'

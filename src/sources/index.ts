@@ -7,3 +7,6 @@ export { createFileFilter, isMinifiedCode, parseSyncStrategy, SYNC_STRATEGIES, M
 export { compileGlobs, globToRegExp, type GlobSet } from './glob.js'
 export { walkFiles, type WalkedFile, type IgnoredFile } from './walk.js'
 export { readTextFile, decodeTextBytes } from './read-text.js'
+export { readFirstBytes, readTextFileSync } from './read-text.js'
+export { deleteSource, findSourceByPath, listSources, recordSourceBookmark, requireSource, type SourceConfig, type SourceRecord, type SourceWithCounts } from './source-repository.js'
+export { acceptPath, kindByExtension, slugForPath } from './path-kind.js'

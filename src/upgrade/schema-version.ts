@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '../db/types.js'
-import { loadMigrations } from '../db/migrate.js'
+import type { SqlExecutor } from '../db/index.js'
+import { loadMigrations } from '../db/index.js'
 
 export interface SchemaVersion {
   /** Highest migration recorded in the database's ledger table; null before the first. */

@@ -39,13 +39,25 @@ t.test('the lint fails on an import that bypasses the target folder’s index.ts
   ]
   for (const code of deep) t.same(await folderImportProblems('src/frontmatter/fixture.ts', code), ['bypass'], code)
   t.same(await folderImportProblems('src/frontmatter/fixture.ts', "import { walkFiles } from '../sources/index.js'\nexport const f = walkFiles\n"), [], 'through the index passes')
-  t.same(await folderImportProblems('src/frontmatter/fixture.ts', "export const load = () => import('../sources/source-repository.js')\n"), [], 'a declared lazy entry may be loaded alone with import()')
-  t.same(await folderImportProblems('src/frontmatter/fixture.ts', "import { listSources } from '../sources/source-repository.js'\nexport const f = listSources\n"), ['bypass'], 'but not imported statically')
+  t.same(
+    await folderImportProblems('src/frontmatter/fixture.ts', "export const load = () => import('../sources/source-repository.js')\n"),
+    [],
+    'a declared lazy entry may be loaded alone with import()',
+  )
+  t.same(
+    await folderImportProblems('src/frontmatter/fixture.ts', "import { listSources } from '../sources/source-repository.js'\nexport const f = listSources\n"),
+    ['bypass'],
+    'but not imported statically',
+  )
   t.same(await folderImportProblems('src/frontmatter/fixture.ts', "import { helper } from './helper.js'\nexport const f = helper\n"), [], 'files of one folder import each other freely')
 })
 
 t.test('no import cycle exists, type-only imports included', async (t) => {
-  t.same(check.specifiersOf('x.ts', "import type { A } from './a.js'\nexport type { B } from './b.js'\ntype C = import('./c.js').C\nconst d = () => import('./d.js')\n"), ['./a.js', './b.js', './c.js', './d.js'], 'every way of naming a module is an edge')
+  t.same(
+    check.specifiersOf('x.ts', "import type { A } from './a.js'\nexport type { B } from './b.js'\ntype C = import('./c.js').C\nconst d = () => import('./d.js')\n"),
+    ['./a.js', './b.js', './c.js', './d.js'],
+    'every way of naming a module is an edge',
+  )
   const graph = new Map([
     ['src/a/x.ts', ['src/a/y.ts']],
     ['src/a/y.ts', ['src/a/x.ts']],

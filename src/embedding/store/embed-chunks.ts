@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { SqlExecutor } from '../../db/types.js'
+import type { SqlExecutor } from '../../db/index.js'
 import type { EmbeddingProvider } from '../index.js'
 import { toVectorLiteral } from '../index.js'
 import { serializeError, type ErrorEnvelope } from '../../errors/index.js'

@@ -1,5 +1,4 @@
-import type { HandlerResolver, JobHandler } from '../src/queue/index.js'
-import type { JobName } from '../src/queue/index.js'
+import type { HandlerResolver, JobHandler, JobName } from '../src/queue/index.js'
 
 export type { HandlerResolver }
 type HandlerLoader = () => Promise<JobHandler>

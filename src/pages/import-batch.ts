@@ -1,6 +1,5 @@
 import { CHUNKER_VERSION, type ChunkDraft } from '../chunking/index.js'
-import { CallSiteCollector, type PageCodeGraph } from '../code/index.js'
-import { replacePageCodeGraph } from '../code/index.js'
+import { CallSiteCollector, replacePageCodeGraph, type PageCodeGraph } from '../code/index.js'
 import type { Database, SqlExecutor } from '../db/index.js'
 import { derivedLinkSettings, linkNewMarkdownPages } from '../links/index.js'
 import { computePageContentHash } from './content-hash.js'

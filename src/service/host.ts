@@ -1,9 +1,8 @@
 import type { AttachedWorker, BrainHost } from './context.js'
 import type { Config, EngineConfig } from '../config/index.js'
-import type { Database } from '../db/index.js'
+import { engineKey, type Database } from '../db/index.js'
 import type { Logger } from '../util/index.js'
 import type { Worker } from '../queue/worker.js'
-import { engineKey } from '../db/index.js'
 import type { RunningWebApp } from './web-app.js'
 
 interface OpenBrain {

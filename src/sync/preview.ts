@@ -1,9 +1,6 @@
 import type { Database } from '../db/index.js'
 import { countTokens, EMBEDDING_USD_PER_1K_TOKENS, estimateEmbeddingCostUsd } from '../embedding/index.js'
-import { createFileFilter, MAX_FILE_BYTES, type FileFilter } from '../sources/index.js'
-import { readTextFile } from '../sources/index.js'
-import { listSources, type SourceRecord } from '../sources/index.js'
-import { walkFiles } from '../sources/index.js'
+import { createFileFilter, MAX_FILE_BYTES, readTextFile, listSources, walkFiles, type FileFilter, type SourceRecord } from '../sources/index.js'
 
 export interface SourcePreview {
   sourceId: string

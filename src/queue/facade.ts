@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/index.js'
+import { bookkeepingOf, type Database } from '../db/index.js'
 import { DatabaseError } from '../errors/index.js'
 import type { Logger } from '../util/index.js'
 import { registeredHandlers, type HandlerResolver } from './handler.js'
@@ -49,7 +49,7 @@ export function executionDeps(ctx: OpenQueueContext, options: { retryWrites: boo
     timings: resolveTimings(ctx.timings),
     resolver: ctx.resolver ?? registeredHandlers,
     signals,
-    finisher: new Finisher(ctx.db, signals, { retry: options.retryWrites, logger: ctx.logger }),
+    finisher: new Finisher(bookkeepingOf(ctx.db), signals, { retry: options.retryWrites, logger: ctx.logger }),
     timers: ctx.timers,
   }
 }

@@ -1,5 +1,5 @@
 import { readConfigValue } from '../src/config/index.js'
-import type { Database } from '../src/db/types.js'
+import type { Database } from '../src/db/index.js'
 import { runHousekeeping } from '../src/queue/housekeeping.js'
 import { DEFAULT_TIMINGS } from '../src/queue/settings.js'
 import { z } from 'zod'

@@ -1,9 +1,9 @@
 import { Command, Option } from 'clipanion'
 import { resolve } from 'node:path'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
-import type { Operation } from '../operations/operation.js'
-import type { BrainContext } from '../service/context.js'
+import type { Database } from '../db/index.js'
+import type { Operation } from '../operations/index.js'
+import type { BrainContext } from '../service/index.js'
 import { toSnakeCaseKeys } from '../util/json-shape.js'
 import { reportError, wantsJson, writeJson } from './output.js'
 

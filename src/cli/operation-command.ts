@@ -1,9 +1,9 @@
 import { Command, Option, type CommandClass } from 'clipanion'
 import type { z } from 'zod'
 import { UsageError } from '../errors/index.js'
-import type { CliOption, CliShape, Operation } from '../operations/operation.js'
+import type { CliOption, CliShape, Operation } from '../operations/index.js'
 import { BrainCommand } from './brain-command.js'
-import type { BrainContext } from '../service/context.js'
+import type { BrainContext } from '../service/index.js'
 
 type Words = string | string[] | boolean | undefined
 

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 
 /** Keys the spec keeps in the database's `config` table. */
 export const DB_CONFIG_KEYS = ['auto_link', 'sync.repo_path', 'sync.last_commit'] as const

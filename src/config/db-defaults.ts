@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 
 /**
  * What an unset key of the database's config table means, written as `config set` would take it.

@@ -1,6 +1,7 @@
 /**
  * Configuration, read in one place: the environment (the only reader of process.env), the
- * brain home's config.json and the database's config table. May import db types, errors, util.
+ * brain home's config.json and the database's config table.
+ * May import: db, errors.
  */
 export { loadConfig, brainHome, configForJob, jobSettingsOf, type Config, type EngineConfig, type EmbeddingConfig } from './load.js'
 export { writeFileConfig, readFileConfig, oauthCredentialsFile, type FileConfig } from './file-config.js'
@@ -8,3 +9,5 @@ export { processEnv, parseFlag, parseToggleOff, disableRuntimeTelemetry, type Br
 export { parseDurationMs } from './durations.js'
 export { readConfigValue, writeConfigValue, deleteConfigValue, DB_CONFIG_KEYS } from './db-config.js'
 export { DB_CONFIG_DEFAULTS, effectiveConfigValue, effectiveConfigList, type ConfigEntry } from './db-defaults.js'
+export { brainExists, hookTimeoutMs, type AgentDirs } from './home.js'
+export { configFilePath } from './file-config.js'

@@ -9,8 +9,8 @@ import { brainHome } from './home.js'
 export { brainHome }
 
 /** Which database to open and how: defined by the database seam, chosen here. */
-export type { EngineConfig } from '../db/types.js'
-import type { EngineConfig } from '../db/types.js'
+export type { EngineConfig } from '../db/index.js'
+import type { EngineConfig } from '../db/index.js'
 
 export interface EmbeddingConfig {
   provider: 'openai' | 'local'

@@ -4,8 +4,8 @@
  *
  * Each converter is pure — bytes, name and content type in, drafts out — with no network and no
  * content run; `convert` applies the size cap before any parsing, and `convertBounded` runs it in
- * a worker thread with a time and heap limit so a hostile file can be stopped. May import
- * src/errors, node built-ins and the parsing libraries.
+ * a worker thread with a time and heap limit so a hostile file can be stopped.
+ * May import: chunking, errors, util.
  */
 import { convertChat } from './chat.js'
 import { converterFor, folderConverterFor, type ConverterKind } from './detect.js'

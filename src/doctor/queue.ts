@@ -1,4 +1,4 @@
-import type { Capabilities, SqlExecutor } from '../db/types.js'
+import type { Capabilities, SqlExecutor } from '../db/index.js'
 import { DEFAULT_TIMINGS } from '../queue/settings.js'
 import { check, type DoctorCheck } from './types.js'
 

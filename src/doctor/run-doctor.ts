@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { serializeError } from '../errors/index.js'
 import { checkConnection, checkPgvector, checkSchema } from './database.js'
 import { checkEmbeddings } from './embeddings.js'

@@ -1,5 +1,5 @@
 import { DB_CONFIG_DEFAULTS, parseDurationMs, readConfigValue } from '../config/index.js'
-import type { Database, SqlExecutor } from '../db/types.js'
+import type { Database, SqlExecutor } from '../db/index.js'
 import { ConfigError } from '../errors/index.js'
 import { purgeTrash } from './trash.js'
 

@@ -1,4 +1,4 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { convertBounded, hashBytes, hashFiles, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult, type PageDraft } from '../convert/index.js'
 import { isBrainError } from '../errors/index.js'
 import { trashPages } from '../history/index.js'

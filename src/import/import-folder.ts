@@ -1,18 +1,15 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { converterFor, exportFolders, isDocumentPath, SNIFF_BYTES, splitKindFor, type ExportFolder, type SplitKind } from '../convert/index.js'
 import { NotFoundError, serializeError } from '../errors/index.js'
-import { createFileFilter, type FileFilter, type SyncStrategy } from '../sources/file-filter.js'
-import { compileGlobs } from '../sources/glob.js'
-import { readFirstBytes } from '../sources/read-text.js'
+import { createFileFilter, compileGlobs, readFirstBytes, walkFiles, type FileFilter, type SyncStrategy, type IgnoredFile, type WalkedFile } from '../sources/index.js'
 import { readExportManifest } from './export-manifest.js'
 import { importDocument, NOT_CONTENT } from './import-documents.js'
 import { importFiles, slugForFile, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
 import { importExportInParts } from './import-stream.js'
 import type { ImportResult } from '../pages/index.js'
 import { mostLinkedFirst } from './link-order.js'
-import { walkFiles, type IgnoredFile, type WalkedFile } from '../sources/walk.js'
 
 export interface ImportFolderOptions extends ImportFilesOptions {
   strategy: SyncStrategy

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import type { JobRecord, Queue } from '../queue/index.js'
 import { computeContentHash, type IngestionEvent } from './event.js'
 

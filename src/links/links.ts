@@ -1,7 +1,7 @@
 /**
  * Reading links: a page's outgoing links (resolved or not) and the links pointing at it.
  */
-import type { SqlExecutor, SqlParam } from '../db/types.js'
+import type { SqlExecutor, SqlParam } from '../db/index.js'
 
 export interface PageLink {
   fromSlug: string

@@ -5,10 +5,9 @@
  * `mentions` link. A name shared by two entities, a name under three characters and a name on
  * the stop list (`links.mention_stoplist`) never link.
  */
-import { readConfigValue } from '../config/db-config.js'
-import { DB_CONFIG_DEFAULTS } from '../config/db-defaults.js'
-import type { SqlExecutor } from '../db/types.js'
-import { proseLines, splitFrontmatterLines } from '../util/markdown-prose.js'
+import { DB_CONFIG_DEFAULTS, readConfigValue } from '../config/index.js'
+import type { SqlExecutor } from '../db/index.js'
+import { proseLines, splitFrontmatterLines } from '../util/index.js'
 import type { MarkdownPageRef } from './repository.js'
 
 export const DEFAULT_ENTITY_TYPES: readonly string[] = DB_CONFIG_DEFAULTS['links.entity_types'].split(',')

@@ -4,8 +4,8 @@
  * parsed for pages stored before they were recorded, and every explicit link is resolved again.
  * Running either twice changes nothing the second time.
  */
-import { readConfigValue } from '../config/db-config.js'
-import type { SqlExecutor } from '../db/types.js'
+import { readConfigValue } from '../config/index.js'
+import type { SqlExecutor } from '../db/index.js'
 import { pageCitations } from './citations.js'
 import { entityNames, replaceMentionLinks } from './mentions.js'
 import { noteLinks } from './note-links.js'

@@ -3,7 +3,7 @@
  * markdown page, `documented_by` back, both with link_source `markdown` and the markdown slug as
  * origin. A cited path without a code page is skipped (and counted).
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import type { CodeCitation } from './citations.js'
 
 export interface LinkWriteCounts {

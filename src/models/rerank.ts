@@ -1,5 +1,5 @@
 import { DB_CONFIG_DEFAULTS } from '../config/index.js'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { ProviderError, UsageError } from '../errors/index.js'
 import { requireManifest, type ModelManifest } from './manifest.js'
 import { scoreWithModel } from './onnx-model.js'

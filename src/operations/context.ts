@@ -1,7 +1,7 @@
 import type { TokenScope } from '../auth/index.js'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
-import type { Logger } from '../util/logger.js'
+import type { Database } from '../db/index.js'
+import type { Logger } from '../util/index.js'
 
 export interface Brain {
   db: Database

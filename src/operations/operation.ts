@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { JsonCamelCased } from '../util/json-shape.js'
+import type { JsonCamelCased } from '../util/index.js'
 import type { OperationContext } from './context.js'
 
 /** One command-line option of an operation: the flag, and the input field it fills. */

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { ConfirmationRequired, NotFoundError, ValidationError } from '../errors/index.js'
 import type { OperationContext } from './context.js'
-import type { Page } from '../pages/types.js'
-import type { JsonCamelCased } from '../util/json-shape.js'
+import type { Page } from '../pages/index.js'
+import type { JsonCamelCased } from '../util/index.js'
 import { defineOperation, type Operation } from './operation.js'
 
 export const MAX_CONTENT_CHARS = 5 * 1024 * 1024

@@ -1,9 +1,9 @@
 import type { z } from 'zod'
 import { NotAvailableError, type BrainError } from '../errors/index.js'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import type { JobName, JobProgress } from './types.js'
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 
 /**
  * What a job handler receives. The same context is built for a worker and for an inline run, so

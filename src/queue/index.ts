@@ -10,8 +10,8 @@
  *
  * The queue owns its worker (worker.ts: the claim loop, pg-boss's runtime, the memory
  * watchdog) and the handler contract (handler.ts). It never imports workers/: the program's
- * entry point hands the handler registry in with registerHandlers. May import config, db,
- * errors and util.
+ * entry point hands the handler registry in with registerHandlers.
+ * May import: config, db, errors, util.
  */
 export type { JobName, JobStatus, SubmitOptions, SubmitAndWaitOptions, JobRecord, JobDetail, JobProgress, Queue, QueueStats, JobCounts, ListFilter } from './types.js'
 export { JOB_NAMES, JOB_STATUSES, isJobName, isJobStatus } from './types.js'
@@ -20,3 +20,4 @@ export { rebuildJobError, jobOfError, JobTimeoutError, JobCancelledError, JobEvi
 export { DEFAULT_TIMINGS, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_STALLED, type QueueTimings } from './settings.js'
 export { registerHandlers, defineJob, type HandlerResolver, type JobContext, type JobHandler, type JobDefinition, type DefinedJob, type DataProblem } from './handler.js'
 export { Worker, type WorkerOptions } from './worker.js'
+export { runHousekeeping } from './housekeeping.js'

@@ -1,5 +1,5 @@
 import { DB_CONFIG_DEFAULTS } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { ValidationError } from '../errors/index.js'
 
 /** The config key holding the brain-wide text-search configuration. */

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { NotFoundError, UsageError, ValidationError } from '../errors/index.js'
 import { parseSyncStrategy, SYNC_STRATEGIES, type SyncStrategy } from './file-filter.js'
 

@@ -1,6 +1,6 @@
 import type { CommandClass } from 'clipanion'
-import type { BrainContext } from '../../service/context.js'
-import { OPERATIONS } from '../../operations/catalogue.js'
+import type { BrainContext } from '../../service/index.js'
+import { OPERATIONS } from '../../operations/index.js'
 import { operationCommand } from '../operation-command.js'
 import { AgentsInstallCommand, HookCommand } from './agents.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'

@@ -20,3 +20,4 @@ export { rebuildJobError, jobOfError, JobTimeoutError, JobCancelledError, JobEvi
 export { DEFAULT_TIMINGS, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_STALLED, type QueueTimings } from './settings.js'
 export { registerHandlers, defineJob, type HandlerResolver, type JobContext, type JobHandler, type JobDefinition, type DefinedJob, type DataProblem } from './handler.js'
 export { Worker, type WorkerOptions } from './worker.js'
+export { queueHealthCounts, findJobIdByKey, countJobsOf, type QueueHealthCounts, type CountJobsFilter } from './sql/job-queries.js'

@@ -1,7 +1,6 @@
-import { ValidationError } from '../src/errors/index.js'
 import { binaryContentError, classifyContentType, computeContentHash, validateIngestionEvent, type IngestionEvent } from '../src/ingestion/event.js'
 import { eventToMarkdown } from '../src/ingestion/to-markdown.js'
-import { z } from 'zod'
+import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob, type JobContext } from '../src/queue/handler.js'
 
 interface IngestCaptureResult {
@@ -42,9 +41,7 @@ async function queueEmbed(ctx: JobContext): Promise<string | null> {
  */
 const handler = defineJob({
   name: 'ingest_capture',
-  // The event itself is checked by validateIngestionEvent, the one reader of events for every entry path.
-  data: z.looseObject({ event: z.unknown().refine((event) => event !== undefined) }),
-  invalid: () => new ValidationError('invalid_ingestion_event', 'The ingest_capture job has no event.', { hint: 'Submit {"event": {content_type, content, source_id}}.' }),
+  ...JOB_CATALOGUE.ingest_capture,
   run: async (ctx) => {
     const event = validateIngestionEvent(ctx.data.event)
     const type = classifyContentType(event.content_type)

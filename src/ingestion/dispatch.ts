@@ -24,14 +24,14 @@ interface SubmitIngestOptions {
 
 export async function submitIngestCapture(queue: Queue, event: IngestionEvent, options: SubmitIngestOptions): Promise<JobRecord> {
   const contentHash = computeContentHash(event)
-  const data: IngestJobData = {
+  const data = {
     event,
     ...(options.slug !== undefined ? { slug: options.slug } : {}),
     client_id: options.clientId,
     content_hash: contentHash,
     untrusted_payload: options.untrusted,
-  }
-  return queue.submit('ingest_capture', data as unknown as Record<string, unknown>, options.idempotent ? { idempotencyKey: `${options.clientId}:${contentHash}` } : {})
+  } satisfies IngestJobData
+  return queue.submit('ingest_capture', data, options.idempotent ? { idempotencyKey: `${options.clientId}:${contentHash}` } : {})
 }
 
 /** Waiting `ingest_capture` jobs of one client: the `/ingest` backlog. */

@@ -23,11 +23,10 @@ function resolveIngestSlug(data: Record<string, unknown>, event: IngestionEvent,
 
 /** Queues one `embed` job for stale chunks unless one is already waiting. */
 async function queueEmbed(ctx: JobContext): Promise<string | null> {
-  const { rows } = await ctx.db.query<{ id: string }>(`SELECT id FROM minion_jobs WHERE name = 'embed' AND status = 'waiting' LIMIT 1`)
-  if (rows[0]) return null
   const { openQueue } = await import('../src/queue/index.js')
   const queue = await openQueue({ db: ctx.db, config: ctx.config, logger: ctx.logger })
   try {
+    if ((await queue.list({ name: 'embed', status: 'waiting', limit: 1 })).length > 0) return null
     return (await queue.submit('embed', { mode: 'stale' })).id
   } finally {
     await queue.close()

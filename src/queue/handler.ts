@@ -3,7 +3,7 @@ import { NotAvailableError } from '../errors/index.js'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
 import type { JobName, JobProgress } from './types.js'
-import { JOB_CATALOGUE, parseWith, type JobSpec, type ParsedJobData } from './catalogue.js'
+import { parseWith, type JobSpec } from './catalogue.js'
 import type { Logger } from '../util/logger.js'
 
 /**
@@ -46,12 +46,6 @@ export type DefinedJob = JobHandler & { readonly jobName: string; readonly dataS
 export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): DefinedJob {
   const handler: JobHandler = async (ctx) => definition.run({ ...ctx, data: parseWith(definition, ctx.data) })
   return Object.assign(handler, { jobName: definition.name, dataSchema: definition.data })
-}
-
-/** The handler of a catalogued job: its data schema and refusal come from the job catalogue. */
-export function defineCataloguedJob<N extends JobName>(name: N, run: (ctx: JobContext<ParsedJobData<N>>) => Promise<unknown>): DefinedJob {
-  const entry = JOB_CATALOGUE[name] as JobSpec<z.ZodType>
-  return defineJob({ name, data: entry.data, invalid: entry.invalid, run: (ctx) => run({ ...ctx, data: ctx.data as ParsedJobData<N> }) })
 }
 
 /** Resolves a job name to its handler; workers and inline runs take one of these. */

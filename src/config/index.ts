@@ -7,3 +7,4 @@ export { writeFileConfig, readFileConfig, oauthCredentialsFile, type FileConfig 
 export { processEnv, parseFlag, parseToggleOff, disableRuntimeTelemetry, type BrainEnv } from './env.js'
 export { parseDurationMs } from './durations.js'
 export { readConfigValue, writeConfigValue, deleteConfigValue, listConfigValues, DB_CONFIG_KEYS } from './db-config.js'
+export { readLlmSettings, normalizeLlmUrl, LLM_URL_KEY, LLM_MODEL_KEY, type LlmSettings } from './llm.js'

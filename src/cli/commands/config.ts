@@ -1,4 +1,5 @@
 import { Command, Option } from 'clipanion'
+import { LLM_MODEL_KEY, LLM_URL_KEY, normalizeLlmUrl } from '../../config/index.js'
 import { UsageError } from '../../errors/index.js'
 import { BrainCommand } from '../brain-command.js'
 
@@ -8,12 +9,17 @@ function normalizeValue(key: string, value: string): string {
     if (!['true', 'false'].includes(lowered)) throw new UsageError('invalid_config_value', `auto_link must be true or false, not "${value}".`)
     return lowered
   }
+  if (key === LLM_URL_KEY) return normalizeLlmUrl(value)
+  if (key === LLM_MODEL_KEY) {
+    if (value.trim() === '') throw new UsageError('invalid_config_value', 'llm.model must name a model.')
+    return value.trim()
+  }
   return value
 }
 
 export class ConfigGetCommand extends BrainCommand {
   static override paths = [['config', 'get']]
-  static override usage = Command.Usage({ description: 'Print a config value (auto_link, sync.repo_path, sync.last_commit, …)' })
+  static override usage = Command.Usage({ description: 'Print a config value (auto_link, sync.repo_path, sync.last_commit, llm.url, llm.model, …)' })
   key = Option.String({ required: true })
 
   protected async run(): Promise<number> {
@@ -31,6 +37,7 @@ export class ConfigSetCommand extends BrainCommand {
     examples: [
       ['Mirror pages to a folder', '$0 config set sync.repo_path ~/brain'],
       ['Turn off automatic links', '$0 config set auto_link false'],
+      ['Answer with a local model', '$0 config set llm.url http://127.0.0.1:11434/v1 && $0 config set llm.model llama3.1'],
     ],
   })
   key = Option.String({ required: true })

@@ -10,6 +10,7 @@ const TRANSPORTS = ['src/mcp', 'src/http']
 const FOUNDATION = ['src/db', 'src/config', 'src/errors', 'src/util']
 const CAPABILITIES = [
   'activity',
+  'answers',
   'auth',
   'capture',
   'chunking',

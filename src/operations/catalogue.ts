@@ -7,6 +7,7 @@ import { linkTools } from './links.js'
 import { pageTools } from './pages.js'
 import { captureTool } from './capture.js'
 import { searchTools } from './search.js'
+import { answerTools } from './answers.js'
 import { systemTools } from './system.js'
 import { operateTools } from './operate.js'
 import { tagTools } from './tags.js'
@@ -19,6 +20,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...historyTools,
   ...trashTools,
   ...searchTools,
+  ...answerTools,
   ...codeTools,
   ...linkTools,
   ...jobTools,

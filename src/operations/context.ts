@@ -22,6 +22,8 @@ export interface OperationContext {
   scopes: readonly TokenScope[] | null
   /** Slug prefixes a remote caller may write (BRAIN_REMOTE_SLUG_PREFIXES). */
   remoteSlugPrefixes: readonly string[]
+  /** Receives a generated answer's text as it arrives (a terminal); absent where results go whole. */
+  onText?: (text: string) => void
   /** The name of the calling token (HTTP); recorded as who wrote a page. */
   caller?: string | null
 }

@@ -5,6 +5,7 @@ import { operationCommand } from '../operation-command.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
+import { AskCommand } from './ask.js'
 import { CaptureCommand } from './capture.js'
 import { CheckResolvableCommand } from './check-resolvable.js'
 import { CheckUpdateCommand } from './check-update.js'
@@ -103,5 +104,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   IntegrationsTestCommand,
   CheckResolvableCommand,
   CheckUpdateCommand,
+  AskCommand,
   ...OPERATIONS.filter((operation) => operation.cli !== undefined).map(operationCommand),
 ]

@@ -23,20 +23,12 @@ export function citedNumbers(text: string): number[] {
 
 /** Splits a model's text into the answer and the "not in the brain" list. */
 export function splitGaps(text: string): { answer: string; gaps: string[] } {
-  const at = text.search(/^\s*(?:#+\s*|\*\*)?not in the brain\b/im)
+  const at = text.search(/^[ \t]*(?:#+[ \t]*|\*\*)?not in the brain\b/im)
   if (at < 0) return { answer: text.trim(), gaps: [] }
-  const gaps = text
-    .slice(at)
-    .split('\n')
-    .slice(1)
-    .map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s*/, '').trim())
-    .filter((l) => l !== '' && !/^(?:none|nothing|n\/a)\.?$/i.test(l))
-  const first = text
-    .slice(at)
-    .split('\n')[0]!
-    .replace(/^\s*(?:#+\s*|\*\*)?not in the brain\**:?\**/i, '')
-    .trim()
-  return { answer: text.slice(0, at).trim(), gaps: first !== '' && !/^(?:none|nothing)\.?$/i.test(first) ? [first, ...gaps] : gaps }
+  const [heading = '', ...rest] = text.slice(at).split('\n')
+  const inline = heading.replace(/^[ \t]*(?:#+[ \t]*|\*\*)?not in the brain\**:?\**/i, '').trim()
+  const gaps = [inline, ...rest.map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s*/, '').trim())].filter((l) => l !== '' && !/^(?:none|nothing|n\/a)\.?$/i.test(l))
+  return { answer: text.slice(0, at).trim(), gaps }
 }
 
 /**
@@ -48,7 +40,8 @@ export function checkCitations(answer: string, items: readonly PackItem[]): { ci
   const flags: AnswerFlag[] = []
   const cited: number[] = []
   const reported = new Set<number>()
-  for (const sentence of sentences(answer)) {
+  // Every sentence counts here, however short: a short claim needs its citation too.
+  for (const sentence of sentences(answer, 2)) {
     const numbers = citedNumbers(sentence)
     if (numbers.length === 0) {
       flags.push({ kind: 'uncited_sentence', sentence })

@@ -48,7 +48,7 @@ export function termCoverage(terms: readonly string[], text: string): number {
 }
 
 /** Sentences of a text: split after . ! ? or at line breaks that end a line of prose or a list item. */
-export function sentences(text: string): string[] {
+export function sentences(text: string, minChars = 12): string[] {
   const out: string[] = []
   for (const line of text.split(/\n+/)) {
     if (/^\s*#{1,6}\s/.test(line)) continue
@@ -59,7 +59,7 @@ export function sentences(text: string): string[] {
     if (clean === '' || /^```/.test(clean) || /^---+$/.test(clean)) continue
     for (const part of clean.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(])/u)) {
       const sentence = part.trim()
-      if (sentence.length >= 12) out.push(sentence)
+      if (sentence.length >= minChars) out.push(sentence)
     }
   }
   return out
@@ -79,7 +79,7 @@ export function pageSummary(compiledTruth: string, frontmatter: Record<string, u
   return ''
 }
 
-export interface TimelineEntry {
+interface TimelineEntry {
   text: string
   date: string | null
   /** 1-based line within the timeline section. */

@@ -19,7 +19,6 @@ const PACK_FLAGS: CliOption[] = [
   { field: 'source', flag: '--source', kind: 'string', description: 'Only pages of this source id' },
   { field: 'budget', flag: '--budget', kind: 'integer', description: 'Tokens the evidence may take, 100–32000 (default 2000)' },
 ]
-export const ASK_FLAGS: CliOption[] = [...PACK_FLAGS, { field: 'no_llm', flag: '--no-llm', kind: 'boolean', description: 'Answer extractively, without the chat model' }]
 
 type Pack = JsonCamelCased<ContextPack>
 
@@ -56,7 +55,7 @@ async function packDeps(brain: Brain): Promise<PackDeps> {
   return { search: searchContext(brain.db, brain.config) }
 }
 
-export const contextPackTool = defineOperation({
+const contextPackTool = defineOperation({
   name: 'context_pack',
   description:
     'The evidence for a question within a token budget, for an agent that answers with its own model: hybrid search hits, their pages’ summaries, linked pages and timeline entries that bear on it, and code definitions of identifiers it names; deduplicated, best first, each item numbered (cite it as [n]) with slug, chunk_id, line or page, and date. Involves no model. Returns {question, source, budget, tokens, items: [{n, kind, slug, chunk_id, line, page, date, text, tokens}], notice}.',

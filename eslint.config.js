@@ -10,6 +10,7 @@ const TRANSPORTS = ['src/mcp', 'src/http']
 const FOUNDATION = ['src/db', 'src/config', 'src/errors', 'src/util']
 const CAPABILITIES = [
   'activity',
+  'agents',
   'answers',
   'auth',
   'capture',
@@ -25,6 +26,7 @@ const CAPABILITIES = [
   'ingestion',
   'integrations',
   'links',
+  'memory',
   'models',
   'oauth',
   'pages',

@@ -4,6 +4,7 @@ import { jobTools } from './jobs.js'
 import { historyTools } from './history.js'
 import { trashTools } from './trash.js'
 import { linkTools } from './links.js'
+import { memoryTools } from './memory.js'
 import { pageTools } from './pages.js'
 import { captureTool } from './capture.js'
 import { searchTools } from './search.js'
@@ -23,6 +24,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...answerTools,
   ...codeTools,
   ...linkTools,
+  ...memoryTools,
   ...jobTools,
   ...systemTools,
   ...tagTools,

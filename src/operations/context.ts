@@ -24,6 +24,11 @@ export interface OperationContext {
   remoteSlugPrefixes: readonly string[]
   /** Receives a generated answer's text as it arrives (a terminal); absent where results go whole. */
   onText?: (text: string) => void
+  /**
+   * The one source a calling token is limited to (HTTP); null or absent for every source. Such a
+   * token reaches only source-scoped operations, and only with this source.
+   */
+  sourceLimit?: string | null
   /** The name of the calling token (HTTP); recorded as who wrote a page. */
   caller?: string | null
 }

@@ -30,7 +30,7 @@ export const FOLDERS = {
   // the operation catalogue and the job handlers: the one call path into the capabilities
   operations: {
     layer: 'operations',
-    imports: ['activity', 'auth', 'capture', 'code', 'config', 'db', 'doctor', 'errors', 'history', 'links', 'memory', 'models', 'pages', 'queue', 'release', 'search', 'sources', 'sync', 'util'],
+    imports: ['activity', 'answers', 'auth', 'capture', 'code', 'config', 'db', 'doctor', 'errors', 'history', 'links', 'memory', 'models', 'pages', 'queue', 'release', 'search', 'sources', 'sync', 'util'],
   },
   workers: {
     layer: 'operations',
@@ -66,7 +66,8 @@ export const FOLDERS = {
   frontmatter: { layer: 'capability', imports: ['config', 'db', 'errors', 'pages', 'sources', 'util'] },
   agents: { layer: 'capability', imports: ['config', 'convert', 'db', 'errors', 'models', 'pages', 'util'] },
   upgrade: { layer: 'capability', imports: ['config', 'db', 'errors', 'frontmatter', 'release', 'sources'] },
-  doctor: { layer: 'capability', imports: ['config', 'db', 'errors', 'history', 'models', 'queue', 'sources', 'upgrade', 'util'] },
+  answers: { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'search'] },
+  doctor: { layer: 'capability', imports: ['answers', 'config', 'db', 'errors', 'history', 'models', 'queue', 'sources', 'upgrade', 'util'] },
   // integrations reports its recipes' checks in doctor's check shape
   integrations: { layer: 'capability', imports: ['config', 'db', 'doctor', 'errors', 'util'] },
 
@@ -166,7 +167,7 @@ export const LAZY_ENTRIES = {
   http: ['api-route.ts', 'limits.ts', 'server.ts', 'ui-route.ts', 'ui-sessions.ts'],
   ingestion: ['plugins.ts', 'run-daemon.ts'],
   mcp: ['dispatch.ts', 'remote-client.ts', 'remote-oauth.ts', 'server.ts'],
-  operations: ['capture.ts', 'history.ts', 'jobs.ts', 'pages.ts'],
+  operations: ['answers.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'pages.ts'],
   pages: ['import-page.ts', 'serialize.ts'],
   queue: ['envelope.ts', 'worker.ts'],
   service: ['client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],

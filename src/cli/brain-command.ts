@@ -33,7 +33,7 @@ export abstract class BrainCommand extends Command<BrainContext> {
    * a thin-client install. Either way the result comes back as the tool's JSON with camelCase
    * keys (user-owned maps as they are), so one presenter prints both.
    */
-  protected async runOperation(operation: Operation, args: Record<string, unknown>, options: { dryRun?: boolean } = {}): Promise<Record<string, unknown>> {
+  protected async runOperation(operation: Operation, args: Record<string, unknown>, options: { dryRun?: boolean; onText?: (text: string) => void } = {}): Promise<Record<string, unknown>> {
     const { loadConfig } = await import('../config/index.js')
     const { camelCaseKeys, toSnakeCaseJson } = await import('../util/json-shape.js')
     const remote = loadConfig({ env: this.context.env }).remote
@@ -44,7 +44,10 @@ export abstract class BrainCommand extends Command<BrainContext> {
     const { streamLogger } = await import('../util/logger.js')
     const logger = streamLogger(this.context.stderr)
     const result = await this.withBrain(({ db, config }) =>
-      operation.run({ brain: async () => ({ db, config }), logger, dryRun: options.dryRun ?? false, remote: false, scopes: null, remoteSlugPrefixes: [] }, args),
+      operation.run(
+        { brain: async () => ({ db, config }), logger, dryRun: options.dryRun ?? false, remote: false, scopes: null, remoteSlugPrefixes: [], ...(options.onText ? { onText: options.onText } : {}) },
+        args,
+      ),
     )
     return camelCaseKeys(toSnakeCaseJson(result)) as Record<string, unknown>
   }

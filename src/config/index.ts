@@ -11,3 +11,4 @@ export { readConfigValue, writeConfigValue, deleteConfigValue, DB_CONFIG_KEYS } 
 export { DB_CONFIG_DEFAULTS, effectiveConfigValue, effectiveConfigList, type ConfigEntry } from './db-defaults.js'
 export { brainExists, hookTimeoutMs, type AgentDirs } from './home.js'
 export { configFilePath } from './file-config.js'
+export { readLlmSettings, normalizeLlmUrl, LLM_URL_KEY, LLM_MODEL_KEY, type LlmSettings } from './llm.js'

@@ -4,13 +4,14 @@ import { serializeError } from '../errors/index.js'
 import { checkConnection, checkPgvector, checkSchema } from './database.js'
 import { checkEmbeddings } from './embeddings.js'
 import { checkHistory } from './history.js'
+import { checkLlm } from './llm.js'
 import { checkVersionMigrations } from './migrations.js'
 import { checkQueue } from './queue.js'
 import { checkServiceOrLock } from './service.js'
 import { checkSources } from './sources.js'
 import { check, overallStatus, type DoctorCheck, type DoctorReport } from './types.js'
 
-const DATABASE_CHECKS = ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history'] as const
+const DATABASE_CHECKS = ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'llm'] as const
 
 export interface DoctorOptions {
   config: Config
@@ -78,6 +79,7 @@ async function databaseChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
         await guarded('queue', () => checkQueue(db, db.capabilities)),
         await guarded('sources', () => checkSources(db)),
         await guarded('history', () => checkHistory(db)),
+        await guarded('llm', () => checkLlm(db, options.config)),
       ]),
       options.timeoutMs ?? 30_000,
     )

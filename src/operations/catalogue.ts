@@ -8,6 +8,7 @@ import { memoryTools } from './memory.js'
 import { pageTools } from './pages.js'
 import { captureTool } from './capture.js'
 import { searchTools } from './search.js'
+import { answerTools } from './answers.js'
 import { systemTools } from './system.js'
 import { operateTools } from './operate.js'
 import { tagTools } from './tags.js'
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...historyTools,
   ...trashTools,
   ...searchTools,
+  ...answerTools,
   ...codeTools,
   ...linkTools,
   ...memoryTools,

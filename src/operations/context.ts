@@ -22,6 +22,8 @@ export interface OperationContext {
   scopes: readonly TokenScope[] | null
   /** Slug prefixes a remote caller may write (BRAIN_REMOTE_SLUG_PREFIXES). */
   remoteSlugPrefixes: readonly string[]
+  /** Receives a generated answer's text as it arrives (a terminal); absent where results go whole. */
+  onText?: (text: string) => void
   /**
    * The one source a calling token is limited to (HTTP); null or absent for every source. Such a
    * token reaches only source-scoped operations, and only with this source.

@@ -1,4 +1,5 @@
 import { Command, Option } from 'clipanion'
+import { LLM_MODEL_KEY, LLM_URL_KEY, normalizeLlmUrl } from '../../config/index.js'
 import { UsageError } from '../../errors/index.js'
 import { BrainCommand } from '../brain-command.js'
 import type { ConfigEntry } from '../../config/index.js'
@@ -15,12 +16,17 @@ function normalizeValue(key: string, value: string): string {
     if (!['true', 'false'].includes(lowered)) throw new UsageError('invalid_config_value', `auto_link must be true or false, not "${value}".`)
     return lowered
   }
+  if (key === LLM_URL_KEY) return normalizeLlmUrl(value)
+  if (key === LLM_MODEL_KEY) {
+    if (value.trim() === '') throw new UsageError('invalid_config_value', 'llm.model must name a model.')
+    return value.trim()
+  }
   return value
 }
 
 export class ConfigGetCommand extends BrainCommand {
   static override paths = [['config', 'get']]
-  static override usage = Command.Usage({ description: 'Print the value in effect of a config key (auto_link, history.max_versions, sync.repo_path, …), stored or default' })
+  static override usage = Command.Usage({ description: 'Print the value in effect of a config key (auto_link, history.max_versions, sync.repo_path, llm.url, llm.model, …), stored or default' })
   key = Option.String({ required: true })
 
   protected async run(): Promise<number> {
@@ -38,6 +44,7 @@ export class ConfigSetCommand extends BrainCommand {
     examples: [
       ['Mirror pages to a folder', '$0 config set sync.repo_path ~/brain'],
       ['Turn off automatic links', '$0 config set auto_link false'],
+      ['Answer with a local model', '$0 config set llm.url http://127.0.0.1:11434/v1 && $0 config set llm.model llama3.1'],
     ],
   })
   key = Option.String({ required: true })

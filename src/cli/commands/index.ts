@@ -6,6 +6,7 @@ import { AgentsInstallCommand, HookCommand } from './agents.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
+import { AskCommand } from './ask.js'
 import { CaptureCommand } from './capture.js'
 import { CheckResolvableCommand } from './check-resolvable.js'
 import { CheckUpdateCommand } from './check-update.js'
@@ -106,5 +107,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   IntegrationsTestCommand,
   CheckResolvableCommand,
   CheckUpdateCommand,
+  AskCommand,
   ...OPERATIONS.filter((operation) => operation.cli !== undefined).map(operationCommand),
 ]

@@ -1,20 +1,14 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes (see formats/), and which folders are exports. */
-import { claims, FORMAT_BY_CONTENT_TYPE, FORMATS, fileFacts, looksLikeTelegramHtml, SINGLE_PAGE_KINDS, sniffs, type ConverterKind } from './formats/index.js'
+import { FORMATS, looksLikeTelegramHtml, pickFormat, SINGLE_PAGE_KINDS, type ConverterKind } from './formats/index.js'
 
 export { SNIFF_BYTES, type ConverterKind } from './formats/index.js'
 
 /**
- * The converter for a file, or null when no converter takes it. The content type wins over the
- * name (unless a format's sniff overrides that type), then the formats are tried in the
- * registry's order. Plain text and markdown are converted only when a content type says so (a
+ * The converter for a file, or null when no converter takes it (see `pickFormat`). Plain text and markdown are converted only when a content type says so (a
  * fetched page); by name they are notes.
  */
 export function converterFor(name: string, contentType?: string, bytes?: Uint8Array): ConverterKind | null {
-  const file = fileFacts(name, bytes)
-  const type = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase()
-  const byType = FORMAT_BY_CONTENT_TYPE.get(type)
-  if (byType !== undefined) return (FORMATS.find((f) => (f.sniffOverTypesOf?.includes(byType.name) ?? false) && sniffs(f, file)) ?? byType).name
-  return FORMATS.find((f) => claims(f, file))?.name ?? null
+  return pickFormat(FORMATS, name, contentType, bytes)?.name ?? null
 }
 
 /**

@@ -15,6 +15,7 @@ import { eml } from './eml.js'
 import { enex } from './enex.js'
 import { epub } from './epub.js'
 import type { DocumentFormat, FileFacts } from './format.js'
+import { fileFacts } from './sniff.js'
 import { html } from './html.js'
 import { keep } from './keep.js'
 import { kindle } from './kindle.js'
@@ -32,7 +33,8 @@ import { text } from './text.js'
 import { whatsapp } from './whatsapp.js'
 
 export type { Converter, DocumentFormat, FileFacts } from './format.js'
-export { fileFacts, SNIFF_BYTES } from './sniff.js'
+export { defineFormat } from './format.js'
+export { SNIFF_BYTES } from './sniff.js'
 export { looksLikeTelegramHtml } from './telegram-html.js'
 
 /**
@@ -77,9 +79,6 @@ void everyFormatProduced
 
 export const FORMAT_BY_NAME: ReadonlyMap<ConverterKind, DocumentFormat<ConverterKind>> = new Map(FORMATS.map((f) => [f.name, f]))
 
-/** The format each declared content type names. */
-export const FORMAT_BY_CONTENT_TYPE: ReadonlyMap<string, DocumentFormat<ConverterKind>> = new Map(FORMATS.flatMap((f) => f.contentTypes.map((type) => [type, f] as const)))
-
 /** The formats whose files become one page at their own path. */
 export const SINGLE_PAGE_KINDS: ReadonlySet<ConverterKind> = new Set(FORMATS.filter((f) => f.singlePage).map((f) => f.name))
 
@@ -91,12 +90,34 @@ function startsWith(head: Uint8Array | undefined, magic: readonly number[] | und
   return magic.every((b, i) => head[i] === b)
 }
 
+const byContentType = new WeakMap<readonly DocumentFormat[], ReadonlyMap<string, DocumentFormat>>()
+
+/** The format each declared content type names, in a registry. */
+function contentTypesOf(formats: readonly DocumentFormat[]): ReadonlyMap<string, DocumentFormat> {
+  let map = byContentType.get(formats)
+  if (map === undefined) byContentType.set(formats, (map = new Map(formats.flatMap((f) => f.contentTypes.map((type) => [type, f] as const)))))
+  return map
+}
+
+/**
+ * The format of a file among `formats`, or undefined when none takes it. The content type wins
+ * over the name (unless a format's sniff overrides that type); otherwise the first format in the
+ * list that claims the file by its first bytes, its name or a sniff takes it.
+ */
+export function pickFormat<F extends DocumentFormat>(formats: readonly F[], name: string, contentType?: string, head?: Uint8Array): F | undefined {
+  const file = fileFacts(name, head)
+  const type = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase()
+  const byType = contentTypesOf(formats).get(type) as F | undefined
+  if (byType !== undefined) return formats.find((f) => (f.sniffOverTypesOf?.includes(byType.name) ?? false) && sniffs(f, file)) ?? byType
+  return formats.find((f) => claims(f, file))
+}
+
 /** Whether the format's sniff takes this file (only when its first bytes were read). */
-export function sniffs(format: DocumentFormat, file: FileFacts): boolean {
+function sniffs(format: DocumentFormat, file: FileFacts): boolean {
   return format.sniff !== undefined && file.head !== undefined && format.sniff.names(file) && format.sniff.test(file.head)
 }
 
 /** Whether the file is of this format by its first bytes, its name or its sniff. */
-export function claims(format: DocumentFormat, file: FileFacts): boolean {
+function claims(format: DocumentFormat, file: FileFacts): boolean {
   return startsWith(file.head, format.magic) || format.extensions.some((extension) => file.base.endsWith(extension)) || (format.fileName?.(file) ?? false) || sniffs(format, file)
 }

@@ -14,16 +14,16 @@ export interface FileFacts {
 }
 
 /** A test of a file's first bytes, tried only on names it applies to (sniffing every file costs a read). */
-export interface Sniff {
+interface Sniff {
   names: (file: FileFacts) => boolean
   test: (head: Uint8Array) => boolean
 }
 
-export interface DocumentFormat<Name extends string = string> {
+export interface DocumentFormat<Name extends string = string, Produces extends SourceFormat = SourceFormat> {
   /** The converter's name, what `converterFor` returns. */
   name: Name
   /** What the converter's results and pages call their format (`source_format` in front matter). */
-  produces: readonly SourceFormat[]
+  produces: readonly Produces[]
   /** Name endings (lower-case, with the dot) that mark a file of this format by name alone. */
   extensions: readonly string[]
   /** Other names that mark it by name alone (an app's export, a folder layout). */
@@ -50,7 +50,10 @@ export interface DocumentFormat<Name extends string = string> {
   convert: () => Promise<Converter>
 }
 
-/** Keeps a format's name as its literal type, so the union of names is derived from the registry. */
-export function defineFormat<const Name extends string>(format: DocumentFormat<Name>): DocumentFormat<Name> {
+/**
+ * Keeps a format's name and what it produces as literal types, so the union of names is derived
+ * from the registry and a source format no format produces is a compile error.
+ */
+export function defineFormat<const Name extends string, const Produces extends SourceFormat>(format: DocumentFormat<Name, Produces>): DocumentFormat<Name, Produces> {
   return format
 }

@@ -78,6 +78,7 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
       if (shape.positional) {
         const name = shape.positional.field
         self.positional = shape.positional.rest ? Option.Rest({ name, required: shape.positional.required ? 1 : 0 }) : Option.String({ name, required: shape.positional.required })
+        for (const word of shape.positional.then ?? []) self[`positional:${word.field}`] = Option.String({ name: word.field, required: word.required })
       }
       for (const option of shape.options) self[`option:${option.field}`] = clipanionOption(option)
       if (shape.stdin) self['stdin:read'] = Option.Boolean(shape.stdin.flag, { description: shape.stdin.description })
@@ -94,6 +95,11 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
         if (given) args[shape.positional.field] = value
         // The words are needed unless standard input gives the field instead.
         else if (!(shape.stdin?.field === shape.positional.field && piped !== null)) throw missingWord(shape, prefix)
+        // Later words go to the schema as typed, so an empty one is refused as the field's own error.
+        for (const word of shape.positional.then ?? []) {
+          const later = self[`positional:${word.field}`]
+          if (typeof later === 'string') args[word.field] = later
+        }
       }
       if (shape.stdin && piped !== null) {
         const before = args[shape.stdin.field]

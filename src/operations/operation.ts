@@ -12,6 +12,12 @@ export interface CliOption {
   description: string
 }
 
+/** One positional word of a command and the input field it fills; `then` lists the words after the first, in order. */
+export interface CliPositional {
+  field: string
+  required: boolean
+}
+
 /** How a result reads for a person: the one presenter every surface prints with. */
 export interface Presenter<R> {
   /**
@@ -36,7 +42,7 @@ export interface CliShape {
   details?: string
   examples?: Array<[string, string]>
   /** The positional words: one field, or every remaining word joined with spaces. */
-  positional?: { field: string; rest?: boolean; required: boolean }
+  positional?: CliPositional & { rest?: boolean; then?: CliPositional[] }
   options: CliOption[]
   /** A flag that reads the field from standard input instead of (or after) the positional words. */
   stdin?: { field: string; flag: string; description: string }

@@ -30,7 +30,7 @@ import {
 import { JobsCancelCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { ExportCommand } from './export.js'
 import { UiCommand } from './ui.js'
-import { DiffCommand, GetCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
+import { DiffCommand, GetCommand, PutCommand } from './pages.js'
 import { ModelsAddCommand, ModelsListCommand, ModelsPullCommand, ModelsUseCommand } from './models.js'
 import { ReindexCommand } from './reindex.js'
 import { ServeCommand } from './serve.js'
@@ -51,8 +51,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   DiffCommand,
   ExportCommand,
   UiCommand,
-  TagCommand,
-  UntagCommand,
   CaptureCommand,
   ReindexCommand,
   ModelsListCommand,

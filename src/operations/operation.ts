@@ -16,6 +16,8 @@ export interface CliOption {
 export interface CliPositional {
   field: string
   required: boolean
+  /** The word's name in help when the field's name would mislead (default: the field). */
+  label?: string
 }
 
 /** How a result reads for a person: the one presenter every surface prints with. */
@@ -48,6 +50,12 @@ export interface CliShape {
   stdin?: { field: string; flag: string; description: string }
   /** Prefix of the error code of a bad whole number: `<prefix>invalid_<flag>`. */
   integerErrorPrefix?: string
+  /** Older spellings of the path, hidden from help; using one prints the notice on stderr. */
+  aliases?: { paths: string[][]; notice: string }
+  /** The exit code of a result that was printed (default 0). */
+  exitCode?: (result: Record<string, unknown>) => number
+  /** Try the database once, without connect retries, so that an unreachable server is reported at once. */
+  connectOnce?: boolean
 }
 
 /**

@@ -3,14 +3,12 @@ import type { BrainContext } from '../../service/context.js'
 import { OPERATIONS } from '../../operations/catalogue.js'
 import { operationCommand } from '../operation-command.js'
 import { AgentsInstallCommand, HookCommand } from './agents.js'
-import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { CaptureCommand } from './capture.js'
 import { CheckResolvableCommand } from './check-resolvable.js'
 import { CheckUpdateCommand } from './check-update.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
-import { DoctorCommand } from './doctor.js'
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
@@ -34,7 +32,7 @@ import { DiffCommand, GetCommand, PutCommand } from './pages.js'
 import { ModelsAddCommand, ModelsListCommand, ModelsPullCommand, ModelsUseCommand } from './models.js'
 import { ReindexCommand } from './reindex.js'
 import { ServeCommand } from './serve.js'
-import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
+import { ReposAddCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
 import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from './service.js'
 import { SyncCommand } from './sync.js'
 
@@ -61,11 +59,9 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ImportCommand,
   SyncCommand,
   SourcesAddCommand,
-  SourcesListCommand,
   SourcesRemoveCommand,
   SourcesSetCommand,
   ReposAddCommand,
-  ReposListCommand,
   ReposRemoveCommand,
   ReposSetCommand,
   JobsSubmitCommand,
@@ -84,9 +80,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   IngestStatusCommand,
   IngestSupervisorCommand,
   ServeCommand,
-  AuthCreateCommand,
-  AuthListCommand,
-  AuthRevokeCommand,
   AuthClientsListCommand,
   AuthClientsRegisterCommand,
   AuthClientsRevokeCommand,
@@ -94,7 +87,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   FrontmatterAuditCommand,
   FrontmatterInstallHookCommand,
   ApplyMigrationsCommand,
-  DoctorCommand,
   IntegrationsDashboardCommand,
   IntegrationsListCommand,
   IntegrationsShowCommand,

@@ -2,6 +2,7 @@ import { Command, Option } from 'clipanion'
 import { resolve } from 'node:path'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/types.js'
+import { NotAvailableError } from '../errors/index.js'
 import type { Operation } from '../operations/operation.js'
 import type { BrainContext } from '../service/context.js'
 import { toSnakeCaseKeys } from '../util/json-shape.js'
@@ -94,7 +95,22 @@ export abstract class BrainCommand extends Command<BrainContext> {
    * shared, already-open database is used instead, and stays open.
    */
   protected async withBrain<T>(fn: (brain: { config: Config; db: Database }) => Promise<T>, options: { noRetryConnect?: boolean } = {}): Promise<T> {
-    return this.withBrainOf(await this.loadConfig(options), fn)
+    const config = await this.loadConfig(options)
+    this.refuseThinClient(config)
+    return this.withBrainOf(config, fn)
+  }
+
+  /**
+   * A thin-client install has no brain of its own: opening the local engine would create an
+   * empty one and answer from it. Commands that are operations go to the remote brain instead;
+   * the others run only where the brain is.
+   */
+  protected refuseThinClient(config: Config): void {
+    if (config.remote === null) return
+    const command = `brain ${this.path.join(' ')}`
+    throw new NotAvailableError('remote_unsupported', `\`${command}\` needs the brain's database, and this install is a thin client of ${config.remote.url}.`, {
+      hint: `Run \`${command}\` on the machine that serves the brain, or point BRAIN_HOME at a local brain.`,
+    })
   }
 
   /** withBrain for a configuration the command built itself (`init --url`). */

@@ -5,6 +5,7 @@ import { BrainCommand } from '../brain-command.js'
 export abstract class AuthCommand extends BrainCommand {
   protected async withTokenTable<T>(fn: (db: Database) => Promise<T>): Promise<T> {
     const config = await this.loadConfig()
+    this.refuseThinClient(config)
     const { openDatabase } = await import('../../db/open.js')
     const { assertTokenTable } = await import('../../auth/index.js')
     const db = await openDatabase(config.engine)

@@ -13,7 +13,7 @@ import { defineOperation, type Operation } from './operation.js'
 
 const STATUS_LABEL = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const
 
-export function doctorText(report: DoctorReport): string {
+function doctorText(report: DoctorReport): string {
   const width = Math.max(...report.checks.map((c) => c.name.length))
   const lines = report.checks.map((c) => `${STATUS_LABEL[c.status]}  ${c.name.padEnd(width)}  ${c.message}`)
   return [...lines, `brain doctor: ${report.status}`].join('\n')

@@ -13,7 +13,7 @@ export interface CliOption {
 }
 
 /** One positional word of a command and the input field it fills; `then` lists the words after the first, in order. */
-export interface CliPositional {
+interface CliPositional {
   field: string
   required: boolean
   /** The word's name in help when the field's name would mislead (default: the field). */

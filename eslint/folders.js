@@ -30,7 +30,7 @@ export const FOLDERS = {
   // the operation catalogue and the job handlers: the one call path into the capabilities
   operations: {
     layer: 'operations',
-    imports: ['activity', 'answers', 'auth', 'capture', 'code', 'config', 'db', 'doctor', 'errors', 'history', 'links', 'memory', 'models', 'pages', 'queue', 'release', 'search', 'sources', 'sync', 'util'],
+    imports: ['activity', 'answers', 'auth', 'capture', 'code', 'config', 'db', 'doctor', 'errors', 'frontmatter', 'history', 'links', 'memory', 'models', 'pages', 'queue', 'release', 'search', 'sources', 'sync', 'util'],
   },
   workers: {
     layer: 'operations',
@@ -99,7 +99,6 @@ export const DEEP_IMPORTS = {
   // one light module of a heavy folder
   'src/capture/capture-document.ts': ['src/import/import-documents.ts'],
   'src/cli/brain-command.ts': ['src/util/json-shape.ts'],
-  'src/cli/commands/doctor.ts': ['src/operations/operate.ts'],
   'src/cli/commands/frontmatter.ts': ['src/sources/source-repository.ts'],
   'src/cli/commands/jobs.ts': ['src/operations/jobs.ts'],
   'src/cli/commands/models.ts': ['src/util/logger.ts'],

@@ -14,6 +14,8 @@ export interface Brain {
  */
 export interface OperationContext {
   brain(): Promise<Brain>
+  /** The configuration without opening the database, for an operation that reports on a database that may not open. */
+  config?: () => Promise<Config>
   logger: Logger
   dryRun: boolean
   /** True for HTTP calls: writes run untrusted (provenance mcp:put_page, slug allowlist, no disk write-through outside it). */

@@ -22,7 +22,7 @@ export interface SourceRecord {
   updatedAt: Date
 }
 
-export interface SourceWithCounts extends SourceRecord {
+interface SourceWithCounts extends SourceRecord {
   pages: number
 }
 

@@ -123,6 +123,16 @@ async function pageText(db: Database, source: string, slug: string): Promise<str
   return page ? `${page.compiledTruth}\n${page.timeline}`.toLowerCase() : ''
 }
 
+interface VersionsOut {
+  versions: Array<{ via: string | null; by: string | null }>
+}
+
+/** Whether the page's history, as `brain history` shows it, says remember wrote it for this harness and session. */
+async function provenanceKept(ctx: OperationContext, source: string, slug: string, session: string): Promise<boolean> {
+  const { versions } = await call<VersionsOut>(ctx, 'list_versions', { slug, source })
+  return versions.some((v) => v.via === 'remember' && (v.by ?? '').split(' ').includes(`harness=${HARNESS}`) && (v.by ?? '').split(' ').includes(`session=${session}`))
+}
+
 /** Records each user turn that carries gold facts with remember, then probes the entity pages. */
 async function writeBack(ctx: OperationContext, db: Database, l: Loaded, tally: Tally, session: string, aboutFrom: 'gold' | 'text'): Promise<void> {
   const source = l.fixture.active_source ?? 'default'
@@ -139,7 +149,7 @@ async function writeBack(ctx: OperationContext, db: Database, l: Loaded, tally: 
         continue
       }
       tally.wbSurvived++
-      if (out.session === session && out.harness === HARNESS && out.written.some((w) => w.slug === fact.entity_slug)) tally.wbProvenance++
+      if (out.written.some((w) => w.slug === fact.entity_slug) && (await provenanceKept(ctx, source, fact.entity_slug, session))) tally.wbProvenance++
     }
   }
 }

@@ -21,6 +21,8 @@ export interface Tally {
   goldHit: number
   violations: number
   tokens: number
+  /** ceil(chars / 4) of what the Claude Code hook would inject: the suite's own token estimate. */
+  hookTokens: number
   turns: number
   wbTotal: number
   wbSurvived: number
@@ -42,6 +44,7 @@ export function emptyTally(): Tally {
     goldHit: 0,
     violations: 0,
     tokens: 0,
+    hookTokens: 0,
     turns: 0,
     wbTotal: 0,
     wbSurvived: 0,
@@ -52,9 +55,10 @@ export function emptyTally(): Tally {
   }
 }
 
-export function scoreTurn(t: Tally, key: string, slugs: string[], tokens: number, foreign: number, gold: TurnGold | null): void {
+export function scoreTurn(t: Tally, key: string, slugs: string[], tokens: { own: number; hook: number }, foreign: number, gold: TurnGold | null): void {
   t.turns++
-  t.tokens += tokens
+  t.tokens += tokens.own
+  t.hookTokens += tokens.hook
   t.violations += foreign
   if (!gold) return
   const required = new Set(gold.gold_slugs ?? [])
@@ -93,6 +97,7 @@ export function summarise(t: Tally): Record<string, number> {
     provenance_accuracy: ratio(t.wbProvenance, t.wbSurvived, 1),
     continuity_rate: ratio(t.contHit, t.contTotal, 1),
     source_isolation_violations: t.violations,
-    avg_injected_tokens: ratio(t.tokens, t.turns, 0),
+    avg_injected_tokens: ratio(t.hookTokens, t.turns, 0),
+    avg_recall_tokens: ratio(t.tokens, t.turns, 0),
   }
 }

@@ -140,7 +140,11 @@ async function writeBack(ctx: OperationContext, db: Database, l: Loaded, tally: 
     const facts = l.gold.turns[String(turn.turn_id)]?.gold_facts ?? []
     if (turn.role !== 'user' || facts.length === 0) continue
     const about = aboutFrom === 'gold' ? { about: [...new Set(facts.map((f) => f.entity_slug))] } : {}
-    const out = await call<RememberOut>(ctx, 'remember', { text: turn.text, ...about, session_id: session, harness: HARNESS, source })
+    // With no `about`, a turn that names no entity remember can find writes nothing: each of its facts is a miss.
+    const out = await call<RememberOut>(ctx, 'remember', { text: turn.text, ...about, session_id: session, harness: HARNESS, source }).catch((err: unknown) => {
+      if ((err as { code?: unknown }).code === 'remember_nothing_named') return { written: [], session, harness: HARNESS }
+      throw err
+    })
     for (const fact of facts) {
       tally.wbTotal++
       const text = await pageText(db, source, fact.entity_slug)

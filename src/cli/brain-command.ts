@@ -47,7 +47,16 @@ export abstract class BrainCommand extends Command<BrainContext> {
     // Opened on the first call only, so an operation that reports a database that does not open (doctor) can.
     let opened: Promise<Database> | undefined
     const database = (): Promise<Database> => (opened ??= this.openDatabaseOf(config))
-    const ctx = { brain: async () => ({ db: await database(), config }), config: async () => config, logger, dryRun: options.dryRun ?? false, remote: false, scopes: null, remoteSlugPrefixes: [], ...(options.onText ? { onText: options.onText } : {}) }
+    const ctx = {
+      brain: async () => ({ db: await database(), config }),
+      config: async () => config,
+      logger,
+      dryRun: options.dryRun ?? false,
+      remote: false,
+      scopes: null,
+      remoteSlugPrefixes: [],
+      ...(options.onText ? { onText: options.onText } : {}),
+    }
     try {
       return camelCaseKeys(toSnakeCaseJson(await operation.run(ctx, args))) as Record<string, unknown>
     } finally {

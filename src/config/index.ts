@@ -7,3 +7,4 @@ export { writeFileConfig, readFileConfig, oauthCredentialsFile, type FileConfig 
 export { processEnv, parseFlag, parseToggleOff, disableRuntimeTelemetry, type BrainEnv } from './env.js'
 export { parseDurationMs } from './durations.js'
 export { readConfigValue, writeConfigValue, deleteConfigValue, listConfigValues, DB_CONFIG_KEYS } from './db-config.js'
+export { backupSettings, normalizeBackupValue, BACKUP_DEFAULTS, BACKUP_CONFIG_KEYS, type BackupSettings } from './backup-config.js'

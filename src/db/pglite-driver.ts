@@ -100,7 +100,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     const disk = diskErrorFrom(err, `while opening the embedded brain at ${options.dataDir}`)
     if (disk) throw disk
     throw new DatabaseError('embedded_open_failed', `Could not open the embedded brain at ${options.dataDir}.`, {
-      hint: 'If the directory is damaged, move it aside and run `brain init` again.',
+      hint: 'Run `brain repair`: it tries PGLite recovery first, then restores the newest backup and keeps the damaged directory aside.',
       cause: err,
     })
   }
@@ -113,6 +113,14 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     exec: base.exec,
     transaction: (fn) => pg.transaction((tx) => fn(executor(tx))),
     dumpDataDir: async () => (await pg.dumpDataDir('none')) as Blob,
+    // Every statement waits for an open transaction, so the copy made inside one sees no write
+    // half done; the checkpoint leaves little WAL for the restored copy to replay.
+    snapshotDataDir: (read) =>
+      pg.transaction(async (tx) => {
+        const value = await read(executor(tx))
+        await tx.exec('CHECKPOINT')
+        return { read: value, dump: (await pg.dumpDataDir('none')) as Blob }
+      }),
     async listen(channel, onPayload) {
       const unsubscribe = await pg.listen(channel, onPayload)
       return async () => {

@@ -51,6 +51,11 @@ export interface Database extends SqlExecutor {
   close(): Promise<void>
   /** A copy of the whole database, where the engine can make one cheaply (embedded engine). */
   dumpDataDir?: () => Promise<Blob>
+  /**
+   * A copy of the whole data directory taken while no other statement runs, with what `read`
+   * saw at that same instant (embedded engine: a backup of a brain in use).
+   */
+  snapshotDataDir?: <T>(read: (tx: SqlExecutor) => Promise<T>) => Promise<{ dump: Blob; read: T }>
 }
 
 /** Uniform JS types for both drivers: int8 and numeric as numbers, timestamps as Date. */

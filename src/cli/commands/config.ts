@@ -17,8 +17,11 @@ export class ConfigGetCommand extends BrainCommand {
   key = Option.String({ required: true })
 
   protected async run(): Promise<number> {
-    const { readConfigValue } = await import('../../config/index.js')
-    const value = await this.withBrain(({ db }) => readConfigValue(db, this.key))
+    const { readConfigValue, BACKUP_CONFIG_KEYS, BACKUP_DEFAULTS } = await import('../../config/index.js')
+    const stored = await this.withBrain(({ db }) => readConfigValue(db, this.key))
+    // Keys with a default answer with it until they are set.
+    const defaults: Record<string, string> = { [BACKUP_CONFIG_KEYS[0]]: String(BACKUP_DEFAULTS.keep), [BACKUP_CONFIG_KEYS[1]]: '1d' }
+    const value = stored ?? defaults[this.key] ?? null
     this.print({ key: this.key, value }, () => value ?? '')
     return value === null && !this.jsonMode ? 1 : 0
   }
@@ -37,8 +40,8 @@ export class ConfigSetCommand extends BrainCommand {
   value = Option.String({ required: true })
 
   protected async run(): Promise<number> {
-    const { writeConfigValue } = await import('../../config/index.js')
-    let value = normalizeValue(this.key, this.value)
+    const { writeConfigValue, normalizeBackupValue } = await import('../../config/index.js')
+    let value = normalizeBackupValue(this.key, normalizeValue(this.key, this.value))
     if (this.key === 'sync.repo_path') value = this.resolvePath(value)
     await this.withBrain(({ db }) => writeConfigValue(db, this.key, value))
     this.print({ key: this.key, value }, () => `${this.key} = ${value}`)

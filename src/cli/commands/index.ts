@@ -5,6 +5,7 @@ import { operationCommand } from '../operation-command.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
+import { BackupCommand, RepairCommand, RestoreCommand } from './backup.js'
 import { CaptureCommand } from './capture.js'
 import { CheckResolvableCommand } from './check-resolvable.js'
 import { CheckUpdateCommand } from './check-update.js'
@@ -43,6 +44,9 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ConfigGetCommand,
   ConfigSetCommand,
   ConfigListCommand,
+  BackupCommand,
+  RestoreCommand,
+  RepairCommand,
   PutCommand,
   GetCommand,
   DiffCommand,

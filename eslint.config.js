@@ -10,6 +10,7 @@ const TRANSPORTS = ['src/mcp', 'src/http']
 const FOUNDATION = ['src/db', 'src/config', 'src/errors', 'src/util']
 const CAPABILITIES = [
   'activity',
+  'agents',
   'auth',
   'capture',
   'chunking',
@@ -24,6 +25,7 @@ const CAPABILITIES = [
   'ingestion',
   'integrations',
   'links',
+  'memory',
   'models',
   'oauth',
   'pages',

@@ -18,6 +18,7 @@ export const handlerLoaders: Record<JobName, HandlerLoader> = {
   import: async () => (await import('./import.js')).default,
   capture: async () => (await import('./capture.js')).default,
   'switch-model': async () => (await import('./switch-model.js')).default,
+  capture_transcript: async () => (await import('./capture-transcript.js')).default,
 }
 
 export const defaultResolver: HandlerResolver = (name) => handlerLoaders[name]()

@@ -7,11 +7,12 @@
  *   node dist/bench/documents/run.js mail [count=10000] [pglite|postgres]   messages in one mbox
  *   node dist/bench/documents/run.js html [count=1000]  [pglite|postgres]   article pages
  *   node dist/bench/documents/run.js whatsapp [count=100000] [pglite|postgres]   messages of one chat
+ *   node dist/bench/documents/run.js chats [megabytes=200] [pglite|postgres]   a ChatGPT conversations.json
  *
  * The mail and WhatsApp runs then add one message to the file and import the folder again: what
  * a newer export of the same mailbox or chat costs.
  */
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
@@ -36,14 +37,17 @@ async function writePdfs(dir: string, count: number): Promise<number> {
 }
 
 function writeMbox(dir: string, count: number): number {
-  const parts: string[] = []
+  // Written message by message, so the file is never held whole by the process measured.
+  const fd = openSync(join(dir, 'all.mbox'), 'w')
   for (let i = 0; i < count; i++) {
     const reply = i % 3 === 0 ? '' : `In-Reply-To: <m${i - 1}@bench.example>\n`
-    parts.push(
-      `From sender${i % 50}@bench.example Mon May  6 09:00:00 2024\nFrom: Sender ${i % 50} <sender${i % 50}@bench.example>\nTo: team@bench.example\nSubject: Thread ${Math.floor(i / 3)} message ${i}\nDate: Mon, 06 May 2024 09:${String(i % 60).padStart(2, '0')}:00 +0000\nMessage-ID: <m${i}@bench.example>\n${reply}Content-Type: text/plain; charset=utf-8\n\n${sentence(i)} ${sentence(i + 1)}\n\n> ${sentence(i + 2)}\n\n-- \nSender ${i % 50}\n`,
+    writeSync(
+      fd,
+      `${i === 0 ? '' : '\n'}` +
+        `From sender${i % 50}@bench.example Mon May  6 09:00:00 2024\nFrom: Sender ${i % 50} <sender${i % 50}@bench.example>\nTo: team@bench.example\nSubject: Thread ${Math.floor(i / 3)} message ${i}\nDate: Mon, 06 May 2024 09:${String(i % 60).padStart(2, '0')}:00 +0000\nMessage-ID: <m${i}@bench.example>\n${reply}Content-Type: text/plain; charset=utf-8\n\n${sentence(i)} ${sentence(i + 1)}\n\n> ${sentence(i + 2)}\n\n-- \nSender ${i % 50}\n`,
     )
   }
-  writeFileSync(join(dir, 'all.mbox'), parts.join('\n'))
+  closeSync(fd)
   return count
 }
 
@@ -70,6 +74,33 @@ function writeWhatsapp(dir: string, count: number): number {
   return count
 }
 
+/**
+ * A ChatGPT export of about `megabytes` MB: conversations of twenty messages of a few hundred
+ * words each, written conversation by conversation (the file is never held whole).
+ */
+function writeChats(dir: string, megabytes: number): number {
+  const fd = openSync(join(dir, 'conversations.json'), 'w')
+  let written = 0
+  let count = 0
+  writeSync(fd, '[\n')
+  for (; written < megabytes * 1024 * 1024; count++) {
+    const mapping: Record<string, unknown> = {}
+    for (let m = 0; m < 20; m++) {
+      const text = Array.from({ length: 6 }, (_, k) => sentence(count + m + k, 20)).join(' ')
+      mapping[`n${m}`] = {
+        id: `n${m}`,
+        parent: m === 0 ? null : `n${m - 1}`,
+        message: { author: { role: m % 2 === 0 ? 'user' : 'assistant' }, content: { content_type: 'text', parts: [text] }, create_time: 1714550400 + count * 60 + m },
+      }
+    }
+    const json = `${count === 0 ? '' : ',\n'}${JSON.stringify({ id: `conv-${count}`, title: `Conversation ${count} about ${WORDS[count % WORDS.length]}`, create_time: 1714550400 + count * 60, current_node: 'n19', mapping })}`
+    written += writeSync(fd, json)
+  }
+  writeSync(fd, '\n]\n')
+  closeSync(fd)
+  return count
+}
+
 /** One more message at the end of the mailbox or chat, as a newer export has it. */
 function appendOne(dir: string, kind: string, count: number): boolean {
   if (kind === 'mail') {
@@ -90,15 +121,30 @@ function appendOne(dir: string, kind: string, count: number): boolean {
 
 async function main(): Promise<void> {
   const [kind = 'pdf', countArg, engineArg] = process.argv.slice(2)
-  const count = Number(countArg ?? (kind === 'pdf' ? 500 : kind === 'mail' ? 10_000 : kind === 'whatsapp' ? 100_000 : 1000))
+  const count = Number(countArg ?? (kind === 'pdf' ? 500 : kind === 'mail' ? 10_000 : kind === 'whatsapp' ? 100_000 : kind === 'chats' ? 200 : 1000))
   const engine = (engineArg ?? 'pglite') as BenchEngine
   const dir = mkdtempSync(join(tmpdir(), 'brain-bench-docs-'))
   try {
-    const expected = kind === 'pdf' ? await writePdfs(dir, count) : kind === 'mail' ? writeMbox(dir, count) : kind === 'whatsapp' ? writeWhatsapp(dir, count) : writeHtml(dir, count)
+    const writers: Record<string, () => number | Promise<number>> = {
+      pdf: () => writePdfs(dir, count),
+      mail: () => writeMbox(dir, count),
+      whatsapp: () => writeWhatsapp(dir, count),
+      chats: () => writeChats(dir, count),
+    }
+    const expected = await (writers[kind] ?? (() => writeHtml(dir, count)))()
     const { db, close } = await openBenchDatabase(engine)
     try {
       const started = performance.now()
-      const result = await importFolder(db, dir, { sourceId: 'default', embedder: null, strategy: 'auto' })
+      // A large export reports the items read after each part: the memory on the way is logged too.
+      let logged = 0
+      const onProgress = (p: { path?: string }): void => {
+        const read = Number(/: (\d+) read$/.exec(p.path ?? '')?.[1] ?? 0)
+        if (read < logged + 5000) return
+        logged = read
+        const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024)
+        console.error(JSON.stringify({ read, seconds: +((performance.now() - started) / 1000).toFixed(1), rss_mb: rssMb, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) }))
+      }
+      const result = await importFolder(db, dir, { sourceId: 'default', embedder: null, strategy: 'auto', onProgress })
       const seconds = (performance.now() - started) / 1000
       const pages = result.created + result.updated
       const peakMb = process.resourceUsage().maxRSS / 1024

@@ -11,6 +11,8 @@ export interface TokenInfo {
   id: number
   name: string
   scopes: TokenScope[]
+  /** The one source the token reaches; null for every source. */
+  sourceId: string | null
   createdAt: Date
   lastUsedAt: Date | null
   revokedAt: Date | null
@@ -55,17 +57,18 @@ interface TokenRow {
   id: number
   name: string
   scopes: string[]
+  source_id: string | null
   created_at: Date
   last_used_at: Date | null
   revoked_at: Date | null
 }
 
 function toInfo(row: TokenRow): TokenInfo {
-  return { id: Number(row.id), name: row.name, scopes: row.scopes as TokenScope[], createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at }
+  return { id: Number(row.id), name: row.name, scopes: row.scopes as TokenScope[], sourceId: row.source_id ?? null, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at }
 }
 
 /** Creates a token; the plain token is returned once and only its hash is stored. */
-export async function createToken(db: Database, name: string, scopes: TokenScope[]): Promise<{ token: string; info: TokenInfo }> {
+export async function createToken(db: Database, name: string, scopes: TokenScope[], sourceId: string | null = null): Promise<{ token: string; info: TokenInfo }> {
   assertTokenTable(db)
   const trimmed = name.trim()
   if (trimmed === '' || /^\d+$/.test(trimmed)) {
@@ -73,11 +76,10 @@ export async function createToken(db: Database, name: string, scopes: TokenScope
   }
   const token = generateToken()
   try {
-    const { rows } = await db.query<TokenRow>('INSERT INTO access_tokens (name, token_hash, scopes) VALUES ($1, $2, $3::text[]) RETURNING id, name, scopes, created_at, last_used_at, revoked_at', [
-      trimmed,
-      hashToken(token),
-      scopes,
-    ])
+    const { rows } = await db.query<TokenRow>(
+      'INSERT INTO access_tokens (name, token_hash, scopes, source_id) VALUES ($1, $2, $3::text[], $4) RETURNING id, name, scopes, source_id, created_at, last_used_at, revoked_at',
+      [trimmed, hashToken(token), scopes, sourceId],
+    )
     return { token, info: toInfo(rows[0]!) }
   } catch (err) {
     if (isSqlStateError(err) && err.code === '23505') {
@@ -89,7 +91,7 @@ export async function createToken(db: Database, name: string, scopes: TokenScope
 
 export async function listTokens(db: Database): Promise<TokenInfo[]> {
   assertTokenTable(db)
-  const { rows } = await db.query<TokenRow>('SELECT id, name, scopes, created_at, last_used_at, revoked_at FROM access_tokens ORDER BY id')
+  const { rows } = await db.query<TokenRow>('SELECT id, name, scopes, source_id, created_at, last_used_at, revoked_at FROM access_tokens ORDER BY id')
   return rows.map(toInfo)
 }
 
@@ -100,7 +102,7 @@ export async function revokeToken(db: Database, nameOrId: string): Promise<Token
   const { rows } = await db.query<TokenRow>(
     `UPDATE access_tokens SET revoked_at = coalesce(revoked_at, now())
       WHERE ${byId ? 'id = $1::bigint' : 'name = $1'}
-      RETURNING id, name, scopes, created_at, last_used_at, revoked_at`,
+      RETURNING id, name, scopes, source_id, created_at, last_used_at, revoked_at`,
     [nameOrId.trim()],
   )
   if (!rows[0]) throw new NotFoundError('token_not_found', `No token ${nameOrId}.`, { hint: 'List tokens with `brain auth list`.' })
@@ -116,6 +118,8 @@ export interface VerifiedToken {
   oauthClientId: string | null
   name: string
   scopes: TokenScope[]
+  /** The one source a static token is limited to; null or absent for every source. */
+  sourceId?: string | null
   /** Who the per-token rate bucket counts: one static token, or one OAuth client. */
   rateKey: string
 }
@@ -132,21 +136,21 @@ export async function verifyBearer(db: SqlExecutor, authorization: string | unde
   if (!match) return { ok: false, reason: 'not_bearer' }
   // One statement: the lookup, and the touch of last_used_at when it is due (the condition is on
   // the updated row itself, so concurrent requests of one token write it once).
-  const { rows } = await db.query<{ id: number; name: string; scopes: string[]; revoked_at: Date | null }>(
-    `WITH found AS (SELECT id, name, scopes, revoked_at FROM access_tokens WHERE token_hash = $1),
+  const { rows } = await db.query<{ id: number; name: string; scopes: string[]; source_id: string | null; revoked_at: Date | null }>(
+    `WITH found AS (SELECT id, name, scopes, source_id, revoked_at FROM access_tokens WHERE token_hash = $1),
      touched AS (
        UPDATE access_tokens a SET last_used_at = now() FROM found
        WHERE a.id = found.id AND found.revoked_at IS NULL
          AND (a.last_used_at IS NULL OR a.last_used_at < now() - interval '60 seconds')
        RETURNING a.id)
-     SELECT id, name, scopes, revoked_at FROM found`,
+     SELECT id, name, scopes, source_id, revoked_at FROM found`,
     [hashToken(match[1]!)],
     { prepared: true },
   )
   const row = rows[0]
   if (!row) return { ok: false, reason: 'unknown' }
   if (row.revoked_at !== null) return { ok: false, reason: 'revoked' }
-  return { ok: true, token: { tokenId: Number(row.id), oauthClientId: null, name: row.name, scopes: row.scopes as TokenScope[], rateKey: String(row.id) } }
+  return { ok: true, token: { tokenId: Number(row.id), oauthClientId: null, name: row.name, scopes: row.scopes as TokenScope[], sourceId: row.source_id ?? null, rateKey: String(row.id) } }
 }
 
 export function hasScope(token: VerifiedToken, scope: TokenScope): boolean {

@@ -22,7 +22,8 @@ function runsInProcess(argv: readonly string[], env: Readonly<Record<string, str
   const first = argv.find((a) => !a.startsWith('-'))
   // Restore and repair replace the database the service holds open, or one that does not open.
   if (first === 'restore' || first === 'repair') return true
-  return first === 'service' || ((first === 'jobs' || first === 'ingest') && argv.includes('supervisor'))
+  // Installing into an agent acts on this machine's files, never on the brain.
+  return first === 'service' || first === 'agents' || ((first === 'jobs' || first === 'ingest') && argv.includes('supervisor'))
 }
 
 function columnsOf(stream: NodeJS.WriteStream): number | null {
@@ -38,6 +39,11 @@ async function main(): Promise<number> {
     return 0
   }
   const env = processEnv()
+  // An agent's hook runs on every prompt: a lean path that never loads the command framework.
+  if (argv[0] === 'hook' && !argv.some((a) => LOCAL_FLAGS.has(a))) {
+    const { runHook } = await import('./hook.js')
+    return runHook(argv.slice(1), env, { stdin: process.stdin, stdout: process.stdout, cwd: process.cwd() })
+  }
   if (runsInProcess(argv, env)) {
     chooseWasmTier(argv)
     const { runCli, processContext } = await import('./main.js')

@@ -80,16 +80,24 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
         self.positional = shape.positional.rest ? Option.Rest({ name, required: shape.positional.required ? 1 : 0 }) : Option.String({ name, required: shape.positional.required })
       }
       for (const option of shape.options) self[`option:${option.field}`] = clipanionOption(option)
+      if (shape.stdin) self['stdin:read'] = Option.Boolean(shape.stdin.flag, { description: shape.stdin.description })
     }
 
-    private input(): Record<string, unknown> {
+    private async input(): Promise<Record<string, unknown>> {
       const self = this as unknown as Record<string, Words>
       const args: Record<string, unknown> = {}
+      const piped = shape.stdin && self['stdin:read'] === true ? await this.readStdin() : null
       if (shape.positional) {
         const words = self.positional
         const value = Array.isArray(words) ? words.join(' ') : words
-        if (typeof value !== 'string' || value.trim() === '') throw missingWord(shape, prefix)
-        args[shape.positional.field] = value
+        const given = typeof value === 'string' && value.trim() !== ''
+        if (given) args[shape.positional.field] = value
+        // The words are needed unless standard input gives the field instead.
+        else if (!(shape.stdin?.field === shape.positional.field && piped !== null)) throw missingWord(shape, prefix)
+      }
+      if (shape.stdin && piped !== null) {
+        const before = args[shape.stdin.field]
+        args[shape.stdin.field] = typeof before === 'string' ? `${before}\n${piped}` : piped
       }
       for (const option of shape.options) {
         const value = fieldValue(option, self[`option:${option.field}`], prefix)
@@ -99,7 +107,7 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
     }
 
     protected override async run(): Promise<number> {
-      await this.present(operation, await this.runOperation(operation, this.input()))
+      await this.present(operation, await this.runOperation(operation, await this.input()))
       return 0
     }
   }

@@ -14,6 +14,8 @@ export interface FileConfig {
   }
   /** `idle_timeout`: how long the resident service stays up with nothing to do (e.g. "15min", "off"). */
   service?: { idle_timeout?: string | number }
+  /** `reserve`: free space the embedded engine keeps on its disk (MiB, or with a unit: "64MiB"; 0 turns the check off). */
+  disk?: { reserve?: string | number }
   /** Thin-client install: commands call this brain's MCP HTTP route instead of a database. */
   /** `token` for a static access token; `auth: "oauth"` when signed in through the browser (credentials in oauth.json). */
   remote?: { url: string; token?: string; auth?: 'oauth' }

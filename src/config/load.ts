@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { ConfigError } from '../errors/index.js'
 import { parseDurationMs } from './durations.js'
+import { parseSizeBytes } from './sizes.js'
 import { parseFlag, parseToggleOff, processEnv, type BrainEnv } from './env.js'
 import { oauthCredentialsFile, readFileConfig, type FileConfig } from './file-config.js'
 import { brainHome } from './home.js'
@@ -106,6 +107,11 @@ export function configForJob(settings: Record<string, string>): Config {
 }
 
 const FIVE_MINUTES_MS = 5 * 60_000
+/**
+ * Free space the embedded engine keeps on its disk: PGLite writes its log in 16 MiB segments and a
+ * checkpoint may have to start a new one while the old is still needed, so two segments' worth.
+ */
+const DEFAULT_DISK_RESERVE_BYTES = 32 * 1024 * 1024
 const FIFTEEN_MINUTES_MS = 15 * 60_000
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
@@ -185,6 +191,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       idleTxTimeoutMs: parseDurationMs('BRAIN_IDLE_TX_TIMEOUT', env.BRAIN_IDLE_TX_TIMEOUT, FIVE_MINUTES_MS),
       clientCheckIntervalMs: parseDurationMs('BRAIN_CLIENT_CHECK_INTERVAL', env.BRAIN_CLIENT_CHECK_INTERVAL, 0),
       retryConnect: !(options.noRetryConnect || parseFlag(env.BRAIN_NO_RETRY_CONNECT)),
+      diskReserveBytes: parseSizeBytes('BRAIN_DISK_RESERVE', env.BRAIN_DISK_RESERVE ?? (file.disk?.reserve === undefined ? undefined : String(file.disk.reserve)), DEFAULT_DISK_RESERVE_BYTES),
     },
     embedding: {
       provider: requestedProvider ?? (openaiApiKey ? 'openai' : 'local'),

@@ -32,8 +32,9 @@ function epochToIso(v: unknown): string | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? new Date(v * 1000).toISOString() : str(v)
 }
 
+/** A shortened line, scrubbed before it is cut: a secret cut in half no longer looks like one. */
 function oneLine(s: string, max = 120): string {
-  const flat = s.replace(/\s+/g, ' ').trim()
+  const flat = scrubSecrets(s).text.replace(/\s+/g, ' ').trim()
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
@@ -198,6 +199,7 @@ export function convertChat(input: ConvertInput, limits: ConvertLimits): Convert
     throw new ConvertError('convert_too_many_pages', `${input.name}: ${convs.length} conversations exceed ${limits.maxDrafts}`)
   }
   const counts: Record<string, number> = { conversations: convs.length }
-  const drafts = convs.map((c, i) => toDraft(found.format, c, i, counts))
+  const first = input.firstIndex ?? 0
+  const drafts = convs.map((c, i) => toDraft(found.format, c, first + i, counts))
   return { format: found.format, drafts, counts }
 }

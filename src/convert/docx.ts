@@ -1,14 +1,14 @@
 /**
  * .docx → one page draft: headings, lists, tables and links as markdown (mammoth reads the
  * document into semantic HTML, which goes through the same markdown writer as web pages).
- * Macros are never run (mammoth reads only the document XML) and the archive is checked against
- * expansion bombs before anything is inflated.
+ * Macros are never run (mammoth reads only the document XML), and mammoth reads the archive
+ * through the bounded zip reader, never its own unzipper, so no member inflates past the limits.
  */
 import mammoth from 'mammoth'
 import { ConvertError } from './errors.js'
 import { htmlToMarkdown } from './html.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
-import { checkZip } from './zip-guard.js'
+import { archiveFile, type ArchiveFile } from './zip-read.js'
 
 /**
  * Word tables rarely mark a header row, and a markdown table needs one: the first row of each
@@ -26,12 +26,16 @@ function headerRows(html: string): string {
   })
 }
 
+/** mammoth also opens an archive it is handed as an object (its types name only paths and buffers). */
+const convertToHtml = mammoth.convertToHtml as unknown as (input: { file: ArchiveFile }) => Promise<{ value: string }>
+
 export async function convertDocx(input: ConvertInput, _limits: ConvertLimits): Promise<ConvertResult> {
-  checkZip(input.bytes, input.name)
+  const file = archiveFile(input.bytes, input.name)
   let html: string
   try {
-    html = (await mammoth.convertToHtml({ buffer: Buffer.from(input.bytes) })).value
+    html = (await convertToHtml({ file })).value
   } catch (err) {
+    if (err instanceof ConvertError) throw err
     throw new ConvertError('convert_corrupt', `${input.name}: not a readable .docx (${err instanceof Error ? err.message : String(err)})`)
   }
   let body = htmlToMarkdown(headerRows(html))

@@ -20,6 +20,7 @@ export { detectChat } from './chat.js'
 export { converterFor, exportFolders, SNIFF_BYTES, isDocumentPath, isSinglePageDocumentName, type ConverterKind, type ExportFolder, type ExportFolders } from './detect.js'
 export { hashBytes, hashFiles, renderDraft } from './render.js'
 export { convertBounded } from './bounded.js'
+export { partBytes, splitExport, splitKindFor, type ExportPart, type SplitKind, type SplitOptions } from './split.js'
 
 type Converter = (input: ConvertInput, limits: ConvertLimits) => ConvertResult | Promise<ConvertResult>
 

@@ -128,14 +128,15 @@ export async function convertMail(input: ConvertInput, limits: ConvertLimits, ki
     }
   }
   if (mails.every((m) => !m.from && !m.subject && !m.messageId)) throw new ConvertError('convert_unsupported', `${input.name}: not an email message`)
-  const slugs = mails.map((m, i) => messageSlug(m, i, input.name))
+  const first = input.firstIndex ?? 0
+  const slugs = mails.map((m, i) => messageSlug(m, first + i, input.name))
   const bySlugId = new Map<string, string>()
   mails.forEach((m, i) => m.messageId && bySlugId.set(m.messageId, slugs[i]!))
   const drafts: PageDraft[] = []
   let attachments = 0
   for (const [i, mail] of mails.entries()) {
     const [message, ...files] = await messageDrafts(mail, slugs[i]!, bySlugId, limits)
-    drafts.push({ ...message!, position: { index: i } }, ...files)
+    drafts.push({ ...message!, position: { index: first + i } }, ...files)
     attachments += files.length
   }
   return { format: kind, drafts, counts: { messages: mails.length, attachment_pages: attachments } }

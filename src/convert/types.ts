@@ -30,6 +30,12 @@ export interface ConvertInput {
    * of contents, an old link's notice) is refused with `convert_noindex`.
    */
   refuseNoindex?: boolean
+  /**
+   * The input is one part of a larger export read in parts (see splitExport): the index of its
+   * first item (message, conversation) in the whole export, so names made from an index stay
+   * those of the whole.
+   */
+  firstIndex?: number
 }
 
 export interface ConvertResult {

@@ -7,7 +7,7 @@ export interface ZipLimits {
   maxRatio: number
 }
 
-const ZIP_LIMITS: ZipLimits = { maxEntries: 5000, maxUncompressedBytes: 200 * 1024 * 1024, maxRatio: 200 }
+export const ZIP_LIMITS: ZipLimits = { maxEntries: 5000, maxUncompressedBytes: 200 * 1024 * 1024, maxRatio: 200 }
 
 /** One file as a zip's central directory declares it. */
 interface ZipDirectoryEntry {

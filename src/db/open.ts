@@ -29,7 +29,8 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
     const templates = fresh ? await import('./template.js') : null
     const templateDirectory = templates?.emptyTemplateDirectory() ?? null
     const template = templates && !templateDirectory ? templates.readEmptyTemplate() : null
-    db = await openPglite({ dataDir: engine.dataDir, ...(templateDirectory ? { templateDirectory } : template ? { template } : {}) })
+    const freeSpace = { dir: engine.dataDir, reserveBytes: engine.diskReserveBytes ?? 0 }
+    db = await openPglite({ dataDir: engine.dataDir, freeSpace, ...(templateDirectory ? { templateDirectory } : template ? { template } : {}) })
   }
   if (options.migrate !== false) {
     try {

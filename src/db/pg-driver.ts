@@ -1,5 +1,5 @@
 import type { Pool, PoolClient, PoolConfig } from 'pg'
-import { DatabaseError } from '../errors/index.js'
+import { DatabaseError, diskErrorFrom } from '../errors/index.js'
 import { withConnectRetry } from './connect-retry.js'
 import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryOptions, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
 
@@ -48,15 +48,28 @@ function statementName(text: string): string {
   return `brain_${(hash >>> 0).toString(36)}_${text.length.toString(36)}`
 }
 
+/** PostgreSQL's disk_full (SQLSTATE 53100) as the typed DiskError; other errors unchanged. */
+export function asDiskError(err: unknown): unknown {
+  return diskErrorFrom(err, 'on the PostgreSQL server') ?? err
+}
+
 function executor(target: Pick<Pool | PoolClient, 'query'>): SqlExecutor {
   return {
     async query<R extends object>(text: string, params: readonly SqlParam[] = [], options: QueryOptions = {}): Promise<QueryResult<R>> {
       const values = params as unknown[]
-      const result = options.prepared ? await target.query<R>({ name: statementName(text), text, values }) : await target.query<R>(text, values)
-      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length }
+      try {
+        const result = options.prepared ? await target.query<R>({ name: statementName(text), text, values }) : await target.query<R>(text, values)
+        return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length }
+      } catch (err) {
+        throw asDiskError(err)
+      }
     },
     async exec(sql: string): Promise<void> {
-      await target.query(sql)
+      try {
+        await target.query(sql)
+      } catch (err) {
+        throw asDiskError(err)
+      }
     },
   }
 }
@@ -121,7 +134,7 @@ export async function openPostgres(options: PgOpenOptions): Promise<Database> {
         return result
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined)
-        throw err
+        throw asDiskError(err)
       } finally {
         client.release()
       }

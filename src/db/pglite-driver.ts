@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PGlite, PGliteOptions, Transaction } from '@electric-sql/pglite'
 import { DatabaseError, diskErrorFrom, isBrainError } from '../errors/index.js'
+import { FreeSpaceGuard, mayWrite } from './free-space.js'
 import { acquireFileLock } from './lock.js'
 import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
 
@@ -10,15 +11,20 @@ const PARSERS = { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseInt8 }
 
 type PgliteQueryable = Pick<PGlite, 'query' | 'exec'> | Transaction
 
-function executor(target: PgliteQueryable): SqlExecutor {
+/** Runs before a statement that may write; throws to refuse it. */
+type WriteCheck = () => void
+
+function executor(target: PgliteQueryable, beforeWrite: WriteCheck | null): SqlExecutor {
   return {
     async query<R extends object>(text: string, params: readonly SqlParam[] = []): Promise<QueryResult<R>> {
+      if (beforeWrite && mayWrite(text)) beforeWrite()
       const result = await target.query<R>(text, params as unknown[])
       // PGLite reports affectedRows 0 for a SELECT; node-postgres counts the rows it returned.
       // The larger of the two is what node-postgres would say for every kind of statement.
       return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) }
     },
     async exec(sql: string): Promise<void> {
+      beforeWrite?.()
       await target.exec(sql)
     },
   }
@@ -32,6 +38,11 @@ interface PgliteOpenOptions {
   template?: Blob
   /** A closed data directory a new brain starts as a copy of (faster than unpacking a dump). */
   templateDirectory?: string
+  /**
+   * Refuse writes while the filesystem holding `dir` has fewer than `reserveBytes` free, so
+   * PGLite never meets a full disk in the middle of a write or a checkpoint.
+   */
+  freeSpace?: { dir: string; reserveBytes: number; read?: (dir: string) => number }
 }
 
 /**
@@ -104,14 +115,18 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       cause: err,
     })
   }
-  const base = executor(pg)
+  const guard = options.freeSpace && options.freeSpace.reserveBytes > 0 ? new FreeSpaceGuard(options.freeSpace) : null
+  const beforeWrite = guard ? () => guard.check() : null
+  const base = executor(pg, beforeWrite)
   let closed = false
   return {
     capabilities: { multiProcess: false, rowLevelSecurity: false, httpServer: false, notifications: true, autoAnalyze: false, parallelStatements: false },
     location: options.memory ? 'pglite:memory' : `pglite:${options.dataDir}`,
     query: base.query,
     exec: base.exec,
-    transaction: (fn) => pg.transaction((tx) => fn(executor(tx))),
+    // Checked at each write inside: a read-only transaction (search sets its timeouts in one)
+    // works on a full disk, and a refused write rolls the whole transaction back.
+    transaction: (fn) => pg.transaction((tx) => fn(executor(tx, beforeWrite))),
     dumpDataDir: async () => (await pg.dumpDataDir('none')) as Blob,
     // Every statement waits for an open transaction, so the copy made inside one sees no write
     // half done; the checkpoint leaves little WAL for the restored copy to replay.

@@ -77,4 +77,6 @@ export interface EngineConfig {
   /** 0 leaves client_connection_check_interval at the server's default (off). */
   clientCheckIntervalMs: number
   retryConnect: boolean
+  /** Embedded engine: writes are refused while fewer bytes are free on the data directory's disk (0 or absent: never). */
+  diskReserveBytes?: number
 }

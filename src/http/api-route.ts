@@ -54,6 +54,7 @@ function contextFor(request: RouteRequest, token: VerifiedToken): OperationConte
     scopes: token.scopes,
     remoteSlugPrefixes: deps.config.http.remoteSlugPrefixes,
     caller: token.name,
+    sourceLimit: token.sourceId ?? null,
   }
 }
 

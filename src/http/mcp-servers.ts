@@ -72,6 +72,7 @@ export class McpServerPool {
       scopes: (authInfo?.scopes ?? []) as OperationContext['scopes'],
       remoteSlugPrefixes: deps.config.http.remoteSlugPrefixes,
       caller: authInfo?.clientId ?? null,
+      sourceLimit: typeof authInfo?.extra?.sourceId === 'string' ? authInfo.extra.sourceId : null,
     }
   }
 
@@ -101,7 +102,7 @@ export class McpServerPool {
    */
   private async answerToolCall(token: VerifiedToken, call: PlainToolCall): Promise<McpAnswer> {
     const { dispatchTool, toolResultJson } = await import('../mcp/dispatch.js')
-    const authInfo: AuthInfo = { token: token.rateKey, clientId: token.name, scopes: token.scopes }
+    const authInfo: AuthInfo = { token: token.rateKey, clientId: token.name, scopes: token.scopes, extra: { sourceId: token.sourceId ?? null } }
     const outcome = await dispatchTool(this.contextFor(authInfo), call.name, call.arguments)
     const text = `{"result":${toolResultJson(outcome.result)},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
     return { status: 200, contentType: 'application/json', text, toolError: outcome.errorCode }
@@ -119,7 +120,7 @@ export class McpServerPool {
       const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' })
       if (protocolVersion !== undefined) headers.set('mcp-protocol-version', protocolVersion)
       const request = new Request('http://localhost/mcp', { method: 'POST', headers, body: '{}' })
-      const authInfo: AuthInfo = { token: token.rateKey, clientId: token.name, scopes: token.scopes, extra: { state } }
+      const authInfo: AuthInfo = { token: token.rateKey, clientId: token.name, scopes: token.scopes, extra: { state, sourceId: token.sourceId ?? null } }
       const response = await transport.handleRequest(request, { parsedBody: message, authInfo })
       const text = await response.text()
       healthy = true

@@ -1,6 +1,6 @@
 import type { ChunkDraft } from '../chunking/index.js'
 import type { Database } from '../db/types.js'
-import { convertBounded, hashBytes, hashFiles, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult } from '../convert/index.js'
+import { convertBounded, hashBytes, hashFiles, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult, type PageDraft } from '../convert/index.js'
 import { isBrainError } from '../errors/index.js'
 import { trashPages } from '../history/index.js'
 import { importPage, isSourceHashCurrent, markdownSlugForPath, normalizeSlug, sourceHashesBySlug, type ImportOptions, type ImportResult } from '../pages/index.js'
@@ -120,26 +120,8 @@ export async function importDocument(db: Database, input: DocumentInput, options
   // A new version of a many-page file (a chat export a month longer) leaves most of its pages as
   // they were: those keep their text and the hash of the version that wrote them.
   const earlier = single ? new Map<string, string>() : await sourceHashesBySlug(db, input.sourceId, input.sourceUri)
-  const write = (i: number, keepUnchanged: boolean): Promise<ImportResult> => {
-    const slug = slugs[i]!
-    const draft = converted.drafts[i]!
-    const withFormat = { ...draft, frontmatter: { ...draft.frontmatter, source_format: converted.format } }
-    const earlierHash = keepUnchanged ? earlier.get(slug) : undefined
-    return importPage(
-      db,
-      {
-        slug,
-        sourceId: input.sourceId,
-        kind: 'markdown',
-        content: renderDraft(withFormat, sourceHash),
-        provenance: { sourceUri: input.sourceUri, sourceKind: input.sourceKind },
-        writtenVia: input.writtenVia,
-        writtenBy: input.writtenBy,
-        unchangedAs: earlierHash === undefined || earlierHash === sourceHash ? undefined : renderDraft(withFormat, earlierHash),
-      },
-      converted.format === 'pdf' ? { ...options, annotateChunks: labelPdfPages } : options,
-    )
-  }
+  const write = (i: number, keepUnchanged: boolean): Promise<ImportResult> =>
+    writeDraft(db, input, { format: converted.format, draft: converted.drafts[i]!, slug: slugs[i]!, sourceHash, earlierHash: keepUnchanged ? earlier.get(slugs[i]!) : undefined }, options)
   const pages: ImportResult[] = []
   for (const i of converted.drafts.keys()) pages.push(await write(i, true))
   // A version that changed no page (it only dropped some) still stamps its hash on one, so that
@@ -149,8 +131,37 @@ export async function importDocument(db: Database, input: DocumentInput, options
   return { format: converted.format, sourceHash, pages, counts: converted.counts, unchanged: false, removed }
 }
 
+/** One draft of a converted document, where it goes, and the hash the page it replaces carries. */
+export interface DraftWrite {
+  format: ConvertResult['format']
+  draft: PageDraft
+  slug: string
+  sourceHash: string
+  /** The `source_hash` of the page this draft rewrites: an unchanged page keeps it. */
+  earlierHash?: string
+}
+
+/** One draft as a markdown page recording its format and the original file's hash. */
+export function writeDraft(db: Database, input: DocumentInput, { format, draft, slug, sourceHash, earlierHash }: DraftWrite, options: DocumentImportOptions): Promise<ImportResult> {
+  const withFormat = { ...draft, frontmatter: { ...draft.frontmatter, source_format: format } }
+  return importPage(
+    db,
+    {
+      slug,
+      sourceId: input.sourceId,
+      kind: 'markdown',
+      content: renderDraft(withFormat, sourceHash),
+      provenance: { sourceUri: input.sourceUri, sourceKind: input.sourceKind },
+      writtenVia: input.writtenVia,
+      writtenBy: input.writtenBy,
+      unchangedAs: earlierHash === undefined || earlierHash === sourceHash ? undefined : renderDraft(withFormat, earlierHash),
+    },
+    format === 'pdf' ? { ...options, annotateChunks: labelPdfPages } : options,
+  )
+}
+
 /** Pages converted from this file that its new version no longer holds (by slug). */
-async function trashPagesLeftBehind(db: Database, input: DocumentInput, keptSlugs: readonly string[]): Promise<string[]> {
+export async function trashPagesLeftBehind(db: Database, input: DocumentInput, keptSlugs: readonly string[]): Promise<string[]> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: number }>(`SELECT id FROM pages WHERE source_id = $1 AND source_uri = $2 AND frontmatter ? 'source_hash' AND NOT (slug = ANY($3::text[]))`, [
       input.sourceId,

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import type { Database } from '../db/types.js'
-import { converterFor, exportFolders, isDocumentPath, SNIFF_BYTES, type ExportFolder } from '../convert/index.js'
+import { converterFor, exportFolders, isDocumentPath, SNIFF_BYTES, splitKindFor, type ExportFolder, type SplitKind } from '../convert/index.js'
 import { NotFoundError, serializeError } from '../errors/index.js'
 import { createFileFilter, type FileFilter, type SyncStrategy } from '../sources/file-filter.js'
 import { compileGlobs } from '../sources/glob.js'
@@ -9,6 +9,8 @@ import { readFirstBytes } from '../sources/read-text.js'
 import { readExportManifest } from './export-manifest.js'
 import { importDocument, NOT_CONTENT } from './import-documents.js'
 import { importFiles, slugForFile, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
+import { importExportInParts } from './import-stream.js'
+import type { ImportResult } from '../pages/index.js'
 import { mostLinkedFirst } from './link-order.js'
 import { walkFiles, type IgnoredFile, type WalkedFile } from '../sources/walk.js'
 
@@ -91,7 +93,7 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   const result = await importFiles(db, ordered, { ...options, slugFor })
   if (ordered !== files) result.failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   const folder: ImportFolderResult = { ...result, root: absoluteRoot, strategy: options.strategy, ignored, formats: {}, documentCounts: {}, removedSlugs: [] }
-  const read = (f: WalkedFile): FolderDocument => ({ path: f.relativePath, read: async () => ({ bytes: await readFile(f.absolutePath) }) })
+  const read = (f: WalkedFile): FolderDocument => ({ path: f.relativePath, absolutePath: f.absolutePath, read: async () => ({ bytes: await readFile(f.absolutePath) }) })
   await importDocuments(db, [...documents.map(read), ...exportDocuments(absoluteRoot, exports?.folders ?? [])], options, folder)
   ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return folder
@@ -101,6 +103,8 @@ export async function importFolder(db: Database, root: string, options: ImportFo
 interface FolderDocument {
   /** Its path below the root, which is also its source URI. */
   path: string
+  /** A file's place on disk (none for an unpacked export): a large export is read from it in parts. */
+  absolutePath?: string
   read: () => Promise<{ bytes: Uint8Array; files?: Record<string, Uint8Array> }>
 }
 
@@ -134,16 +138,82 @@ function exportDocuments(root: string, folders: readonly ExportFolder[]): Folder
 }
 
 /** Converts and imports each document into `result`; a document that fails is recorded and the rest go on. */
-async function importDocuments(db: Database, documents: readonly FolderDocument[], options: ImportFolderOptions, result: ImportFolderResult): Promise<void> {
-  const bump = (format: string, key: keyof FormatCount, n = 1): void => {
-    const entry = (result.formats[format] ??= { files: 0, pages: 0, unchanged: 0, failed: 0, removed: 0 })
-    entry[key] += n
+function bumpFormat(result: ImportFolderResult, format: string, key: keyof FormatCount, n = 1): void {
+  const entry = (result.formats[format] ??= { files: 0, pages: 0, unchanged: 0, failed: 0, removed: 0 })
+  entry[key] += n
+}
+
+/** A page a document gave, counted into the folder's result. */
+function tallyPage(result: ImportFolderResult, page: ImportResult): void {
+  result[page.status]++
+  result.chunks += page.chunks
+  result.embedded += page.embedded
+  if (page.status !== 'skipped') {
+    result.touchedSlugs.push(page.slug)
+    result.pageIds.push(page.pageId)
   }
+}
+
+/**
+ * A mailbox or chat export read from disk in parts (see importExportInParts): any size, in
+ * bounded memory; a part that fails is recorded with the items it holds and the rest go on.
+ */
+async function importInParts(
+  db: Database,
+  file: { path: string; absolutePath: string; kind: SplitKind },
+  options: ImportFolderOptions,
+  result: ImportFolderResult,
+  onItems: (items: number) => void,
+): Promise<void> {
+  let pages = 0
+  const imported = await importExportInParts(
+    db,
+    { absolutePath: file.absolutePath, kind: file.kind, name: file.path, sourceId: options.sourceId, sourceUri: file.path, sourceKind: 'file' },
+    {
+      embedder: options.embedder,
+      maxFences: options.maxFences,
+      onWarning: options.onWarning,
+      keepVersions: options.keepVersions,
+      signal: options.signal,
+      removeMissing: true,
+      onItems,
+      onPage: (page) => {
+        pages++
+        tallyPage(result, page)
+      },
+    },
+  )
+  if (imported.unchanged) {
+    result.skipped++
+    bumpFormat(result, 'unchanged', 'unchanged')
+    return
+  }
+  const format = imported.format ?? 'failed'
+  bumpFormat(result, format, 'files')
+  bumpFormat(result, format, 'pages', pages)
+  bumpFormat(result, format, 'removed', imported.removed.length)
+  result.removedSlugs.push(...imported.removed)
+  for (const [key, n] of Object.entries(imported.counts)) result.documentCounts[key] = (result.documentCounts[key] ?? 0) + n
+  for (const failed of imported.failed) {
+    bumpFormat(result, 'failed', 'failed')
+    result.failed.push(failed)
+  }
+}
+
+async function importDocuments(db: Database, documents: readonly FolderDocument[], options: ImportFolderOptions, result: ImportFolderResult): Promise<void> {
+  const bump = (format: string, key: keyof FormatCount, n = 1): void => bumpFormat(result, format, key, n)
   result.files += documents.length
   for (const [index, file] of documents.entries()) {
     options.signal?.throwIfAborted()
     options.onProgress?.({ phase: 'import', done: index, total: documents.length, path: file.path })
     try {
+      const kind = file.absolutePath === undefined ? null : splitKindFor(file.path, await readFirstBytes(file.absolutePath, SNIFF_BYTES))
+      if (kind !== null) {
+        await importInParts(db, { ...file, absolutePath: file.absolutePath!, kind }, options, result, (items) =>
+          options.onProgress?.({ phase: 'import', done: index, total: documents.length, path: `${file.path}: ${items} read` }),
+        )
+        continue
+      }
       const { bytes, files } = await file.read()
       const imported = await importDocument(
         db,
@@ -169,15 +239,7 @@ async function importDocuments(db: Database, documents: readonly FolderDocument[
       bump(format, 'removed', imported.removed.length)
       result.removedSlugs.push(...imported.removed)
       for (const [key, n] of Object.entries(imported.counts)) result.documentCounts[key] = (result.documentCounts[key] ?? 0) + n
-      for (const page of imported.pages) {
-        result[page.status]++
-        result.chunks += page.chunks
-        result.embedded += page.embedded
-        if (page.status !== 'skipped') {
-          result.touchedSlugs.push(page.slug)
-          result.pageIds.push(page.pageId)
-        }
-      }
+      for (const page of imported.pages) tallyPage(result, page)
     } catch (err) {
       const envelope = serializeError(err)
       // A page that only sends readers elsewhere, or asks not to be indexed, is no content of the

@@ -10,7 +10,7 @@ import type { SqlExecutor } from '../db/types.js'
 import { proseLines, splitFrontmatterLines } from '../util/markdown-prose.js'
 import type { MarkdownPageRef } from './repository.js'
 
-export const DEFAULT_ENTITY_TYPES = ['person', 'company', 'organization', 'project', 'place'] as const
+export const DEFAULT_ENTITY_TYPES = ['person', 'company', 'organization', 'org', 'project', 'place'] as const
 export const DEFAULT_MENTION_STOPLIST = ['the', 'and', 'you', 'this', 'that', 'home', 'index', 'inbox', 'note', 'notes', 'todo', 'readme', 'project', 'person', 'people', 'place', 'company'] as const
 const MIN_NAME_LENGTH = 3
 /** The longest name, in words, looked for. */

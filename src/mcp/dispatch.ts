@@ -3,6 +3,7 @@ import { toSnakeCaseJson } from '../util/json-shape.js'
 import { BrainError, UsageError, serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { findTool } from '../operations/catalogue.js'
 import type { OperationContext } from '../operations/context.js'
+import type { Operation } from '../operations/operation.js'
 
 /** A tools/call result as the MCP protocol carries it. */
 export interface ToolResult {
@@ -62,6 +63,25 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /**
+ * A token limited to one source reaches only source-scoped operations, with its source filled
+ * in when the call names none; any other source, or any other operation, is refused.
+ */
+function limitToSource(ctx: OperationContext, tool: Operation, name: string, args: unknown): unknown {
+  const limit = ctx.sourceLimit ?? null
+  if (limit === null) return args
+  if (!tool.sourceScoped) {
+    return new ScopeError('source_limited_token', `${name} is not available to a token limited to source ${limit}.`, {
+      hint: 'Use recall or remember, or a token that is not limited to a source.',
+    })
+  }
+  const given = (args as { source?: string }).source
+  if (given !== undefined && given !== limit) {
+    return new ScopeError('source_not_allowed', `This token is limited to source ${limit}; it cannot reach source ${given}.`, { hint: `Leave source out, or pass ${limit}.` })
+  }
+  return { ...(args as Record<string, unknown>), source: limit }
+}
+
+/**
  * Validates, authorizes and runs one tool call. Every failure becomes a result with isError and
  * the `{class, code, hint}` envelope; nothing is thrown to the transport.
  */
@@ -90,8 +110,10 @@ export async function dispatchTool(ctx: OperationContext, name: string, rawArgs:
       return fail(new ScopeError('insufficient_scope', `${name} needs a token with the read scope.`, { hint: 'Create one with `brain auth create <name> --scopes read`.' }))
     }
   }
+  const limited = limitToSource(ctx, tool, name, parsed.data)
+  if (limited instanceof ScopeError) return fail(limited)
   try {
-    return { result: success(await tool.run(ctx, parsed.data)), errorCode: null }
+    return { result: success(await tool.run(ctx, limited)), errorCode: null }
   } catch (err) {
     if (!(err instanceof BrainError)) ctx.logger.error(`tool ${name} failed`, { error: err instanceof Error ? err.message : String(err) })
     return fail(err)

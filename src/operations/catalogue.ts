@@ -5,6 +5,7 @@ import { jobTools } from './jobs.js'
 import { historyTools } from './history.js'
 import { trashTools } from './trash.js'
 import { linkTools } from './links.js'
+import { memoryTools } from './memory.js'
 import { pageTools } from './pages.js'
 import { captureTool } from './capture.js'
 import { searchTools } from './search.js'
@@ -22,6 +23,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...searchTools,
   ...codeTools,
   ...linkTools,
+  ...memoryTools,
   ...jobTools,
   ...systemTools,
   ...tagTools,

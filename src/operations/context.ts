@@ -22,6 +22,11 @@ export interface OperationContext {
   scopes: readonly TokenScope[] | null
   /** Slug prefixes a remote caller may write (BRAIN_REMOTE_SLUG_PREFIXES). */
   remoteSlugPrefixes: readonly string[]
+  /**
+   * The one source a calling token is limited to (HTTP); null or absent for every source. Such a
+   * token reaches only source-scoped operations, and only with this source.
+   */
+  sourceLimit?: string | null
   /** The name of the calling token (HTTP); recorded as who wrote a page. */
   caller?: string | null
 }

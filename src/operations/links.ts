@@ -198,7 +198,7 @@ const unresolvedTool = defineOperation({
 const entitiesTool = defineOperation({
   name: 'list_entities',
   description:
-    'Entities: pages whose type is person, company, organization, project or place (config links.entity_types), with their aliases, how many pages mention them in plain text and how many other links point at them. Returns {entities: [...]}.',
+    'Entities: pages whose type is person, company, organization (or org), project or place (config links.entity_types), with their aliases, how many pages mention them in plain text and how many other links point at them. Returns {entities: [...]}.',
   input: z.strictObject({ type: z.string().trim().min(1).max(100).optional().describe('Only this entity type'), source, limit: limit(10_000, 100), offset }),
   mutating: false,
   async run(ctx, args) {
@@ -210,7 +210,7 @@ const entitiesTool = defineOperation({
     path: ['entities'],
     description: 'Entities (people, companies, projects, …) with mention and backlink counts',
     details:
-      'An entity is a page whose type is in `links.entity_types` (default person, company, organization, project, place). Plain-text mentions of its title or aliases in other notes become `mentions` links; names under three characters, names on `links.mention_stoplist` and names shared by two entities never link.',
+      'An entity is a page whose type is in `links.entity_types` (default person, company, organization, org, project, place). Plain-text mentions of its title or aliases in other notes become `mentions` links; names under three characters, names on `links.mention_stoplist` and names shared by two entities never link.',
     examples: [
       ['Every entity', '$0 entities'],
       ['People only', '$0 entities --type person'],

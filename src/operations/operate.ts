@@ -67,7 +67,7 @@ const listSupervisorEventsTool = defineOperation({
 /** A token as every surface shows it: dates as ISO text, never the token or its hash. */
 function shownToken(info: TokenInfo) {
   const iso = (d: Date | null) => (d === null ? null : d.toISOString())
-  return { id: info.id, name: info.name, scopes: info.scopes, created_at: iso(info.createdAt), last_used_at: iso(info.lastUsedAt), revoked_at: iso(info.revokedAt) }
+  return { id: info.id, name: info.name, scopes: info.scopes, source_id: info.sourceId, created_at: iso(info.createdAt), last_used_at: iso(info.lastUsedAt), revoked_at: iso(info.revokedAt) }
 }
 
 const scopes = z
@@ -90,13 +90,17 @@ const listTokensTool = defineOperation({
 const createTokenTool = defineOperation({
   name: 'create_token',
   description: 'Create an access token for the server engine. The token is in this answer only; the brain keeps just its hash.',
-  input: z.strictObject({ name: z.string().trim().min(1).max(100), scopes: scopes.optional().describe('Default ["read","write"]') }),
+  input: z.strictObject({
+    name: z.string().trim().min(1).max(100),
+    scopes: scopes.optional().describe('Default ["read","write"]'),
+    source: z.string().trim().min(1).max(200).optional().describe('Limit the token to this source: it then reaches only recall and remember, with this source'),
+  }),
   mutating: true,
   admin: true,
   async run(ctx, args) {
     const { createToken } = await import('../auth/index.js')
     const wanted: TokenScope[] = args.scopes ?? ['read', 'write']
-    const { token, info } = await createToken((await ctx.brain()).db, args.name, wanted)
+    const { token, info } = await createToken((await ctx.brain()).db, args.name, wanted, args.source ?? null)
     return { ...shownToken(info), token }
   },
 })

@@ -38,6 +38,8 @@ export interface CliShape {
   /** The positional words: one field, or every remaining word joined with spaces. */
   positional?: { field: string; rest?: boolean; required: boolean }
   options: CliOption[]
+  /** A flag that reads the field from standard input instead of (or after) the positional words. */
+  stdin?: { field: string; flag: string; description: string }
   /** Prefix of the error code of a bad whole number: `<prefix>invalid_<flag>`. */
   integerErrorPrefix?: string
 }
@@ -56,6 +58,11 @@ export interface Operation<S extends z.ZodType = z.ZodType, R extends object = R
   mutating: boolean
   /** Needs the `admin` scope over HTTP (on top of `write` when mutating). */
   admin?: boolean
+  /**
+   * Reads and writes only the one source its `source` argument names (default: default), so a
+   * token limited to a source may call it, with that source. Other operations refuse such tokens.
+   */
+  sourceScoped?: boolean
   /** Returns a JSON object; it becomes both the text content and the structured content. */
   run(ctx: OperationContext, args: z.output<S>): Promise<R>
   /** How its result reads on a terminal; needed by any command that runs it. */

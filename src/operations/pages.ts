@@ -214,11 +214,11 @@ function tagTool(name: 'add_tag' | 'remove_tag', adding: boolean): Operation {
     input: z.strictObject({ slug, tag: z.string().trim().min(1).max(200), source }),
     mutating: true,
     async run(ctx, args) {
-      const { findPageHash, addTag, removeTag, DEFAULT_SOURCE_ID } = await import('../pages/index.js')
+      const { findPageHash, changePageTag, DEFAULT_SOURCE_ID } = await import('../pages/index.js')
       const { db } = await ctx.brain()
       const page = await findPageHash(db, args.source ?? DEFAULT_SOURCE_ID, args.slug)
       if (!page) throw pageNotFound(args.slug)
-      const changed = adding ? await addTag(db, page.id, args.tag) : await removeTag(db, page.id, args.tag)
+      const changed = await changePageTag(db, page.id, args.tag, adding, name)
       return { slug: args.slug, tag: args.tag, changed }
     },
   })

@@ -15,7 +15,7 @@ const listSourcesTool = defineOperation({
 
 const getStatsTool = defineOperation({
   name: 'get_stats',
-  description: 'Counts of the brain: pages (by kind), chunks, embedded chunks, tags, sources and jobs by status. Use it to get a sense of size or embedding coverage.',
+  description: 'Counts of the brain: pages (by kind, by type and by source), chunks, embedded chunks, tags, sources and jobs by status. Use it to get a sense of size or embedding coverage.',
   input: z.strictObject({}),
   mutating: false,
   async run(ctx) {
@@ -28,15 +28,53 @@ const getStatsTool = defineOperation({
       (SELECT count(*) FROM content_chunks WHERE embedding IS NOT NULL) AS embedded_chunks,
       (SELECT count(DISTINCT tag) FROM tags) AS tags,
       (SELECT count(*) FROM sources) AS sources`)
+    const groups = await db.query<{ kind: string; name: string; n: number }>(
+      `SELECT 'type' AS kind, type AS name, count(*)::int AS n FROM pages GROUP BY type
+       UNION ALL SELECT 'source', source_id, count(*)::int FROM pages GROUP BY source_id`,
+    )
+    // Lists, not maps: type names and source ids are the user's, and keys get renamed on the way out.
+    const byType = groups.rows.filter((g) => g.kind === 'type').map((g) => ({ type: g.name, pages: Number(g.n) }))
+    const bySource = groups.rows.filter((g) => g.kind === 'source').map((g) => ({ source_id: g.name, pages: Number(g.n) }))
+    const order = (a: { pages: number }, b: { pages: number }): number => b.pages - a.pages
+    byType.sort(order)
+    bySource.sort(order)
     const { openQueue } = await import('../queue/index.js')
     const queue = await openQueue({ db, config, logger: ctx.logger })
     try {
-      return { ...rows[0], jobs: await queue.stats() }
+      return { ...rows[0], by_type: byType, by_source: bySource, jobs: await queue.stats() }
     } finally {
       await queue.close()
     }
   },
+  present: { text: (r) => statsText(r as unknown as StatsView) },
+  cli: {
+    path: ['stats'],
+    description: 'Counts of the brain: pages by kind, type and source, chunks, tags, sources and jobs',
+    options: [],
+  },
 })
+
+interface StatsView {
+  pages: number
+  markdownPages: number
+  codePages: number
+  chunks: number
+  embeddedChunks: number
+  tags: number
+  sources: number
+  byType: Array<{ type: string; pages: number }>
+  bySource: Array<{ sourceId: string; pages: number }>
+}
+
+function statsText(r: StatsView): string {
+  const list = (m: Array<[string, number]>): string => m.map(([k, n]) => `${k} ${n}`).join(', ')
+  return [
+    `pages: ${r.pages} (${r.markdownPages} markdown, ${r.codePages} code)`,
+    `by type: ${list(r.byType.map((t) => [t.type, t.pages])) || '-'}`,
+    `by source: ${list(r.bySource.map((t) => [t.sourceId, t.pages])) || '-'}`,
+    `chunks: ${r.chunks} (${r.embeddedChunks} embedded), tags: ${r.tags}, sources: ${r.sources}`,
+  ].join('\n')
+}
 
 const getHealthTool = defineOperation({
   name: 'get_health',

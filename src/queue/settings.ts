@@ -46,6 +46,7 @@ export const DEFAULT_TIMEOUT_MS: Readonly<Record<JobName, number>> = Object.free
   capture: 5 * MINUTE,
   // Re-embedding a large brain with a bigger model takes hours; a stopped switch resumes.
   'switch-model': 12 * 60 * MINUTE,
+  capture_transcript: 5 * MINUTE,
 })
 
 export const DEFAULT_MAX_STALLED = 1

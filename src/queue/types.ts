@@ -2,7 +2,7 @@
  * The queue's public vocabulary. pg-boss stores and claims jobs; callers only ever see these
  * shapes, which follow the spec's job record (`minion_jobs`).
  */
-export const JOB_NAMES = ['sync', 'embed', 'extract', 'ingest_capture', 'autopilot-cycle', 'shell', 'import', 'capture', 'switch-model'] as const
+export const JOB_NAMES = ['sync', 'embed', 'extract', 'ingest_capture', 'autopilot-cycle', 'shell', 'import', 'capture', 'switch-model', 'capture_transcript'] as const
 export type JobName = (typeof JOB_NAMES)[number]
 
 export const JOB_STATUSES = ['waiting', 'active', 'completed', 'dead'] as const

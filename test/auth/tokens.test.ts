@@ -17,7 +17,7 @@ t.test('create, verify, list and revoke [postgres]', async (t) => {
   t.same(await verifyBearer(db, undefined), { ok: false, reason: 'missing' })
   t.same(await verifyBearer(db, `Token ${token}`), { ok: false, reason: 'not_bearer' })
   t.same(await verifyBearer(db, 'Bearer brain_unknown'), { ok: false, reason: 'unknown' })
-  t.same(await verifyBearer(db, `bearer ${token}`), { ok: true, token: { tokenId: info.id, oauthClientId: null, name: 'laptop', scopes: ['read'], rateKey: String(info.id) } })
+  t.same(await verifyBearer(db, `bearer ${token}`), { ok: true, token: { tokenId: info.id, oauthClientId: null, name: 'laptop', scopes: ['read'], sourceId: null, rateKey: String(info.id) } })
 
   const first = (await listTokens(db))[0]!.lastUsedAt
   t.ok(first, 'last_used_at is written on use')
@@ -29,6 +29,9 @@ t.test('create, verify, list and revoke [postgres]', async (t) => {
   await verifyBearer(db, `Bearer ${token}`)
   t.ok((await listTokens(db))[0]!.lastUsedAt!.getTime() > Date.now() - 10_000, 'rewritten when older than 60 s')
 
+  const team = await createToken(db, 'team', ['read', 'write'], 'teambrain')
+  t.equal(team.info.sourceId, 'teambrain')
+  t.match(await verifyBearer(db, `Bearer ${team.token}`), { ok: true, token: { name: 'team', sourceId: 'teambrain' } }, 'a token limited to a source says which')
   await t.rejects(createToken(db, 'laptop', ['read']), { code: 'token_name_taken' })
   await t.rejects(createToken(db, '42', ['read']), { code: 'invalid_token_name' })
   const revoked = await revokeToken(db, String(info.id))

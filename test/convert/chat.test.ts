@@ -122,3 +122,15 @@ t.test('typed errors: unsupported content and size cap', async (t) => {
     t.ok(err instanceof ConvertError)
   }
 })
+
+t.test('agent JSONL: a secret is scrubbed before a title or a tool line is cut short', async (t) => {
+  const token = 'ghp_' + 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ab'
+  const lines = [
+    { type: 'user', sessionId: 's-10', message: { role: 'user', content: `Prep my call with Tobiah Marsh, and the key is ${token}` } },
+    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', name: 'bash', input: { command: `${'x'.repeat(90)} GITHUB_TOKEN=${token}` } }] } },
+  ]
+  const r = await convert({ bytes: enc(lines.map((l) => JSON.stringify(l)).join('\n')), name: 'session.jsonl' })
+  const d = r.drafts[0]!
+  for (const text of [d.title, d.body]) t.notMatch(text, /ghp_[A-Za-z0-9]{8}/, 'not even a cut piece of the token')
+  t.match(d.title, /\[redacted:github-token\]/)
+})

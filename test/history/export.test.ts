@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { Database } from '../../src/db/types.js'
 import { exportPages } from '../../src/index.js'
 import { importFolder } from '../../src/import/index.js'
-import { putPage } from '../../src/pages/index.js'
+import { changePageTag, findPage, putPage } from '../../src/pages/index.js'
 import { memoryLogger } from '../../src/util/logger.js'
 import { engineTest, openTestDatabase } from '../helpers/engines.js'
 
@@ -54,6 +54,26 @@ engineTest(t, 'a generated brain of 1,000 pages with odd slugs round-trips', asy
     await putPage(ctx, { slug, content: `---\ntitle: "Page ${i}: a title"\ntype: ${i % 2 ? 'note' : 'idea'}\n${tags}---\n# Heading ${i}\n\nBody of page ${i} with *markdown*.\n${timeline}` })
   }
   t.equal((await facts(db)).length, 1000)
+  await roundTrip(t, db, engine)
+})
+
+engineTest(t, 'tag and untag keep the content hash the exported file imports with, and keep a version', async (t, { db, engine }) => {
+  const ctx = { db, logger: memoryLogger(), repoPath: null, remote: false }
+  await putPage(ctx, { slug: 'plain', content: '# Plain\n\nNo tags yet.\n' })
+  await putPage(ctx, { slug: 'tagged', content: '---\ntags: [b, a]\n---\n# Tagged\n\nText with #inline tag.\n' })
+  await putPage(ctx, { slug: 'dropped', content: '---\ntags: [gone, kept]\n---\n# Dropped\n' })
+  const id = async (slug: string) => (await findPage(db, 'default', slug))!.id
+  const before = (await findPage(db, 'default', 'plain'))!.contentHash
+  t.ok(await changePageTag(db, await id('plain'), 'fresh', true, 'tag'))
+  t.ok(await changePageTag(db, await id('tagged'), 'c', true, 'tag'))
+  t.ok(await changePageTag(db, await id('dropped'), 'gone', false, 'untag'))
+  t.notOk(await changePageTag(db, await id('dropped'), 'gone', false, 'untag'), 'removing a missing tag changes nothing')
+  const plain = (await findPage(db, 'default', 'plain'))!
+  t.not(plain.contentHash, before, 'the hash follows the tags')
+  t.same(plain.tags, ['fresh'])
+  t.equal(plain.writtenVia, 'tag')
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM page_versions WHERE page_id = $1', [plain.id])
+  t.equal(rows[0]!.n, 1, 'the untagged text is kept as a version, as a put would keep it')
   await roundTrip(t, db, engine)
 })
 

@@ -50,6 +50,8 @@ export const EXPECTED_TOOLS = [
   'create_token',
   'revoke_token',
   'list_requests',
+  'recall',
+  'remember',
 ]
 
 export interface CallOutcome {
@@ -157,6 +159,7 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   if (options.remote) t.match(envelope(workers), { code: 'insufficient_scope' })
   else t.ok(Array.isArray(workers.data.workers), 'list_workers answers')
 
+  await exerciseMemory(t, client, options)
   await exerciseHistory(t, client, options)
   t.match((await call(client, 'delete_page', { slug: 'notes/alpha' })).data, { deleted: true, trashed: true })
   t.match(envelope(await call(client, 'delete_page', { slug: 'notes/alpha' })), { code: 'page_not_found' })
@@ -186,6 +189,9 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
 
 /** Versions of one page through every history tool: list, read, diff, revert (a new version). */
 async function exerciseHistory(t: Test, client: Client, options: { remote: boolean }): Promise<void> {
+  // Tag changes earlier in the suite kept versions of their own; count from where they left it.
+  const before = (await call(client, 'list_versions', { slug: 'notes/alpha' })).data as { total: number }
+  const base = before.total
   const changed = await call(client, 'put_page', { slug: 'notes/alpha', content: '---\ntitle: Alpha\n---\n# Alpha\n\nThe zanzibar protocol note, revised.', no_embed: true })
   t.equal(changed.data.status, 'updated')
   const history = await call(client, 'list_versions', { slug: 'notes/alpha' })
@@ -194,17 +200,39 @@ async function exerciseHistory(t: Test, client: Client, options: { remote: boole
   t.match(history.data, {
     slug: 'notes/alpha',
     versions: [
-      { number: 2, current: true, via, lines_added: 1, lines_removed: 1 },
-      { number: 1, current: false, via },
+      { number: base + 1, current: true, via, lines_added: 1, lines_removed: 1 },
+      { number: base, current: false },
     ],
   })
+  t.match((history.data as { versions: Array<{ via: string }> }).versions.at(-1), { via })
   const first = await call(client, 'get_version', { slug: 'notes/alpha', version: 1 })
   t.match(first.data, { version: 1, current: false, markdown: /The zanzibar protocol note\.\n/ })
-  t.match(envelope(await call(client, 'get_version', { slug: 'notes/alpha', version: 9 })), { class: 'NotFoundError', code: 'version_not_found' })
+  t.match(envelope(await call(client, 'get_version', { slug: 'notes/alpha', version: 99 })), { class: 'NotFoundError', code: 'version_not_found' })
   const diff = await call(client, 'diff_versions', { slug: 'notes/alpha' })
-  t.match(diff.data, { from: 1, to: 2, lines_added: 1, lines_removed: 1, diff: /-The zanzibar protocol note\.\n\+The zanzibar protocol note, revised\./ })
+  t.match(diff.data, { from: base, to: base + 1, lines_added: 1, lines_removed: 1, diff: /-The zanzibar protocol note\.\n\+The zanzibar protocol note, revised\./ })
   const reverted = await call(client, 'revert_page', { slug: 'notes/alpha', to: 1, no_embed: true })
-  t.match(reverted.data, { status: 'updated', reverted_to: 1, version: 3 })
+  t.match(reverted.data, { status: 'updated', reverted_to: 1, version: base + 2 })
   const after = await call(client, 'list_versions', { slug: 'notes/alpha' })
-  t.match(after.data, { versions: [{ number: 3, current: true, via: options.remote ? 'mcp:revert' : 'revert' }, { number: 2 }, { number: 1 }] })
+  t.match(after.data, { versions: [{ number: base + 2, current: true, via: options.remote ? 'mcp:revert' : 'revert' }, { number: base + 1 }, { number: base }] })
+}
+
+/** recall and remember over MCP: the same answer as the CLI's, and a decision crossing sessions. */
+async function exerciseMemory(t: Test, client: Client, options: { remote: boolean }): Promise<void> {
+  const person = '---\ntitle: Wren Fenwhistle\ntype: person\naliases: [wren]\nsummary: Founder of Tidecraft.\n---\n\nWren runs Tidecraft.\n'
+  t.notOk((await call(client, 'put_page', { slug: 'people/wren-fenwhistle', content: person, no_embed: true })).isError)
+  const first = await call(client, 'recall', { text: 'Prep my call with Wren', session_id: 'mcp-a' })
+  t.notOk(first.isError, first.text)
+  t.match(first.data, { inject: [{ slug: 'people/wren-fenwhistle', source_id: 'default', title: 'Wren Fenwhistle', type: 'person', excerpt: /Founder of Tidecraft/ }], session: 'mcp-a' })
+  t.ok(Number(first.data.tokens) > 0, 'the answer counts its tokens')
+  t.same((await call(client, 'recall', { text: 'And Wren again?', session_id: 'mcp-a' })).data.inject, [], 'not repeated inside the session')
+  const remembered = await call(client, 'remember', { text: 'Decided to wait for the Q3 numbers.', about: ['people/wren-fenwhistle'], session_id: 'mcp-a', harness: 'test-harness' })
+  t.notOk(remembered.isError, remembered.text)
+  t.match(remembered.data, { written: [{ slug: 'people/wren-fenwhistle', status: 'updated' }], session: 'mcp-a', harness: 'test-harness' })
+  const later = await call(client, 'recall', { text: 'where are we with Wren Fenwhistle', session_id: 'mcp-b' })
+  t.match(later.data, { inject: [{ slug: 'people/wren-fenwhistle', excerpt: /Decided to wait for the Q3 numbers/ }] }, 'another session sees the decision')
+  const versions = await call(client, 'list_versions', { slug: 'people/wren-fenwhistle' })
+  t.match(versions.data, { versions: [{ current: true, via: options.remote ? 'mcp:remember' : 'remember' }] })
+  t.match(envelope(await call(client, 'remember', { text: 'nobody named here' })), { code: 'remember_nothing_named' })
+  // A remote caller cannot delete for good, and the trash is counted further on.
+  if (!options.remote) t.notOk((await call(client, 'delete_page', { slug: 'people/wren-fenwhistle', hard: true, yes: true })).isError)
 }

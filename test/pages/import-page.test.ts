@@ -1,5 +1,5 @@
 import t from 'tap'
-import { findPage, importPage, listChunks, listPages, deletePage, addTag } from '../../src/pages/index.js'
+import { findPage, importPage, listChunks, listPages, deletePage, changePageTag } from '../../src/pages/index.js'
 import { toVectorLiteral } from '../../src/embedding/index.js'
 import { engineTest } from '../helpers/engines.js'
 
@@ -117,7 +117,7 @@ engineTest(t, 'pages live per source; delete removes chunks and tags', async (t,
   await importPage(db, { slug: 'people/ada', kind: 'markdown', content: NOTE, sourceId: 'work' })
   t.equal((await listPages(db)).length, 2, 'same slug in two sources')
   const page = await findPage(db, 'work', 'people/ada')
-  await addTag(db, page!.id, 'extra')
+  await changePageTag(db, page!.id, 'extra', true, 'tag')
   t.ok(await deletePage(db, 'work', 'people/ada'))
   t.notOk(await deletePage(db, 'work', 'people/ada'), 'second delete finds nothing')
   const orphans = await db.query<{ n: number }>(`SELECT (SELECT count(*) FROM content_chunks WHERE page_id = $1) + (SELECT count(*) FROM tags WHERE page_id = $1) AS n`, [page!.id])

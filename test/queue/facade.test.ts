@@ -40,6 +40,7 @@ engineTest(t, 'submit stores a waiting job in the spec vocabulary, in the pg-bos
   t.same(queues.rows, [
     { name: 'autopilot-cycle', policy: 'stately' },
     { name: 'capture', policy: 'standard' },
+    { name: 'capture_transcript', policy: 'standard' },
     { name: 'embed', policy: 'standard' },
     { name: 'extract', policy: 'standard' },
     { name: 'import', policy: 'standard' },

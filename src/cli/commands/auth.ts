@@ -34,12 +34,15 @@ export class AuthCreateCommand extends AuthCommand {
   })
   name = Option.String({ required: true })
   scopes = Option.String('--scopes', { description: 'read, write, admin, comma-separated (default read,write)' })
+  source = Option.String('--source', { description: 'Limit the token to one source: it then reaches only recall and remember, with that source' })
 
   protected async run(): Promise<number> {
     const { createToken, parseScopes } = await import('../../auth/index.js')
     const scopes = parseScopes(this.scopes)
-    const { token, info } = await this.withTokenTable((db) => createToken(db, this.name, scopes))
-    this.print({ ...info, token }, () => `${token}\n(token ${info.name}, id ${info.id}, scopes ${info.scopes.join(',')}; shown once, only its hash is stored)`)
+    const source = this.source?.trim() || null
+    const { token, info } = await this.withTokenTable((db) => createToken(db, this.name, scopes, source))
+    const limited = info.sourceId ? `, limited to source ${info.sourceId}` : ''
+    this.print({ ...info, token }, () => `${token}\n(token ${info.name}, id ${info.id}, scopes ${info.scopes.join(',')}${limited}; shown once, only its hash is stored)`)
     return 0
   }
 }

@@ -2,6 +2,7 @@ import type { CommandClass } from 'clipanion'
 import type { BrainContext } from '../../service/context.js'
 import { OPERATIONS } from '../../operations/catalogue.js'
 import { operationCommand } from '../operation-command.js'
+import { AgentsInstallCommand, HookCommand } from './agents.js'
 import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
@@ -41,6 +42,8 @@ import { SyncCommand } from './sync.js'
 /** Every command; each file imports its heavy modules inside `run`, so start-up stays fast. */
 export const commands: Array<CommandClass<BrainContext>> = [
   InitCommand,
+  AgentsInstallCommand,
+  HookCommand,
   ConfigGetCommand,
   ConfigSetCommand,
   ConfigListCommand,

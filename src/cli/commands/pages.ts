@@ -60,12 +60,12 @@ abstract class TagChangeCommand extends BrainCommand {
   protected abstract readonly adding: boolean
 
   protected async run(): Promise<number> {
-    const { resolvePageRef, addTag, removeTag } = await import('../../pages/index.js')
+    const { resolvePageRef, changePageTag } = await import('../../pages/index.js')
     const tag = this.tag.trim()
     if (tag === '') throw new UsageError('invalid_tag', 'The tag is empty.')
     const changed = await this.withBrain(async ({ db }) => {
       const page = await resolvePageRef(db, this.slug, this.source)
-      return this.adding ? addTag(db, page.id, tag) : removeTag(db, page.id, tag)
+      return changePageTag(db, page.id, tag, this.adding, this.adding ? 'tag' : 'untag')
     })
     this.print({ slug: this.slug, tag, changed }, () => `${this.adding ? 'tagged' : 'untagged'} ${this.slug} ${tag}${changed ? '' : ' (no change)'}`)
     return 0

@@ -1,0 +1,52 @@
+import { ConfigError } from '../errors/index.js'
+
+/** A JSON object read from an agent's config file, and how to write it back the way it was laid out. */
+interface JsonDoc {
+  value: Record<string, unknown>
+  indent: string
+}
+
+/** Reads an agent's JSON config; a file with comments or another shape is refused, never rewritten. */
+export function parseJsonConfig(path: string, text: string | null): JsonDoc {
+  if (text === null || text.trim() === '') return { value: {}, indent: '  ' }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw new ConfigError('agent_config_unreadable', `${path} is not plain JSON (${err instanceof Error ? err.message : String(err)}); brain will not rewrite it.`, {
+      hint: 'Remove comments and trailing commas, or add the entries by hand (see `--dry-run` for what brain would write).',
+    })
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError('agent_config_unreadable', `${path} does not hold a JSON object.`, { hint: 'Fix the file, then run the install again.' })
+  }
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  '
+  return { value: value as Record<string, unknown>, indent }
+}
+
+export function formatJson(doc: JsonDoc): string {
+  return `${JSON.stringify(doc.value, null, doc.indent)}\n`
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The object at `key`, made when missing; a non-object there is refused. */
+export function objectAt(path: string, parent: Record<string, unknown>, key: string): Record<string, unknown> {
+  const found = parent[key]
+  if (found === undefined) {
+    const made: Record<string, unknown> = {}
+    parent[key] = made
+    return made
+  }
+  if (!isObject(found)) throw new ConfigError('agent_config_unreadable', `${path}: "${key}" is not an object.`, { hint: 'Fix the file, then run the install again.' })
+  return found
+}
+
+/** Drops `key` from `parent` when it holds an empty object (one brain's removal emptied). */
+export function dropIfEmpty(parent: Record<string, unknown>, key: string): void {
+  const found = parent[key]
+  if (isObject(found) && Object.keys(found).length === 0) delete parent[key]
+  if (Array.isArray(found) && found.length === 0) delete parent[key]
+}

@@ -1,0 +1,82 @@
+import { statfsSync } from 'node:fs'
+import { DiskError } from '../errors/index.js'
+
+/** Bytes an unprivileged process may still write on the filesystem holding `dir`. */
+function freeBytes(dir: string): number {
+  const stats = statfsSync(dir)
+  return Number(stats.bavail) * Number(stats.bsize)
+}
+
+/** Bytes as a person reads them: 12.3 MiB. */
+function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
+  let value = bytes
+  let unit = 0
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
+}
+
+interface FreeSpaceGuardOptions {
+  /** A folder on the filesystem to watch (the embedded data directory). */
+  dir: string
+  /** Writes are refused while fewer bytes than this are free. */
+  reserveBytes: number
+  /** The reading itself; tests inject a low one. */
+  read?: (dir: string) => number
+}
+
+/**
+ * Checks free space before a write. A reading is kept for a short while so a batch of writes
+ * costs one statfs; a reading below the reserve is never reused, so writes resume as soon as
+ * space is freed.
+ */
+export class FreeSpaceGuard {
+  private static readonly CACHE_MS = 250
+  private readonly read: (dir: string) => number
+  private lastReading = Number.POSITIVE_INFINITY
+  private lastReadAt = Number.NEGATIVE_INFINITY
+
+  constructor(private readonly options: FreeSpaceGuardOptions) {
+    this.read = options.read ?? freeBytes
+  }
+
+  /** Throws DiskError disk_full when the filesystem has less free space than the reserve. */
+  check(): void {
+    const now = Date.now()
+    const fresh = now - this.lastReadAt < FreeSpaceGuard.CACHE_MS && this.lastReading >= this.options.reserveBytes
+    if (!fresh) {
+      this.lastReading = this.readOrInfinity()
+      this.lastReadAt = now
+    }
+    if (this.lastReading >= this.options.reserveBytes) return
+    throw new DiskError(
+      'disk_full',
+      `The disk holding ${this.options.dir} has ${formatBytes(this.lastReading)} free; the brain keeps ${formatBytes(this.options.reserveBytes)} free so the database can always finish and checkpoint, so nothing was written. Reads keep working.`,
+      { hint: 'Free some space (or move BRAIN_HOME to a larger disk) and run the command again, or lower the reserve with BRAIN_DISK_RESERVE (e.g. 32MiB) or disk.reserve in config.json.' },
+    )
+  }
+
+  /** A filesystem that cannot be asked (gone, unsupported) does not block writes; the write reports its own error. */
+  private readOrInfinity(): number {
+    try {
+      return this.read(this.options.dir)
+    } catch {
+      return Number.POSITIVE_INFINITY
+    }
+  }
+}
+
+/**
+ * Whether a statement may write: anything that does not start with a read-only verb. Errs on
+ * the side of checking (a WITH … that modifies data counts as a write).
+ */
+export function mayWrite(sql: string): boolean {
+  const match = /^\s*(?:--[^\n]*\n\s*)*\(?\s*([a-z]+)/i.exec(sql)
+  const verb = match?.[1]?.toLowerCase()
+  if (verb === 'select' || verb === 'show' || verb === 'explain' || verb === 'values') return false
+  if (verb === 'with') return /\b(insert|update|delete|merge)\b/i.test(sql)
+  return true
+}

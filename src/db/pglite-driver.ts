@@ -132,7 +132,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     // half done; the checkpoint leaves little WAL for the restored copy to replay.
     snapshotDataDir: (read) =>
       pg.transaction(async (tx) => {
-        const value = await read(executor(tx))
+        const value = await read(executor(tx, null))
         await tx.exec('CHECKPOINT')
         return { read: value, dump: (await pg.dumpDataDir('none')) as Blob }
       }),

@@ -24,7 +24,7 @@ function candidates(program: string, path: string | undefined): string[] {
   return found
 }
 
-export function findPgProgram(program: 'pg_dump' | 'pg_restore', path: string | undefined): string {
+export function findPgProgram(program: 'pg_dump' | 'pg_restore' | 'psql', path: string | undefined): string {
   const found = candidates(program, path).find((p) => existsSync(p))
   if (!found) {
     throw new NotAvailableError(`${program}_not_found`, `${program} was not found on PATH or in ${DEBIAN_ROOT}/*/bin.`, {
@@ -49,18 +49,19 @@ function splitPassword(url: string): { url: string; password: string | null } {
 export interface PgProgramRun {
   program: string
   args: string[]
-  url: string
+  /** The database to connect to; null for a run that only reads and writes files. */
+  url: string | null
   env: Record<string, string | undefined>
 }
 
 /** Runs a client program against the database; resolves with its stdout, rejects with its stderr. */
 export function runPgProgram(run: PgProgramRun): Promise<Buffer> {
-  const { url, password } = splitPassword(run.url)
+  const { url, password } = run.url === null ? { url: null, password: null } : splitPassword(run.url)
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(run.env)) if (v !== undefined && !k.startsWith('PG')) env[k] = v
   if (password !== null) env.PGPASSWORD = password
   return new Promise((resolve, reject) => {
-    const child = spawn(run.program, [...run.args, `--dbname=${url}`], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(run.program, url === null ? run.args : [...run.args, `--dbname=${url}`], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     const out: Buffer[] = []
     let err = ''
     child.stdout.on('data', (d: Buffer) => out.push(d))

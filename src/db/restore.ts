@@ -137,9 +137,47 @@ function summary(backup: OpenedBackup): Pick<RestoreResult, 'path' | 'engine' | 
   return { path: backup.path, engine: m.engine, pages: m.pages, created_at: m.created_at, content_hash_summary: m.content_hash_summary }
 }
 
+/** The schemas a dump creates, from pg_restore's table of contents. */
+function dumpedSchemas(list: string): string[] {
+  return [...list.matchAll(/^\d+; \d+ \d+ SCHEMA - (\S+) /gm)].map((m) => m[1]!)
+}
+
+const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`
+
+/**
+ * Empties the brain's schemas and loads the dump, in one psql transaction: a restore that fails
+ * half-way leaves the database as it was. Dropping whole schemas, rather than pg_restore's
+ * object-by-object --clean, also removes what --clean cannot (the queue's partition constraints).
+ */
+async function replaceServerDatabase(dump: Buffer, place: BackupPlace): Promise<void> {
+  const pgRestore = findPgProgram('pg_restore', place.env.PATH)
+  const psql = findPgProgram('psql', place.env.PATH)
+  const work = join(place.home, `.restore-${process.pid}`)
+  rmSync(work, { recursive: true, force: true })
+  mkdirSync(work, { recursive: true, mode: 0o700 })
+  try {
+    const dumpFile = join(work, 'database.pgdump')
+    writeFileSync(dumpFile, dump, { mode: 0o600 })
+    const schemas = dumpedSchemas((await runPgProgram({ program: pgRestore, args: ['--list', dumpFile], url: null, env: place.env })).toString())
+    const script = join(work, 'restore.sql')
+    await runPgProgram({ program: pgRestore, args: ['--no-owner', '--no-privileges', `--file=${script}`, dumpFile], url: null, env: place.env })
+    const dropped = [...new Set(['public', ...schemas])]
+    const prelude = [...dropped.map((s) => `DROP SCHEMA IF EXISTS ${quoteIdent(s)} CASCADE;`), ...(schemas.includes('public') ? [] : ['CREATE SCHEMA public;'])].join('\n')
+    const preludeFile = join(work, 'prelude.sql')
+    writeFileSync(preludeFile, prelude + '\n', { mode: 0o600 })
+    await runPgProgram({
+      program: psql,
+      args: ['--no-psqlrc', '--quiet', '--set=ON_ERROR_STOP=1', '--single-transaction', `--file=${preludeFile}`, `--file=${script}`],
+      url: place.engine.url ?? '',
+      env: place.env,
+    })
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
 async function restorePostgres(backup: OpenedBackup, place: BackupPlace, options: RestoreOptions): Promise<Omit<RestoreResult, 'config_restored'>> {
   const { openDatabase } = await import('./open.js')
-  const program = findPgProgram('pg_restore', place.env.PATH)
   const db = await openDatabase(place.engine, { migrate: false })
   let previous: number
   let keptAside: string | null = null
@@ -152,15 +190,7 @@ async function restorePostgres(backup: OpenedBackup, place: BackupPlace, options
   } finally {
     await db.close()
   }
-  const file = join(place.home, `.restore-${process.pid}.pgdump`)
-  mkdirSync(place.home, { recursive: true })
-  writeFileSync(file, backup.member(DATABASE_MEMBER.postgres), { mode: 0o600 })
-  try {
-    // One transaction: a restore that fails half-way leaves the database as it was.
-    await runPgProgram({ program, args: ['--clean', '--if-exists', '--single-transaction', '--exit-on-error', '--no-owner', '--no-privileges', file], url: place.engine.url ?? '', env: place.env })
-  } finally {
-    rmSync(file, { force: true })
-  }
+  await replaceServerDatabase(backup.member(DATABASE_MEMBER.postgres), place)
   const restored = await openDatabase(place.engine, { migrate: false })
   try {
     checkRestored(backup, await readBrainState(restored))

@@ -79,7 +79,8 @@ async function fillBrain(db: Database): Promise<void> {
 engineTest(t, 'a restore gives back the same pages, hashes, history, trash, links, tags, tokens and embeddings', async (t, { db, engine, url }) => {
   await fillBrain(db)
   const before = await fingerprint(db)
-  t.ok(before.page_versions!.startsWith('1:'), 'a page version to carry')
+  // Rewriting, tagging and deleting each keep a version; any count above none will do.
+  t.ok(Number(before.page_versions!.split(':')[0]) >= 1, 'page versions to carry')
   t.ok(before.page_trash!.startsWith('1:'), 'a trashed page to carry')
   const made = await createBackup(db, sourcePlace(engine, url))
   t.equal(made.pages, 2)

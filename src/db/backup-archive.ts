@@ -17,13 +17,13 @@ export interface BackupMember {
   data: Buffer
 }
 
-export interface ManifestMember {
+interface ManifestMember {
   name: string
   bytes: number
   sha256: string
 }
 
-export interface BackupManifest {
+interface BackupManifest {
   format: typeof BACKUP_FORMAT
   format_version: number
   /** The engine the database member is for: `pglite` (a data directory) or `postgres` (pg_dump custom format). */

@@ -46,7 +46,7 @@ function splitPassword(url: string): { url: string; password: string | null } {
   }
 }
 
-export interface PgProgramRun {
+interface PgProgramRun {
   program: string
   args: string[]
   /** The database to connect to; null for a run that only reads and writes files. */

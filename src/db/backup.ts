@@ -14,7 +14,7 @@ import type { Database, EngineConfig, SqlExecutor } from './types.js'
 
 export const DATABASE_MEMBER = { pglite: 'database.tar.gz', postgres: 'database.pgdump' } as const
 export const CONFIG_MEMBER = 'config.json'
-export const LEDGER_MEMBER = 'migrations.json'
+const LEDGER_MEMBER = 'migrations.json'
 /** Backups the autopilot makes and prunes; others in the folder (kept-aside copies) are never pruned. */
 const ROUTINE_PREFIX = 'brain-'
 
@@ -27,7 +27,7 @@ export interface BackupPlace {
   env: Readonly<Record<string, string | undefined>>
 }
 
-export interface BackupResult {
+interface BackupResult {
   path: string
   bytes: number
   pages: number

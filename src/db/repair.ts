@@ -14,7 +14,7 @@ import type { SqlExecutor } from './types.js'
  * files in the brain's folders changed after it was made.
  */
 
-export interface ChangedFolder {
+interface ChangedFolder {
   /** `sync.repo_path` (pages written through to disk) or a source's folder. */
   dir: string
   origin: 'write_through' | 'source'
@@ -68,7 +68,7 @@ function changedSince(dir: string, sinceMs: number): string[] {
 }
 
 /** Folders the restored brain knows of (write-through and sources), with what changed in them since `sinceIso`. */
-export async function changedSinceBackup(db: SqlExecutor, sinceIso: string): Promise<ChangedFolder[]> {
+async function changedSinceBackup(db: SqlExecutor, sinceIso: string): Promise<ChangedFolder[]> {
   const since = Date.parse(sinceIso)
   const folders: Array<Omit<ChangedFolder, 'changed_files' | 'changed_count' | 'reimport'>> = []
   const repo = await db.query<{ value: string }>(`SELECT value FROM config WHERE key = 'sync.repo_path'`)

@@ -17,7 +17,7 @@ import type { Database } from './types.js'
  * refuses before anything is changed; the database replaced is kept aside, never deleted.
  */
 
-export interface RestoreOptions {
+interface RestoreOptions {
   /** Replace a brain that has pages (it is kept aside). */
   force: boolean
   /** The current database is known not to open (repair): it is kept aside unread. */

@@ -39,7 +39,7 @@ export const createBackupTool = defineOperation({
   },
 })
 
-export const listBackupsTool = defineOperation({
+const listBackupsTool = defineOperation({
   name: 'list_backups',
   description: 'The backups in $BRAIN_HOME/backups/, newest first: path, when, size in bytes, pages, engine and the brain version that made each.',
   input: z.strictObject({}),

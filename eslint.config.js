@@ -1,53 +1,36 @@
-// The linter holds the architecture (ARCHITECTURE.md, "Top-level layout" and decisions 2 and 10):
-// no import cycles, layers import downward only, the environment is read in src/config alone,
-// and nothing outside src/db branches on the engine's name.
+// The linter holds the architecture of docs/architecture.md: the folder table of eslint/folders.js
+// (what each folder may import, through its index.ts), no import cycles, layers import downward
+// only, the environment is read in src/config alone, and nothing outside src/db branches on the
+// engine's name.
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import tseslint from 'typescript-eslint'
 import importX from 'eslint-plugin-import-x'
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import architecture from './eslint/folder-imports.js'
+import { FOLDERS } from './eslint/folders.js'
 
-const SURFACES = ['src/cli', 'src/service', 'supervisor']
-const TRANSPORTS = ['src/mcp', 'src/http']
-const FOUNDATION = ['src/db', 'src/config', 'src/errors', 'src/util']
-const CAPABILITIES = [
-  'activity',
-  'agents',
-  'auth',
-  'capture',
-  'chunking',
-  'code',
-  'convert',
-  'doctor',
-  'embedding',
-  'export',
-  'frontmatter',
-  'history',
-  'import',
-  'ingestion',
-  'integrations',
-  'links',
-  'memory',
-  'models',
-  'oauth',
-  'pages',
-  'queue',
-  'release',
-  'search',
-  'skills',
-  'sources',
-  'sync',
-  'update',
-  'upgrade',
-].map((name) => `src/${name}`)
+const root = dirname(fileURLToPath(import.meta.url))
+const path = (name) => (name === 'workers' || name === 'supervisor' ? name : name === 'src' ? 'src/index.ts' : `src/${name}`)
+const inLayer = (layer) =>
+  Object.entries(FOLDERS)
+    .filter(([, rule]) => rule.layer === layer)
+    .map(([name]) => path(name))
+const SURFACES = inLayer('surface')
+const TRANSPORTS = inLayer('transport')
+const OPERATIONS = inLayer('operations')
+const CAPABILITIES = inLayer('capability')
+const FOUNDATION = inLayer('foundation')
 
 /** `from` folders may not be imported by `target` folders. */
 const zone = (target, from) => ({ target: target.map((t) => `./${t}`), from: from.map((f) => `./${f}`) })
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/**', 'bench/**', 'bin/**', 'scripts/**', 'eslint.config.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test/**', 'bench/**', 'bin/**', 'scripts/**', 'eslint/**', 'eslint.config.js'] },
   {
     files: ['src/**/*.ts', 'workers/**/*.ts', 'supervisor/**/*.ts'],
     languageOptions: { parser: tseslint.parser },
-    plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin },
+    plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin, brain: architecture },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
       // no-cycle reads the modules an import leads to: they are TypeScript too.
@@ -55,14 +38,15 @@ export default tseslint.config(
       'import-x/extensions': ['.ts', '.js'],
     },
     rules: {
+      'brain/folder-imports': ['error', { root }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': [
         'error',
         {
           zones: [
-            zone(FOUNDATION, [...CAPABILITIES, 'src/operations', ...TRANSPORTS, ...SURFACES, 'workers']),
-            zone(CAPABILITIES, ['src/operations', ...TRANSPORTS, ...SURFACES, 'workers']),
-            zone(['src/operations', 'workers'], [...TRANSPORTS, ...SURFACES]),
+            zone(FOUNDATION, [...CAPABILITIES, ...OPERATIONS, ...TRANSPORTS, ...SURFACES]),
+            zone(CAPABILITIES, [...OPERATIONS, ...TRANSPORTS, ...SURFACES]),
+            zone(OPERATIONS, [...TRANSPORTS, ...SURFACES]),
             zone(TRANSPORTS, SURFACES),
           ],
         },

@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream'
 import type { Config } from '../src/config/index.js'
-import { openDatabase } from '../src/db/open.js'
-import type { Database } from '../src/db/types.js'
+import { openDatabase, type Database } from '../src/db/index.js'
 import { jsonLinesSink } from './events.js'
 import { HealthMonitor } from './health.js'
 import { spawnWorkerProcess, type WorkerCommand } from './spawn.js'

@@ -111,7 +111,7 @@ export async function runSearch(show, query) {
   )
 }
 
-function linkList(title, links, key) {
+function linkList(title, { links, total }, key) {
   const item = (l) =>
     el(
       'li',
@@ -120,7 +120,12 @@ function linkList(title, links, key) {
       l.link_type ? el('span', { class: 'muted', text: ` (${l.link_type}${l.line ? `, line ${l.line}` : ''})` }) : null,
       l.context ? el('div', { class: 'muted context', text: l.context }) : null,
     )
-  return el('section', {}, el('h3', { text: `${title} (${links.length})` }), links.length ? el('ul', {}, links.map(item)) : el('p', { class: 'muted', text: 'None.' }))
+  return el(
+    'section',
+    {},
+    el('h3', { text: total > links.length ? `${title} (${links.length} of ${total})` : `${title} (${links.length})` }),
+    links.length ? el('ul', {}, links.map(item)) : el('p', { class: 'muted', text: 'None.' }),
+  )
 }
 
 function frontMatterTable(frontmatter) {
@@ -175,7 +180,7 @@ export async function pageView(show, slug, navigate) {
       body,
       page.timeline ? el('section', { class: 'timeline' }, el('h2', { text: 'Timeline' }), renderMarkdown(page.timeline, slug, resolved)) : null,
     ),
-    el('aside', { class: 'side' }, linkList('Links', out.links, 'to_slug'), linkList('Backlinks', back.links, 'from_slug')),
+    el('aside', { class: 'side' }, linkList('Links', out, 'to_slug'), linkList('Backlinks', back, 'from_slug')),
   )
 }
 

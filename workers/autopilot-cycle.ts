@@ -1,9 +1,8 @@
 import { readConfigValue } from '../src/config/index.js'
-import type { Database } from '../src/db/types.js'
+import type { Database } from '../src/db/index.js'
 import { runHousekeeping } from '../src/queue/housekeeping.js'
 import { DEFAULT_TIMINGS } from '../src/queue/settings.js'
-import { z } from 'zod'
-import { ValidationError } from '../src/errors/index.js'
+import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob, type DefinedJob, type JobContext, type JobHandler } from '../src/queue/handler.js'
 import { selectPhases, skipOrFail, touchedSlugs, type PhaseName, type PhaseReport } from './autopilot/phases.js'
 import { resolveSyncTarget, type SyncTarget } from './autopilot/sync-target.js'
@@ -104,9 +103,7 @@ async function runPhase(deps: AutopilotDeps, ctx: JobContext, phase: PhaseName, 
 export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): DefinedJob {
   return defineJob({
     name: 'autopilot-cycle',
-    // selectPhases reads `phases` and `dir` with its own error codes.
-    data: z.record(z.string(), z.unknown()),
-    invalid: (problem) => new ValidationError('invalid_autopilot_job', `Autopilot job data: ${problem.message}`),
+    ...JOB_CATALOGUE['autopilot-cycle'],
     run: async (ctx) => {
       const phases = selectPhases(ctx.data)
       const target = phases.includes('sync') || phases.includes('frontmatter-audit') ? await resolveSyncTarget(ctx.db, await brainDir(ctx)) : null

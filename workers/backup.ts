@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { backupSettings, processEnv } from '../src/config/index.js'
-import { backupsDir, createBackup, listBackups, pruneBackups } from '../src/db/backup.js'
+import { backupsDir, createBackup, listBackups, pruneBackups } from '../src/db/index.js'
 import { NotAvailableError, ValidationError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/handler.js'
 import { currentVersion } from '../src/release/index.js'
@@ -25,7 +25,8 @@ export default defineJob({
     }
     const settings = await backupSettings(ctx.db)
     const dir = backupsDir(ctx.config.home)
-    const newest = listBackups(dir).find((b) => b.engine === 'pglite')
+    // Newest first; the worker runs only on the embedded engine, whose backups these are.
+    const newest = listBackups(dir)[0]
     const age = newest ? Date.now() - Date.parse(newest.created_at) : null
     if (!ctx.data.force && age !== null && settings.intervalMs > 0 && age < settings.intervalMs) {
       throw new NotAvailableError('backup_not_due', `The newest backup (${newest!.created_at}) is younger than backup.interval.`)

@@ -1,16 +1,6 @@
-import { z } from 'zod'
 import { deriveLinks } from '../src/links/index.js'
-import { ValidationError } from '../src/errors/index.js'
+import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob } from '../src/queue/handler.js'
-
-const data = z.looseObject({
-  /** Pages to derive links for; all pages when absent, nothing when empty. */
-  slugs: z.array(z.string()).optional(),
-  sourceId: z
-    .unknown()
-    .optional()
-    .transform((id) => (typeof id === 'string' ? id : undefined)),
-})
 
 /**
  * The `extract` job: derives citation links for the pages it is given. A markdown slug gets its
@@ -19,8 +9,7 @@ const data = z.looseObject({
  */
 export default defineJob({
   name: 'extract',
-  data,
-  invalid: () => new ValidationError('extract_invalid_slugs', 'extract expects `slugs` to be a list of page slugs.', { hint: 'e.g. {"slugs": ["notes/design"]}' }),
+  ...JOB_CATALOGUE.extract,
   async run(ctx) {
     const { slugs, sourceId } = ctx.data
     // A code slug is cited by notes in any source, so the source narrows markdown slugs only when no slugs are given.

@@ -1,32 +1,10 @@
-import { z } from 'zod'
-import { UsageError } from '../src/errors/index.js'
+import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob } from '../src/queue/handler.js'
-
-const stringList = z
-  .unknown()
-  .optional()
-  .transform((value) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []))
-
-const data = z.looseObject({
-  path: z.string().min(1),
-  strategy: z.unknown().optional(),
-  include: stringList,
-  exclude: stringList,
-  sourceId: z
-    .unknown()
-    .optional()
-    .transform((id) => (typeof id === 'string' ? id : 'default')),
-  noEmbed: z
-    .unknown()
-    .optional()
-    .transform((flag) => flag === true),
-})
 
 /** Imports a folder (git or not) into the brain: the job behind `brain import`. */
 export default defineJob({
   name: 'import',
-  data,
-  invalid: () => new UsageError('import_requires_path', 'The import job needs data.path, the folder to import.'),
+  ...JOB_CATALOGUE.import,
   async run(ctx) {
     const { parseSyncStrategy } = await import('../src/sources/index.js')
     const { importFolder } = await import('../src/import/index.js')

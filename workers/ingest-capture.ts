@@ -1,7 +1,6 @@
-import { ValidationError } from '../src/errors/index.js'
 import { binaryContentError, classifyContentType, computeContentHash, validateIngestionEvent, type IngestionEvent } from '../src/ingestion/event.js'
 import { eventToMarkdown } from '../src/ingestion/to-markdown.js'
-import { z } from 'zod'
+import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob, type JobContext } from '../src/queue/handler.js'
 
 interface IngestCaptureResult {
@@ -24,11 +23,10 @@ function resolveIngestSlug(data: Record<string, unknown>, event: IngestionEvent,
 
 /** Queues one `embed` job for stale chunks unless one is already waiting. */
 async function queueEmbed(ctx: JobContext): Promise<string | null> {
-  const { rows } = await ctx.db.query<{ id: string }>(`SELECT id FROM minion_jobs WHERE name = 'embed' AND status = 'waiting' LIMIT 1`)
-  if (rows[0]) return null
   const { openQueue } = await import('../src/queue/index.js')
   const queue = await openQueue({ db: ctx.db, config: ctx.config, logger: ctx.logger })
   try {
+    if ((await queue.list({ name: 'embed', status: 'waiting', limit: 1 })).length > 0) return null
     return (await queue.submit('embed', { mode: 'stale' })).id
   } finally {
     await queue.close()
@@ -42,9 +40,7 @@ async function queueEmbed(ctx: JobContext): Promise<string | null> {
  */
 const handler = defineJob({
   name: 'ingest_capture',
-  // The event itself is checked by validateIngestionEvent, the one reader of events for every entry path.
-  data: z.looseObject({ event: z.unknown().refine((event) => event !== undefined) }),
-  invalid: () => new ValidationError('invalid_ingestion_event', 'The ingest_capture job has no event.', { hint: 'Submit {"event": {content_type, content, source_id}}.' }),
+  ...JOB_CATALOGUE.ingest_capture,
   run: async (ctx) => {
     const event = validateIngestionEvent(ctx.data.event)
     const type = classifyContentType(event.content_type)

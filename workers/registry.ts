@@ -1,5 +1,4 @@
-import type { HandlerResolver, JobHandler } from '../src/queue/handler.js'
-import type { JobName } from '../src/queue/types.js'
+import type { HandlerResolver, JobHandler, JobName } from '../src/queue/index.js'
 
 export type { HandlerResolver }
 type HandlerLoader = () => Promise<JobHandler>

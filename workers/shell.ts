@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { BrainError, NotAvailableError, ValidationError } from '../src/errors/index.js'
-import { z } from 'zod'
+import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob, type DefinedJob } from '../src/queue/handler.js'
 import { parseShellJobData } from './shell-job-data.js'
 
@@ -42,10 +42,7 @@ export function createShellHandler(options: ShellOptions = {}): DefinedJob {
   const maxOutput = options.maxOutputBytes ?? 64 * 1024
   return defineJob({
     name: 'shell',
-    // parseShellJobData reads cmd, argv, cwd and env once the job may run at all: a disabled or
-    // untrusted shell job is refused for that before its data is looked at.
-    data: z.record(z.string(), z.unknown()),
-    invalid: (problem) => new ValidationError('invalid_shell_job', `Shell job data: ${problem.message}`),
+    ...JOB_CATALOGUE.shell,
     run: async (ctx) => {
       if (!ctx.config.jobs.allowShell) {
         throw new NotAvailableError('shell_jobs_disabled', 'Shell jobs are disabled on the process that ran this job.', {

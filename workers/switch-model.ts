@@ -1,9 +1,6 @@
-import { z } from 'zod'
-import { ValidationError } from '../src/errors/index.js'
 import { embeddingProviderOfModel, runModelSwitch } from '../src/models/index.js'
+import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob } from '../src/queue/handler.js'
-
-const data = z.looseObject({ model: z.string().trim().min(1).max(80) })
 
 /**
  * The `switch-model` job: embeds every chunk with the model `brain models use` chose, beside the
@@ -12,8 +9,7 @@ const data = z.looseObject({ model: z.string().trim().min(1).max(80) })
  */
 export default defineJob({
   name: 'switch-model',
-  data,
-  invalid: (problem) => new ValidationError('switch_model_invalid', `The switch-model job needs {"model": "<id>"} (${problem.message}).`, { hint: 'brain models use <id>' }),
+  ...JOB_CATALOGUE['switch-model'],
   async run(ctx) {
     const provider = await embeddingProviderOfModel(ctx.config.home, ctx.data.model, ctx.config.embedding)
     return runModelSwitch(ctx.db, ctx.data.model, provider, { signal: ctx.signal, onProgress: (p) => ctx.progress({ ...p, unit: 'chunks' }) })

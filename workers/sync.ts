@@ -1,22 +1,6 @@
-import { z } from 'zod'
-import { UsageError } from '../src/errors/index.js'
-import type { SyncProgress, SyncRequest, SyncResult } from '../src/sync/index.js'
+import type { SyncProgress, SyncResult } from '../src/sync/index.js'
+import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob } from '../src/queue/handler.js'
-
-const text = z
-  .string()
-  .refine((value) => value.trim() !== '')
-  .nullish()
-  .transform((value) => value ?? undefined)
-const flag = z
-  .unknown()
-  .optional()
-  .transform((value) => value === true)
-
-/** The directory may come as `repo` (CLI), `repoPath` (autopilot cycle) or `dir`; each means the same thing. */
-const data = z
-  .looseObject({ sourceId: text, repo: text, repoPath: text, dir: text, all: flag, full: flag, dryRun: flag, noEmbed: flag, noExtract: flag })
-  .transform((d): SyncRequest => ({ sourceId: d.sourceId, all: d.all, repo: d.repo ?? d.repoPath ?? d.dir, full: d.full, dryRun: d.dryRun, noEmbed: d.noEmbed, noExtract: d.noExtract }))
 
 function progressMessage(p: SyncProgress): string {
   if (p.phase === 'plan') return `${p.sourceId}: reading git history`
@@ -30,8 +14,7 @@ function progressMessage(p: SyncProgress): string {
  */
 export default defineJob({
   name: 'sync',
-  data,
-  invalid: (problem) => new UsageError('invalid_sync_data', `Sync job data.${problem.key} must be a non-empty string.`),
+  ...JOB_CATALOGUE.sync,
   async run(ctx) {
     const request = ctx.data
     const { runSync } = await import('../src/sync/index.js')

@@ -1,4 +1,4 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { NotAvailableError } from '../errors/index.js'
 
 /** One HTTP request as the server logged it: never a token, never a body. */

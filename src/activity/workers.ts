@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 
 /** A process registered with the queue: a `jobs work` worker or an inline runner. */
 export interface WorkerInfo {

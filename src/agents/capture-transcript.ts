@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, isAbsolute } from 'node:path'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { UsageError } from '../errors/index.js'
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 
 /** A transcript larger than this is not read: a session page is for reading, not for archives. */
 const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024

@@ -2,8 +2,8 @@
  * Coding agents and the brain: the hook events brain answers (what an agent sends on stdin, what
  * it may print back), the capture of an agent's session transcript as a page, and installing
  * brain into an agent's own files (its MCP server entry, its hooks, an instructions block in its
- * rules file) without disturbing what other tools put there. May import config, convert, pages,
- * models, db types, errors and util; never a surface.
+ * rules file) without disturbing what other tools put there.
+ * May import: config, convert, db, errors, models, pages, util.
  */
 export { hookSpec, hookEvents, parseHookInput, hookReply, recallContext, orientationText, type HookSpec, type HookInput, type HookAction } from './hook-events.js'
 export { captureTranscript, sessionSlug, type TranscriptCapture, type TranscriptReceipt } from './capture-transcript.js'

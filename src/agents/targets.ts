@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AgentDirs } from '../config/home.js'
+import type { AgentDirs } from '../config/index.js'
 import { ConfigError } from '../errors/index.js'
 import { hookEvents } from './hook-events.js'
 import { dropIfEmpty, formatJson, isObject, objectAt, parseJsonConfig } from './json-config.js'

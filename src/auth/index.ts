@@ -1,6 +1,7 @@
 /**
  * Access tokens for the HTTP transport (server engine only). Only a SHA-256 hash of each token
  * is stored; the plain token is shown once, when it is created.
+ * May import: db, errors.
  */
 export {
   TOKEN_SCOPES,

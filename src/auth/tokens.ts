@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { Database, SqlExecutor } from '../db/types.js'
+import type { Database, SqlExecutor } from '../db/index.js'
 import { NotAvailableError, NotFoundError, UsageError, ValidationError, isSqlStateError } from '../errors/index.js'
 
 /** `admin` opens operator surfaces such as the /admin/events feed; it grants neither read nor write. */

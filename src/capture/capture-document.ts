@@ -1,4 +1,4 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { documentSlugForPath, importDocument } from '../import/import-documents.js'
 import type { ImportStatus, WriteThroughResult } from '../pages/index.js'

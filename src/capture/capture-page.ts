@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import type { PutPageResult } from '../pages/index.js'
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 import { defaultCaptureSlug, shapeCapture } from './shape.js'
 
 export interface CaptureRequest {

@@ -1,4 +1,4 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { captureDocument, type DocumentCaptureReceipt } from './capture-document.js'
 import { fetchUrl, webSlugForUrl, type FetchOptions } from './fetch-url.js'

@@ -1,6 +1,7 @@
 /**
  * The capture shape: turning a thought, a snippet or a file into a page (front matter, title,
- * the inbox slug). Writing goes through pages. May import pages, config, errors, util.
+ * the inbox slug). Writing goes through pages.
+ * May import: config, db, embedding, errors, import, models, pages, util.
  */
 export { shapeCapture, defaultCaptureSlug, captureTitle, isStructured, contentDigest, MAX_CAPTURE_TITLE, DEFAULT_CAPTURE_TYPE } from './shape.js'
 export { capturePage, type CaptureRequest, type CaptureReceipt } from './capture-page.js'

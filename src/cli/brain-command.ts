@@ -1,9 +1,10 @@
 import { Command, Option } from 'clipanion'
 import { resolve } from 'node:path'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
-import type { Operation } from '../operations/operation.js'
-import type { BrainContext } from '../service/context.js'
+import type { Database } from '../db/index.js'
+import { NotAvailableError } from '../errors/index.js'
+import type { Operation } from '../operations/index.js'
+import type { BrainContext } from '../service/index.js'
 import { toSnakeCaseKeys } from '../util/json-shape.js'
 import { reportError, wantsJson, writeJson } from './output.js'
 
@@ -33,20 +34,45 @@ export abstract class BrainCommand extends Command<BrainContext> {
    * a thin-client install. Either way the result comes back as the tool's JSON with camelCase
    * keys (user-owned maps as they are), so one presenter prints both.
    */
-  protected async runOperation(operation: Operation, args: Record<string, unknown>, options: { dryRun?: boolean } = {}): Promise<Record<string, unknown>> {
-    const { loadConfig } = await import('../config/index.js')
+  protected async runOperation(operation: Operation, args: Record<string, unknown>, options: { dryRun?: boolean; onText?: (text: string) => void } = {}): Promise<Record<string, unknown>> {
     const { camelCaseKeys, toSnakeCaseJson } = await import('../util/json-shape.js')
-    const remote = loadConfig({ env: this.context.env }).remote
-    if (remote !== null) {
+    const noRetryConnect = operation.cli?.connectOnce === true
+    const config = await this.loadConfig({ noRetryConnect })
+    if (config.remote !== null) {
       const { callRemoteTool } = await import('../mcp/remote-client.js')
-      return camelCaseKeys(await callRemoteTool(remote, operation.name, args)) as Record<string, unknown>
+      return camelCaseKeys(await callRemoteTool(config.remote, operation.name, args)) as Record<string, unknown>
     }
     const { streamLogger } = await import('../util/logger.js')
     const logger = streamLogger(this.context.stderr)
-    const result = await this.withBrain(({ db, config }) =>
-      operation.run({ brain: async () => ({ db, config }), logger, dryRun: options.dryRun ?? false, remote: false, scopes: null, remoteSlugPrefixes: [] }, args),
-    )
-    return camelCaseKeys(toSnakeCaseJson(result)) as Record<string, unknown>
+    // Opened on the first call only, so an operation that reports a database that does not open (doctor) can.
+    let opened: Promise<Database> | undefined
+    const database = (): Promise<Database> => (opened ??= this.openDatabaseOf(config))
+    const ctx = {
+      brain: async () => ({ db: await database(), config }),
+      config: async () => config,
+      logger,
+      dryRun: options.dryRun ?? false,
+      remote: false,
+      scopes: null,
+      remoteSlugPrefixes: [],
+      ...(options.onText ? { onText: options.onText } : {}),
+    }
+    try {
+      return camelCaseKeys(toSnakeCaseJson(await operation.run(ctx, args))) as Record<string, unknown>
+    } finally {
+      if (opened && !this.context.host) await (await opened.catch(() => null))?.close()
+    }
+  }
+
+  /** The configured database: the resident service's shared one inside it, else a fresh connection the caller closes. */
+  private async openDatabaseOf(config: Config): Promise<Database> {
+    const onRetry = (attempt: number, delayMs: number): void => {
+      this.context.stderr.write(`brain: database not reachable, retry ${attempt} in ${delayMs / 1000}s\n`)
+    }
+    const host = this.context.host
+    if (host) return host.database(config.engine, onRetry)
+    const { openDatabase } = await import('../db/open.js')
+    return openDatabase(config.engine, { onRetry })
   }
 
   /** Prints a result with its operation's presenter: `--json` form, or notice and text. */
@@ -78,18 +104,28 @@ export abstract class BrainCommand extends Command<BrainContext> {
    * shared, already-open database is used instead, and stays open.
    */
   protected async withBrain<T>(fn: (brain: { config: Config; db: Database }) => Promise<T>, options: { noRetryConnect?: boolean } = {}): Promise<T> {
-    return this.withBrainOf(await this.loadConfig(options), fn)
+    const config = await this.loadConfig(options)
+    this.refuseThinClient(config)
+    return this.withBrainOf(config, fn)
+  }
+
+  /**
+   * A thin-client install has no brain of its own: opening the local engine would create an
+   * empty one and answer from it. Commands that are operations go to the remote brain instead;
+   * the others run only where the brain is.
+   */
+  protected refuseThinClient(config: Config): void {
+    if (config.remote === null) return
+    const command = `brain ${this.path.join(' ')}`
+    throw new NotAvailableError('remote_unsupported', `\`${command}\` needs the brain's database, and this install is a thin client of ${config.remote.url}.`, {
+      hint: `Run \`${command}\` on the machine that serves the brain, or point BRAIN_HOME at a local brain.`,
+    })
   }
 
   /** withBrain for a configuration the command built itself (`init --url`). */
   protected async withBrainOf<T>(config: Config, fn: (brain: { config: Config; db: Database }) => Promise<T>): Promise<T> {
-    const onRetry = (attempt: number, delayMs: number): void => {
-      this.context.stderr.write(`brain: database not reachable, retry ${attempt} in ${delayMs / 1000}s\n`)
-    }
-    const host = this.context.host
-    if (host) return fn({ config, db: await host.database(config.engine, onRetry) })
-    const { openDatabase } = await import('../db/open.js')
-    const db = await openDatabase(config.engine, { onRetry })
+    const db = await this.openDatabaseOf(config)
+    if (this.context.host) return fn({ config, db })
     try {
       return await fn({ config, db })
     } finally {

@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough, Writable } from 'node:stream'
 import { hookReply, hookSpec, orientationText, parseHookInput, recallContext, type HookInput, type HookSpec } from '../agents/hook-events.js'
-import type { BrainEnv } from '../config/env.js'
+import type { BrainEnv } from '../config/index.js'
 import { brainExists, brainHome, hookTimeoutMs } from '../config/home.js'
 
 /** Hook JSON beyond this is not a hook's; it is dropped unread. */

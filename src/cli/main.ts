@@ -4,7 +4,7 @@ import { currentVersion } from '../release/index.js'
 import { defaultResolver } from '../../workers/registry.js'
 import { registerHandlers } from '../queue/handler.js'
 import { commands } from './commands/index.js'
-import type { BrainContext } from '../service/context.js'
+import type { BrainContext } from '../service/index.js'
 import { isTerminal, reportError, wantsJson } from './output.js'
 
 /** What each option's value is, named in help instead of clipanion's `#0`. */

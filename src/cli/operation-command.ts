@@ -1,9 +1,9 @@
 import { Command, Option, type CommandClass } from 'clipanion'
 import type { z } from 'zod'
 import { UsageError } from '../errors/index.js'
-import type { CliOption, CliShape, Operation } from '../operations/operation.js'
+import type { CliOption, CliShape, Operation } from '../operations/index.js'
 import { BrainCommand } from './brain-command.js'
-import type { BrainContext } from '../service/context.js'
+import type { BrainContext } from '../service/index.js'
 
 type Words = string | string[] | boolean | undefined
 
@@ -68,7 +68,7 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
   const shape = operation.cli as CliShape
   const prefix = shape.integerErrorPrefix ?? ''
   class OperationCommand extends BrainCommand {
-    static override paths = [shape.path]
+    static override paths = [shape.path, ...(shape.aliases?.paths ?? [])]
     static override usage = Command.Usage({ description: shape.description, details: shape.details, examples: shape.examples })
 
     constructor() {
@@ -76,8 +76,9 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
       // clipanion finds options among a fresh instance's own properties.
       const self = this as unknown as Record<string, unknown>
       if (shape.positional) {
-        const name = shape.positional.field
+        const name = shape.positional.label ?? shape.positional.field
         self.positional = shape.positional.rest ? Option.Rest({ name, required: shape.positional.required ? 1 : 0 }) : Option.String({ name, required: shape.positional.required })
+        for (const word of shape.positional.then ?? []) self[`positional:${word.field}`] = Option.String({ name: word.label ?? word.field, required: word.required })
       }
       for (const option of shape.options) self[`option:${option.field}`] = clipanionOption(option)
       if (shape.stdin) self['stdin:read'] = Option.Boolean(shape.stdin.flag, { description: shape.stdin.description })
@@ -94,6 +95,11 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
         if (given) args[shape.positional.field] = value
         // The words are needed unless standard input gives the field instead.
         else if (!(shape.stdin?.field === shape.positional.field && piped !== null)) throw missingWord(shape, prefix)
+        // Later words go to the schema as typed, so an empty one is refused as the field's own error.
+        for (const word of shape.positional.then ?? []) {
+          const later = self[`positional:${word.field}`]
+          if (typeof later === 'string') args[word.field] = later
+        }
       }
       if (shape.stdin && piped !== null) {
         const before = args[shape.stdin.field]
@@ -107,8 +113,10 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
     }
 
     protected override async run(): Promise<number> {
-      await this.present(operation, await this.runOperation(operation, await this.input()))
-      return 0
+      if (shape.aliases && this.path.join(' ') !== shape.path.join(' ')) this.context.stderr.write(`${shape.aliases.notice}\n`)
+      const result = await this.runOperation(operation, await this.input())
+      await this.present(operation, result)
+      return shape.exitCode?.(result) ?? 0
     }
   }
   Object.defineProperty(OperationCommand, 'name', { value: `${operation.name}Command` })

@@ -5,7 +5,7 @@
  * leaves. Only those rows are located (file, lines, symbol), so a level that fans out to
  * thousands of edges ships a handful of rows.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { LOCATION_COLUMNS, type LocationRow } from './navigation.js'
 import { splitSymbol } from './query-args.js'
 

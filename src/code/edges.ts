@@ -3,7 +3,7 @@
  * (callee known by name only). Readers take both as one union; a name edge is never promoted to
  * a chunk edge, because the chunk a name resolves to changes as pages are re-imported.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { ValidationError } from '../errors/index.js'
 import type { PageCodeGraph } from './page-edges.js'
 

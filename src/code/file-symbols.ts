@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { NotFoundError } from '../errors/index.js'
 
 export interface FileSymbol {

@@ -4,7 +4,7 @@
  * A visited set guards against cycles, `depth` and `limit` cap the walk, and every result
  * carries the path it was reached by.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { UsageError } from '../errors/index.js'
 import { BODY, definitionsByNames, definitionSnippet, findDefinitionRows, toDefinition, toLocation, type CodeDefinition, type CodeLocation, type LocationRow } from './navigation.js'
 import { lastSegment } from './edges.js'

@@ -1,5 +1,6 @@
 /**
  * Code intelligence: definitions, references and the call graph over code pages.
+ * May import: chunking, db, errors.
  */
 export { codeDef, DEFINITION_TYPES, SNIPPET_CHARS, type CodeDefQuery, type CodeDefinition, type CodeLocation, type CodeReference } from './navigation.js'
 export { codeRefs, REFS_PROBE_ROWS, type RefsOptions } from './refs.js'
@@ -10,7 +11,7 @@ export { fileSymbols, type FileSymbol } from './file-symbols.js'
 export { CallSiteCollector, type PageCodeGraph } from './page-edges.js'
 export { extractCallSites, extractDefinitions, planPageEdges, CALL_RULES, type CallSite, type CallEdgeType, type PageEdge, type PageSymbol } from './calls/index.js'
 
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { getCalleesOf, getCallersOf, type CodeGraphQuery, type CodeGraphResponse } from './graph.js'
 
 /** Who calls the symbol: direct callers, or all within `depth` hops (blast radius). */

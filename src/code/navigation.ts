@@ -1,7 +1,7 @@
 /**
  * code-def: where a symbol is defined (code-refs, in refs.ts, shares the location columns).
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { canonicalLanguage, requireSymbol, resolveLimit, splitSymbol } from './query-args.js'
 
 /**

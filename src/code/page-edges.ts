@@ -3,8 +3,7 @@
  * own parse (no second parse) and written with the page's chunks, in the same transaction.
  */
 import type { Node } from 'web-tree-sitter'
-import type { CodeLanguage } from '../chunking/languages.js'
-import type { ChunkDraft } from '../chunking/types.js'
+import type { CodeLanguage, ChunkDraft } from '../chunking/index.js'
 import { extractCallSites, extractDefinitions, placeSymbols, planPageEdges, type CallSite, type PageEdge, type PageSymbol, type SymbolDraft } from './calls/index.js'
 
 export interface PageCodeGraph {

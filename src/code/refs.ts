@@ -39,7 +39,7 @@
  * limit × N / M chunks, and a walk step costs about half a recheck: the walk runs when half
  * that is under M, capped at four times the expectation and at 2M.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { LOCATION_COLUMNS, snippetAround, toLocation, type CodeDefQuery, type CodeReference, type LocationRow } from './navigation.js'
 import { canonicalLanguage, requireSymbol, resolveLimit } from './query-args.js'
 

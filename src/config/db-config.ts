@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 
 /** Keys the spec keeps in the database's `config` table. */
 export const DB_CONFIG_KEYS = ['auto_link', 'sync.repo_path', 'sync.last_commit'] as const
@@ -19,9 +19,4 @@ export async function writeConfigValue(db: SqlExecutor, key: string, value: stri
 export async function deleteConfigValue(db: SqlExecutor, key: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM config WHERE key = $1', [key])
   return rowCount > 0
-}
-
-export async function listConfigValues(db: SqlExecutor): Promise<Record<string, string>> {
-  const { rows } = await db.query<{ key: string; value: string }>('SELECT key, value FROM config ORDER BY key')
-  return Object.fromEntries(rows.map((r) => [r.key, r.value]))
 }

@@ -9,8 +9,8 @@ import { brainHome } from './home.js'
 export { brainHome }
 
 /** Which database to open and how: defined by the database seam, chosen here. */
-export type { EngineConfig } from '../db/types.js'
-import type { EngineConfig } from '../db/types.js'
+export type { EngineConfig } from '../db/index.js'
+import type { EngineConfig } from '../db/index.js'
 
 export interface EmbeddingConfig {
   provider: 'openai' | 'local'
@@ -55,6 +55,11 @@ export interface Config {
   /** `brain models pull`: the model hub's base URL (BRAIN_MODEL_HUB, else HF_ENDPOINT, else the public hub). */
   models: { hubUrl: string }
   jobs: { allowShell: boolean }
+  /**
+   * The chat model `brain ask` answers with: the key from BRAIN_LLM_API_KEY, else OPENAI_API_KEY
+   * (never stored in the brain); the URL and model are the `llm.url` and `llm.model` config keys.
+   */
+  llm: { apiKey: string | null; timeoutMs: number }
   /** The resident service: it exits after this long with no client and no running job (0: never). */
   service: { idleTimeoutMs: number }
   http: {
@@ -211,6 +216,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     },
     models: { hubUrl: env.BRAIN_MODEL_HUB?.trim() || env.HF_ENDPOINT?.trim() || DEFAULT_MODEL_HUB },
     jobs: { allowShell: env.BRAIN_ALLOW_SHELL_JOBS === '1' },
+    llm: {
+      apiKey: env.BRAIN_LLM_API_KEY?.trim() || env.OPENAI_API_KEY?.trim() || null,
+      timeoutMs: parseDurationMs('BRAIN_LLM_TIMEOUT', env.BRAIN_LLM_TIMEOUT, 120_000) || 120_000,
+    },
     service: {
       idleTimeoutMs: parseDurationMs(
         'BRAIN_SERVICE_IDLE_TIMEOUT',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { proseLines } from '../util/markdown-prose.js'
+import { proseLines } from '../util/index.js'
 import type { PageDraft } from './types.js'
 
 /** sha256 of the original file, stored as `source_hash` so an unchanged file re-imports as a no-op. */

@@ -45,6 +45,10 @@ export interface ConvertResult {
   counts: Record<string, number>
 }
 
+/**
+ * What a conversion's result and pages call their format (`source_format`); each is produced by a
+ * format in `formats/` (the registry checks that at compile time).
+ */
 export type SourceFormat =
   | 'chatgpt'
   | 'claude'
@@ -71,12 +75,6 @@ export type SourceFormat =
   | 'bookmarks'
   | 'roam'
   | 'dayone'
-
-/**
- * Formats that turn one file into one page: the importer gives that page the file's own slug,
- * while multi-page formats (chat exports, mailboxes) name their pages with `slugHint`.
- */
-export const SINGLE_PAGE_FORMATS: ReadonlySet<SourceFormat> = new Set(['pdf', 'html', 'text', 'docx', 'ipynb', 'epub', 'opml', 'pptx', 'odt', 'keep', 'canvas', 'bookmarks'])
 
 export interface ConvertLimits {
   maxBytes: number

@@ -45,16 +45,29 @@ export class FreeSpaceGuard {
 
   /** Throws DiskError disk_full when the filesystem has less free space than the reserve. */
   check(): void {
+    this.checkAbove(this.options.reserveBytes)
+  }
+
+  /**
+   * The check for the small writes that record what happened (a job's outcome, its progress),
+   * allowed into the lower half of the reserve: a write refused for lack of space must still be
+   * reported to whoever waits for it, or the waiter hangs.
+   */
+  checkBookkeeping(): void {
+    this.checkAbove(Math.floor(this.options.reserveBytes / 2))
+  }
+
+  private checkAbove(floor: number): void {
     const now = Date.now()
-    const fresh = now - this.lastReadAt < FreeSpaceGuard.CACHE_MS && this.lastReading >= this.options.reserveBytes
+    const fresh = now - this.lastReadAt < FreeSpaceGuard.CACHE_MS && this.lastReading >= floor
     if (!fresh) {
       this.lastReading = this.readOrInfinity()
       this.lastReadAt = now
     }
-    if (this.lastReading >= this.options.reserveBytes) return
+    if (this.lastReading >= floor) return
     throw new DiskError(
       'disk_full',
-      `The disk holding ${this.options.dir} has ${formatBytes(this.lastReading)} free; the brain keeps ${formatBytes(this.options.reserveBytes)} free so the database can always finish and checkpoint, so nothing was written. Reads keep working.`,
+      `The disk holding ${this.options.dir} has ${formatBytes(this.lastReading)} free; the brain keeps ${formatBytes(floor)} free so the database can always finish and checkpoint, so nothing was written. Reads keep working.`,
       { hint: 'Free some space (or move BRAIN_HOME to a larger disk) and run the command again, or lower the reserve with BRAIN_DISK_RESERVE (e.g. 32MiB) or disk.reserve in config.json.' },
     )
   }

@@ -1,7 +1,8 @@
 /**
  * The database seam: one executor interface, two drivers (PGLite embedded, PostgreSQL server),
  * migrations, the embedded lock and snapshot, and the engine helpers. Nothing else knows which
- * engine runs. May import errors and util only.
+ * engine runs.
+ * May import: errors, util.
  */
 export type { Database, SqlExecutor, QueryResult, Capabilities, CapabilityName, SqlParam } from './types.js'
 export { openDatabase, type OpenOptions } from './open.js'
@@ -10,3 +11,9 @@ export { refreshPlannerStatistics } from './statistics.js'
 export { validatePostgresUrl, redactUrl } from './pg-driver.js'
 export { isTransientConnectError, withConnectRetry } from './connect-retry.js'
 export { ENGINE_KINDS, isEngineKind, usesServer, engineLocation, engineKey, type EngineKind } from './engine.js'
+export type { EngineConfig } from './types.js'
+export { bookkeepingOf } from './types.js'
+export { acquireFileLock, type FileLock } from './lock.js'
+export { backupsDir, listBackups, createBackup, pruneBackups, type BackupPlace, type BackupListing } from './backup.js'
+export type { RestoreResult } from './restore.js'
+export type { RepairResult } from './repair.js'

@@ -30,7 +30,7 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
     const templateDirectory = templates?.emptyTemplateDirectory() ?? null
     const template = templates && !templateDirectory ? templates.readEmptyTemplate() : null
     const freeSpace = { dir: engine.dataDir, reserveBytes: engine.diskReserveBytes ?? 0 }
-    db = await openPglite({ dataDir: engine.dataDir, freeSpace, ...(templateDirectory ? { templateDirectory } : template ? { template } : {}) })
+    db = await openPglite({ dataDir: engine.dataDir, freeSpace, callLimitMs: engine.statementTimeoutMs, ...(templateDirectory ? { templateDirectory } : template ? { template } : {}) })
   }
   if (options.migrate !== false) {
     try {

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PGlite, PGliteOptions, Transaction } from '@electric-sql/pglite'
 import { DatabaseError, diskErrorFrom, isBrainError } from '../errors/index.js'
+import { startCallWatchdog } from './call-watchdog.js'
 import { FreeSpaceGuard, mayWrite } from './free-space.js'
 import { acquireFileLock } from './lock.js'
 import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
@@ -14,18 +15,33 @@ type PgliteQueryable = Pick<PGlite, 'query' | 'exec'> | Transaction
 /** Runs before a statement that may write; throws to refuse it. */
 type WriteCheck = () => void
 
-function executor(target: PgliteQueryable, beforeWrite: WriteCheck | null): SqlExecutor {
+/** Marks a call under way for the watchdog; the result marks it done. */
+type BeginCall = () => () => void
+
+const NOT_WATCHED: BeginCall = () => () => undefined
+
+function executor(target: PgliteQueryable, beforeWrite: WriteCheck | null, begin: BeginCall): SqlExecutor {
   return {
     async query<R extends object>(text: string, params: readonly SqlParam[] = []): Promise<QueryResult<R>> {
       if (beforeWrite && mayWrite(text)) beforeWrite()
-      const result = await target.query<R>(text, params as unknown[])
-      // PGLite reports affectedRows 0 for a SELECT; node-postgres counts the rows it returned.
-      // The larger of the two is what node-postgres would say for every kind of statement.
-      return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) }
+      const done = begin()
+      try {
+        const result = await target.query<R>(text, params as unknown[])
+        // PGLite reports affectedRows 0 for a SELECT; node-postgres counts the rows it returned.
+        // The larger of the two is what node-postgres would say for every kind of statement.
+        return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) }
+      } finally {
+        done()
+      }
     },
     async exec(sql: string): Promise<void> {
       beforeWrite?.()
-      await target.exec(sql)
+      const done = begin()
+      try {
+        await target.exec(sql)
+      } finally {
+        done()
+      }
     },
   }
 }
@@ -43,6 +59,8 @@ interface PgliteOpenOptions {
    * PGLite never meets a full disk in the middle of a write or a checkpoint.
    */
   freeSpace?: { dir: string; reserveBytes: number; read?: (dir: string) => number }
+  /** A call that has not returned after this long ends the process (0: never); see call-watchdog.ts. */
+  callLimitMs?: number
 }
 
 /**
@@ -116,23 +134,29 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     })
   }
   const guard = options.freeSpace && options.freeSpace.reserveBytes > 0 ? new FreeSpaceGuard(options.freeSpace) : null
-  const beforeWrite = guard ? () => guard.check() : null
-  const base = executor(pg, beforeWrite)
   let closed = false
-  return {
+  const watchdog = !options.memory && (options.callLimitMs ?? 0) > 0 ? startCallWatchdog({ limitMs: options.callLimitMs!, location: options.dataDir }) : null
+  const begin = watchdog ? () => watchdog.begin() : NOT_WATCHED
+  const lanes = (beforeWrite: WriteCheck | null) => {
+    const base = executor(pg, beforeWrite, begin)
+    return {
+      query: base.query,
+      exec: base.exec,
+      // Checked at each write inside: a read-only transaction (search sets its timeouts in one)
+      // works on a full disk, and a refused write rolls the whole transaction back.
+      transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => pg.transaction((tx) => fn(executor(tx, beforeWrite, begin))),
+    }
+  }
+  const database: Database = {
     capabilities: { multiProcess: false, rowLevelSecurity: false, httpServer: false, notifications: true, autoAnalyze: false, parallelStatements: false },
     location: options.memory ? 'pglite:memory' : `pglite:${options.dataDir}`,
-    query: base.query,
-    exec: base.exec,
-    // Checked at each write inside: a read-only transaction (search sets its timeouts in one)
-    // works on a full disk, and a refused write rolls the whole transaction back.
-    transaction: (fn) => pg.transaction((tx) => fn(executor(tx, beforeWrite))),
+    ...lanes(guard ? () => guard.check() : null),
     dumpDataDir: async () => (await pg.dumpDataDir('none')) as Blob,
     // Every statement waits for an open transaction, so the copy made inside one sees no write
     // half done; the checkpoint leaves little WAL for the restored copy to replay.
     snapshotDataDir: (read) =>
       pg.transaction(async (tx) => {
-        const value = await read(executor(tx, null))
+        const value = await read(executor(tx, null, begin))
         await tx.exec('CHECKPOINT')
         return { read: value, dump: (await pg.dumpDataDir('none')) as Blob }
       }),
@@ -148,8 +172,15 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       try {
         await pg.close()
       } finally {
+        await watchdog?.stop()
         lock?.release()
       }
     },
   }
+  if (!guard) return database
+  // A view, not a second connection: same database, same close, a lower free-space floor.
+  const bookkeeping: Database = { ...database, ...lanes(() => guard.checkBookkeeping()) }
+  bookkeeping.forBookkeeping = () => bookkeeping
+  database.forBookkeeping = () => bookkeeping
+  return database
 }

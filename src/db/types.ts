@@ -56,6 +56,12 @@ export interface Database extends SqlExecutor {
    * saw at that same instant (embedded engine: a backup of a brain in use).
    */
   snapshotDataDir?: <T>(read: (tx: SqlExecutor) => Promise<T>) => Promise<{ dump: Blob; read: T }>
+  /**
+   * The same database for the small writes that record what happened (job outcomes, progress,
+   * the queue's own upkeep): where the engine keeps a free-space reserve, these may use part of
+   * it, so a write refused on a nearly full disk still reaches whoever waits for it.
+   */
+  forBookkeeping?: () => Database
 }
 
 /** Uniform JS types for both drivers: int8 and numeric as numbers, timestamps as Date. */
@@ -79,4 +85,9 @@ export interface EngineConfig {
   retryConnect: boolean
   /** Embedded engine: writes are refused while fewer bytes are free on the data directory's disk (0 or absent: never). */
   diskReserveBytes?: number
+}
+
+/** The database to record outcomes through: its bookkeeping view where it has one. */
+export function bookkeepingOf(db: Database): Database {
+  return db.forBookkeeping?.() ?? db
 }

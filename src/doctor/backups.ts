@@ -1,6 +1,5 @@
 import { backupSettings, BACKUP_DEFAULTS } from '../config/index.js'
-import { backupsDir, listBackups } from '../db/backup.js'
-import type { Database } from '../db/types.js'
+import { backupsDir, listBackups, type Database } from '../db/index.js'
 import { check, type DoctorCheck } from './types.js'
 
 function age(ms: number): string {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { check, type DoctorCheck } from './types.js'
 
 interface Coverage {

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { historySettings, historySpace } from '../history/index.js'
 import { check, type DoctorCheck } from './types.js'
 

@@ -1,6 +1,7 @@
 /**
  * Health checks (`brain doctor`): the database, the embedded lock and service, embeddings,
- * sources and upgrades, each with a status and a fix. May import the capabilities it checks.
+ * sources and upgrades, each with a status and a fix.
+ * May import: answers, config, db, errors, history, models, queue, sources, upgrade, util.
  */
 export { runDoctor, describeFailure, type DoctorOptions } from './run-doctor.js'
 export { overallStatus, type DoctorCheck, type DoctorReport, type CheckStatus } from './types.js'

@@ -1,5 +1,4 @@
-import { pendingOrchestrators } from '../upgrade/apply.js'
-import { readLedger, stuckPartials } from '../upgrade/ledger.js'
+import { pendingOrchestrators, readLedger, stuckPartials } from '../upgrade/index.js'
 import { check, type DoctorCheck } from './types.js'
 
 /**

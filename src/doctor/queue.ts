@@ -1,13 +1,6 @@
-import type { Capabilities, SqlExecutor } from '../db/types.js'
-import { DEFAULT_TIMINGS } from '../queue/settings.js'
+import type { Capabilities, SqlExecutor } from '../db/index.js'
+import { DEFAULT_TIMINGS, queueHealthCounts } from '../queue/index.js'
 import { check, type DoctorCheck } from './types.js'
-
-interface JobCounts {
-  dead: number
-  waiting: number
-  active: number
-  stuck: number
-}
 
 interface WorkerCounts {
   live: number
@@ -19,21 +12,13 @@ interface WorkerCounts {
  * (their worker should have ended them), and workers whose heartbeat is fresh.
  */
 export async function checkQueue(db: SqlExecutor, capabilities: Capabilities): Promise<DoctorCheck> {
-  const { rows } = await db.query<JobCounts>(
-    `SELECT count(*) FILTER (WHERE status = 'dead' AND COALESCE(completed_at, created_at) > now() - interval '1 day')::int AS dead,
-            count(*) FILTER (WHERE status = 'waiting')::int AS waiting,
-            count(*) FILTER (WHERE status = 'active')::int AS active,
-            count(*) FILTER (WHERE status = 'active' AND started_at < now() - (timeout_ms + $1::int) * interval '1 millisecond')::int AS stuck
-     FROM minion_jobs`,
-    [DEFAULT_TIMINGS.evictAfterMs],
-  )
+  const jobs = await queueHealthCounts(db)
   const { rows: workerRows } = await db.query<WorkerCounts>(
     `SELECT count(*) FILTER (WHERE heartbeat_at > now() - $1::int * interval '1 millisecond')::int AS live,
             count(*) FILTER (WHERE heartbeat_at <= now() - $1::int * interval '1 millisecond')::int AS silent
      FROM minion_workers WHERE kind = 'worker'`,
     [DEFAULT_TIMINGS.livenessMs],
   )
-  const jobs = rows[0] ?? { dead: 0, waiting: 0, active: 0, stuck: 0 }
   const workers = workerRows[0] ?? { live: 0, silent: 0 }
   const summary = `${jobs.waiting} waiting, ${jobs.active} active, ${jobs.dead} dead in the last day; ${workers.live} live worker(s)`
   const problems: string[] = []

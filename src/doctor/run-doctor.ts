@@ -1,17 +1,18 @@
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { serializeError } from '../errors/index.js'
 import { checkConnection, checkPgvector, checkSchema } from './database.js'
 import { checkBackups } from './backups.js'
 import { checkEmbeddings } from './embeddings.js'
 import { checkHistory } from './history.js'
+import { checkLlm } from './llm.js'
 import { checkVersionMigrations } from './migrations.js'
 import { checkQueue } from './queue.js'
 import { checkServiceOrLock } from './service.js'
 import { checkSources } from './sources.js'
 import { check, overallStatus, type DoctorCheck, type DoctorReport } from './types.js'
 
-const DATABASE_CHECKS = ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'backups'] as const
+const DATABASE_CHECKS = ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'backups', 'llm'] as const
 
 export interface DoctorOptions {
   config: Config
@@ -80,6 +81,7 @@ async function databaseChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
         await guarded('sources', () => checkSources(db)),
         await guarded('history', () => checkHistory(db)),
         await guarded('backups', () => checkBackups(db, options.config.home)),
+        await guarded('llm', () => checkLlm(db, options.config)),
       ]),
       options.timeoutMs ?? 30_000,
     )

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Config } from '../config/index.js'
 import { check, type DoctorCheck } from './types.js'
 import { processAlive } from '../util/process-alive.js'
-import { usesServer } from '../db/engine.js'
+import { usesServer } from '../db/index.js'
 
 interface ServiceState {
   pid: number

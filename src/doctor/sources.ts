@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { listSources } from '../sources/source-repository.js'
 import { check, type DoctorCheck } from './types.js'
 

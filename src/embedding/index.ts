@@ -5,7 +5,8 @@
  * - `local/`: the offline model (its weights, tokenizer, ONNX graph, worker pool and runtimes);
  * - `store/`: embedding chunks and storing their vectors (`brain embed`, the import follower).
  * Heavy modules (openai, tfjs and the local model, the cl100k tokenizer) load on first use, so
- * importing this module and creating a provider are cheap. May import config, db, errors, util.
+ * importing this module and creating a provider are cheap.
+ * May import: config, db, errors.
  */
 import { ConfigError } from '../errors/index.js'
 import { createLocalProvider } from './local/local-provider.js'

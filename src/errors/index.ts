@@ -1,6 +1,7 @@
 /**
  * Typed errors with a stable `class` and `code`. Agents receive them as `{class, code, hint}`
  * through serializeError; callers branch on `code`, never on message text.
+ * May import: nothing of brain.
  */
 export interface ErrorEnvelope {
   class: string

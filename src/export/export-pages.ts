@@ -1,11 +1,11 @@
 import { mkdir, readFile, rename, stat, unlink, writeFile, access } from 'node:fs/promises'
 import { constants } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { ValidationError, diskErrorFrom } from '../errors/index.js'
 import { EXPORT_MANIFEST, slugForFile, type ExportManifest } from '../import/index.js'
 import { DEFAULT_SOURCE_ID, serializePage, type Page } from '../pages/index.js'
-import { containedDirectory, lexicallyWithin, outsideRoot } from '../util/contained-path.js'
+import { containedDirectory, lexicallyWithin, outsideRoot } from '../util/index.js'
 import { pagesToExport, type ExportFilter } from './export-query.js'
 
 export interface ExportOptions extends ExportFilter {

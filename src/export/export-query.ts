@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { findPagesByIds, type Page } from '../pages/index.js'
 
 export interface ExportFilter {

@@ -1,5 +1,4 @@
-import { createFileFilter } from '../sources/file-filter.js'
-import type { SourceRecord } from '../sources/source-repository.js'
+import { createFileFilter, type SourceRecord } from '../sources/index.js'
 import { emptyCounts, type ParseValidationCode } from './codes.js'
 import { canonicalPath, type PageRoot } from './roots.js'
 import { markdownFilesIn, scanFiles } from './scan.js'

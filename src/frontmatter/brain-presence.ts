@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs'
-import type { Config } from '../config/index.js'
-import { configFilePath } from '../config/file-config.js'
-import type { SqlExecutor } from '../db/types.js'
+import { configFilePath, type Config } from '../config/index.js'
+import { usesServer, type SqlExecutor } from '../db/index.js'
 import { ConfigError } from '../errors/index.js'
-import { usesServer } from '../db/engine.js'
 
 /**
  * Whether a brain may exist here, judged from files alone: a server URL, the config file

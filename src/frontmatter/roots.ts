@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises'
 import { isAbsolute, relative, sep } from 'node:path'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import type { SourceConfig } from '../sources/source-repository.js'
 
 /** A directory whose markdown files are pages: a registered source, or the brain directory. */

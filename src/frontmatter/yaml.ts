@@ -1,4 +1,4 @@
-import { parseYamlBlock } from '../util/frontmatter-doc.js'
+import { parseYamlBlock } from '../util/index.js'
 
 type YamlOutcome = { ok: true; data: unknown } | { ok: false; reason: string; /** 0-based line inside the YAML text, when the parser says. */ line: number | null }
 

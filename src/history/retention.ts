@@ -1,5 +1,5 @@
-import { parseDurationMs, readConfigValue } from '../config/index.js'
-import type { Database, SqlExecutor } from '../db/types.js'
+import { DB_CONFIG_DEFAULTS, parseDurationMs, readConfigValue } from '../config/index.js'
+import type { Database, SqlExecutor } from '../db/index.js'
 import { ConfigError } from '../errors/index.js'
 import { purgeTrash } from './trash.js'
 
@@ -12,7 +12,11 @@ export interface HistorySettings {
   versionCode: boolean
 }
 
-export const HISTORY_DEFAULTS: HistorySettings = { maxVersions: 100, trashRetentionMs: 30 * 86_400_000, versionCode: false }
+export const HISTORY_DEFAULTS: HistorySettings = {
+  maxVersions: Number(DB_CONFIG_DEFAULTS['history.max_versions']),
+  trashRetentionMs: parseDurationMs('history.trash_retention', DB_CONFIG_DEFAULTS['history.trash_retention'], 0),
+  versionCode: DB_CONFIG_DEFAULTS['history.version_code'] === 'true',
+}
 
 /** The history keys of the brain's config table, defaults where unset. */
 export async function historySettings(db: SqlExecutor): Promise<HistorySettings> {

@@ -1,4 +1,4 @@
-import type { Database, SqlExecutor } from '../db/types.js'
+import type { Database, SqlExecutor } from '../db/index.js'
 import { NotFoundError } from '../errors/index.js'
 
 /** Who removed a page and through what, kept with it in the trash. */

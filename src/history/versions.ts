@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 
 /** A page's content as a version keeps it: what an export serialises. */
 export interface VersionContent {

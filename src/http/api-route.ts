@@ -1,6 +1,6 @@
 import type { VerifiedToken } from '../auth/index.js'
 import { dispatchTool, listTools } from '../mcp/index.js'
-import type { OperationContext } from '../operations/context.js'
+import type { OperationContext } from '../operations/index.js'
 import { OPERATIONS } from '../operations/catalogue.js'
 import { verifyAnyBearer } from '../oauth/index.js'
 import { writeAudit } from './audit.js'

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '../db/types.js'
-import type { Logger } from '../util/logger.js'
+import type { SqlExecutor } from '../db/index.js'
+import type { Logger } from '../util/index.js'
 
 export interface AuditRow {
   tokenId: number | null

@@ -1,6 +1,8 @@
 /**
  * The HTTP server of `brain serve --http` (server engine only): a small route table behind
  * CORS and graceful shutdown, and the reusable pieces of the request pipeline.
+ * May import: activity, auth, config, db, errors, ingestion, mcp, oauth, operations, pages, queue,
+ * util.
  */
 export { createBrainHttpServer, type BrainHttpServer } from './server.js'
 export { ROUTES } from './routes.js'
@@ -14,3 +16,4 @@ export { applyCors, type CorsVerdict } from './cors.js'
 export { sendJson } from './respond.js'
 export { writeAudit, type AuditRow } from './audit.js'
 export type { HttpDeps, Route, RouteRequest } from './types.js'
+export { UiSessions } from './ui-sessions.js'

@@ -8,7 +8,7 @@ import { sendJson } from './respond.js'
 import { TokenBucketLru } from './token-bucket.js'
 import type { Route, RouteRequest } from './types.js'
 import { normalizeSlug } from '../pages/slug.js'
-import { openQueue } from '../queue/index.js'
+import { findJobIdByKey, openQueue } from '../queue/index.js'
 import { AdminFeed, adminEventsRoute } from './admin-feed.js'
 import { countWaitingIngestJobs, submitIngestCapture } from '../ingestion/dispatch.js'
 import { classifyContentType, computeContentHash, isDocumentContentType, PROCESSOR_HINT, validateIngestionEvent, type IngestionEvent } from '../ingestion/event.js'
@@ -114,8 +114,8 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
     return refuse(request, 403, { error: 'slug_not_allowed', hint: `Allowed slug prefixes: ${allowed.join(', ')}` }, tokenId)
   }
   const contentHash = computeContentHash(event)
-  const existing = await deps.db.query<{ id: string }>(`SELECT id FROM minion_jobs WHERE name = 'ingest_capture' AND idempotency_key = $1 LIMIT 1`, [`${clientId}:${contentHash}`])
-  if (!existing.rows[0]) {
+  const existing = await findJobIdByKey(deps.db, 'ingest_capture', `${clientId}:${contentHash}`)
+  if (existing === null) {
     const waiting = await countWaitingIngestJobs(deps.db, clientId)
     if (waiting >= INGEST_BACKLOG_PER_CLIENT) {
       return refuse(
@@ -134,7 +134,7 @@ async function accept(request: RouteRequest, token: VerifiedToken, feed: AdminFe
   }
   const queue = await openQueue({ db: deps.db, config: deps.config, logger: deps.logger })
   const job = await submitIngestCapture(queue, event, { clientId, untrusted: true, idempotent: true, slug }).finally(() => queue.close())
-  const duplicate = Boolean(existing.rows[0])
+  const duplicate = existing !== null
   const accepted = { ...answer(request, 202, { job_id: job.id, status: job.status, content_hash: contentHash, duplicate }, tokenId), oauthClientId: token.oauthClientId }
   return {
     ...accepted,

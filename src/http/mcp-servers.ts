@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type { VerifiedToken } from '../auth/index.js'
-import type { OperationContext } from '../operations/context.js'
+import type { OperationContext } from '../operations/index.js'
 import type { HttpDeps } from './types.js'
 
 interface McpAnswer {

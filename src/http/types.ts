@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
-import type { Logger } from '../util/logger.js'
+import type { Database } from '../db/index.js'
+import type { Logger } from '../util/index.js'
 import type { TokenBucketLru } from './token-bucket.js'
 import type { UiSessions } from './ui-sessions.js'
 

@@ -1,5 +1,4 @@
-import type { ChunkDraft } from '../chunking/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { convertBounded, hashBytes, hashFiles, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult, type PageDraft } from '../convert/index.js'
 import { isBrainError } from '../errors/index.js'
 import { trashPages } from '../history/index.js'
@@ -37,27 +36,6 @@ export interface DocumentResult {
   unchanged: boolean
   /** Pages an earlier version of this file made that it no longer holds, moved to the trash (with `removeMissing`). */
   removed: string[]
-}
-
-/**
- * A PDF page's chunks say which pages they hold (`symbol_type` `pdf_page`, `symbol_name` `p. 3`
- * or `p. 3–4`), found from the `## Page N` headings the converter writes; search shows it.
- */
-function labelPdfPages(drafts: ChunkDraft[], compiledTruth: string): void {
-  const starts = [...compiledTruth.matchAll(/^## Page (\d+)$/gm)].map((m) => ({ at: m.index ?? 0, page: Number(m[1]) }))
-  if (starts.length === 0) return
-  const pageAt = (offset: number): number => starts.filter((s) => s.at <= offset).pop()?.page ?? starts[0]!.page
-  let from = 0
-  for (const draft of drafts) {
-    if (draft.source !== 'compiled_truth' || draft.symbolType !== null) continue
-    const at = compiledTruth.indexOf(draft.text, from)
-    if (at < 0) continue
-    from = at + 1
-    const first = pageAt(at)
-    const last = pageAt(at + draft.text.length - 1)
-    draft.symbolType = 'pdf_page'
-    draft.symbolName = first === last ? `p. ${first}` : `p. ${first}–${last}`
-  }
 }
 
 /** The slug of a one-page document from its path: `papers/Deep Nets.pdf` → `papers/deep-nets`. */
@@ -156,7 +134,7 @@ export function writeDraft(db: Database, input: DocumentInput, { format, draft, 
       writtenBy: input.writtenBy,
       unchangedAs: earlierHash === undefined || earlierHash === sourceHash ? undefined : renderDraft(withFormat, earlierHash),
     },
-    format === 'pdf' ? { ...options, annotateChunks: labelPdfPages } : options,
+    options,
   )
 }
 

@@ -1,5 +1,4 @@
-import { refreshPlannerStatistics } from '../db/statistics.js'
-import type { Database } from '../db/types.js'
+import { refreshPlannerStatistics, type Database } from '../db/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, ValidationError, type ErrorEnvelope } from '../errors/index.js'
 import {
@@ -14,11 +13,9 @@ import {
   type PlannedBatch,
   type PlanOptions,
 } from '../pages/index.js'
-import type { WalkedFile } from '../sources/walk.js'
+import { isMinifiedCode, readTextFileSync, type WalkedFile } from '../sources/index.js'
 import { journalFormatReader } from './journal-formats.js'
-import { EmbedFollower } from '../embedding/store/embed-follower.js'
-import { isMinifiedCode } from '../sources/file-filter.js'
-import { readTextFileSync } from '../sources/read-text.js'
+import { EmbedFollower } from '../embedding/store/index.js'
 
 export interface FileFailure {
   path: string

@@ -1,18 +1,15 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { converterFor, exportFolders, isDocumentPath, SNIFF_BYTES, splitKindFor, type ExportFolder, type SplitKind } from '../convert/index.js'
 import { NotFoundError, serializeError } from '../errors/index.js'
-import { createFileFilter, type FileFilter, type SyncStrategy } from '../sources/file-filter.js'
-import { compileGlobs } from '../sources/glob.js'
-import { readFirstBytes } from '../sources/read-text.js'
+import { createFileFilter, compileGlobs, readFirstBytes, walkFiles, type FileFilter, type SyncStrategy, type IgnoredFile, type WalkedFile } from '../sources/index.js'
 import { readExportManifest } from './export-manifest.js'
 import { importDocument, NOT_CONTENT } from './import-documents.js'
 import { importFiles, slugForFile, type ImportFilesOptions, type ImportFilesResult } from './import-files.js'
 import { importExportInParts } from './import-stream.js'
 import type { ImportResult } from '../pages/index.js'
 import { mostLinkedFirst } from './link-order.js'
-import { walkFiles, type IgnoredFile, type WalkedFile } from '../sources/walk.js'
 
 export interface ImportFolderOptions extends ImportFilesOptions {
   strategy: SyncStrategy
@@ -33,7 +30,7 @@ interface FormatCount {
 export interface ImportFolderResult extends ImportFilesResult {
   root: string
   strategy: SyncStrategy
-  /** Files of accepted names that were not imported (links, pipes, devices), with the reason. */
+  /** Files of accepted names that were not imported (links, pipes, devices, data taken for a log), with the reason. */
   ignored: IgnoredFile[]
   /** Documents by source format (`pdf`, `chatgpt`, …; `failed` for files no converter read). */
   formats: Record<string, FormatCount>
@@ -135,6 +132,10 @@ function exportDocuments(root: string, folders: readonly ExportFolder[]): Folder
       }),
     }
   })
+}
+
+function isJsonLines(path: string): boolean {
+  return path.toLowerCase().endsWith('.jsonl')
 }
 
 /** Converts and imports each document into `result`; a document that fails is recorded and the rest go on. */
@@ -247,6 +248,12 @@ async function importDocuments(db: Database, documents: readonly FolderDocument[
       const notContent = NOT_CONTENT.get(envelope.code)
       if (notContent !== undefined) {
         result.documentCounts[notContent] = (result.documentCounts[notContent] ?? 0) + 1
+        continue
+      }
+      // `.jsonl` is as often data (rows, events, fixtures) as a chat or agent log: one that is
+      // no log was never a document to import, so it is left out, not failed.
+      if (envelope.code === 'convert_unsupported' && isJsonLines(file.path)) {
+        result.ignored.push({ path: file.path, reason: 'not_a_chat_log' })
         continue
       }
       bump('failed', 'failed')

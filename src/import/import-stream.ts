@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs'
 import { createHash } from 'node:crypto'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { convertBounded, ConvertError, partBytes, splitExport, type ConvertResult, type ExportPart, type SplitKind, type SplitOptions } from '../convert/index.js'
 import { serializeError } from '../errors/index.js'
 import { normalizeSlug, sourceHashesBySlug, type ImportResult } from '../pages/index.js'

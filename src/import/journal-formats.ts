@@ -4,7 +4,7 @@
  */
 import { readFileSync, statSync } from 'node:fs'
 import { journalFormatsFromConfig, journalGraphFolder, type JournalFormats } from '../pages/index.js'
-import type { WalkedFile } from '../sources/walk.js'
+import type { WalkedFile } from '../sources/index.js'
 
 /** A config larger than this is not Logseq's (its own is a few kilobytes). */
 const MAX_CONFIG_BYTES = 1024 * 1024

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import type { SqlExecutor } from '../db/types.js'
-import type { WalkedFile } from '../sources/walk.js'
+import type { SqlExecutor } from '../db/index.js'
+import type { WalkedFile } from '../sources/index.js'
 
 /** Below this many files an import is one batch or a few, and the order saves next to nothing. */
 const MIN_ORDERED_FILES = 100

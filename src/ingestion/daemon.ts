@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import { serializeError } from '../errors/index.js'
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 import { systemClock, type Clock } from './clock.js'
 import type { EmitOutcome, IngestionEngine, IngestionSource, IngestionSourceContext } from './contract.js'
 import { DEDUPE_MAX_ENTRIES, DedupeWindow } from './dedupe.js'

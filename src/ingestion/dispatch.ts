@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '../db/types.js'
-import type { JobRecord, Queue } from '../queue/index.js'
+import type { SqlExecutor } from '../db/index.js'
+import { countJobsOf, type JobRecord, type Queue } from '../queue/index.js'
 import { computeContentHash, type IngestionEvent } from './event.js'
 
 /** What an `ingest_capture` job carries. */
@@ -24,18 +24,18 @@ interface SubmitIngestOptions {
 
 export async function submitIngestCapture(queue: Queue, event: IngestionEvent, options: SubmitIngestOptions): Promise<JobRecord> {
   const contentHash = computeContentHash(event)
-  const data: IngestJobData = {
+  const data = {
     event,
     ...(options.slug !== undefined ? { slug: options.slug } : {}),
     client_id: options.clientId,
     content_hash: contentHash,
     untrusted_payload: options.untrusted,
-  }
-  return queue.submit('ingest_capture', data as unknown as Record<string, unknown>, options.idempotent ? { idempotencyKey: `${options.clientId}:${contentHash}` } : {})
+  } satisfies IngestJobData
+  return queue.submit('ingest_capture', data, options.idempotent ? { idempotencyKey: `${options.clientId}:${contentHash}` } : {})
 }
 
 /** Waiting `ingest_capture` jobs of one client: the `/ingest` backlog. */
 export async function countWaitingIngestJobs(db: SqlExecutor, clientId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM minion_jobs WHERE name = 'ingest_capture' AND status = 'waiting' AND data ->> 'client_id' = $1`, [clientId])
-  return Number(rows[0]?.n ?? 0)
+  const counts = await countJobsOf(db, 'ingest_capture', { statuses: ['waiting'], dataField: { key: 'client_id', value: clientId } })
+  return counts.waiting ?? 0
 }

@@ -1,6 +1,7 @@
 /**
  * `brain/ingestion`: the published contract for ingestion sources. Breaking anything exported
  * here is a major-version change.
+ * May import: capture, config, convert, db, errors, import, pages, queue, sources, util.
  */
 export { validateIngestionEvent, computeContentHash, classifyContentType, TEXT_CONTENT_TYPES, PROCESSOR_HINT, type IngestionEvent, type TextContentType, type ContentClass } from './event.js'
 export {
@@ -14,3 +15,6 @@ export {
   type EmitOutcome,
 } from './contract.js'
 export { PLUGIN_MANIFEST, type PluginManifest } from './plugins.js'
+export { binaryContentError, isDocumentContentType } from './event.js'
+export { eventToMarkdown } from './to-markdown.js'
+export { countWaitingIngestJobs, submitIngestCapture } from './dispatch.js'

@@ -1,8 +1,9 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
-import type { Logger } from '../util/logger.js'
+import type { Database } from '../db/index.js'
+import { countJobsOf } from '../queue/index.js'
+import type { Logger } from '../util/index.js'
 import type { IngestionEngine, IngestionSource } from './contract.js'
 import { IngestionDaemon, type SourceHealth } from './daemon.js'
 import { submitIngestCapture } from './dispatch.js'
@@ -47,11 +48,8 @@ interface QueueHealth {
 }
 
 async function ingestQueueHealth(db: Database): Promise<QueueHealth> {
-  const { rows } = await db.query<{ status: string; n: number }>(
-    `SELECT status, count(*)::integer AS n FROM minion_jobs WHERE name = 'ingest_capture' AND status IN ('waiting', 'active') GROUP BY status`,
-  )
-  const count = (status: string): number => Number(rows.find((r) => r.status === status)?.n ?? 0)
-  return { waiting: count('waiting'), active: count('active'), checked_at: new Date().toISOString() }
+  const counts = await countJobsOf(db, 'ingest_capture', { statuses: ['waiting', 'active'] })
+  return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, checked_at: new Date().toISOString() }
 }
 
 function healthWriter(path: string, logger: Logger): { update(health: SourceHealth[]): void; updateQueue(queue: QueueHealth): void; flush(): Promise<void> } {

@@ -1,6 +1,7 @@
 /**
  * Integration recipes (markdown with front matter under recipes/): the catalogue, their
- * requirements and status checks for `brain integrations`. May import config, db, errors, util.
+ * requirements and status checks for `brain integrations`.
+ * May import: config, db, doctor, errors, util.
  */
 export { CATEGORIES, loadRecipes, type Category, type Recipe, type RecipeCatalog, type RecipeProblem } from './recipes.js'
 export { checkRequirement, type RequirementContext, type RequirementResult } from './requirements.js'

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { isBrainError } from '../errors/index.js'
-import { readFrontmatterDoc } from '../util/frontmatter-doc.js'
+import { readFrontmatterDoc } from '../util/index.js'
 
 export const CATEGORIES = ['infrastructure', 'senses', 'reflexes'] as const
 export type Category = (typeof CATEGORIES)[number]

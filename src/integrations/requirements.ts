@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 import type { BrainEnv } from '../config/index.js'
-import { isEngineKind } from '../db/engine.js'
+import { isEngineKind } from '../db/index.js'
 
 export interface RequirementContext {
   env: BrainEnv

@@ -4,7 +4,7 @@
  * breadth first from one page, one query per level. Each page is reached once (the cycle guard),
  * at its smallest depth, by the first path found; the walk stops at its depth or its cap.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { NotFoundError } from '../errors/index.js'
 
 export type WalkDirection = 'out' | 'in' | 'both'

@@ -4,7 +4,7 @@
  * remote ones included; derived links (code citations, entity mentions) only on trusted writes
  * with `auto_link` on.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { pageCitations } from './citations.js'
 import { entityNames, entityNamesByPosition, entityTypes, replaceMentionLinks } from './mentions.js'
 import { noteLinks } from './note-links.js'

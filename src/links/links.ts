@@ -1,7 +1,7 @@
 /**
  * Reading links: a page's outgoing links (resolved or not) and the links pointing at it.
  */
-import type { SqlExecutor, SqlParam } from '../db/types.js'
+import type { SqlExecutor, SqlParam } from '../db/index.js'
 
 export interface PageLink {
   fromSlug: string
@@ -28,6 +28,8 @@ export interface LinkQuery {
   types?: readonly string[]
   sourceId?: string
   limit?: number
+  /** Links to skip, in the listing's order. */
+  offset?: number
 }
 
 interface LinkRow {
@@ -70,10 +72,24 @@ const SELECT = `SELECT f.slug AS from_slug, f.source_id AS from_source_id, t.slu
     l.link_type, l.link_source, l.origin_page_id, l.origin_field, l.target_text, l.shown_text, l.anchor, l.line, l.context`
 
 const FILTER = `($2::text[] IS NULL OR l.link_type = ANY($2::text[])) AND ($3::text IS NULL OR p.source_id = $3)`
-export const MAX_LINKS = 10_000
+/** One page of links at most; a page with more is read with an offset. */
+export const MAX_LINKS = 100_000
+/** One page of links when no limit is given. */
+const DEFAULT_LINKS = 10_000
+
+function filterParams(slug: string, query: LinkQuery): SqlParam[] {
+  return [slug, query.types && query.types.length > 0 ? [...query.types] : null, query.sourceId ?? null]
+}
 
 function params(slug: string, query: LinkQuery): SqlParam[] {
-  return [slug, query.types && query.types.length > 0 ? [...query.types] : null, query.sourceId ?? null, Math.min(query.limit ?? MAX_LINKS, MAX_LINKS)]
+  return [...filterParams(slug, query), Math.min(query.limit ?? DEFAULT_LINKS, MAX_LINKS), query.offset ?? 0]
+}
+
+/** How many links `getLinks` (direction out) or `getBacklinks` (in) would list with no limit. */
+export async function countLinks(db: SqlExecutor, slug: string, direction: 'out' | 'in', query: LinkQuery = {}): Promise<number> {
+  const join = direction === 'out' ? 'l.from_page_id = p.id' : 'l.to_page_id = p.id'
+  const { rows } = await db.query<{ n: string | number }>(`SELECT count(*) AS n FROM pages p JOIN links l ON ${join} WHERE p.slug = $1 AND ${FILTER}`, filterParams(slug, query))
+  return Number(rows[0]?.n ?? 0)
 }
 
 /** Links leaving the page(s) with this slug, in any source (or the given one); unresolved ones too. */
@@ -82,7 +98,7 @@ export async function getLinks(db: SqlExecutor, slug: string, query: LinkQuery =
     `${SELECT}, t.page_kind AS other_page_kind
      FROM pages p JOIN links l ON l.from_page_id = p.id JOIN pages f ON f.id = p.id LEFT JOIN pages t ON t.id = l.to_page_id
      WHERE p.slug = $1 AND ${FILTER}
-     ORDER BY l.link_type, coalesce(t.slug, l.target_text), t.source_id, l.line NULLS FIRST, l.id LIMIT $4`,
+     ORDER BY l.link_type, coalesce(t.slug, l.target_text), t.source_id, l.line NULLS FIRST, l.id LIMIT $4 OFFSET $5`,
     params(slug, query),
   )
   return rows.map(toLink)
@@ -94,7 +110,7 @@ export async function getBacklinks(db: SqlExecutor, slug: string, query: LinkQue
     `${SELECT}, f.page_kind AS other_page_kind
      FROM pages p JOIN links l ON l.to_page_id = p.id JOIN pages f ON f.id = l.from_page_id JOIN pages t ON t.id = p.id
      WHERE p.slug = $1 AND ${FILTER}
-     ORDER BY l.link_type, f.slug, f.source_id, l.line NULLS FIRST, l.id LIMIT $4`,
+     ORDER BY l.link_type, f.slug, f.source_id, l.line NULLS FIRST, l.id LIMIT $4 OFFSET $5`,
     params(slug, query),
   )
   return rows.map(toLink)

@@ -5,13 +5,13 @@
  * `mentions` link. A name shared by two entities, a name under three characters and a name on
  * the stop list (`links.mention_stoplist`) never link.
  */
-import { readConfigValue } from '../config/db-config.js'
-import type { SqlExecutor } from '../db/types.js'
-import { proseLines, splitFrontmatterLines } from '../util/markdown-prose.js'
+import { DB_CONFIG_DEFAULTS, readConfigValue } from '../config/index.js'
+import type { SqlExecutor } from '../db/index.js'
+import { proseLines, splitFrontmatterLines } from '../util/index.js'
 import type { MarkdownPageRef } from './repository.js'
 
-export const DEFAULT_ENTITY_TYPES = ['person', 'company', 'organization', 'org', 'project', 'place'] as const
-export const DEFAULT_MENTION_STOPLIST = ['the', 'and', 'you', 'this', 'that', 'home', 'index', 'inbox', 'note', 'notes', 'todo', 'readme', 'project', 'person', 'people', 'place', 'company'] as const
+export const DEFAULT_ENTITY_TYPES: readonly string[] = DB_CONFIG_DEFAULTS['links.entity_types'].split(',')
+export const DEFAULT_MENTION_STOPLIST: readonly string[] = DB_CONFIG_DEFAULTS['links.mention_stoplist'].split(',')
 const MIN_NAME_LENGTH = 3
 /** The longest name, in words, looked for. */
 const MAX_NAME_WORDS = 6

@@ -5,7 +5,7 @@
  * resolves it by.
  */
 import { isSinglePageDocumentName } from '../convert/index.js'
-import { proseLines, splitFrontmatterLines } from '../util/markdown-prose.js'
+import { proseLines, splitFrontmatterLines } from '../util/index.js'
 
 export type NoteLinkSource = 'wikilink' | 'markdown_link' | 'frontmatter' | 'org_link'
 

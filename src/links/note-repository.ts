@@ -3,7 +3,7 @@
  * by the database's one resolution function (`brain_resolve_links`, migration 0300) in the same
  * statement, or stored unresolved with its target text.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import type { NoteLinkDraft } from './note-links.js'
 import type { MarkdownPageRef } from './repository.js'
 

@@ -3,7 +3,7 @@
  * markdown page, `documented_by` back, both with link_source `markdown` and the markdown slug as
  * origin. A cited path without a code page is skipped (and counted).
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import type { CodeCitation } from './citations.js'
 
 export interface LinkWriteCounts {
@@ -13,6 +13,9 @@ export interface LinkWriteCounts {
   found: number
   /** Links written (or, in a dry run, that would be written), both directions. */
   added: number
+  /** Of those, the `documents` links from the note and the `documented_by` links back. */
+  documents: number
+  documentedBy: number
 }
 
 export interface MarkdownPageRef {
@@ -34,7 +37,7 @@ function payload(citations: readonly CodeCitation[]): string {
 
 /** Adds the citation links of one markdown page; existing links are kept as they are. */
 export async function addCitationLinks(db: SqlExecutor, page: MarkdownPageRef, citations: readonly CodeCitation[]): Promise<LinkWriteCounts> {
-  if (citations.length === 0) return { cited: 0, found: 0, added: 0 }
+  if (citations.length === 0) return { cited: 0, found: 0, added: 0, documents: 0, documentedBy: 0 }
   const { rows } = await db.query<{ found: number; fwd: number; rev: number }>(
     `WITH ${TARGETS},
        fwd AS (INSERT INTO links (from_page_id, to_page_id, link_type, link_source, origin_page_id, origin_field)
@@ -45,23 +48,23 @@ export async function addCitationLinks(db: SqlExecutor, page: MarkdownPageRef, c
     [page.id, payload(citations), page.sourceId, page.slug],
   )
   const row = rows[0]!
-  return { cited: citations.length, found: Number(row.found), added: Number(row.fwd) + Number(row.rev) }
+  return { cited: citations.length, found: Number(row.found), added: Number(row.fwd) + Number(row.rev), documents: Number(row.fwd), documentedBy: Number(row.rev) }
 }
 
 /** What addCitationLinks would do, without writing. */
 export async function countMissingCitationLinks(db: SqlExecutor, page: MarkdownPageRef, citations: readonly CodeCitation[]): Promise<LinkWriteCounts> {
-  if (citations.length === 0) return { cited: 0, found: 0, added: 0 }
-  const { rows } = await db.query<{ found: number; missing: number }>(
+  if (citations.length === 0) return { cited: 0, found: 0, added: 0, documents: 0, documentedBy: 0 }
+  const { rows } = await db.query<{ found: number; fwd: number; rev: number }>(
     `WITH ${TARGETS}
      SELECT (SELECT count(*) FROM targets) AS found,
             (SELECT count(*) FROM targets t WHERE NOT EXISTS
-               (SELECT 1 FROM links l WHERE l.from_page_id = $1 AND l.to_page_id = t.id AND l.link_type = 'documents'))
-          + (SELECT count(*) FROM targets t WHERE NOT EXISTS
-               (SELECT 1 FROM links l WHERE l.from_page_id = t.id AND l.to_page_id = $1 AND l.link_type = 'documented_by')) AS missing`,
+               (SELECT 1 FROM links l WHERE l.from_page_id = $1 AND l.to_page_id = t.id AND l.link_type = 'documents')) AS fwd,
+            (SELECT count(*) FROM targets t WHERE NOT EXISTS
+               (SELECT 1 FROM links l WHERE l.from_page_id = t.id AND l.to_page_id = $1 AND l.link_type = 'documented_by')) AS rev`,
     [page.id, payload(citations), page.sourceId],
   )
   const row = rows[0]!
-  return { cited: citations.length, found: Number(row.found), added: Number(row.missing) }
+  return { cited: citations.length, found: Number(row.found), added: Number(row.fwd) + Number(row.rev), documents: Number(row.fwd), documentedBy: Number(row.rev) }
 }
 
 /** Drops the citation links a markdown page made, so a re-import states them afresh. */

@@ -2,7 +2,7 @@
  * The loose ends of the graph: orphans (pages with no link in or out) and wanted pages
  * (unresolved link targets, with how many pages link to each).
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 
 export interface OrphanPage {
   slug: string

@@ -2,8 +2,7 @@ import type { z } from 'zod'
 import { toSnakeCaseJson } from '../util/json-shape.js'
 import { BrainError, UsageError, serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { findTool } from '../operations/catalogue.js'
-import type { OperationContext } from '../operations/context.js'
-import type { Operation } from '../operations/operation.js'
+import type { OperationContext, Operation } from '../operations/index.js'
 
 /** A tools/call result as the MCP protocol carries it. */
 export interface ToolResult {

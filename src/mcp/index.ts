@@ -1,11 +1,12 @@
 /**
  * The MCP surface: one tool catalogue with zod schemas and one dispatcher, shared by the stdio
  * server (`brain serve`), the HTTP route (`brain serve --http`) and thin-client installs.
+ * May import: errors, operations, util.
  */
-export { TOOLS, findTool, listTools, type ListedTool } from '../operations/catalogue.js'
+export { TOOLS, findTool, listTools, type ListedTool } from '../operations/index.js'
 export { dispatchTool, errorResult, ScopeError, type ToolResult, type DispatchOutcome } from './dispatch.js'
 export { createMcpServer, SERVER_NAME } from './server.js'
 export { runStdioSession } from './stdio.js'
 export { streamLogger } from './stream-logger.js'
-export type { OperationContext, Brain } from '../operations/context.js'
-export type { Operation } from '../operations/operation.js'
+export type { OperationContext, Brain } from '../operations/index.js'
+export type { Operation } from '../operations/index.js'

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import { listTools } from '../operations/catalogue.js'
-import type { OperationContext } from '../operations/context.js'
+import type { OperationContext } from '../operations/index.js'
 import { dispatchTool, type DispatchOutcome } from './dispatch.js'
 
 export const SERVER_NAME = 'brain'

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream'
-import type { OperationContext } from '../operations/context.js'
+import type { OperationContext } from '../operations/index.js'
 import { createMcpServer } from './server.js'
 import { LineTransport } from './stdio-transport.js'
 

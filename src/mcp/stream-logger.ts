@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream'
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 
 /** Log lines to a given stream (a command's stderr), keeping stdout for the protocol. */
 export function streamLogger(stream: Writable, prefix = 'brain serve'): Logger {

@@ -3,7 +3,7 @@
  * Only what looks like code counts: a word in backticks, `CamelCase`, `lowerCamel`,
  * `snake_case`, or a `dotted.path`; plain words never query the code index.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 
 const BACKTICKED = /`([^`\n]{1,200})`/g
 const IDENT_IN_CODE = /[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*/

@@ -2,8 +2,8 @@
  * An agent's memory (ARCHITECTURE decision 20): `recall` says what one conversation turn needs
  * unasked (entities named by title or alias, their summaries and newest timeline entries, code
  * definitions), from the active source only, once per session, within a token budget; `remember`
- * writes a dated timeline entry through the normal page write. May import pages, links,
- * embedding (the tokenizer), db, config, errors, util.
+ * writes a dated timeline entry through the normal page write.
+ * May import: db, embedding, errors, links, pages.
  */
 export { recall, recallLine, DEFAULT_RECALL_BUDGET, type RecallInput, type RecallItem, type RecallResult } from './recall.js'
 export { remember, type RememberInput, type RememberResult, type RememberedPage } from './remember.js'

@@ -3,7 +3,7 @@
  * is read once and kept until a cheap fingerprint of the source's entities changes, so a turn
  * costs one index scan, not a read of every entity with its aliases.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST } from '../links/index.js'
 
 const MIN_NAME_LENGTH = 3

@@ -3,7 +3,7 @@
  * and the code it names, from the active source only, each once per session, within a token
  * budget.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { capToTokenLimit, countTokens } from '../embedding/index.js'
 import { DEFAULT_SOURCE_ID } from '../pages/index.js'
 import { codeIdentifiers, findCodeDefinitions, type CodeDefinitionHit } from './code-ids.js'

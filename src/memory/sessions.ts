@@ -2,7 +2,7 @@
  * What recall has volunteered inside one conversation. The state lives in the brain, so every
  * surface (CLI, MCP, a hook through the service) shares it, and it expires on its own.
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 
 /** How long a session remembers what it was told after its last mention. */
 export const SESSION_TTL_HOURS = 24

@@ -9,10 +9,10 @@
  * - `switch.ts`: changing the active model by re-embedding beside the old vectors;
  * - `rerank.ts`: re-scoring `query`'s first results within a latency budget.
  * Heavy modules (onnxruntime, the tokenizer) load when a model is first run.
- * May import config, db, errors, embedding.
+ * May import: config, db, embedding, errors, util.
  */
 import { resolve } from 'node:path'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { LOCAL_MODEL_ID, LOCAL_MODEL_NATIVE_DIMENSIONS } from '../embedding/index.js'
 import { ProviderError } from '../errors/index.js'
 import { inspectModelFolder, type FolderOverrides } from './inspect.js'

@@ -1,4 +1,5 @@
-import type { SqlExecutor } from '../db/types.js'
+import { DB_CONFIG_DEFAULTS } from '../config/index.js'
+import type { SqlExecutor } from '../db/index.js'
 import { ProviderError, UsageError } from '../errors/index.js'
 import { requireManifest, type ModelManifest } from './manifest.js'
 import { scoreWithModel } from './onnx-model.js'
@@ -6,12 +7,12 @@ import { scoreWithModel } from './onnx-model.js'
 /** The registered cross-encoder `query` re-ranks with; setting it turns re-ranking on. */
 export const RERANKER_KEY = 'search.reranker'
 /** How many of the first results are re-scored (default 30). */
-export const RERANK_TOP_KEY = 'search.rerank_top'
+export const RERANK_TOP_KEY = 'search.rerank_top' as const
 /** The most milliseconds re-scoring may take before the un-reranked order is returned (default 2000). */
-export const RERANK_BUDGET_KEY = 'search.rerank_budget_ms'
+export const RERANK_BUDGET_KEY = 'search.rerank_budget_ms' as const
 
-const DEFAULT_RERANK_TOP = 30
-const DEFAULT_RERANK_BUDGET_MS = 2000
+const DEFAULT_RERANK_TOP = Number(DB_CONFIG_DEFAULTS[RERANK_TOP_KEY])
+const DEFAULT_RERANK_BUDGET_MS = Number(DB_CONFIG_DEFAULTS[RERANK_BUDGET_KEY])
 
 interface RerankSettings {
   manifest: ModelManifest

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { deleteConfigValue, readConfigValue, writeConfigValue } from '../config/index.js'
-import type { Database, SqlExecutor } from '../db/types.js'
+import type { Database, SqlExecutor } from '../db/index.js'
 import { toVectorLiteral, type EmbeddingProvider } from '../embedding/index.js'
 import { embedStale } from '../embedding/store/index.js'
 import { ConflictError } from '../errors/index.js'

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { verifyBearer, type TokenScope, type VerifiedToken } from '../auth/index.js'
 import { PREFIX, sha256Hex } from './secrets.js'
 

@@ -1,4 +1,4 @@
-import type { Database, SqlExecutor } from '../db/types.js'
+import type { Database, SqlExecutor } from '../db/index.js'
 import { NotFoundError, UsageError } from '../errors/index.js'
 import type { TokenScope } from '../auth/index.js'
 import { OAuthError } from './errors.js'

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { TOKEN_SCOPES, type TokenScope } from '../auth/index.js'
 import type { OAuthClient } from './clients.js'
 import { OAuthError } from './errors.js'

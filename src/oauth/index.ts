@@ -4,6 +4,7 @@
  * detection, and revocation. Only SHA-256 hashes of secrets, codes and tokens are stored.
  * Owns the oauth_* tables; imports auth (static tokens), db and errors. The HTTP endpoints that
  * speak the protocol live in src/http.
+ * May import: auth, db, errors.
  */
 export { OAuthError, type OAuthErrorCode } from './errors.js'
 export {

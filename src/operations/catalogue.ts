@@ -9,6 +9,7 @@ import { memoryTools } from './memory.js'
 import { pageTools } from './pages.js'
 import { captureTool } from './capture.js'
 import { searchTools } from './search.js'
+import { answerTools } from './answers.js'
 import { systemTools } from './system.js'
 import { operateTools } from './operate.js'
 import { tagTools } from './tags.js'
@@ -21,6 +22,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...historyTools,
   ...trashTools,
   ...searchTools,
+  ...answerTools,
   ...codeTools,
   ...linkTools,
   ...memoryTools,

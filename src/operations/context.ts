@@ -1,7 +1,7 @@
 import type { TokenScope } from '../auth/index.js'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
-import type { Logger } from '../util/logger.js'
+import type { Database } from '../db/index.js'
+import type { Logger } from '../util/index.js'
 
 export interface Brain {
   db: Database
@@ -14,6 +14,8 @@ export interface Brain {
  */
 export interface OperationContext {
   brain(): Promise<Brain>
+  /** The configuration without opening the database, for an operation that reports on a database that may not open. */
+  config?: () => Promise<Config>
   logger: Logger
   dryRun: boolean
   /** True for HTTP calls: writes run untrusted (provenance mcp:put_page, slug allowlist, no disk write-through outside it). */
@@ -22,6 +24,8 @@ export interface OperationContext {
   scopes: readonly TokenScope[] | null
   /** Slug prefixes a remote caller may write (BRAIN_REMOTE_SLUG_PREFIXES). */
   remoteSlugPrefixes: readonly string[]
+  /** Receives a generated answer's text as it arrives (a terminal); absent where results go whole. */
+  onText?: (text: string) => void
   /**
    * The one source a calling token is limited to (HTTP); null or absent for every source. Such a
    * token reaches only source-scoped operations, and only with this source.

@@ -27,24 +27,41 @@ function linkLine(l: PageLink, direction: 'out' | 'in'): string {
   return l.context ? `${head}\n${' '.repeat(15)}${l.context}` : head
 }
 
-function formatLinks(links: readonly PageLink[], direction: 'out' | 'in'): string {
-  if (links.length === 0) return direction === 'out' ? 'No links.' : 'No backlinks.'
-  return links.map((l) => linkLine(l, direction)).join('\n')
+interface LinkPage {
+  links: PageLink[]
+  /** Every link that matches, however many this page shows. */
+  total: number
+  /** Links skipped before this page. */
+  offset: number
 }
 
-const linkInput = z.strictObject({ slug, type: types, source, limit: limit(10_000, 10_000) })
-const LINK_FLAGS = [TYPE_FLAG, SOURCE_FLAG, LIMIT_FLAG]
+function formatLinks(result: LinkPage, direction: 'out' | 'in'): string {
+  const { links, total, offset } = result
+  if (total === 0) return direction === 'out' ? 'No links.' : 'No backlinks.'
+  const lines = links.map((l) => linkLine(l, direction))
+  if (links.length < total) {
+    const rest = offset + links.length < total ? `; --offset ${offset + links.length} for the next` : ''
+    lines.push(`(showing ${links.length} of ${total}${links.length > 0 ? `, from ${offset + 1}` : ''}${rest})`)
+  }
+  return lines.join('\n')
+}
+
+/** Links per call: a page with more is read in pages with --offset. */
+const MOST_LINKS = 100_000
+const linkInput = z.strictObject({ slug, type: types, source, limit: limit(MOST_LINKS, 10_000), offset })
+const LINK_FLAGS = [TYPE_FLAG, SOURCE_FLAG, LIMIT_FLAG, OFFSET_FLAG]
 
 const getLinksTool = defineOperation({
   name: 'get_links',
   description:
-    "A page's outgoing links: wikilinks, embeds, markdown links, front-matter property links, mentions and code citations (documents), unresolved ones too (to_slug null, target_text as written). Each has link_type, line and a short context. Returns {links: [...]}.",
+    "A page's outgoing links: wikilinks, embeds, markdown links, front-matter property links, mentions and code citations (documents), unresolved ones too (to_slug null, target_text as written). Each has link_type, line and a short context. Returns {links: [...], total, offset}; total counts every match: page through with limit and offset.",
   input: linkInput,
   mutating: false,
   async run(ctx, args) {
-    const { getLinks } = await import('../links/index.js')
+    const { getLinks, countLinks } = await import('../links/index.js')
     const { db } = await ctx.brain()
-    return { links: await getLinks(db, args.slug, { types: args.type, sourceId: args.source, limit: args.limit }) }
+    const query = { types: args.type, sourceId: args.source, limit: args.limit, offset: args.offset }
+    return { links: await getLinks(db, args.slug, query), total: await countLinks(db, args.slug, 'out', query), offset: args.offset ?? 0 }
   },
   cli: {
     path: ['links'],
@@ -57,19 +74,20 @@ const getLinksTool = defineOperation({
     options: LINK_FLAGS,
     integerErrorPrefix: 'links_',
   },
-  present: { text: (r) => formatLinks(r.links, 'out'), json: (r) => r.links },
+  present: { text: (r) => formatLinks(r, 'out') },
 })
 
 const getBacklinksTool = defineOperation({
   name: 'get_backlinks',
   description:
-    'Links pointing at a page: notes linking, embedding or mentioning it, property links naming it, notes documenting a code file. Each has from_slug, link_type, line and a short context. Returns {links: [...]}.',
+    'Links pointing at a page: notes linking, embedding or mentioning it, property links naming it, notes documenting a code file. Each has from_slug, link_type, line and a short context. Returns {links: [...], total, offset}; total counts every match: page through with limit and offset.',
   input: linkInput,
   mutating: false,
   async run(ctx, args) {
-    const { getBacklinks } = await import('../links/index.js')
+    const { getBacklinks, countLinks } = await import('../links/index.js')
     const { db } = await ctx.brain()
-    return { links: await getBacklinks(db, args.slug, { types: args.type, sourceId: args.source, limit: args.limit }) }
+    const query = { types: args.type, sourceId: args.source, limit: args.limit, offset: args.offset }
+    return { links: await getBacklinks(db, args.slug, query), total: await countLinks(db, args.slug, 'in', query), offset: args.offset ?? 0 }
   },
   cli: {
     path: ['backlinks'],
@@ -82,7 +100,7 @@ const getBacklinksTool = defineOperation({
     options: LINK_FLAGS,
     integerErrorPrefix: 'backlinks_',
   },
-  present: { text: (r) => formatLinks(r.links, 'in'), json: (r) => r.links },
+  present: { text: (r) => formatLinks(r, 'in') },
 })
 
 function formatWalk(result: GraphWalkResult): string {

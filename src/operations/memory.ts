@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { RecallResult, RememberResult } from '../memory/index.js'
-import type { JsonCamelCased } from '../util/json-shape.js'
+import type { JsonCamelCased } from '../util/index.js'
 import { pageWriteContext, slugText } from './pages.js'
 import { defineOperation, type Operation } from './operation.js'
 

@@ -1,6 +1,9 @@
 import { z } from 'zod'
-import type { TokenInfo, TokenScope } from '../auth/index.js'
+import { TOKEN_SCOPES, type TokenInfo, type TokenScope } from '../auth/index.js'
+import type { Database } from '../db/index.js'
 import type { DoctorReport } from '../doctor/index.js'
+import type { JsonCamelCased } from '../util/index.js'
+import type { OperationContext } from './context.js'
 import { defineOperation, type Operation } from './operation.js'
 
 /**
@@ -10,7 +13,7 @@ import { defineOperation, type Operation } from './operation.js'
 
 const STATUS_LABEL = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const
 
-export function doctorText(report: DoctorReport): string {
+function doctorText(report: DoctorReport): string {
   const width = Math.max(...report.checks.map((c) => c.name.length))
   const lines = report.checks.map((c) => `${STATUS_LABEL[c.status]}  ${c.name.padEnd(width)}  ${c.message}`)
   return [...lines, `brain doctor: ${report.status}`].join('\n')
@@ -24,11 +27,27 @@ const runDoctorTool = defineOperation({
   mutating: false,
   admin: true,
   async run(ctx): Promise<DoctorReport> {
-    const [{ runDoctor }, { currentVersion }] = await Promise.all([import('../doctor/index.js'), import('../release/index.js')])
-    const { config } = await ctx.brain()
-    return runDoctor({ config, version: currentVersion(), brainConfigured: true, withBrain: async (fn) => fn((await ctx.brain()).db) })
+    const [{ runDoctor }, { currentVersion }, { brainIsConfigured }] = await Promise.all([import('../doctor/index.js'), import('../release/index.js'), import('../frontmatter/index.js')])
+    // The database is a check of its own: it is opened inside runDoctor, never before.
+    const config = ctx.config ? await ctx.config() : (await ctx.brain()).config
+    return runDoctor({ config, version: currentVersion(), brainConfigured: brainIsConfigured(config), withBrain: async (fn) => fn((await ctx.brain()).db) })
   },
   present: { text: doctorText },
+  cli: {
+    path: ['doctor'],
+    description: "Check the brain's health: database, schema, pgvector, embeddings, queue, service or lock, sources, version migrations",
+    details: [
+      'Each check reports ok, warn or fail with a message that says what to do; the overall status is the worst of them. Exit code 1 when any check fails.',
+      'The database is tried once, without connect retries, so an unreachable server is reported at once.',
+    ].join('\n\n'),
+    examples: [
+      ['Check', '$0 doctor'],
+      ['For an agent', '$0 doctor --json'],
+    ],
+    options: [],
+    exitCode: (report) => (report.status === 'fail' ? 1 : 0),
+    connectOnce: true,
+  },
 })
 
 const listWorkersTool = defineOperation({
@@ -70,10 +89,20 @@ function shownToken(info: TokenInfo) {
   return { id: info.id, name: info.name, scopes: info.scopes, source_id: info.sourceId, created_at: iso(info.createdAt), last_used_at: iso(info.lastUsedAt), revoked_at: iso(info.revokedAt) }
 }
 
-const scopes = z
-  .array(z.enum(['read', 'write', 'admin']))
-  .min(1)
-  .max(3)
+/** The token table, which only the server engine has. */
+async function tokenTable(ctx: OperationContext): Promise<Database> {
+  const { assertTokenTable } = await import('../auth/index.js')
+  const { db } = await ctx.brain()
+  assertTokenTable(db)
+  return db
+}
+
+function tokenLine(t: JsonCamelCased<ReturnType<typeof shownToken>>): string {
+  const state = t.revokedAt ? `revoked ${t.revokedAt}` : t.lastUsedAt ? `last used ${t.lastUsedAt}` : 'never used'
+  return `${String(t.id).padStart(4)}  ${t.name.padEnd(20)}  ${t.scopes.join(',').padEnd(10)}  ${state}`
+}
+
+const scopes = z.array(z.enum(TOKEN_SCOPES)).min(1).max(3)
 
 const listTokensTool = defineOperation({
   name: 'list_tokens',
@@ -83,8 +112,13 @@ const listTokensTool = defineOperation({
   admin: true,
   async run(ctx) {
     const { listTokens } = await import('../auth/index.js')
-    return { tokens: (await listTokens((await ctx.brain()).db)).map(shownToken) }
+    return { tokens: (await listTokens(await tokenTable(ctx))).map(shownToken) }
   },
+  present: {
+    json: (r) => r.tokens,
+    text: (r) => (r.tokens.length === 0 ? 'No tokens; create one with `brain auth create <name>`.' : r.tokens.map(tokenLine).join('\n')),
+  },
+  cli: { path: ['auth', 'list'], description: 'List access tokens (names, scopes, last use; never the tokens)', options: [] },
 })
 
 const createTokenTool = defineOperation({
@@ -100,8 +134,26 @@ const createTokenTool = defineOperation({
   async run(ctx, args) {
     const { createToken } = await import('../auth/index.js')
     const wanted: TokenScope[] = args.scopes ?? ['read', 'write']
-    const { token, info } = await createToken((await ctx.brain()).db, args.name, wanted, args.source ?? null)
+    const { token, info } = await createToken(await tokenTable(ctx), args.name, wanted, args.source ?? null)
     return { ...shownToken(info), token }
+  },
+  present: {
+    text: (r) => {
+      const limited = r.sourceId ? `, limited to source ${r.sourceId}` : ''
+      return `${r.token}\n(token ${r.name}, id ${r.id}, scopes ${r.scopes.join(',')}${limited}; shown once, only its hash is stored)`
+    },
+  },
+  cli: {
+    path: ['auth', 'create'],
+    description: 'Create an access token for `serve --http` and print it once',
+    details:
+      'Only a hash of the token is stored: copy it now. Scopes: read (search, get, list), write (put, capture, delete, tag, sync, jobs, POST /ingest) and admin (the /admin/events feed). Server engine only.',
+    examples: [['A read-only token', '$0 auth create dashboard --scopes read']],
+    positional: { field: 'name', required: true },
+    options: [
+      { field: 'scopes', flag: '--scopes', kind: 'list', description: 'read, write, admin, comma-separated (default read,write)' },
+      { field: 'source', flag: '--source', kind: 'string', description: 'Limit the token to one source: it then reaches only recall and remember, with that source' },
+    ],
   },
 })
 
@@ -113,7 +165,14 @@ const revokeTokenTool = defineOperation({
   admin: true,
   async run(ctx, args) {
     const { revokeToken } = await import('../auth/index.js')
-    return shownToken(await revokeToken((await ctx.brain()).db, args.token))
+    return shownToken(await revokeToken(await tokenTable(ctx), args.token))
+  },
+  present: { text: (r) => `revoked ${r.name} (id ${r.id})` },
+  cli: {
+    path: ['auth', 'revoke'],
+    description: 'Revoke an access token by name or id; later requests with it get 401',
+    positional: { field: 'token', label: 'nameOrId', required: true },
+    options: [],
   },
 })
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { JsonCamelCased } from '../util/json-shape.js'
+import type { JsonCamelCased } from '../util/index.js'
 import type { OperationContext } from './context.js'
 
 /** One command-line option of an operation: the flag, and the input field it fills. */
@@ -10,6 +10,14 @@ export interface CliOption {
   flag: string
   kind: 'string' | 'integer' | 'boolean' | 'list'
   description: string
+}
+
+/** One positional word of a command and the input field it fills; `then` lists the words after the first, in order. */
+interface CliPositional {
+  field: string
+  required: boolean
+  /** The word's name in help when the field's name would mislead (default: the field). */
+  label?: string
 }
 
 /** How a result reads for a person: the one presenter every surface prints with. */
@@ -36,12 +44,18 @@ export interface CliShape {
   details?: string
   examples?: Array<[string, string]>
   /** The positional words: one field, or every remaining word joined with spaces. */
-  positional?: { field: string; rest?: boolean; required: boolean }
+  positional?: CliPositional & { rest?: boolean; then?: CliPositional[] }
   options: CliOption[]
   /** A flag that reads the field from standard input instead of (or after) the positional words. */
   stdin?: { field: string; flag: string; description: string }
   /** Prefix of the error code of a bad whole number: `<prefix>invalid_<flag>`. */
   integerErrorPrefix?: string
+  /** Older spellings of the path, hidden from help; using one prints the notice on stderr. */
+  aliases?: { paths: string[][]; notice: string }
+  /** The exit code of a result that was printed (default 0). */
+  exitCode?: (result: Record<string, unknown>) => number
+  /** Try the database once, without connect retries, so that an unreachable server is reported at once. */
+  connectOnce?: boolean
 }
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { ConfirmationRequired, NotFoundError, ValidationError } from '../errors/index.js'
 import type { OperationContext } from './context.js'
-import type { Page } from '../pages/types.js'
-import type { JsonCamelCased } from '../util/json-shape.js'
+import type { Page } from '../pages/index.js'
+import type { JsonCamelCased } from '../util/index.js'
 import { defineOperation, type Operation } from './operation.js'
 
 export const MAX_CONTENT_CHARS = 5 * 1024 * 1024
@@ -10,6 +10,7 @@ export const MAX_CONTENT_CHARS = 5 * 1024 * 1024
 export const slugText = z.string().trim().normalize('NFC').min(1).max(512)
 export const slug = slugText.describe('Page slug, e.g. notes/2024-05-02-standup (no .md)')
 const source = z.string().trim().min(1).max(200).optional().describe('Source id (default: default)')
+const pageSource = z.string().trim().min(1).max(200).optional().describe('Source id; needed only when the slug exists in more than one source')
 
 /** What a page write needs, from an operation's context. */
 export async function pageWriteContext(ctx: OperationContext, noEmbed: boolean) {
@@ -211,15 +212,22 @@ function tagTool(name: 'add_tag' | 'remove_tag', adding: boolean): Operation {
     description: adding
       ? 'Add a tag to a page (idempotent). Returns {slug, tag, changed}; changed is false when the page already had it.'
       : 'Remove a tag from a page (idempotent). Returns {slug, tag, changed}; changed is false when the page did not have it.',
-    input: z.strictObject({ slug, tag: z.string().trim().min(1).max(200), source }),
+    input: z.strictObject({ slug, tag: z.string().trim().min(1).max(200), source: pageSource }),
     mutating: true,
     async run(ctx, args) {
-      const { findPageHash, changePageTag, DEFAULT_SOURCE_ID } = await import('../pages/index.js')
+      const { resolvePageRef, changePageTag } = await import('../pages/index.js')
       const { db } = await ctx.brain()
-      const page = await findPageHash(db, args.source ?? DEFAULT_SOURCE_ID, args.slug)
-      if (!page) throw pageNotFound(args.slug)
+      // As every command that names a page: any source, as long as the slug is in only one.
+      const page = await resolvePageRef(db, args.slug, args.source)
       const changed = await changePageTag(db, page.id, args.tag, adding, name)
       return { slug: args.slug, tag: args.tag, changed }
+    },
+    present: { text: (r) => `${adding ? 'tagged' : 'untagged'} ${r.slug} ${r.tag}${r.changed ? '' : ' (no change)'}` },
+    cli: {
+      path: [adding ? 'tag' : 'untag'],
+      description: adding ? 'Add a tag to a page' : 'Remove a tag from a page',
+      positional: { field: 'slug', required: true, then: [{ field: 'tag', required: true }] },
+      options: [{ field: 'source', flag: '--source', kind: 'string', description: 'Source id; needed only when the slug exists in more than one source' }],
     },
   })
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { SearchOptions, SearchResponse } from '../search/index.js'
-import type { JsonCamelCased } from '../util/json-shape.js'
+import type { JsonCamelCased } from '../util/index.js'
 import { defineOperation, type CliOption, type CliShape, type Operation, type Presenter } from './operation.js'
 
 const slugPrefixes = z.array(z.string().trim().min(1).max(500)).max(100).optional()

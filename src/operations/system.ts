@@ -1,5 +1,14 @@
 import { z } from 'zod'
+import type { SourceRecord } from '../sources/index.js'
 import { defineOperation, type Operation } from './operation.js'
+
+/** One source on one line: id, directory, strategy, globs and bookmark. */
+export function sourceLine(source: Pick<SourceRecord, 'id' | 'localPath' | 'lastCommit' | 'config'>): string {
+  const { strategy, include, exclude, syncEnabled } = source.config
+  const globs = [...include.map((g) => `+${g}`), ...exclude.map((g) => `-${g}`)].join(' ')
+  const bookmark = source.lastCommit ? source.lastCommit.slice(0, 12) : 'never synced'
+  return `${source.id}  ${source.localPath ?? '(no path)'}  ${strategy}${syncEnabled ? '' : ', sync off'}${globs ? `  ${globs}` : ''}  [${bookmark}]`
+}
 
 const listSourcesTool = defineOperation({
   name: 'list_sources',
@@ -10,6 +19,16 @@ const listSourcesTool = defineOperation({
     const { listSources } = await import('../sources/source-repository.js')
     const { db } = await ctx.brain()
     return { sources: await listSources(db) }
+  },
+  present: {
+    json: (r) => r.sources,
+    text: (r) => r.sources.map((s) => `${sourceLine(s)}  ${s.pages} page${s.pages === 1 ? '' : 's'}`).join('\n'),
+  },
+  cli: {
+    path: ['sources', 'list'],
+    description: 'List sources with their directory, strategy, bookmark and page count',
+    options: [],
+    aliases: { paths: [['repos', 'list']], notice: 'brain: `brain repos` is deprecated and will be removed; use `brain sources` (same subcommands and flags).' },
   },
 })
 

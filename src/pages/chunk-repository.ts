@@ -1,5 +1,5 @@
 import type { ChunkDraft } from '../chunking/index.js'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import type { StoredChunk } from './types.js'
 
 /** A chunk to store; `embedding` is set only when the caller already has a vector for it. */

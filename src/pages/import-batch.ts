@@ -1,8 +1,8 @@
 import { CHUNKER_VERSION, type ChunkDraft } from '../chunking/index.js'
-import { CallSiteCollector, type PageCodeGraph } from '../code/page-edges.js'
-import { replacePageCodeGraph } from '../code/edges.js'
-import type { Database, SqlExecutor } from '../db/types.js'
-import { derivedLinkSettings, linkNewMarkdownPages } from '../links/import-links.js'
+import { CallSiteCollector, replacePageCodeGraph, type PageCodeGraph } from '../code/index.js'
+import type { Database, SqlExecutor } from '../db/index.js'
+import { DiskError } from '../errors/index.js'
+import { derivedLinkSettings, linkNewMarkdownPages } from '../links/index.js'
 import { computePageContentHash } from './content-hash.js'
 import { insertChunksOfNewPages } from './chunk-repository.js'
 import { chunk, importPage, pageWrite, prepare, validateContent, writePage, type ImportInput, type ImportOptions, type ImportResult, type PreparedPage } from './import-page.js'
@@ -99,6 +99,9 @@ export async function writePlannedPages(db: Database, batch: PlannedBatch, optio
     try {
       outcomes[p.index] = { ok: true, result: await importPage(db, p.input, options) }
     } catch (error) {
+      // A full disk refuses every page after this one too: the import stops with it instead of
+      // reporting each remaining file as failed.
+      if (error instanceof DiskError) throw error
       outcomes[p.index] = { ok: false, error }
     }
   }
@@ -119,7 +122,7 @@ export async function writePlannedPages(db: Database, batch: PlannedBatch, optio
       }
       continue
     }
-    if (found || seen.has(key) || options.dryRun || options.annotateChunks || options.embedder) {
+    if (found || seen.has(key) || options.dryRun || options.embedder) {
       await flush()
       await single(p)
     } else {
@@ -172,7 +175,10 @@ async function chunkPlanned(p: Planned, options: ImportOptions): Promise<Chunked
 
 async function writeGroup(db: Database, pages: readonly NewPage[], options: ImportOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
   if (pages.length === 0) return
-  const written = await writePage(db, pages[0]!.sourceId, (tx) => insertNewPageBatch(tx, pages, options)).catch(() => null)
+  const written = await writePage(db, pages[0]!.sourceId, (tx) => insertNewPageBatch(tx, pages, options)).catch((error: unknown) => {
+    if (error instanceof DiskError) throw error
+    return null
+  })
   if (written === null) {
     for (const p of pages) await single(p)
     return

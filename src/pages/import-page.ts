@@ -1,11 +1,10 @@
-import { CHUNKER_VERSION, chunkCode, chunkMarkdown, languageForPath, type ChunkDraft, type CodeLanguage } from '../chunking/index.js'
-import type { Database, SqlExecutor } from '../db/types.js'
+import { CHUNKER_VERSION, chunkCode, chunkMarkdown, labelPdfPages, languageForPath, type ChunkDraft, type CodeLanguage } from '../chunking/index.js'
+import type { Database, SqlExecutor } from '../db/index.js'
 import { embedAndStore, pendingChunksOfPages } from '../embedding/store/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { isSqlStateError, NotFoundError, ValidationError, type ErrorEnvelope } from '../errors/index.js'
-import { CallSiteCollector } from '../code/page-edges.js'
-import { replacePageCodeGraph } from '../code/edges.js'
-import { linkImportedMarkdown } from '../links/import-links.js'
+import { CallSiteCollector, replacePageCodeGraph } from '../code/index.js'
+import { linkImportedMarkdown } from '../links/index.js'
 import { upsertChunks } from './chunk-repository.js'
 import { computePageContentHash } from './content-hash.js'
 import type { JournalFormats } from './logseq-journal.js'
@@ -57,8 +56,6 @@ export interface ImportOptions {
   autoLink?: boolean
   /** Keep the replaced content as a version (default true); only measurements turn it off. */
   keepVersions?: boolean
-  /** Labels chunks from what the writer knows of the page's layout (a PDF's page numbers). */
-  annotateChunks?: (drafts: ChunkDraft[], compiledTruth: string) => void
 }
 
 export type ImportStatus = 'created' | 'updated' | 'skipped'
@@ -121,13 +118,15 @@ export async function chunk(input: ImportInput, page: PreparedPage, slug: string
   if (input.kind === 'code') {
     return chunkCode({ path: input.path ?? slug, content: page.compiledTruth, language: page.language, chunkSizeTokens: options.chunkSizeTokens, onTree: calls.onTree })
   }
-  return chunkMarkdown({
+  const drafts = await chunkMarkdown({
     compiledTruth: page.compiledTruth,
     timeline: page.timeline,
     chunkSizeTokens: options.chunkSizeTokens,
     maxFences: options.maxFences,
     onFenceError: (err, index) => options.onWarning?.(`${slug}: fence ${index} skipped (${err instanceof Error ? err.message : String(err)})`),
   })
+  if (page.frontmatter.source_format === 'pdf') labelPdfPages(drafts, page.compiledTruth)
+  return drafts
 }
 
 /** The page row a write stores: its content, provenance, writer and line changes. */
@@ -206,7 +205,6 @@ export async function importPage(db: Database, input: ImportInput, options: Impo
   }
   const calls = new CallSiteCollector()
   const drafts = await chunk(input, page, slug, options, calls)
-  options.annotateChunks?.(drafts, page.compiledTruth)
   const codeGraph = calls.graph(drafts)
   const written = await writePage(db, sourceId, async (tx) => {
     const changes = await recordWrite(tx, existing?.id ?? null, { ...page, pageKind: input.kind }, options.keepVersions !== false)

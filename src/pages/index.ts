@@ -1,8 +1,8 @@
 /**
  * Pages: slugs, parsing markdown (front matter, compiled truth, timeline, tags), the one import
  * pipeline every writer goes through (chunks, hashes, code graph, citation links), put with
- * write-through, and serialising pages back to markdown. May import chunking, code, embedding,
- * links, db, config, errors, util.
+ * write-through, and serialising pages back to markdown.
+ * May import: chunking, code, db, embedding, errors, history, links, util.
  */
 export * from './types.js'
 export { normalizeSlug, markdownSlugForPath, codeSlugForPath, MAX_SLUG_LENGTH } from './slug.js'
@@ -21,3 +21,4 @@ export { serializePage } from './serialize.js'
 export { isSourceHashCurrent, sourceHashesBySlug } from './source-hash.js'
 export { writePageFile, writeThroughPath, type WriteThroughResult } from './write-through.js'
 export { resolvePageRef, type PageRef } from './resolve-page.js'
+export { isMarkdownFileName } from './note-files.js'

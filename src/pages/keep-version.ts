@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { archiveCurrentContent, lineChanges, versionsCode } from '../history/index.js'
 import { lockPageById } from './page-repository.js'
 import { serializePage } from './serialize.js'

@@ -4,7 +4,7 @@
  * An org-roam link names a file by its ID (`[[id:…][Title]]`), so the ID is one of the page's
  * aliases, which is what links resolve by besides paths and titles.
  */
-import { FRONTMATTER_LIMITS } from '../util/frontmatter-doc.js'
+import { FRONTMATTER_LIMITS } from '../util/index.js'
 
 /** `"Two words" One` → ['Two words', 'One']. */
 function quotedWords(value: string): string[] {

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import type { Page, PageKind, PageSummary, Provenance } from './types.js'
 
 interface PageRow {

@@ -1,7 +1,5 @@
 import { ValidationError } from '../errors/index.js'
-import { parseFrontmatter, type ParsedFrontmatter } from '../util/frontmatter-doc.js'
-import { proseLines } from '../util/markdown-prose.js'
-import { leadingPropertyBlock, NOTION_EXPORT_NAME, notionPropertyLines } from '../util/property-lines.js'
+import { parseFrontmatter, proseLines, leadingPropertyBlock, NOTION_EXPORT_NAME, notionPropertyLines, type ParsedFrontmatter } from '../util/index.js'
 import type { JournalFormats } from './logseq-journal.js'
 import { isPlainTextNoteName, markupTitle, noteFileTitle } from './note-files.js'
 import { orgHeaderFrontmatter } from './org-header.js'

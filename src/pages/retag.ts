@@ -1,5 +1,5 @@
 import { CHUNKER_VERSION } from '../chunking/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { computePageContentHash } from './content-hash.js'
 import { recordWrite } from './keep-version.js'
 import { addTag, lockPageById, removeTag } from './page-repository.js'

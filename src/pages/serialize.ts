@@ -1,4 +1,4 @@
-import { stringifyFrontmatter } from '../util/frontmatter-doc.js'
+import { stringifyFrontmatter } from '../util/index.js'
 import { frontmatterTags, inlineTags, normalizeTags } from './parse-markdown.js'
 import type { Page } from './types.js'
 

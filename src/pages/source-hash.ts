@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 
 /**
  * Whether pages converted from this file (by its source URI) already carry this hash of the

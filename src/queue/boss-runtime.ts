@@ -1,10 +1,10 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { UsageError } from '../errors/index.js'
 import { QUEUE_SCHEMA } from './boss-sql.js'
 import { buildEnvelope } from './envelope.js'
 import { pgBossDb } from './pgboss-adapter.js'
 import { leaseSeconds, type QueueTimings } from './settings.js'
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 
 export interface BossRuntime {
   /** Replaces the recurring autopilot schedule (null removes it). */

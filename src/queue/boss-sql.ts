@@ -5,7 +5,7 @@
  * Long-lived workers also run the PgBoss class for its maintenance and cron (boss-runtime.ts).
  */
 import { createRequire } from 'node:module'
-import type { SqlExecutor, SqlParam } from '../db/types.js'
+import type { SqlExecutor, SqlParam } from '../db/index.js'
 import type { JobName } from './types.js'
 
 export const QUEUE_SCHEMA = 'brain_queue'

@@ -1,7 +1,7 @@
 import { configForJob, type Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import { bookkeepingOf, type Database } from '../db/index.js'
 import { serializeError } from '../errors/index.js'
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 import type { HandlerResolver } from './handler.js'
 import type { ClaimedJob } from './boss-sql.js'
 import { readEnvelope } from './envelope.js'
@@ -63,7 +63,7 @@ export async function executeClaimed(deps: ExecutionDeps, claimed: ClaimedJob, h
   let outcome: RunOutcome
   try {
     const handler = await deps.resolver(claimed.name)
-    const progress = createProgressWriter(deps.db, claimed, {
+    const progress = createProgressWriter(bookkeepingOf(deps.db), claimed, {
       throttleMs: deps.timings.progressThrottleMs,
       notify: deps.signals.crossProcess,
       logger: deps.logger,

@@ -1,9 +1,10 @@
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import { bookkeepingOf, type Database } from '../db/index.js'
 import { DatabaseError } from '../errors/index.js'
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 import { registeredHandlers, type HandlerResolver } from './handler.js'
 import { cancelJobs, insertJobs, resumeJobs, retryJobs } from './boss-sql.js'
+import { parseJobData, type JobData } from './catalogue.js'
 import { buildEnvelope, jobIdFor, toJobName } from './envelope.js'
 import { rebuildJobError } from './errors.js'
 import type { ExecutionDeps } from './execute.js'
@@ -49,7 +50,7 @@ export function executionDeps(ctx: OpenQueueContext, options: { retryWrites: boo
     timings: resolveTimings(ctx.timings),
     resolver: ctx.resolver ?? registeredHandlers,
     signals,
-    finisher: new Finisher(ctx.db, signals, { retry: options.retryWrites, logger: ctx.logger }),
+    finisher: new Finisher(bookkeepingOf(ctx.db), signals, { retry: options.retryWrites, logger: ctx.logger }),
     timers: ctx.timers,
   }
 }
@@ -57,15 +58,17 @@ export function executionDeps(ctx: OpenQueueContext, options: { retryWrites: boo
 class BrainQueue implements Queue {
   constructor(private readonly deps: ExecutionDeps) {}
 
-  async submit(name: JobName, data: Record<string, unknown>, options: SubmitOptions = {}): Promise<JobDetail> {
+  async submit<N extends JobName>(name: N, data: JobData<N>, options: SubmitOptions = {}): Promise<JobDetail> {
     toJobName(name)
     // By default a job runs with the settings of the configuration it was submitted with.
-    const envelope = buildEnvelope(name, data, { settings: this.deps.config.jobSettings, ...options })
+    const envelope = buildEnvelope(name, data as Record<string, unknown>, { settings: this.deps.config.jobSettings, ...options })
     const id = jobIdFor(name, options.idempotencyKey)
     if (options.idempotencyKey !== undefined) {
       const existing = await readJob(this.deps.db, id)
       if (existing) return existing
     }
+    // Checked once a job would be inserted: a submission that rejoins a kept job brings no data of its own.
+    parseJobData(name, data)
     // A stately queue (autopilot-cycle) refuses a second waiting job: the caller gets the one
     // that waits. If that one is claimed in between, the next round inserts.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -88,7 +91,7 @@ class BrainQueue implements Queue {
     throw new DatabaseError('job_enqueue_failed', `Could not enqueue the ${name} job.`, { hint: 'Try again; if it persists, check `brain jobs list`.' })
   }
 
-  async submitAndWait(name: JobName, data: Record<string, unknown>, options: SubmitAndWaitOptions = {}): Promise<JobDetail> {
+  async submitAndWait<N extends JobName>(name: N, data: JobData<N>, options: SubmitAndWaitOptions = {}): Promise<JobDetail> {
     const submitted = await this.submit(name, data, options)
     const final = isFinished(submitted) ? submitted : await awaitJob(this.deps, submitted, options)
     if (final.status === 'dead') throw rebuildJobError(final)

@@ -1,5 +1,5 @@
-import type { Database } from '../db/types.js'
-import type { Logger } from '../util/logger.js'
+import type { Database } from '../db/index.js'
+import type { Logger } from '../util/index.js'
 import { MAX_BATCH } from './settings.js'
 import type { JobSignals } from './signals.js'
 import { finishJobs, releaseJob, type FinishItem } from './sql/finish-jobs.js'

@@ -1,9 +1,10 @@
 import type { z } from 'zod'
-import { NotAvailableError, type BrainError } from '../errors/index.js'
+import { NotAvailableError } from '../errors/index.js'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import type { JobName, JobProgress } from './types.js'
-import type { Logger } from '../util/logger.js'
+import { parseWith, type JobSpec } from './catalogue.js'
+import type { Logger } from '../util/index.js'
 
 /**
  * What a job handler receives. The same context is built for a worker and for an inline run, so
@@ -27,23 +28,14 @@ export interface JobContext<D = Record<string, unknown>> {
 /** Resolves with the job's result (stored as-is, so keep it JSON); a rejection ends the job dead. */
 export type JobHandler = (ctx: JobContext) => Promise<unknown>
 
-/** The first thing a job's data schema refused: where, and what it says. */
-export interface DataProblem {
-  /** The data key, dotted for nested ones (`event.content`); empty for the whole object. */
-  key: string
-  message: string
-}
-
 /**
  * One job handler as a file in `workers/` defines it: its name, the schema of its data, the
  * error a refused payload raises (the handler's own code, so callers see what they always saw),
  * and what it runs with the data the schema returned.
  */
-export interface JobDefinition<S extends z.ZodType> {
+export interface JobDefinition<S extends z.ZodType> extends JobSpec<S> {
   /** The job name, or the autopilot phase, it runs as. */
   name: string
-  data: S
-  invalid: (problem: DataProblem, data: Record<string, unknown>) => BrainError
   run: (ctx: JobContext<z.output<S>>) => Promise<unknown>
 }
 
@@ -52,14 +44,7 @@ export type DefinedJob = JobHandler & { readonly jobName: string; readonly dataS
 
 /** Makes a handler that validates the job's data with its schema before it runs. */
 export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): DefinedJob {
-  const handler: JobHandler = async (ctx) => {
-    const parsed = definition.data.safeParse(ctx.data)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      throw definition.invalid({ key: issue?.path.map(String).join('.') ?? '', message: issue?.message ?? 'invalid' }, ctx.data)
-    }
-    return definition.run({ ...ctx, data: parsed.data })
-  }
+  const handler: JobHandler = async (ctx) => definition.run({ ...ctx, data: parseWith(definition, ctx.data) })
   return Object.assign(handler, { jobName: definition.name, dataSchema: definition.data })
 }
 

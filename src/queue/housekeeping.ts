@@ -1,5 +1,4 @@
-import { refreshPlannerStatistics } from '../db/statistics.js'
-import type { Database } from '../db/types.js'
+import { refreshPlannerStatistics, type Database } from '../db/index.js'
 import { maintenanceSql } from './boss-sql.js'
 import type { QueueTimings } from './settings.js'
 import { rescueStalled } from './sql/rescue.js'

@@ -8,15 +8,23 @@
  * rejects with the handler's error rebuilt as a BrainError of the same class, code and hint
  * (jobOfError(err) gives the dead record).
  *
+ * The job catalogue (catalogue.ts) holds each job name's data schema and the error a refused
+ * payload raises: submit checks data with it (JobData<N> at compile time, the schema at run
+ * time, before anything is enqueued) and handlers receive the data it parsed. Callers outside
+ * the queue read minion_jobs through the functions of sql/job-queries.ts, never by SQL.
+ *
  * The queue owns its worker (worker.ts: the claim loop, pg-boss's runtime, the memory
  * watchdog) and the handler contract (handler.ts). It never imports workers/: the program's
- * entry point hands the handler registry in with registerHandlers. May import config, db,
- * errors and util.
+ * entry point hands the handler registry in with registerHandlers.
+ * May import: config, db, errors, util.
  */
 export type { JobName, JobStatus, SubmitOptions, SubmitAndWaitOptions, JobRecord, JobDetail, JobProgress, Queue, QueueStats, JobCounts, ListFilter } from './types.js'
 export { JOB_NAMES, JOB_STATUSES, isJobName, isJobStatus } from './types.js'
 export { openQueue, type OpenQueueContext } from './facade.js'
 export { rebuildJobError, jobOfError, JobTimeoutError, JobCancelledError, JobEvictedError, JobStalledError, WorkerShutdownError } from './errors.js'
 export { DEFAULT_TIMINGS, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_STALLED, type QueueTimings } from './settings.js'
-export { registerHandlers, defineJob, type HandlerResolver, type JobContext, type JobHandler, type JobDefinition, type DefinedJob, type DataProblem } from './handler.js'
+export { registerHandlers, defineJob, type HandlerResolver, type JobContext, type JobHandler, type JobDefinition, type DefinedJob } from './handler.js'
+export { JOB_CATALOGUE, parseJobData, checkJobData, type JobData, type ParsedJobData, type DataProblem, type JobSpec } from './catalogue.js'
 export { Worker, type WorkerOptions } from './worker.js'
+export { runHousekeeping } from './housekeeping.js'
+export { queueHealthCounts, findJobIdByKey, countJobsOf, type QueueHealthCounts, type CountJobsFilter } from './sql/job-queries.js'

@@ -1,4 +1,4 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 
 const serving = new WeakMap<Database, Map<string, ReadonlySet<string>>>()
 

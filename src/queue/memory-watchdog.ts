@@ -1,4 +1,4 @@
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 
 interface MemoryWatchdogOptions {
   /** Resident set size, in MB, above which the worker shuts down. */

@@ -1,4 +1,4 @@
-import type { SqlExecutor, SqlParam } from '../db/types.js'
+import type { SqlExecutor, SqlParam } from '../db/index.js'
 
 /**
  * True when `sql` holds more than one statement: a `;` with more SQL after it, outside quotes,

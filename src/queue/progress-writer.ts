@@ -1,5 +1,5 @@
-import type { Database } from '../db/types.js'
-import type { Logger } from '../util/logger.js'
+import type { Database } from '../db/index.js'
+import type { Logger } from '../util/index.js'
 import { storeProgress } from './sql/progress.js'
 import type { JobName, JobProgress } from './types.js'
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { JOB_CHANNEL } from './sql/finish-jobs.js'
 import type { JobProgress } from './types.js'
 

@@ -2,8 +2,10 @@
  * The queue's public vocabulary. pg-boss stores and claims jobs; callers only ever see these
  * shapes, which follow the spec's job record (`minion_jobs`).
  */
+import type { CataloguedJob, JobData } from './catalogue.js'
+
 export const JOB_NAMES = ['sync', 'embed', 'extract', 'ingest_capture', 'autopilot-cycle', 'shell', 'import', 'capture', 'switch-model', 'capture_transcript'] as const
-export type JobName = (typeof JOB_NAMES)[number]
+export type JobName = (typeof JOB_NAMES)[number] & CataloguedJob
 
 export const JOB_STATUSES = ['waiting', 'active', 'completed', 'dead'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]
@@ -74,8 +76,9 @@ export interface ListFilter {
 }
 
 export interface Queue {
-  submit(name: JobName, data: Record<string, unknown>, options?: SubmitOptions): Promise<JobRecord>
-  submitAndWait(name: JobName, data: Record<string, unknown>, options?: SubmitAndWaitOptions): Promise<JobRecord>
+  /** Refuses data its job's catalogue schema refuses (the job's own typed error); nothing is enqueued then. */
+  submit<N extends JobName>(name: N, data: JobData<N>, options?: SubmitOptions): Promise<JobRecord>
+  submitAndWait<N extends JobName>(name: N, data: JobData<N>, options?: SubmitAndWaitOptions): Promise<JobRecord>
   get(id: string): Promise<JobDetail | null>
   list(filter?: ListFilter): Promise<JobRecord[]>
   cancel(id: string): Promise<boolean>

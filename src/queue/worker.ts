@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
-import type { Logger } from '../util/logger.js'
+import { bookkeepingOf, type Database } from '../db/index.js'
+import type { Logger } from '../util/index.js'
 import { fetchJobs, type ClaimedJob } from './boss-sql.js'
 import { JobCancelledError, WorkerShutdownError } from './errors.js'
 import { executeClaimed, type ExecutionDeps } from './execute.js'
@@ -91,7 +91,7 @@ export class Worker {
   }
 
   async start(): Promise<void> {
-    await heartbeat(this.deps.db, this.registration, [])
+    await heartbeat(bookkeepingOf(this.deps.db), this.registration, [])
     this.unregisterLocal = registerLocalWorker(this.deps.db, this.id, this.registration.names)
     this.unsubscribe = await this.deps.signals.subscribe((event) => {
       if (event.e === 'new' && this.registration.names.includes(event.name as JobName)) {
@@ -114,7 +114,7 @@ export class Worker {
       this.watchdog.start()
     }
     if (this.options.bossRuntime !== false) {
-      this.boss = await startBossRuntime(this.deps.db, this.deps.logger, { autopilotCron: this.options.autopilotCron ?? null, timings: this.deps.timings })
+      this.boss = await startBossRuntime(bookkeepingOf(this.deps.db), this.deps.logger, { autopilotCron: this.options.autopilotCron ?? null, timings: this.deps.timings })
     }
     this.loopDone = this.loop()
   }
@@ -192,7 +192,7 @@ export class Worker {
       if (jobs.length === room) this.pendingNames.add(name)
     }
     // Listed at once, so that if this process is killed now a restart takes them back at once.
-    if (claimed > 0 && this.deps.db.capabilities.multiProcess) await heartbeat(this.deps.db, this.registration, [...this.inFlight.keys()])
+    if (claimed > 0 && this.deps.db.capabilities.multiProcess) await heartbeat(bookkeepingOf(this.deps.db), this.registration, [...this.inFlight.keys()])
     return claimed
   }
 
@@ -240,7 +240,7 @@ export class Worker {
 
   private async beat(): Promise<void> {
     try {
-      await heartbeat(this.deps.db, this.registration, [...this.inFlight.keys()])
+      await heartbeat(bookkeepingOf(this.deps.db), this.registration, [...this.inFlight.keys()])
       await rescue(this.deps)
       this.markHealthy()
       if (!(await this.deps.signals.checkListening())) {

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { likePrefixPattern } from './sql.js'
 import { lexemeTsquery, parseQuery, quoteLexeme } from './tsquery.js'
 

@@ -1,6 +1,6 @@
 import type { EmbeddingConfig } from '../config/index.js'
-import type { Database } from '../db/types.js'
-import { embeddingProviderFor } from '../embedding/providers/configured.js'
+import type { Database } from '../db/index.js'
+import { embeddingProviderFor } from '../embedding/store/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { activeEmbeddingProvider } from '../models/index.js'
 import { ConfigError, UsageError } from '../errors/index.js'

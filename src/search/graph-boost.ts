@@ -12,7 +12,7 @@
  * largest `in` in the window (the term is 0 when no result has inbound links). The search first
  * fetches a wider window (three times offset + limit, at least 30, at most 100).
  */
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import type { SearchContext } from './context.js'
 import { DEFAULT_LIMIT, MAX_LIMIT } from './options.js'
 import type { SearchOptions, SearchResponse, SearchResult } from './types.js'

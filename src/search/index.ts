@@ -1,6 +1,7 @@
 /**
  * Search over pages and chunks: keyword (full text), vector (embeddings) and hybrid (both, fused).
  * `search` and `query` are the operations the CLI and the MCP tools expose.
+ * May import: chunking, code, config, db, embedding, errors, models.
  */
 export { search, query, vectorSearch, searchKeywordChunks } from './api.js'
 export { searchContext, type SearchContext } from './context.js'

@@ -1,4 +1,4 @@
-import type { SqlExecutor, SqlParam } from '../db/types.js'
+import type { SqlExecutor, SqlParam } from '../db/index.js'
 import { BM25_K1, bm25ScoreSql, prepareQuery, RARE_DF, UNION_BUDGET, type PreparedQuery } from './bm25.js'
 import type { SearchPlan } from './options.js'
 import { filterSql, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'

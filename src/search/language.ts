@@ -1,9 +1,10 @@
-import type { Database } from '../db/types.js'
+import { DB_CONFIG_DEFAULTS } from '../config/index.js'
+import type { Database } from '../db/index.js'
 import { ValidationError } from '../errors/index.js'
 
 /** The config key holding the brain-wide text-search configuration. */
-export const SEARCH_LANGUAGE_KEY = 'search.language'
-export const DEFAULT_SEARCH_LANGUAGE = 'english'
+export const SEARCH_LANGUAGE_KEY = 'search.language' as const
+export const DEFAULT_SEARCH_LANGUAGE = DB_CONFIG_DEFAULTS[SEARCH_LANGUAGE_KEY]
 const BATCH = 500
 
 export interface ReindexProgress {

@@ -11,7 +11,7 @@
  * move up into the window asked for.
  */
 import { getCalleesOf, getCallersOf } from '../code/graph.js'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { UsageError } from '../errors/index.js'
 import type { SearchContext } from './context.js'
 import { DEFAULT_LIMIT, MAX_LIMIT } from './options.js'

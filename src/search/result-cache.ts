@@ -1,8 +1,7 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { keywordRows } from './keyword.js'
 import type { SearchPlan } from './options.js'
-import type { ResultRow } from './sql.js'
-import { withSearchTransaction } from './sql.js'
+import { withSearchTransaction, type ResultRow } from './sql.js'
 
 /**
  * Keyword result lists kept per open database, each tagged with the search generation

@@ -1,4 +1,4 @@
-import type { Database, SqlExecutor, SqlParam } from '../db/types.js'
+import type { Database, SqlExecutor, SqlParam } from '../db/index.js'
 import { DatabaseError } from '../errors/index.js'
 import type { SearchPlan } from './options.js'
 

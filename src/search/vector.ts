@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { toVectorLiteral, type EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'

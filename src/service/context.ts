@@ -1,6 +1,6 @@
 import type { BaseContext } from 'clipanion'
 import type { EngineConfig } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 
 /**
  * What a process that keeps brains open offers the commands it runs: the resident service

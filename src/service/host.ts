@@ -1,9 +1,8 @@
 import type { AttachedWorker, BrainHost } from './context.js'
 import type { Config, EngineConfig } from '../config/index.js'
-import type { Database } from '../db/types.js'
-import type { Logger } from '../util/logger.js'
+import { engineKey, type Database } from '../db/index.js'
+import type { Logger } from '../util/index.js'
 import type { Worker } from '../queue/worker.js'
-import { engineKey } from '../db/engine.js'
 import type { RunningWebApp } from './web-app.js'
 
 interface OpenBrain {
@@ -145,7 +144,7 @@ export class ServiceHost implements BrainHost {
   }
 
   private async startWorker(db: Database): Promise<Worker> {
-    const [{ openQueue }, { Worker }] = await Promise.all([import('../queue/index.js'), import('../queue/worker.js')])
+    const { openQueue, Worker } = await import('../queue/index.js')
     // Opening the queue first returns jobs left active by a service that died to the queue,
     // before this worker starts claiming.
     const queue = await openQueue({ db, config: this.config, logger: this.logger })

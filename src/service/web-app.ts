@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import type { BrainHttpServer } from '../http/server.js'
 import type { UiSessions } from '../http/ui-sessions.js'
-import type { Logger } from '../util/logger.js'
+import type { Logger } from '../util/index.js'
 
 /** The local web app a service serves on 127.0.0.1: the JSON API and the app's files. */
 export interface RunningWebApp {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { readFrontmatterDoc } from '../util/frontmatter-doc.js'
+import { readFrontmatterDoc } from '../util/index.js'
 
 export const RESOLVER_FILE = 'RESOLVER.md'
 /** Version notes for agents after an upgrade; they are read by version, never routed by trigger. */

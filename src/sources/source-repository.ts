@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { NotFoundError, UsageError, ValidationError } from '../errors/index.js'
 import { parseSyncStrategy, SYNC_STRATEGIES, type SyncStrategy } from './file-filter.js'
 
@@ -22,7 +22,7 @@ export interface SourceRecord {
   updatedAt: Date
 }
 
-export interface SourceWithCounts extends SourceRecord {
+interface SourceWithCounts extends SourceRecord {
   pages: number
 }
 

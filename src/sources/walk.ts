@@ -5,7 +5,8 @@ import type { FileFilter, FileKind } from './file-filter.js'
 /** A file of an accepted name that is not imported, and why. */
 export interface IgnoredFile {
   path: string
-  reason: 'symbolic_link' | 'not_a_regular_file'
+  /** `not_a_chat_log`: a `.jsonl` file of data, taken by its name for a chat or agent log. */
+  reason: 'symbolic_link' | 'not_a_regular_file' | 'not_a_chat_log'
 }
 
 export interface WalkedFile {

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { Database, SqlExecutor } from '../db/types.js'
+import type { Database, SqlExecutor } from '../db/index.js'
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { trashPages } from '../history/index.js'
 import { importFiles, slugForFile, type ImportFilesResult } from '../import/index.js'

@@ -1,4 +1,4 @@
-import type { FileFilter } from '../sources/file-filter.js'
+import type { FileFilter } from '../sources/index.js'
 import { slugForPath } from '../sources/path-kind.js'
 import type { WalkDecision } from './decide.js'
 import { diffCommits, listTree } from './git.js'

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '../db/types.js'
-import type { FileFailure } from '../import/import-files.js'
+import type { SqlExecutor } from '../db/index.js'
+import type { FileFailure } from '../import/index.js'
 
 export interface RecordedFailure extends FileFailure {
   commit: string | null

@@ -1,7 +1,7 @@
 /**
  * Git sync: what changed since a source's bookmark, applied through the file importer, with
- * its lock, gate, dry run and failure ledger. May import sources, pages, links, db, config,
- * errors, util.
+ * its lock, gate, dry run and failure ledger.
+ * May import: chunking, config, db, embedding, errors, history, import, pages, sources, util.
  */
 export { runSync, syncAll, validateSyncRequest, type RunSyncOptions } from './run-sync.js'
 export { syncTarget, type SyncSourceOptions } from './sync-source.js'

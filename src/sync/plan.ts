@@ -1,4 +1,4 @@
-import type { FileFilter, FileKind } from '../sources/file-filter.js'
+import type { FileFilter, FileKind } from '../sources/index.js'
 import { acceptPath, kindByExtension, slugForPath } from '../sources/path-kind.js'
 import { isRegularFileMode, type DiffEntry, type TreeEntry } from './git-parse.js'
 

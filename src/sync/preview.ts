@@ -1,9 +1,6 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { countTokens, EMBEDDING_USD_PER_1K_TOKENS, estimateEmbeddingCostUsd } from '../embedding/index.js'
-import { createFileFilter, MAX_FILE_BYTES, type FileFilter } from '../sources/file-filter.js'
-import { readTextFile } from '../sources/read-text.js'
-import { listSources, type SourceRecord } from '../sources/source-repository.js'
-import { walkFiles } from '../sources/walk.js'
+import { createFileFilter, MAX_FILE_BYTES, readTextFile, listSources, walkFiles, type FileFilter, type SourceRecord } from '../sources/index.js'
 
 export interface SourcePreview {
   sourceId: string

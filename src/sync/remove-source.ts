@@ -1,8 +1,8 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { ValidationError } from '../errors/index.js'
 import { trashPages } from '../history/index.js'
 import { DEFAULT_SOURCE_ID } from '../pages/index.js'
-import { deleteSource, requireSource } from '../sources/source-repository.js'
+import { deleteSource, requireSource } from '../sources/index.js'
 import { acquireSyncLock } from './lock.js'
 
 interface RemovedSource {

@@ -1,6 +1,6 @@
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 import { serializeError, UsageError } from '../errors/index.js'
-import { listSources } from '../sources/source-repository.js'
+import { listSources } from '../sources/index.js'
 import { canonicalDir, resolveTarget } from './target.js'
 import { syncTarget, type SyncSourceOptions } from './sync-source.js'
 import { zeroCounts, type SkippedSource, type SourceSyncError, type SourceSyncResult, type SyncAllResult, type SyncCounts, type SyncRequest, type SyncResult } from './types.js'

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { readConfigValue, writeConfigValue } from '../config/index.js'
-import type { SqlExecutor } from '../db/types.js'
+import type { SqlExecutor } from '../db/index.js'
 import { NotFoundError, UsageError } from '../errors/index.js'
 import { DEFAULT_SOURCE_ID } from '../pages/index.js'
 import { findSourceByPath, recordSourceBookmark, requireSource, type SourceRecord } from '../sources/source-repository.js'

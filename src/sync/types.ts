@@ -1,5 +1,5 @@
 import type { ErrorEnvelope } from '../errors/index.js'
-import type { FileFailure } from '../import/import-files.js'
+import type { FileFailure } from '../import/index.js'
 
 /** What a sync job receives (CLI flags, or the autopilot cycle's `{repo}` / `{sourceId}` / `{all}`). */
 export interface SyncRequest {

@@ -1,6 +1,7 @@
 /**
  * Upgrades between releases: the ledger, orchestrators per version and the pending host
- * work they leave. May import update, db, config, errors, util.
+ * work they leave.
+ * May import: config, db, errors, frontmatter, release, sources.
  */
 export { applyMigrations, pendingOrchestrators, describePlan, runOrchestrator, type ApplyResult, type ApplyOptions, type PlannedVersion, type VersionRun } from './apply.js'
 export { readLedger, appendLedgerEntry, stuckPartials, completedVersions, upgradePaths, type LedgerEntry, type Ledger, type PhaseOutcome } from './ledger.js'

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js'
-import type { Database } from '../db/types.js'
+import type { Database } from '../db/index.js'
 
 /** What a phase gets: the home, the config, and the brain when one is configured. */
 export interface MigrationContext {

@@ -1,5 +1,4 @@
-import type { SqlExecutor } from '../db/types.js'
-import { loadMigrations } from '../db/migrate.js'
+import { loadMigrations, type SqlExecutor } from '../db/index.js'
 
 export interface SchemaVersion {
   /** Highest migration recorded in the database's ledger table; null before the first. */

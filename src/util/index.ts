@@ -2,6 +2,7 @@
  * Small helpers every layer may use, importing nothing of brain but errors: loggers, the package
  * root, process liveness, JSON shaping of results (snake_case for agents), the one bounded
  * front-matter reader, and paths that must stay inside a root.
+ * May import: errors.
  */
 export { stderrLogger, streamLogger, silentLogger, memoryLogger, type Logger } from './logger.js'
 export { packageRoot } from './package-root.js'
@@ -9,3 +10,7 @@ export { processAlive } from './process-alive.js'
 export { toSnakeCaseKeys, toSnakeCaseJson, camelCaseKeys } from './json-shape.js'
 export { FRONTMATTER_LIMITS, parseFrontmatter, parseYamlBlock, stringifyFrontmatter, readFrontmatterDoc } from './frontmatter-doc.js'
 export { containedDirectory, lexicallyWithin, outsideRoot } from './contained-path.js'
+export type { ParsedFrontmatter } from './frontmatter-doc.js'
+export { proseLines, splitFrontmatterLines } from './markdown-prose.js'
+export { NOTION_EXPORT_NAME, leadingPropertyBlock, notionPropertyLines } from './property-lines.js'
+export type { JsonCamelCased } from './json-shape.js'

@@ -63,12 +63,12 @@ for (const engine of ENGINES) {
     const callees = await brain.run(['code-callees', 'main', '--no-json'])
     t.match(callees.stdout, /compute {2}src\/lib\.rs:11-14 {2}calls/)
 
-    t.same((await brain.run(['links', 'notes/design', '--json'])).json(), [], 'the code arrived after the note')
+    t.same((await brain.run(['links', 'notes/design', '--json'])).json(), { links: [], total: 0, offset: 0 }, 'the code arrived after the note')
     const dry = await brain.run(['reconcile-links', '--dry-run', '--json'])
     t.match(dry.json(), { status: 'ok', dry_run: true, links_added: 6, edgesTargetsMissing: 1 })
     const done = await brain.run(['reconcile-links', '--no-json'])
     t.match(done.stdout, /added 6 links; 1 cited files have no code page/)
-    const links = (await brain.run(['links', 'notes/design', '--json'])).json<Array<{ to_slug: string; link_type: string; origin_field: string }>>()
+    const { links } = (await brain.run(['links', 'notes/design', '--json'])).json<{ links: Array<{ to_slug: string; link_type: string; origin_field: string }> }>()
     t.same(
       links.map((l) => [l.to_slug, l.link_type, l.origin_field]),
       [

@@ -42,7 +42,7 @@ t.test('brain serve --http accepts /ingest and streams it on /admin/events', asy
   const queue = await openQueue({ db, config: testConfig(), logger: testLogger() })
   const job = (await queue.get(job_id))!
   t.equal(job.data.untrusted_payload, true)
-  await queue.submitAndWait('ingest_capture', {}, { idempotencyKey: job.idempotencyKey! })
+  await queue.submitAndWait('ingest_capture', { event: {} }, { idempotencyKey: job.idempotencyKey! })
   await queue.close()
   const found = await runBrain(['search', 'saffron juniper', '--json'], env)
   t.equal(found.code, 0, found.stderr)

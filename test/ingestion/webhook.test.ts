@@ -100,7 +100,7 @@ t.test('202 with job_id: one untrusted ingest_capture job per request, headers c
   const fromOther = await ingest(ctx, '# Hello\n\nfrom the web\n', {}, otherClient)
   t.not(((await fromOther.json()) as { job_id: string }).job_id, body.job_id, 'another client gets its own job')
   t.equal(await jobCount(ctx.db), 3)
-  const done = await queue.submitAndWait('ingest_capture', {}, { idempotencyKey: job.idempotencyKey! })
+  const done = await queue.submitAndWait('ingest_capture', { event: {} }, { idempotencyKey: job.idempotencyKey! })
   t.match(done.result, { slug: 'web/hello', status: 'created' }, 'the job becomes the page')
   await queue.close()
 })
@@ -204,7 +204,7 @@ t.test('at most 50 waiting ingest_capture jobs per client', async (t) => {
   const other = (await createToken(ctx.db, 'other-client', ['write'])).token
   t.equal((await ingest(ctx, 'note 50', {}, other)).status, 202, 'the cap is per client')
   const queue = await openQueue({ db: ctx.db, config: testConfig(), logger: testLogger() })
-  await queue.submitAndWait('ingest_capture', {}, { idempotencyKey: (await queue.get(ids[0]!))!.idempotencyKey! })
+  await queue.submitAndWait('ingest_capture', { event: {} }, { idempotencyKey: (await queue.get(ids[0]!))!.idempotencyKey! })
   await queue.close()
   t.equal((await ingest(ctx, 'note 50')).status, 202, 'a finished job frees a place')
   t.equal(await jobCount(ctx.db), 52)

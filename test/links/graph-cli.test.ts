@@ -16,11 +16,12 @@ for (const engine of ENGINES) {
 
     const links = await brain.run(['links', 'notes/a', '--json'])
     t.equal(links.code, 0, links.stderr)
-    t.match(links.json(), [
+    t.match(links.json<{ links: unknown[] }>().links, [
       { link_type: 'embeds', to_slug: null, target_text: 'diagram.png', line: 1 },
       { link_type: 'links_to', to_slug: 'notes/b', shown_text: 'Bee', line: 1, context: 'See [[b|Bee]] and ![[diagram.png]].' },
       { link_type: 'links_to', to_slug: 'notes/b', anchor: 'Part', line: 3 },
     ])
+    t.equal(links.json().total, 3)
     const typed = await brain.run(['links', 'notes/a', '--type', 'embeds', '--no-json'])
     t.match(typed.stdout, /^embeds +diagram\.png \(unresolved\) \(wikilink, compiled_truth\) line 1\n +See/)
     const back = await brain.run(['backlinks', 'notes/b', '--no-json'])

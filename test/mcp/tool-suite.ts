@@ -15,6 +15,8 @@ export const EXPECTED_TOOLS = [
   'remove_tag',
   'search',
   'query',
+  'context_pack',
+  'ask',
   'code_def',
   'code_refs',
   'code_callers',
@@ -110,13 +112,20 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   const asked = await call(client, 'query', { query: 'zanzibar' })
   t.notOk(asked.isError, asked.text)
   t.ok((asked.data.results as unknown[]).length >= 1, 'query answers')
+  const pack = await call(client, 'context_pack', { question: 'what is the zanzibar protocol?', budget: 500 })
+  t.notOk(pack.isError, pack.text)
+  t.match(pack.data, { budget: 500, items: [{ n: 1, slug: 'notes/alpha', text: /zanzibar/ }] })
+  const answered = await call(client, 'ask', { question: 'what is the zanzibar protocol?', no_llm: true })
+  t.notOk(answered.isError, answered.text)
+  t.match(answered.data, { mode: 'extractive', model: null, answer: /zanzibar protocol note\. \[1\]/, citations: [{ n: 1, slug: 'notes/alpha' }] })
+  t.match(envelope(await call(client, 'context_pack', { question: 'x', budget: 5 })), { code: 'invalid_params' })
 
   t.same((await call(client, 'code_def', { symbol: 'noSuchFunction' })).data, { results: [] }, 'code_def answers')
   t.same((await call(client, 'code_refs', { symbol: 'zanzibar', language: 'typescript' })).data, { results: [] }, 'code_refs answers')
   t.match((await call(client, 'code_callers', { symbol: 'noSuchFunction', depth: 2 })).data, { symbol: 'noSuchFunction', results: [] })
   t.match((await call(client, 'code_callees', { symbol: 'noSuchFunction' })).data, { symbol: 'noSuchFunction', results: [] })
-  t.same((await call(client, 'get_links', { slug: 'notes/alpha' })).data, { links: [] })
-  t.same((await call(client, 'get_backlinks', { slug: 'notes/alpha' })).data, { links: [] })
+  t.same((await call(client, 'get_links', { slug: 'notes/alpha' })).data, { links: [], total: 0, offset: 0 })
+  t.same((await call(client, 'get_backlinks', { slug: 'notes/alpha' })).data, { links: [], total: 0, offset: 0 })
   t.match((await call(client, 'graph_walk', { slug: 'notes/alpha', depth: 2, direction: 'both' })).data, { start: { slug: 'notes/alpha' }, nodes: [], truncated: false })
   t.ok(
     ((await call(client, 'list_orphans', {})).data.pages as Array<{ slug: string }>).some((p) => p.slug === 'notes/alpha'),

@@ -9,7 +9,11 @@ t.test('every command-line flag of an operation fills a field of its schema', as
   for (const operation of OPERATIONS) {
     if (!operation.cli) continue
     const fields = Object.keys((operation.input as z.ZodObject).shape)
-    const used = [...operation.cli.options.map((o) => o.field), ...(operation.cli.positional ? [operation.cli.positional.field] : []), ...(operation.cli.stdin ? [operation.cli.stdin.field] : [])]
+    const used = [
+      ...operation.cli.options.map((o) => o.field),
+      ...(operation.cli.positional ? [operation.cli.positional.field, ...(operation.cli.positional.then ?? []).map((w) => w.field)] : []),
+      ...(operation.cli.stdin ? [operation.cli.stdin.field] : []),
+    ]
     for (const field of used) t.ok(fields.includes(field), `${operation.name}: ${field} is an input field`)
     t.equal(new Set(operation.cli.options.map((o) => o.flag)).size, operation.cli.options.length, `${operation.name}: flags are distinct`)
   }

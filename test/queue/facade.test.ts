@@ -32,7 +32,7 @@ engineTest(t, 'submit stores a waiting job in the spec vocabulary, in the pg-bos
   t.same((await queue.get(job.id))?.id, job.id)
   t.equal(await queue.get('00000000-0000-4000-8000-000000000000'), null, 'unknown id')
   t.equal(await queue.get('not-a-uuid'), null, 'malformed id')
-  const untrusted = await queue.submit('ingest_capture', { untrusted_payload: true, body: 'x' })
+  const untrusted = await queue.submit('ingest_capture', { event: {}, untrusted_payload: true, body: 'x' })
   t.equal(untrusted.data.untrusted_payload, true)
   const version = await db.query<{ version: number }>('SELECT version FROM brain_queue.version')
   t.equal(Number(version.rows[0]!.version), 24)
@@ -99,7 +99,7 @@ engineTest(t, 'a failed job ends dead and submitAndWait throws the handler error
   t.match(err, { errorClass: 'UsageError', code: 'extract_bad_slug', hint: 'Use lowercase slugs.', message: 'Slug x is not valid.' })
   const dead = jobOfError(err)!
   t.match(dead, { name: 'extract', status: 'dead', error: { class: 'UsageError', code: 'extract_bad_slug' } })
-  const missing = await queue.submitAndWait('import', {}).catch((e: unknown) => e)
+  const missing = await queue.submitAndWait('import', { path: '/nowhere' }).catch((e: unknown) => e)
   t.ok(missing instanceof NotAvailableError, 'a capability that has not landed fails as not available')
   t.equal((await queue.stats()).dead, 2)
   t.ok(await queue.retry(dead.id), 'a dead job can be retried')

@@ -1,4 +1,4 @@
-import type { JobHandler } from '../../src/queue/handler.js'
+import type { JobHandler } from '../../src/queue/index.js'
 import type { PhaseName } from './phases.js'
 
 /**

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { SqlExecutor } from '../../src/db/types.js'
+import type { SqlExecutor } from '../../src/db/index.js'
 
 export interface SyncTarget {
   /** The brain directory the cycle works on, when one is known. */

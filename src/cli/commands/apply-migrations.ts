@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion'
-import type { Database } from '../../db/types.js'
+import type { Database } from '../../db/index.js'
 import type { ApplyResult, PlannedVersion } from '../../upgrade/index.js'
 import { BrainCommand } from '../brain-command.js'
 import { isTerminal } from '../output.js'

@@ -1,7 +1,6 @@
 import { Command, Option } from 'clipanion'
 import { BrainCommand } from '../brain-command.js'
-import type { RepairResult } from '../../db/repair.js'
-import type { RestoreResult } from '../../db/restore.js'
+import type { RepairResult, RestoreResult } from '../../db/index.js'
 
 export class BackupCommand extends BrainCommand {
   static override paths = [['backup']]

@@ -1,17 +1,16 @@
 import type { CommandClass } from 'clipanion'
-import type { BrainContext } from '../../service/context.js'
-import { OPERATIONS } from '../../operations/catalogue.js'
+import type { BrainContext } from '../../service/index.js'
+import { OPERATIONS } from '../../operations/index.js'
 import { operationCommand } from '../operation-command.js'
 import { AgentsInstallCommand, HookCommand } from './agents.js'
-import { AuthCreateCommand, AuthListCommand, AuthRevokeCommand } from './auth.js'
 import { AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
+import { AskCommand } from './ask.js'
 import { BackupCommand, RepairCommand, RestoreCommand } from './backup.js'
 import { CaptureCommand } from './capture.js'
 import { CheckResolvableCommand } from './check-resolvable.js'
 import { CheckUpdateCommand } from './check-update.js'
 import { ConfigGetCommand, ConfigListCommand, ConfigSetCommand } from './config.js'
-import { DoctorCommand } from './doctor.js'
 import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
@@ -31,11 +30,11 @@ import {
 import { JobsCancelCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { ExportCommand } from './export.js'
 import { UiCommand } from './ui.js'
-import { DiffCommand, GetCommand, PutCommand, TagCommand, UntagCommand } from './pages.js'
+import { DiffCommand, GetCommand, PutCommand } from './pages.js'
 import { ModelsAddCommand, ModelsListCommand, ModelsPullCommand, ModelsUseCommand } from './models.js'
 import { ReindexCommand } from './reindex.js'
 import { ServeCommand } from './serve.js'
-import { ReposAddCommand, ReposListCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesListCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
+import { ReposAddCommand, ReposRemoveCommand, ReposSetCommand, SourcesAddCommand, SourcesRemoveCommand, SourcesSetCommand } from './sources.js'
 import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from './service.js'
 import { SyncCommand } from './sync.js'
 
@@ -55,8 +54,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   DiffCommand,
   ExportCommand,
   UiCommand,
-  TagCommand,
-  UntagCommand,
   CaptureCommand,
   ReindexCommand,
   ModelsListCommand,
@@ -67,11 +64,9 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ImportCommand,
   SyncCommand,
   SourcesAddCommand,
-  SourcesListCommand,
   SourcesRemoveCommand,
   SourcesSetCommand,
   ReposAddCommand,
-  ReposListCommand,
   ReposRemoveCommand,
   ReposSetCommand,
   JobsSubmitCommand,
@@ -90,9 +85,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   IngestStatusCommand,
   IngestSupervisorCommand,
   ServeCommand,
-  AuthCreateCommand,
-  AuthListCommand,
-  AuthRevokeCommand,
   AuthClientsListCommand,
   AuthClientsRegisterCommand,
   AuthClientsRevokeCommand,
@@ -100,7 +92,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   FrontmatterAuditCommand,
   FrontmatterInstallHookCommand,
   ApplyMigrationsCommand,
-  DoctorCommand,
   IntegrationsDashboardCommand,
   IntegrationsListCommand,
   IntegrationsShowCommand,
@@ -110,5 +101,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   IntegrationsTestCommand,
   CheckResolvableCommand,
   CheckUpdateCommand,
+  AskCommand,
   ...OPERATIONS.filter((operation) => operation.cli !== undefined).map(operationCommand),
 ]

@@ -5,7 +5,7 @@ import type { JobDetail, JobRecord, JobStatus, Queue } from '../../queue/index.j
 import { jobDetailText, jobLine } from '../../operations/jobs.js'
 import { BrainCommand } from '../brain-command.js'
 import { checkedArgs } from '../operation-command.js'
-import type { AttachedWorker } from '../../service/context.js'
+import type { AttachedWorker } from '../../service/index.js'
 
 const DEFAULT_AUTOPILOT_CRON = '*/30 * * * *'
 

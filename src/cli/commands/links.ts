@@ -18,7 +18,7 @@ export class ReconcileLinksCommand extends BrainCommand {
   static override usage = Command.Usage({
     description: 'Re-derive every kind of link: citations, entity mentions, explicit links, their resolution',
     details:
-      "Walks every markdown page, finds code citations (src/…, lib/…, test/… paths with a code extension, optional :line) in compiled truth and timeline, and adds a `documents` link to each cited code page and a `documented_by` link back; adds `mentions` links for plain-text mentions of entities (see `brain entities`); parses the explicit links (wikilinks, embeds, markdown and property links) of pages stored before they were recorded; and resolves every explicit link again. Idempotent; counts per kind under `kinds`. A cited file without a code page is counted as edgesTargetsMissing (the specification's name, kept in JSON). With auto_link = false it does nothing.",
+      "Walks every markdown page, finds code citations (src/…, lib/…, test/… paths with a code extension, optional :line) in compiled truth and timeline, and adds a `documents` link to each cited code page and a `documented_by` link back; adds `mentions` links for plain-text mentions of entities (see `brain entities`); parses the explicit links (wikilinks, embeds, markdown and property links) of pages stored before they were recorded; and resolves every explicit link again. Idempotent; counts per family under `kinds` and per link type (links_to, embeds, mentions, documents, …) under `link_types`. A cited file without a code page is counted as edgesTargetsMissing (the specification's name, kept in JSON). With auto_link = false it does nothing.",
     examples: [
       ['Preview', '$0 reconcile-links --dry-run'],
       ['Run', '$0 reconcile-links'],

@@ -53,37 +53,6 @@ export class GetCommand extends BrainCommand {
   }
 }
 
-abstract class TagChangeCommand extends BrainCommand {
-  slug = Option.String({ required: true })
-  tag = Option.String({ required: true })
-  source = pageSourceOption()
-  protected abstract readonly adding: boolean
-
-  protected async run(): Promise<number> {
-    const { resolvePageRef, changePageTag } = await import('../../pages/index.js')
-    const tag = this.tag.trim()
-    if (tag === '') throw new UsageError('invalid_tag', 'The tag is empty.')
-    const changed = await this.withBrain(async ({ db }) => {
-      const page = await resolvePageRef(db, this.slug, this.source)
-      return changePageTag(db, page.id, tag, this.adding, this.adding ? 'tag' : 'untag')
-    })
-    this.print({ slug: this.slug, tag, changed }, () => `${this.adding ? 'tagged' : 'untagged'} ${this.slug} ${tag}${changed ? '' : ' (no change)'}`)
-    return 0
-  }
-}
-
-export class TagCommand extends TagChangeCommand {
-  static override paths = [['tag']]
-  static override usage = Command.Usage({ description: 'Add a tag to a page' })
-  protected readonly adding = true
-}
-
-export class UntagCommand extends TagChangeCommand {
-  static override paths = [['untag']]
-  static override usage = Command.Usage({ description: 'Remove a tag from a page' })
-  protected readonly adding = false
-}
-
 export class DiffCommand extends BrainCommand {
   static override paths = [['diff']]
   static override usage = Command.Usage({

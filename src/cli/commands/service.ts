@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion'
-import type { ServiceStatus } from '../../service/protocol.js'
+import type { ServiceStatus } from '../../service/index.js'
 import { BrainCommand } from '../brain-command.js'
 
 function describe(status: ServiceStatus): string {
@@ -13,7 +13,7 @@ function describe(status: ServiceStatus): string {
 }
 
 abstract class ServiceCommand extends BrainCommand {
-  protected async servicePaths(): Promise<import('../../service/paths.js').ServicePaths> {
+  protected async servicePaths(): Promise<import('../../service/index.js').ServicePaths> {
     const { servicePaths } = await import('../../service/paths.js')
     return servicePaths((await this.loadConfig()).home)
   }

@@ -1,16 +1,9 @@
 import { Command, Option } from 'clipanion'
 import type { Usage } from 'clipanion'
-import type { SourceRecord, SourceWithCounts } from '../../sources/source-repository.js'
+import { sourceLine as describe } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
 
 const DEPRECATION = 'brain: `brain repos` is deprecated and will be removed; use `brain sources` (same subcommands and flags).\n'
-
-function describe(source: SourceRecord): string {
-  const { strategy, include, exclude, syncEnabled } = source.config
-  const globs = [...include.map((g) => `+${g}`), ...exclude.map((g) => `-${g}`)].join(' ')
-  const bookmark = source.lastCommit ? source.lastCommit.slice(0, 12) : 'never synced'
-  return `${source.id}  ${source.localPath ?? '(no path)'}  ${strategy}${syncEnabled ? '' : ', sync off'}${globs ? `  ${globs}` : ''}  [${bookmark}]`
-}
 
 /** Shared by `sources …` and the deprecated `repos …` spelling, which also warns on stderr. */
 abstract class SourcesCommand extends BrainCommand {
@@ -51,19 +44,6 @@ export class SourcesAddCommand extends SourcesCommand {
       this.context.stderr.write(`brain: warning: ${localPath} is not a git repository; sync follows commits, so commit the files before syncing.\n`)
     }
     this.print(source, () => `added ${describe(source)}`)
-    return 0
-  }
-}
-
-export class SourcesListCommand extends SourcesCommand {
-  static override paths = [['sources', 'list']]
-  static override usage: Usage | undefined = Command.Usage({ description: 'List sources with their directory, strategy, bookmark and page count' })
-
-  protected async run(): Promise<number> {
-    this.warnIfDeprecated()
-    const { listSources } = await import('../../sources/source-repository.js')
-    const sources: SourceWithCounts[] = await this.withBrain(({ db }) => listSources(db))
-    this.print(sources, () => sources.map((s) => `${describe(s)}  ${s.pages} page${s.pages === 1 ? '' : 's'}`).join('\n'))
     return 0
   }
 }
@@ -127,11 +107,6 @@ export class SourcesSetCommand extends SourcesCommand {
 /* The deprecated `brain repos …` spelling: hidden from help (no usage), same behaviour plus a warning. */
 export class ReposAddCommand extends SourcesAddCommand {
   static override paths = [['repos', 'add']]
-  static override usage: Usage | undefined = undefined
-}
-
-export class ReposListCommand extends SourcesListCommand {
-  static override paths = [['repos', 'list']]
   static override usage: Usage | undefined = undefined
 }
 

@@ -3,7 +3,7 @@
  * callee of each call node the language's rules name.
  */
 import type { Node } from 'web-tree-sitter'
-import type { CodeLanguage } from '../../chunking/languages.js'
+import type { CodeLanguage } from '../../chunking/index.js'
 import { CALL_RULES, type CallRules } from './rules.js'
 import type { CallSite } from './types.js'
 

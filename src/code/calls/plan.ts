@@ -7,7 +7,7 @@
  * by that page's re-import (chunk ids follow chunk positions), so an edge into it could end up
  * pointing at a different function; a name stays true. Readers union both kinds.
  */
-import type { ChunkDraft } from '../../chunking/types.js'
+import type { ChunkDraft } from '../../chunking/index.js'
 import { SELF_RECEIVERS } from './extract.js'
 import { chunkAt, symbolAt, type PageSymbol } from './symbols.js'
 import type { CallEdgeType, CallSite } from './types.js'

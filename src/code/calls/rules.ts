@@ -2,7 +2,7 @@
  * Which syntax nodes are call sites, per language. Node type names come from the tree-sitter
  * grammars the chunker loads; a language absent from this table yields no call sites.
  */
-import type { CodeLanguage } from '../../chunking/languages.js'
+import type { CodeLanguage } from '../../chunking/index.js'
 
 export interface CallRules {
   /** Calls whose callee is an expression in the `function` field (or the first named child). */

@@ -5,11 +5,8 @@
  * definition that code-def and the call graph must find.
  */
 import type { Node } from 'web-tree-sitter'
-import type { CodeLanguage } from '../../chunking/languages.js'
+import { innerScope, ROOT_SCOPE, symbolFor, lastLine, type CodeLanguage, type Scope, type ChunkDraft } from '../../chunking/index.js'
 import { rulesFor, type LanguageRules } from '../../chunking/rules/index.js'
-import { innerScope, ROOT_SCOPE, symbolFor, type Scope } from '../../chunking/symbol-extraction.js'
-import { lastLine } from '../../chunking/syntax.js'
-import type { ChunkDraft } from '../../chunking/types.js'
 
 export interface SymbolDraft {
   name: string

@@ -1,4 +1,4 @@
-import { disableRuntimeTelemetry } from '../../config/env.js'
+import { disableRuntimeTelemetry } from '../../config/index.js'
 import { LOCAL_MODEL_NATIVE_DIMENSIONS } from './local-model.js'
 import { buildUseLiteOnnx, USE_LITE_ONNX_INPUTS, USE_LITE_ONNX_OUTPUT } from './use-lite-onnx.js'
 import { UseLiteTokenizer } from './use-lite-tokenizer.js'

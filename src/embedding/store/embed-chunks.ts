@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
-import type { SqlExecutor } from '../../db/types.js'
-import type { EmbeddingProvider } from '../index.js'
-import { toVectorLiteral } from '../index.js'
+import type { SqlExecutor } from '../../db/index.js'
+import { toVectorLiteral, type EmbeddingProvider } from '../index.js'
 import { serializeError, type ErrorEnvelope } from '../../errors/index.js'
 
 export interface PendingChunk {

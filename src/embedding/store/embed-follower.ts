@@ -1,5 +1,5 @@
-import type { Database } from '../../db/types.js'
-import { embedAndStore, pendingChunksOfPages } from './index.js'
+import type { Database } from '../../db/index.js'
+import { embedAndStore, pendingChunksOfPages } from './embed-chunks.js'
 import type { EmbeddingProvider } from '../index.js'
 import { serializeError, type ErrorEnvelope } from '../../errors/index.js'
 

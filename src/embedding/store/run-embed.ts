@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../../db/types.js'
+import type { SqlExecutor } from '../../db/index.js'
 import type { EmbeddingProvider } from '../index.js'
 import type { ErrorEnvelope } from '../../errors/index.js'
 import { embedAndStore, type PendingChunk } from './embed-chunks.js'

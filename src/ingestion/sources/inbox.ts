@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs'
 import { lstat, mkdir, readdir, readFile, rename, stat } from 'node:fs/promises'
-import { containedDirectory } from '../../util/contained-path.js'
+import { containedDirectory } from '../../util/index.js'
 import { extname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { converterFor, SNIFF_BYTES } from '../../convert/index.js'

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../../db/types.js'
+import type { SqlExecutor } from '../../db/index.js'
 import { QUEUE_SCHEMA } from '../boss-sql.js'
 import type { JobName } from '../types.js'
 

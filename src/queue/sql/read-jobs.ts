@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../../db/types.js'
+import type { SqlExecutor } from '../../db/index.js'
 import { JOB_COLUMNS, toJobDetail, toJobRecord, type JobRow } from '../record.js'
 import { JOB_STATUSES, type JobDetail, type JobName, type JobRecord, type ListFilter, type QueueStats } from '../types.js'
 

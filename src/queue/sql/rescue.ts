@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../../db/types.js'
+import type { SqlExecutor } from '../../db/index.js'
 import { failStalledAttempt, QUEUE_SCHEMA } from '../boss-sql.js'
 import { JobStalledError } from '../errors.js'
 import { serializeError } from '../../errors/index.js'

@@ -1,6 +1,6 @@
 import { readFileSync, readlinkSync } from 'node:fs'
 import { hostname } from 'node:os'
-import type { SqlExecutor } from '../../db/types.js'
+import type { SqlExecutor } from '../../db/index.js'
 import { processAlive } from '../../util/process-alive.js'
 import type { JobName } from '../types.js'
 

@@ -1,0 +1,248 @@
+// The folders of the code and what each may import: the one declaration behind
+// docs/architecture.md. The linter reads it (eslint/folder-imports.js), every src/<folder>/index.ts
+// header states the same list on its "May import:" line, and scripts/check-architecture.mjs fails
+// when the two differ. Add an edge here, in the header and in the drawing together; an edge that
+// would close a cycle is refused by the cycle check.
+//
+// A folder is a top-level folder of src/ (its sub-folders belong to it), or workers/ or
+// supervisor/; `src` stands for the package root, src/index.ts. Layers import downward only:
+// surface → transport → operations → capability → foundation. `imports` lists the folders a
+// folder may import beside its own; '*' (the composition root only) means any folder below it.
+
+/** @typedef {'surface' | 'transport' | 'operations' | 'capability' | 'foundation'} Layer */
+/** @typedef {{ layer: Layer, imports: readonly string[] | '*' }} FolderRule */
+
+/** Highest first: a folder may import folders of its own layer (as declared) and of the layers after it. */
+export const LAYERS = ['surface', 'transport', 'operations', 'capability', 'foundation']
+
+/** @type {Record<string, FolderRule>} */
+export const FOLDERS = {
+  // surfaces: what a person or a host process starts
+  cli: { layer: 'surface', imports: '*' },
+  service: { layer: 'surface', imports: ['config', 'db', 'errors', 'http', 'models', 'queue', 'release', 'util'] },
+  supervisor: { layer: 'surface', imports: ['config', 'db', 'util'] },
+  src: { layer: 'surface', imports: ['config', 'db', 'errors', 'export', 'release'] },
+
+  // transports: the MCP server and the HTTP pipeline, over the operation catalogue
+  http: { layer: 'transport', imports: ['activity', 'auth', 'config', 'db', 'errors', 'ingestion', 'mcp', 'oauth', 'operations', 'pages', 'queue', 'util'] },
+  mcp: { layer: 'transport', imports: ['errors', 'operations', 'util'] },
+
+  // the operation catalogue and the job handlers: the one call path into the capabilities
+  operations: {
+    layer: 'operations',
+    imports: [
+      'activity',
+      'answers',
+      'auth',
+      'capture',
+      'code',
+      'config',
+      'db',
+      'doctor',
+      'errors',
+      'frontmatter',
+      'history',
+      'links',
+      'memory',
+      'models',
+      'pages',
+      'queue',
+      'release',
+      'search',
+      'sources',
+      'sync',
+      'util',
+    ],
+  },
+  workers: {
+    layer: 'operations',
+    imports: [
+      'agents',
+      'capture',
+      'config',
+      'convert',
+      'db',
+      'embedding',
+      'errors',
+      'frontmatter',
+      'history',
+      'import',
+      'ingestion',
+      'links',
+      'models',
+      'pages',
+      'queue',
+      'release',
+      'sources',
+      'sync',
+    ],
+  },
+
+  // capabilities, each listed after what it builds on
+  activity: { layer: 'capability', imports: ['db', 'errors'] },
+  auth: { layer: 'capability', imports: ['db', 'errors'] },
+  oauth: { layer: 'capability', imports: ['auth', 'db', 'errors'] },
+  release: { layer: 'capability', imports: ['errors', 'util'] },
+  update: { layer: 'capability', imports: ['config', 'errors', 'release'] },
+  skills: { layer: 'capability', imports: ['util'] },
+  queue: { layer: 'capability', imports: ['config', 'db', 'errors', 'util'] },
+  history: { layer: 'capability', imports: ['config', 'db', 'errors'] },
+  embedding: { layer: 'capability', imports: ['config', 'db', 'errors'] },
+  models: { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'util'] },
+  chunking: { layer: 'capability', imports: [] },
+  code: { layer: 'capability', imports: ['chunking', 'db', 'errors'] },
+  search: { layer: 'capability', imports: ['chunking', 'code', 'config', 'db', 'embedding', 'errors', 'models'] },
+  // convert reads chunking's table of fence languages to tag code blocks of web pages
+  convert: { layer: 'capability', imports: ['chunking', 'errors', 'util'] },
+  // links asks convert which document names make a single page (a link to a PDF is a page link)
+  links: { layer: 'capability', imports: ['chunking', 'config', 'convert', 'db', 'errors', 'util'] },
+  pages: { layer: 'capability', imports: ['chunking', 'code', 'db', 'embedding', 'errors', 'history', 'links', 'util'] },
+  memory: { layer: 'capability', imports: ['db', 'embedding', 'errors', 'links', 'pages'] },
+  sources: { layer: 'capability', imports: ['chunking', 'db', 'errors', 'pages'] },
+  import: { layer: 'capability', imports: ['chunking', 'convert', 'db', 'embedding', 'errors', 'history', 'pages', 'sources'] },
+  export: { layer: 'capability', imports: ['db', 'errors', 'import', 'pages', 'util'] },
+  sync: { layer: 'capability', imports: ['chunking', 'config', 'db', 'embedding', 'errors', 'history', 'import', 'pages', 'sources', 'util'] },
+  capture: { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'import', 'models', 'pages', 'util'] },
+  ingestion: { layer: 'capability', imports: ['capture', 'config', 'convert', 'db', 'errors', 'import', 'pages', 'queue', 'sources', 'util'] },
+  frontmatter: { layer: 'capability', imports: ['config', 'db', 'errors', 'pages', 'sources', 'util'] },
+  agents: { layer: 'capability', imports: ['config', 'convert', 'db', 'errors', 'models', 'pages', 'util'] },
+  upgrade: { layer: 'capability', imports: ['config', 'db', 'errors', 'frontmatter', 'release', 'sources'] },
+  answers: { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'search'] },
+  doctor: { layer: 'capability', imports: ['answers', 'config', 'db', 'errors', 'history', 'models', 'queue', 'sources', 'upgrade', 'util'] },
+  // integrations reports its recipes' checks in doctor's check shape
+  integrations: { layer: 'capability', imports: ['config', 'db', 'doctor', 'errors', 'util'] },
+
+  // the foundation every layer stands on
+  config: { layer: 'foundation', imports: ['db', 'errors'] },
+  db: { layer: 'foundation', imports: ['errors', 'util'] },
+  util: { layer: 'foundation', imports: ['errors'] },
+  errors: { layer: 'foundation', imports: [] },
+}
+
+/**
+ * Static imports past a folder's index.ts, by importing file: the exceptions to the rule, each kept
+ * because going through the index would load much more than the one module needed.
+ * - The thin client's start path (`brain <command>` forwarding to the service, and the agent hooks,
+ *   which must answer within the agent's time limit) imports only the few modules it needs.
+ * - The others take one light module (a handler type, a table of languages, the sources
+ *   repository, the package root) of a folder whose index loads the whole folder: queue's index
+ *   loads pg-boss's worker, sources' and ingestion's over a hundred modules, util's the YAML
+ *   front-matter reader, chunking's the grammars' table, operations' the whole catalogue. Each
+ *   goes when its folder's index becomes light or the module moves to a lighter folder.
+ * @type {Record<string, readonly string[]>}
+ */
+export const DEEP_IMPORTS = {
+  // the thin client's start path
+  'src/cli/entry.ts': ['src/config/env.ts', 'src/config/home.ts'],
+  'src/cli/hook.ts': ['src/agents/hook-events.ts', 'src/config/home.ts'],
+  'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
+  'src/service/identity.ts': ['src/util/package-root.ts'],
+  // one light module of a heavy folder
+  'src/capture/capture-document.ts': ['src/import/import-documents.ts'],
+  'src/cli/brain-command.ts': ['src/util/json-shape.ts'],
+  'src/cli/commands/frontmatter.ts': ['src/sources/source-repository.ts'],
+  'src/cli/commands/jobs.ts': ['src/operations/jobs.ts'],
+  'src/cli/commands/models.ts': ['src/util/logger.ts'],
+  'src/cli/commands/sources.ts': ['src/sources/source-repository.ts'],
+  'src/cli/job-runner.ts': ['src/util/logger.ts'],
+  'src/cli/main.ts': ['src/queue/handler.ts'],
+  'src/code/query-args.ts': ['src/chunking/languages.ts'],
+  'src/convert/html.ts': ['src/chunking/languages.ts'],
+  'src/db/lock.ts': ['src/util/process-alive.ts'],
+  'src/db/migrate.ts': ['src/util/package-root.ts'],
+  'src/db/template.ts': ['src/util/package-root.ts'],
+  'src/doctor/queue.ts': ['src/queue/settings.ts'],
+  'src/doctor/service.ts': ['src/util/process-alive.ts'],
+  'src/doctor/sources.ts': ['src/sources/source-repository.ts'],
+  'src/frontmatter/roots.ts': ['src/sources/source-repository.ts'],
+  'src/frontmatter/validate.ts': ['src/pages/slug.ts'],
+  'src/http/api-route.ts': ['src/operations/catalogue.ts'],
+  'src/http/ingest-route.ts': ['src/ingestion/dispatch.ts', 'src/ingestion/event.ts', 'src/pages/slug.ts'],
+  'src/http/ui-route.ts': ['src/util/package-root.ts'],
+  'src/ingestion/plugins.ts': ['src/util/package-root.ts'],
+  'src/ingestion/sources/inbox.ts': ['src/sources/read-text.ts'],
+  'src/ingestion/sources/watcher.ts': ['src/import/import-documents.ts', 'src/sources/file-filter.ts', 'src/sources/read-text.ts'],
+  'src/integrations/report.ts': ['src/doctor/types.ts'],
+  'src/links/citations.ts': ['src/chunking/languages.ts'],
+  'src/mcp/dispatch.ts': ['src/operations/catalogue.ts', 'src/util/json-shape.ts'],
+  'src/mcp/server.ts': ['src/operations/catalogue.ts'],
+  'src/models/inspect.ts': ['src/util/contained-path.ts'],
+  'src/operations/jobs.ts': ['src/queue/types.ts'],
+  'src/pages/write-through.ts': ['src/util/contained-path.ts'],
+  'src/queue/sql/workers.ts': ['src/util/process-alive.ts'],
+  'src/release/version.ts': ['src/util/package-root.ts'],
+  'src/search/near-symbol.ts': ['src/code/graph.ts'],
+  'src/search/options.ts': ['src/chunking/languages.ts'],
+  'src/service/host.ts': ['src/queue/worker.ts'],
+  'src/service/web-app.ts': ['src/http/server.ts', 'src/http/ui-sessions.ts'],
+  'src/sync/collect.ts': ['src/sources/path-kind.ts'],
+  'src/sync/lock.ts': ['src/util/process-alive.ts'],
+  'src/sync/plan.ts': ['src/sources/path-kind.ts'],
+  'src/sync/target.ts': ['src/sources/source-repository.ts'],
+  'supervisor/spawn.ts': ['src/util/package-root.ts'],
+  'workers/autopilot-cycle.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts', 'src/queue/housekeeping.ts', 'src/queue/settings.ts'],
+  'workers/capture-transcript.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
+  'workers/backup.ts': ['src/queue/handler.ts'],
+  'workers/capture.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
+  'workers/embed.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
+  'workers/extract.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
+  'workers/frontmatter-audit.ts': ['src/queue/handler.ts'],
+  'workers/import.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
+  'workers/ingest-capture.ts': ['src/ingestion/event.ts', 'src/ingestion/to-markdown.ts', 'src/queue/catalogue.ts', 'src/queue/handler.ts'],
+  'workers/reconcile-links.ts': ['src/queue/handler.ts'],
+  'workers/shell.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
+  'workers/switch-model.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
+  'workers/sync.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
+}
+
+/**
+ * Modules that another folder may load on their own with import(), past their folder's index.ts:
+ * each is loaded lazily on a path where loading the whole folder would cost start-up time (the
+ * thin client's forward, a command's run) or pull in heavy packages (the HTTP server, pg-boss's
+ * worker, the MCP SDK). Static and type imports of them still go through the index.
+ * @type {Record<string, readonly string[]>}
+ */
+export const LAZY_ENTRIES = {
+  config: ['home.ts'],
+  db: ['backup-archive.ts', 'backup.ts', 'open.ts', 'repair.ts', 'restore.ts'],
+  http: ['api-route.ts', 'limits.ts', 'server.ts', 'ui-route.ts', 'ui-sessions.ts'],
+  ingestion: ['plugins.ts', 'run-daemon.ts'],
+  mcp: ['dispatch.ts', 'remote-client.ts', 'remote-oauth.ts', 'server.ts'],
+  operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'pages.ts'],
+  pages: ['import-page.ts', 'serialize.ts'],
+  queue: ['envelope.ts', 'worker.ts'],
+  service: ['client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],
+  sources: ['file-filter.ts', 'source-repository.ts'],
+  sync: ['gate.ts', 'git.ts', 'remove-source.ts', 'target.ts'],
+  util: ['json-shape.ts', 'logger.ts', 'package-root.ts'],
+}
+
+/** Whether `path` (repository-relative) is declared in LAZY_ENTRIES. */
+export function isLazyEntry(path) {
+  const parts = path.split('/')
+  return parts[0] === 'src' && (LAZY_ENTRIES[parts[1]] ?? []).includes(parts.slice(2).join('/'))
+}
+
+/** The folder a repository-relative path belongs to, or undefined outside the checked code. */
+export function folderOf(path) {
+  const parts = path.split('/')
+  if (parts[0] === 'src') return parts.length === 2 ? 'src' : parts[1]
+  if (parts[0] === 'workers' || parts[0] === 'supervisor') return parts[0]
+  return undefined
+}
+
+/** Whether `path` (repository-relative) is a public entry of its folder: an index.ts of src/<folder>/ or of one of its sub-folders. */
+export function isFolderEntry(path) {
+  const parts = path.split('/')
+  if (parts[0] !== 'src') return true
+  return parts.length >= 3 && parts[parts.length - 1] === 'index.ts'
+}
+
+/** Whether `from` may import `to` (both folder names) by the table and the layers. */
+export function mayImport(from, to) {
+  const rule = FOLDERS[from]
+  const target = FOLDERS[to]
+  if (rule === undefined || target === undefined) return false
+  if (LAYERS.indexOf(target.layer) < LAYERS.indexOf(rule.layer)) return false
+  return rule.imports === '*' || rule.imports.includes(to)
+}

@@ -1,0 +1,50 @@
+import { citationOf } from './citations.js'
+import { contentTerms, sentences, stem } from './text.js'
+import type { AskResult, ContextPack } from './types.js'
+
+const MAX_SENTENCES = 5
+
+interface Scored {
+  n: number
+  sentence: string
+  score: number
+  order: number
+}
+
+/**
+ * The answer with no model: the sentences of the pack that share the most (and rarest) words
+ * with the question, each cited; the question's words found nowhere in the pack are its gaps.
+ */
+export function extractiveAnswer(pack: ContextPack): AskResult {
+  const terms = contentTerms(pack.question)
+  const perItem = pack.items.map((item) => sentences(item.text).map((s) => ({ n: item.n, sentence: s, words: new Set(contentTerms(s)) })))
+  const all = perItem.flat()
+  // A word in every sentence tells them apart no better than none.
+  const weight = new Map(terms.map((t) => [t, Math.log(1 + (all.length + 1) / (1 + all.filter((s) => s.words.has(t)).length))]))
+  const scored: Scored[] = all.map((s, order) => ({
+    n: s.n,
+    sentence: s.sentence,
+    order,
+    score: terms.reduce((sum, t) => sum + (s.words.has(t) ? weight.get(t)! : 0), 0) / Math.sqrt(Math.max(4, s.words.size) / 4),
+  }))
+  const chosen = scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .filter((s, i, list) => list.findIndex((o) => o.sentence.includes(s.sentence) || s.sentence.includes(o.sentence)) === i)
+    .slice(0, MAX_SENTENCES)
+  const packWords = new Set(all.flatMap((s) => [...s.words]))
+  const gaps = terms.filter((t) => !packWords.has(t) && !pack.items.some((i) => i.slug.toLowerCase().includes(stem(t))))
+  const answer = chosen.map((s) => `${s.sentence.replace(/\s*\[\d+\]\s*$/, '')} [${s.n}]`).join('\n')
+  const cited = [...new Set(chosen.map((s) => s.n))].sort((a, b) => a - b)
+  const byN = new Map(pack.items.map((i) => [i.n, i]))
+  return {
+    answer,
+    citations: cited.map((n) => citationOf(byN.get(n)!)),
+    flags: [],
+    gaps: chosen.length === 0 ? [pack.question] : gaps.map((t) => `nothing in the brain mentions "${t}"`),
+    model: null,
+    mode: 'extractive',
+    context_tokens: pack.tokens,
+    notice: pack.notice,
+  }
+}

@@ -1,0 +1,213 @@
+import { capToTokenLimit, countTokens } from '../embedding/index.js'
+import { UsageError } from '../errors/index.js'
+import { query, type SearchContext, type SearchResult } from '../search/index.js'
+import { chunksById, definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
+import { renderItem } from './render.js'
+import { contentTerms, identifiersIn, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
+import type { ContextPack, PackItem, PackItemKind } from './types.js'
+
+export const DEFAULT_PACK_BUDGET = 2000
+export const MIN_PACK_BUDGET = 100
+export const MAX_PACK_BUDGET = 32_000
+/** No single item may take more than this share of the budget, so one long chunk cannot crowd out the rest. */
+const ITEM_SHARE = 0.4
+const HITS = 20
+const PAGES_WITH_NEIGHBOURS = 5
+const NEIGHBOURS = 20
+const TIMELINE_ENTRIES = 8
+
+export interface PackOptions {
+  source?: string | null
+  budget?: number
+}
+
+export interface PackDeps {
+  search: SearchContext
+  /** cl100k tokens by default (the project's tokenizer). */
+  countTokens?: (text: string) => number
+}
+
+interface Candidate extends Omit<PackItem, 'n' | 'tokens'> {
+  key: string
+  score: number
+  /** The text compared when removing repeats (a summary without the title put before it). */
+  own?: string
+}
+
+/**
+ * The evidence for a question within a token budget, involving no model: hybrid hits, their
+ * pages' summaries, timeline entries and linked pages that bear on the question, and the code
+ * definitions of identifiers it names; deduplicated, best first, numbered from 1.
+ */
+export async function buildContextPack(deps: PackDeps, question: string, options: PackOptions = {}): Promise<ContextPack> {
+  const budget = checkBudget(options.budget)
+  const source = options.source ?? null
+  const db = deps.search.db
+  const response = await query(deps.search, question, { limit: HITS, ...(source !== null ? { sourceId: source } : {}) })
+  const hits = response.results.filter((r) => source === null || r.source_id === source)
+  const terms = contentTerms(question)
+  const chunks = await chunksById(
+    db,
+    hits.map((h) => h.chunk_id),
+    source,
+  )
+  const chunkById = new Map(chunks.map((c) => [c.id, c]))
+  const hitPageIds = [...new Set(hits.map((h) => chunkById.get(h.chunk_id)?.page_id).filter((id): id is number => id !== undefined))]
+  const pages = new Map((await pagesById(db, hitPageIds, source)).map((p) => [p.id, p]))
+  const neighbours = await linkedPages(db, hitPageIds.slice(0, PAGES_WITH_NEIGHBOURS), source, NEIGHBOURS)
+  const names = identifiersIn(question).flatMap((id) => [id, id.split(/\.|::/).pop()!])
+  const definitions = await definitionsNamed(db, [...new Set(names)], source, 10)
+
+  const candidates: Candidate[] = [
+    ...definitions.map(definitionCandidate),
+    ...hits.flatMap((hit, rank) => {
+      const chunk = chunkById.get(hit.chunk_id)
+      const page = chunk ? pages.get(chunk.page_id) : undefined
+      return chunk && page ? [hitCandidate(hit, rank, chunk.chunk_text, page, terms)] : []
+    }),
+    ...hitPageIds.slice(0, PAGES_WITH_NEIGHBOURS).flatMap((id, rank) => summaryCandidates(pages.get(id), 0.5 - rank * 0.05, 'summary', terms)),
+    ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms),
+    ...neighbours.flatMap((page) => summaryCandidates(page, 0.25, 'neighbour', terms)),
+  ]
+  return { question, source, budget, ...fit(candidates, budget, deps.countTokens ?? countTokens), notice: response.notice }
+}
+
+function checkBudget(budget: number | undefined): number {
+  if (budget === undefined) return DEFAULT_PACK_BUDGET
+  if (!Number.isInteger(budget) || budget < MIN_PACK_BUDGET || budget > MAX_PACK_BUDGET) {
+    throw new UsageError('invalid_budget', `The budget must be a whole number of tokens from ${MIN_PACK_BUDGET} to ${MAX_PACK_BUDGET}, not ${budget}.`)
+  }
+  return budget
+}
+
+function pageDate(page: Pick<PageRow, 'frontmatter' | 'updated_at'>): string | null {
+  const date = page.frontmatter.date
+  if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(date)) return date.slice(0, 10)
+  return page.updated_at ? new Date(page.updated_at).toISOString().slice(0, 10) : null
+}
+
+function pdfPage(hit: SearchResult): number | null {
+  if (hit.symbol_type !== 'pdf_page' || hit.symbol_name === null) return null
+  const match = /(\d+)/.exec(hit.symbol_name)
+  return match ? Number(match[1]) : null
+}
+
+function hitCandidate(hit: SearchResult, rank: number, text: string, page: PageRow, terms: readonly string[]): Candidate {
+  // A hit that shares no word with the question came from the vector side alone: keep it, after
+  // the evidence that names what was asked.
+  const shares = termCoverage(terms, `${page.title} ${text}`) > 0 || terms.length === 0
+  const body = hit.chunk_source === 'timeline' ? page.timeline : page.compiled_truth
+  const line = hit.start_line ?? (page.page_kind === 'code' ? null : lineOf(body, text))
+  return {
+    key: `chunk:${hit.chunk_id}`,
+    score: (1 - rank * 0.04) * (shares ? 1 : 0.5),
+    kind: 'hit',
+    slug: hit.slug,
+    source_id: hit.source_id,
+    title: hit.title,
+    chunk_id: hit.chunk_id,
+    line,
+    page: pdfPage(hit),
+    date: pageDate(page),
+    text,
+  }
+}
+
+function definitionCandidate(row: DefinitionRow, rank: number): Candidate {
+  // A chunk may hold several small definitions: keep the lines of this one.
+  const lines = row.chunk_text.split('\n')
+  const from = row.chunk_start !== null ? Math.max(0, row.start_line - row.chunk_start) : 0
+  const to = row.chunk_start !== null ? row.end_line - row.chunk_start + 1 : lines.length
+  const text = lines.slice(from, Math.max(from + 1, to)).join('\n') || row.chunk_text
+  return {
+    key: `def:${row.chunk_id}:${row.start_line}`,
+    score: 1.2 - rank * 0.01,
+    kind: 'definition',
+    slug: row.slug,
+    source_id: row.source_id,
+    title: row.title,
+    chunk_id: row.chunk_id,
+    line: row.start_line,
+    page: null,
+    date: row.updated_at ? new Date(row.updated_at).toISOString().slice(0, 10) : null,
+    text,
+  }
+}
+
+function summaryCandidates(page: PageRow | undefined, base: number, kind: PackItemKind, terms: readonly string[]): Candidate[] {
+  if (!page || page.page_kind === 'code') return []
+  const summary = pageSummary(page.compiled_truth, page.frontmatter)
+  if (summary === '') return []
+  const coverage = termCoverage(terms, `${page.title} ${summary}`)
+  // A neighbour earns its place only by bearing on the question.
+  if (kind === 'neighbour' && coverage === 0) return []
+  const text = page.title && !summary.includes(page.title) ? `${page.title}: ${summary}` : summary
+  return [
+    {
+      key: `summary:${page.id}`,
+      own: summary,
+      score: base + 0.3 * coverage,
+      kind,
+      slug: page.slug,
+      source_id: page.source_id,
+      title: page.title,
+      chunk_id: null,
+      line: null,
+      page: null,
+      date: pageDate(page),
+      text,
+    },
+  ]
+}
+
+function timelineCandidates(pages: ReadonlyArray<PageRow | undefined>, terms: readonly string[]): Candidate[] {
+  const out: Candidate[] = []
+  const seen = new Set<number>()
+  for (const page of pages) {
+    if (!page || seen.has(page.id) || page.timeline === '') continue
+    seen.add(page.id)
+    for (const entry of timelineEntries(page.timeline)) {
+      const coverage = termCoverage(terms, `${page.title} ${entry.text}`)
+      if (coverage === 0) continue
+      out.push({
+        key: `timeline:${page.id}:${entry.line}`,
+        score: 0.4 + 0.6 * coverage,
+        kind: 'timeline',
+        slug: page.slug,
+        source_id: page.source_id,
+        title: page.title,
+        chunk_id: null,
+        line: entry.line,
+        page: null,
+        date: entry.date ?? pageDate(page),
+        text: entry.text,
+      })
+    }
+  }
+  return out.sort((a, b) => b.score - a.score).slice(0, TIMELINE_ENTRIES)
+}
+
+const normalized = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim()
+
+/** Best first, without repeats, as many as fit the budget; then numbered. */
+function fit(candidates: Candidate[], budget: number, count: (text: string) => number): { items: PackItem[]; tokens: number } {
+  const ordered = candidates.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i)
+  const keys = new Set<string>()
+  const texts: string[] = []
+  const items: PackItem[] = []
+  let used = 0
+  for (const { c } of ordered) {
+    const text = normalized(c.own ?? c.text)
+    if (keys.has(c.key) || text === '' || texts.some((t) => t.includes(text) || (c.kind !== 'hit' && text.includes(t)))) continue
+    const capped = capToTokenLimit(c.text, Math.floor(budget * ITEM_SHARE))
+    const { key: _key, score: _score, own: _own, ...fields } = c
+    const item: PackItem = { n: items.length + 1, ...fields, text: capped, tokens: 0 }
+    item.tokens = count(renderItem(item))
+    if (used + item.tokens > budget) continue
+    keys.add(c.key)
+    texts.push(text)
+    items.push(item)
+    used += item.tokens
+  }
+  return { items, tokens: used }
+}

@@ -1,0 +1,130 @@
+/**
+ * The plain-text pieces the pack and the extractive answer are made of: the words of a question,
+ * sentences, a page's summary, timeline entries, identifiers. Pure functions.
+ */
+
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+    'me my no not of on or our should so than that the their them then there these they this to was we were ' +
+    'what when where which who whom why will with would you your about after before over under up down out ' +
+    'any all some just also more most other such only own same too very s t don now ever us he she his her'
+  ).split(' '),
+)
+
+/**
+ * Folds a word for matching: lower case, and a light suffix strip (plural `s`, `ies`, `ed`,
+ * `ing`, a final `e`, a doubled last consonant), so `moved`, `moves` and `move` meet.
+ */
+export function stem(word: string): string {
+  let w = word.toLowerCase()
+  if (w.length <= 3 || /\d/.test(w)) return w
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`
+  else if (w.endsWith('sses')) w = w.slice(0, -2)
+  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1)
+  if (w.endsWith('ed') && w.length > 4) w = w.slice(0, -2)
+  else if (w.endsWith('ing') && w.length > 5) w = w.slice(0, -3)
+  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1)
+  if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1)
+  return w
+}
+
+/** The content words of a text, folded, in order of first appearance. */
+export function contentTerms(text: string): string[] {
+  const seen = new Set<string>()
+  for (const raw of text.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+    const lower = raw.toLowerCase()
+    if (STOP_WORDS.has(lower) || lower.length < 2) continue
+    seen.add(stem(lower))
+  }
+  return [...seen]
+}
+
+/** How many of `terms` occur in `text`, as a share of them (0–1). */
+export function termCoverage(terms: readonly string[], text: string): number {
+  if (terms.length === 0) return 0
+  const words = new Set(contentTerms(text))
+  return terms.filter((t) => words.has(t)).length / terms.length
+}
+
+/** Sentences of a text: split after . ! ? or at line breaks that end a line of prose or a list item. */
+export function sentences(text: string, minChars = 12): string[] {
+  const out: string[] = []
+  for (const line of text.split(/\n+/)) {
+    if (/^\s*#{1,6}\s/.test(line)) continue
+    const clean = line
+      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+    if (clean === '' || /^```/.test(clean) || /^---+$/.test(clean)) continue
+    for (const part of clean.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(])/u)) {
+      const sentence = part.trim()
+      if (sentence.length >= minChars) out.push(sentence)
+    }
+  }
+  return out
+}
+
+/** A page's summary: front matter `summary` or `description`, else its first paragraph of prose. */
+export function pageSummary(compiledTruth: string, frontmatter: Record<string, unknown>): string {
+  for (const key of ['summary', 'description']) {
+    const value = frontmatter[key]
+    if (typeof value === 'string' && value.trim() !== '') return value.trim()
+  }
+  for (const block of compiledTruth.split(/\n\s*\n/)) {
+    const text = block.trim()
+    if (text === '' || /^#{1,6}\s/.test(text) || text.startsWith('```') || text.startsWith('|')) continue
+    return text.length > 600 ? `${text.slice(0, 600).replace(/\s+\S*$/, '')} …` : text
+  }
+  return ''
+}
+
+interface TimelineEntry {
+  text: string
+  date: string | null
+  /** 1-based line within the timeline section. */
+  line: number
+}
+
+const ISO_DATE = /\b(\d{4}-\d{2}-\d{2})\b/
+
+/** A timeline's entries: one per list item or paragraph line, with the first ISO date in it. */
+export function timelineEntries(timeline: string): TimelineEntry[] {
+  const entries: TimelineEntry[] = []
+  timeline.split('\n').forEach((raw, index) => {
+    const text = raw.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim()
+    if (text === '' || /^#{1,6}\s/.test(text)) return
+    entries.push({ text, date: ISO_DATE.exec(text)?.[1] ?? null, line: index + 1 })
+  })
+  return entries
+}
+
+/**
+ * Words of a question that look like code identifiers: in backticks, or with an inner capital,
+ * an underscore, a dot or `::` between names (`openDatabase`, `parse_args`, `Queue.submit`).
+ */
+export function identifiersIn(question: string): string[] {
+  const found = new Set<string>()
+  for (const match of question.matchAll(/`([^`\s]{2,100})`/g)) found.add(match[1]!.replace(/\(\)$/, ''))
+  for (const match of question.matchAll(/[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?/g)) {
+    const word = match[0].replace(/\(\)$/, '')
+    if (word.length < 3) continue
+    const looksLikeCode = /[a-z][A-Z]/.test(word) || /\w_\w/.test(word) || /\w(?:\.|::)\w/.test(word) || match[0].endsWith('()')
+    if (looksLikeCode) found.add(word)
+  }
+  return [...found].slice(0, 10)
+}
+
+/** The 1-based line of `text` in `page`, found by its first line; null when it is not there. */
+export function lineOf(page: string, text: string): number | null {
+  const first = text
+    .split('\n')
+    .find((l) => l.trim().length >= 8)
+    ?.trim()
+  if (first === undefined) return null
+  const at = page.indexOf(first)
+  if (at < 0) return null
+  let line = 1
+  for (let i = 0; i < at; i++) if (page.charCodeAt(i) === 10) line++
+  return line
+}

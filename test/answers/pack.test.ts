@@ -1,0 +1,79 @@
+import t from 'tap'
+import { buildContextPack, renderItem } from '../../src/answers/index.js'
+import { countTokens } from '../../src/embedding/index.js'
+import { engineTest } from '../helpers/engines.js'
+import { seed } from './fixtures.js'
+
+const QUESTION = 'when did we move the probe launch?'
+
+engineTest(t, 'a context pack holds the evidence, numbered, within its budget', async (t, { db }) => {
+  const deps = await seed(db)
+  const pack = await buildContextPack(deps, QUESTION)
+  t.equal(pack.question, QUESTION)
+  t.equal(pack.budget, 2000)
+  t.same(
+    pack.items.map((i) => i.n),
+    pack.items.map((_, i) => i + 1),
+    'numbered from 1',
+  )
+  const first = pack.items[0]!
+  t.equal(first.slug, 'projects/probe', 'the best hit first')
+  t.equal(first.kind, 'hit')
+  t.type(first.chunk_id, 'number')
+  t.equal(first.line, 1)
+  t.match(first.date, /^\d{4}-\d{2}-\d{2}$/)
+  const moved = pack.items.find((i) => i.kind === 'timeline' && i.text.includes('moved to April'))
+  t.ok(moved, 'the timeline entry that bears on the question')
+  t.equal(moved?.date, '2025-02-02', 'a timeline entry carries its own date')
+  t.equal(moved?.line, 2)
+  t.notOk(
+    pack.items.some((i) => i.kind === 'summary' && i.slug === 'projects/antenna'),
+    'a summary the hit already holds is not repeated',
+  )
+  const texts = pack.items.map((i) => i.text)
+  t.equal(new Set(texts).size, texts.length, 'no item twice')
+  t.equal(
+    pack.tokens,
+    pack.items.reduce((sum, i) => sum + i.tokens, 0),
+  )
+  for (const item of pack.items) t.equal(item.tokens, countTokens(renderItem(item)), 'counted with the project tokenizer')
+
+  const small = await buildContextPack(deps, QUESTION, { budget: 100 })
+  t.ok(small.tokens <= 100, `within a small budget (${small.tokens})`)
+  t.ok(small.items.length >= 1 && small.items.length < pack.items.length)
+  await t.rejects(buildContextPack(deps, QUESTION, { budget: 10 }), { code: 'invalid_budget' })
+})
+
+engineTest(t, 'linked pages and code definitions join the pack', async (t, { db }) => {
+  const deps = await seed(db, [{ slug: 'projects/review', content: '# Review\n\nThe launch review is owned by Dana. See [[probe]].\n' }])
+  const pack = await buildContextPack(deps, 'who owns the probe launch review schedule?', { budget: 4000 })
+  t.ok(
+    pack.items.some((i) => i.slug === 'projects/review'),
+    'the linked page that bears on it',
+  )
+  const code = await buildContextPack(deps, 'what does `submitJob` return?')
+  const definition = code.items.find((i) => i.kind === 'definition')
+  t.ok(definition, 'the definition of a named identifier')
+  t.equal(definition?.slug, 'src/queue.ts')
+  t.equal(definition?.n, 1, 'definitions of named identifiers come first')
+  t.match(definition?.text, /submitJob\(name: string\)/)
+  t.equal(definition?.line, 3)
+})
+
+engineTest(t, 'a pack never holds another source’s page', async (t, { db }) => {
+  const deps = await seed(db, [
+    { slug: 'plans/probe-secret', sourceId: 'work', content: '# Probe launch plan\n\nThe probe launch moved to April, says the work plan. See [[antenna]].\n' },
+    { slug: 'plans/launch-review', sourceId: 'work', content: '# Launch review\n\nThe probe launch review. See [[probe-secret]].\n' },
+  ])
+  const work = await buildContextPack(deps, QUESTION, { source: 'work', budget: 8000 })
+  t.ok(work.items.length > 0)
+  t.same([...new Set(work.items.map((i) => i.source_id))], ['work'], 'only the asked source')
+  t.notOk(
+    work.items.some((i) => i.slug.startsWith('projects/')),
+    'not even through a link to the default source',
+  )
+  const home = await buildContextPack(deps, QUESTION, { source: 'default', budget: 8000 })
+  t.same([...new Set(home.items.map((i) => i.source_id))], ['default'])
+  const none = await buildContextPack(deps, QUESTION, { source: 'nowhere' })
+  t.same(none.items, [], 'an unknown source holds nothing')
+})

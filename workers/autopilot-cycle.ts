@@ -61,6 +61,9 @@ function phaseData(phase: PhaseName, state: CycleState): Record<string, unknown>
       return { mode: 'stale' }
     case 'frontmatter-audit':
       return sourceId ? { sourceId } : {}
+    case 'backup':
+      // Asked for on its own (`brain dream --phase backup`), it backs up now whatever the interval.
+      return { force: state.phases.length === 1 }
     default:
       return {}
   }
@@ -92,7 +95,7 @@ async function runPhase(deps: AutopilotDeps, ctx: JobContext, phase: PhaseName, 
 }
 
 /**
- * One autopilot cycle: the six phases in order, each through the same handler a job of that
+ * One autopilot cycle: the phases in order, each through the same handler a job of that
  * name would run. A phase whose capability has not landed is recorded as skipped with its
  * reason. The abort signal is checked between phases, so a timed-out cycle stops after the
  * phase it is in.

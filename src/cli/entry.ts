@@ -20,6 +20,8 @@ function runsInProcess(argv: readonly string[], env: Readonly<Record<string, str
   const options = end === -1 ? argv : argv.slice(0, end)
   if (argv.length === 0 || options.some((a) => LOCAL_FLAGS.has(a)) || VERSION_FLAGS.has(argv[0]!)) return true
   const first = argv.find((a) => !a.startsWith('-'))
+  // Restore and repair replace the database the service holds open, or one that does not open.
+  if (first === 'restore' || first === 'repair') return true
   // Installing into an agent acts on this machine's files, never on the brain.
   return first === 'service' || first === 'agents' || ((first === 'jobs' || first === 'ingest') && argv.includes('supervisor'))
 }

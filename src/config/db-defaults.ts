@@ -7,6 +7,8 @@ import type { SqlExecutor } from '../db/index.js'
  */
 const DEFAULTS = {
   auto_link: 'true',
+  'backup.interval': '1d',
+  'backup.keep': '7',
   'history.max_versions': '100',
   'history.trash_retention': '30d',
   'history.version_code': 'false',

@@ -12,3 +12,4 @@ export { DB_CONFIG_DEFAULTS, effectiveConfigValue, effectiveConfigList, type Con
 export { brainExists, hookTimeoutMs, type AgentDirs } from './home.js'
 export { configFilePath } from './file-config.js'
 export { readLlmSettings, normalizeLlmUrl, LLM_URL_KEY, LLM_MODEL_KEY, type LlmSettings } from './llm.js'
+export { backupSettings, normalizeBackupValue, BACKUP_DEFAULTS, BACKUP_CONFIG_KEYS, type BackupSettings } from './backup-config.js'

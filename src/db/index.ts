@@ -14,3 +14,6 @@ export { ENGINE_KINDS, isEngineKind, usesServer, engineLocation, engineKey, type
 export type { EngineConfig } from './types.js'
 export { bookkeepingOf } from './types.js'
 export { acquireFileLock, type FileLock } from './lock.js'
+export { backupsDir, listBackups, createBackup, pruneBackups, type BackupPlace, type BackupListing } from './backup.js'
+export type { RestoreResult } from './restore.js'
+export type { RepairResult } from './repair.js'

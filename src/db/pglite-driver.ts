@@ -129,7 +129,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     const disk = diskErrorFrom(err, `while opening the embedded brain at ${options.dataDir}`)
     if (disk) throw disk
     throw new DatabaseError('embedded_open_failed', `Could not open the embedded brain at ${options.dataDir}.`, {
-      hint: 'If the directory is damaged, move it aside and run `brain init` again.',
+      hint: 'Run `brain repair`: it tries PGLite recovery first, then restores the newest backup and keeps the damaged directory aside.',
       cause: err,
     })
   }
@@ -152,6 +152,14 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     location: options.memory ? 'pglite:memory' : `pglite:${options.dataDir}`,
     ...lanes(guard ? () => guard.check() : null),
     dumpDataDir: async () => (await pg.dumpDataDir('none')) as Blob,
+    // Every statement waits for an open transaction, so the copy made inside one sees no write
+    // half done; the checkpoint leaves little WAL for the restored copy to replay.
+    snapshotDataDir: (read) =>
+      pg.transaction(async (tx) => {
+        const value = await read(executor(tx, null, begin))
+        await tx.exec('CHECKPOINT')
+        return { read: value, dump: (await pg.dumpDataDir('none')) as Blob }
+      }),
     async listen(channel, onPayload) {
       const unsubscribe = await pg.listen(channel, onPayload)
       return async () => {

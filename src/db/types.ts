@@ -52,6 +52,11 @@ export interface Database extends SqlExecutor {
   /** A copy of the whole database, where the engine can make one cheaply (embedded engine). */
   dumpDataDir?: () => Promise<Blob>
   /**
+   * A copy of the whole data directory taken while no other statement runs, with what `read`
+   * saw at that same instant (embedded engine: a backup of a brain in use).
+   */
+  snapshotDataDir?: <T>(read: (tx: SqlExecutor) => Promise<T>) => Promise<{ dump: Blob; read: T }>
+  /**
    * The same database for the small writes that record what happened (job outcomes, progress,
    * the queue's own upkeep): where the engine keeps a free-space reserve, these may use part of
    * it, so a write refused on a nearly full disk still reaches whoever waits for it.

@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js'
 import type { Database } from '../db/index.js'
 import { serializeError } from '../errors/index.js'
 import { checkConnection, checkPgvector, checkSchema } from './database.js'
+import { checkBackups } from './backups.js'
 import { checkEmbeddings } from './embeddings.js'
 import { checkHistory } from './history.js'
 import { checkLlm } from './llm.js'
@@ -11,7 +12,7 @@ import { checkServiceOrLock } from './service.js'
 import { checkSources } from './sources.js'
 import { check, overallStatus, type DoctorCheck, type DoctorReport } from './types.js'
 
-const DATABASE_CHECKS = ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'llm'] as const
+const DATABASE_CHECKS = ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'backups', 'llm'] as const
 
 export interface DoctorOptions {
   config: Config
@@ -79,6 +80,7 @@ async function databaseChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
         await guarded('queue', () => checkQueue(db, db.capabilities)),
         await guarded('sources', () => checkSources(db)),
         await guarded('history', () => checkHistory(db)),
+        await guarded('backups', () => checkBackups(db, options.config.home)),
         await guarded('llm', () => checkLlm(db, options.config)),
       ]),
       options.timeoutMs ?? 30_000,

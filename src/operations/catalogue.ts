@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { backupTools } from './backup.js'
 import { codeTools } from './code.js'
 import { jobTools } from './jobs.js'
 import { historyTools } from './history.js'
@@ -29,6 +30,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...systemTools,
   ...tagTools,
   ...operateTools,
+  ...backupTools,
 ]
 
 /** The MCP view of the catalogue: each operation is a tool of the same name. */

@@ -28,7 +28,7 @@ engineTest(t, 'a healthy fresh brain: every check ok', async (t, { db }) => {
   const report = await doctor(db)
   t.same(
     report.checks.map((c) => c.name),
-    ['service', 'database', 'schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'llm', 'minions_migration'],
+    ['service', 'database', 'schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'backups', 'llm', 'minions_migration'],
   )
   t.same(
     report.checks.filter((c) => c.status !== 'ok'),
@@ -103,7 +103,7 @@ t.test('an unreachable database fails the database check; the rest say they were
   )
   t.same(
     report.checks.filter((c) => /not checked/.test(c.message)).map((c) => c.name),
-    ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'llm'],
+    ['schema_version', 'pgvector', 'embeddings', 'queue', 'sources', 'history', 'backups', 'llm'],
   )
   const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED', syscall: 'connect' })
   const openButGone = { location: 'postgres://x', capabilities: {}, query: async () => Promise.reject(refused) } as unknown as Database

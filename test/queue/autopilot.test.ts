@@ -31,8 +31,8 @@ function ctx(db: Database, data: Record<string, unknown>, signal = new AbortCont
 
 const noDb = { query: async () => ({ rows: [], rowCount: 0 }) } as unknown as Database
 
-t.test('six fixed phases, sync then extract first', async (t) => {
-  t.same(AUTOPILOT_PHASES, ['sync', 'extract', 'embed', 'reconcile-links', 'frontmatter-audit', 'queue-housekeeping'])
+t.test('seven fixed phases, sync then extract first', async (t) => {
+  t.same(AUTOPILOT_PHASES, ['sync', 'extract', 'embed', 'reconcile-links', 'frontmatter-audit', 'queue-housekeeping', 'backup'])
   t.same(selectPhases({}), AUTOPILOT_PHASES)
   t.same(selectPhases({ phase: 'embed' }), ['embed'])
   t.same(selectPhases({ phases: ['extract', 'sync'] }), ['sync', 'extract'], 'always in cycle order')
@@ -68,6 +68,7 @@ t.test('a full cycle: extract gets the slugs sync touched, sync is told not to e
       ['reconcile-links', 'skipped', 'reconcile_links_not_available'],
       ['frontmatter-audit', 'skipped', 'frontmatter_audit_not_available'],
       ['queue-housekeeping', 'completed', null],
+      ['backup', 'skipped', 'backup_not_available'],
     ],
   )
   t.same(report.failed, [])

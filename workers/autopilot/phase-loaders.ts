@@ -12,4 +12,5 @@ export const phaseLoaders: Record<Exclude<PhaseName, 'queue-housekeeping'>, () =
   embed: async () => (await import('../embed.js')).default,
   'reconcile-links': async () => (await import('../reconcile-links.js')).default,
   'frontmatter-audit': async () => (await import('../frontmatter-audit.js')).default,
+  backup: async () => (await import('../backup.js')).default,
 }

@@ -1,15 +1,16 @@
 import { isBrainError, serializeError, UsageError, type ErrorEnvelope } from '../../src/errors/index.js'
 
 /**
- * The autopilot cycle's six phases, always in this order:
+ * The autopilot cycle’s seven phases, always in this order:
  * 1. sync — import what changed in the brain directory (its source's bookmark);
  * 2. extract — derive links and facts from the pages sync touched;
  * 3. embed — embed chunks that have no embedding yet (`embed --stale`, data {mode: "stale"});
  * 4. reconcile-links — add the code ⇄ markdown citation links (`reconcile-links`);
  * 5. frontmatter-audit — read-only frontmatter scan of the sources (`frontmatter audit`);
- * 6. queue-housekeeping — pg-boss maintenance, stall rescue, forgetting dead workers.
+ * 6. queue-housekeeping — pg-boss maintenance, stall rescue, forgetting dead workers;
+ * 7. backup — an embedded brain's backup once per `backup.interval`, pruned to `backup.keep`.
  */
-export const AUTOPILOT_PHASES = ['sync', 'extract', 'embed', 'reconcile-links', 'frontmatter-audit', 'queue-housekeeping'] as const
+export const AUTOPILOT_PHASES = ['sync', 'extract', 'embed', 'reconcile-links', 'frontmatter-audit', 'queue-housekeeping', 'backup'] as const
 export type PhaseName = (typeof AUTOPILOT_PHASES)[number]
 
 /** Stored as the job's result, so in the JSON spelling the CLI prints. */

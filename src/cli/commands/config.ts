@@ -51,8 +51,8 @@ export class ConfigSetCommand extends BrainCommand {
   value = Option.String({ required: true })
 
   protected async run(): Promise<number> {
-    const { writeConfigValue } = await import('../../config/index.js')
-    let value = normalizeValue(this.key, this.value)
+    const { writeConfigValue, normalizeBackupValue } = await import('../../config/index.js')
+    let value = normalizeBackupValue(this.key, normalizeValue(this.key, this.value))
     if (this.key === 'sync.repo_path') value = this.resolvePath(value)
     await this.withBrain(({ db }) => writeConfigValue(db, this.key, value))
     this.print({ key: this.key, value }, () => `${this.key} = ${value}`)

@@ -11,7 +11,7 @@ interface PhaseLine {
 export class DreamCommand extends BrainCommand {
   static override paths = [['dream']]
   static override usage = Command.Usage({
-    description: 'Run one autopilot cycle now: sync, extract, embed, reconcile-links, frontmatter-audit, queue-housekeeping',
+    description: 'Run one autopilot cycle now: sync, extract, embed, reconcile-links, frontmatter-audit, queue-housekeeping, backup',
     details: 'With --phase, only that phase runs. `--phase sync` alone keeps the extraction sync does itself; in a full cycle, extraction is left to the extract phase.',
     examples: [
       ['A full cycle', '$0 dream'],

@@ -6,6 +6,7 @@ import { AgentsInstallCommand, HookCommand } from './agents.js'
 import { AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { AskCommand } from './ask.js'
+import { BackupCommand, RepairCommand, RestoreCommand } from './backup.js'
 import { CaptureCommand } from './capture.js'
 import { CheckResolvableCommand } from './check-resolvable.js'
 import { CheckUpdateCommand } from './check-update.js'
@@ -45,6 +46,9 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ConfigGetCommand,
   ConfigSetCommand,
   ConfigListCommand,
+  BackupCommand,
+  RestoreCommand,
+  RepairCommand,
   PutCommand,
   GetCommand,
   DiffCommand,

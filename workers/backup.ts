@@ -1,0 +1,38 @@
+import { z } from 'zod'
+import { backupSettings, processEnv } from '../src/config/index.js'
+import { backupsDir, createBackup, listBackups, pruneBackups } from '../src/db/index.js'
+import { NotAvailableError, ValidationError } from '../src/errors/index.js'
+import { defineJob } from '../src/queue/handler.js'
+import { currentVersion } from '../src/release/index.js'
+
+/**
+ * The autopilot's backup phase: an embedded brain is backed up once per `backup.interval` into
+ * `$BRAIN_HOME/backups/`, keeping the newest `backup.keep`. With `force` (the phase asked for on
+ * its own) it backs up whatever the interval says.
+ */
+export default defineJob({
+  name: 'backup',
+  data: z.looseObject({
+    force: z
+      .unknown()
+      .optional()
+      .transform((flag) => flag === true),
+  }),
+  invalid: (problem) => new ValidationError('invalid_backup_job', `backup data.${problem.key}: ${problem.message}`),
+  run: async (ctx) => {
+    if (ctx.db.capabilities.multiProcess) {
+      throw new NotAvailableError('backup_not_embedded', 'The autopilot backs up embedded brains; a server database is backed up with `brain backup` or the server’s own tools.')
+    }
+    const settings = await backupSettings(ctx.db)
+    const dir = backupsDir(ctx.config.home)
+    // Newest first; the worker runs only on the embedded engine, whose backups these are.
+    const newest = listBackups(dir)[0]
+    const age = newest ? Date.now() - Date.parse(newest.created_at) : null
+    if (!ctx.data.force && age !== null && settings.intervalMs > 0 && age < settings.intervalMs) {
+      throw new NotAvailableError('backup_not_due', `The newest backup (${newest!.created_at}) is younger than backup.interval.`)
+    }
+    const made = await createBackup(ctx.db, { home: ctx.config.home, engine: ctx.config.engine, brainVersion: currentVersion(), env: processEnv() })
+    const pruned = pruneBackups(dir, settings.keep)
+    return { ...made, pruned, keep: settings.keep }
+  },
+})

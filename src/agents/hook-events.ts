@@ -86,20 +86,32 @@ interface RecalledPage {
   excerpt?: unknown
 }
 
-/** A recall result as a few lines of context: one a page, its excerpt indented under it. */
+/** Whether a title says nothing the slug's last part does not (`Tobiah Marsh` for `people/tobiah-marsh`). */
+function titleInSlug(title: string, slug: string): boolean {
+  const words = title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+  return words !== '' && slug.toLowerCase().split('/').pop() === words
+}
+
+/**
+ * A recall result as a few lines of context: one a page (slug, a title the slug does not already
+ * say, type) with the first line of its excerpt, further excerpt lines indented under it. Every
+ * word here is paid for on every prompt, so why a page was picked stays in the JSON, not here.
+ */
 export function recallContext(result: unknown): string | null {
   const inject = (result as { inject?: unknown } | null)?.inject
   if (!Array.isArray(inject) || inject.length === 0) return null
-  const lines = ["From the user's brain (recalled for this prompt; cite pages by slug):"]
+  const lines = ["From the user's brain (cite by slug):"]
   for (const item of inject as RecalledPage[]) {
     if (typeof item !== 'object' || item === null || typeof item.slug !== 'string') continue
-    const title = typeof item.title === 'string' && item.title !== '' ? ` ${item.title}` : ''
+    const title = typeof item.title === 'string' && item.title !== '' && !titleInSlug(item.title, item.slug) ? ` ${item.title}` : ''
     const type = typeof item.type === 'string' && item.type !== '' ? ` (${item.type})` : ''
-    const reason = typeof item.reason === 'string' && item.reason !== '' ? ` [${item.reason}]` : ''
-    lines.push(`- ${item.slug}:${title}${type}${reason}`)
-    if (typeof item.excerpt === 'string' && item.excerpt.trim() !== '') {
-      for (const line of item.excerpt.trim().split('\n')) lines.push(`  ${line}`)
-    }
+    const excerpt = typeof item.excerpt === 'string' ? item.excerpt.trim().split('\n') : []
+    const first = excerpt[0] ? `: ${excerpt[0]}` : ''
+    lines.push(`- ${item.slug}${title}${type}${first}`)
+    for (const line of excerpt.slice(1)) lines.push(`  ${line}`)
   }
   return lines.length > 1 ? lines.join('\n') : null
 }

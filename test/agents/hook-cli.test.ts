@@ -68,7 +68,7 @@ for (const engine of ENGINES) {
       t.equal(first.code, 0, first.stderr)
       const out = first.json<{ hookSpecificOutput: { hookEventName: string; additionalContext: string } }>()
       t.equal(out.hookSpecificOutput.hookEventName, 'UserPromptSubmit')
-      t.match(out.hookSpecificOutput.additionalContext, /people\/tobiah-marsh: Tobiah Marsh \(person\)/)
+      t.match(out.hookSpecificOutput.additionalContext, /people\/tobiah-marsh \(person\)/)
       t.match(out.hookSpecificOutput.additionalContext, /budget closes in June/)
       const again = await hook(brain, 'user-prompt-submit', { session_id: 'sess-2', prompt: 'and Tobiah Marsh again' })
       t.equal(again.code, 0)

@@ -48,9 +48,12 @@ t.test('recall results become one line a page with its excerpt', async (t) => {
     tokens: 40,
     session: 's',
   })
-  t.match(text, /^From the user's brain/)
-  t.match(text, /\n- people\/tobiah: Tobiah Marsh \(person\) \[alias "Toby"\]\n {2}Budget closes in June\.\n {2}- 2026-10-01 met at the fair/)
-  t.match(text, /\n- src\/cache\.ts: \(code\) \[defines `LruCache`\]$/)
+  t.match(text, /^From the user's brain \(cite by slug\):\n/)
+  t.match(text, /\n- people\/tobiah Tobiah Marsh \(person\): Budget closes in June\.\n {2}- 2026-10-01 met at the fair/)
+  t.match(text, /\n- src\/cache\.ts \(code\)$/)
+  t.notMatch(text, /alias "Toby"/, 'why a page was picked stays in the JSON')
+  const named = recallContext({ inject: [{ slug: 'people/tobiah-marsh', title: 'Tobiah Marsh', type: 'person', excerpt: 'Met in May.' }] })
+  t.equal(named, "From the user's brain (cite by slug):\n- people/tobiah-marsh (person): Met in May.", 'a title the slug already says is left out')
   t.notMatch(text, /no slug/)
 })
 

@@ -90,7 +90,7 @@ export function subscribe(handler) {
             if (event && data) handler(event, JSON.parse(data))
           }
         }
-      } catch (err) {
+      } catch {
         if (stopped) return
       }
       if (!stopped) await new Promise((resolve) => setTimeout(resolve, 2000))

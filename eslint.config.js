@@ -62,6 +62,24 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  {
+    // The web app: browser modules the checkJs project of ui/tsconfig.json types. Page text becomes
+    // nodes through textContent only, so nothing here may parse HTML.
+    files: ['ui/**/*.js'],
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
+    plugins: { 'import-x': importX },
+    rules: {
+      'no-unused-vars': 'error',
+      'import-x/no-cycle': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(innerHTML|outerHTML|insertAdjacentHTML|write|writeln|createContextualFragment)$/]',
+          message: 'Build nodes with el()/svg() and textContent; page text must never be parsed as HTML.',
+        },
+      ],
+    },
+  },
   { files: ['src/config/**/*.ts'], rules: { 'no-restricted-properties': 'off', 'no-restricted-syntax': 'off' } },
   { files: ['src/db/**/*.ts'], rules: { 'no-restricted-syntax': 'off' } },
 )

@@ -2,9 +2,19 @@
 // and MCP run, and the live event stream (/api/events).
 
 const TOKEN_KEY = 'brain.token'
+/** @type {(message?: string) => void} */
 let onSignedOut = () => undefined
 
+/**
+ * The error envelope of a failed call, when the server sent one.
+ * @typedef {{ message?: string, code?: string, hint?: string }} Envelope
+ */
+
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {Envelope | undefined} envelope
+   */
   constructor(status, envelope) {
     super(envelope?.message ?? `HTTP ${status}`)
     this.status = status
@@ -15,10 +25,12 @@ export class ApiError extends Error {
 
 export const token = {
   get: () => sessionStorage.getItem(TOKEN_KEY),
+  /** @param {string} value */
   set: (value) => sessionStorage.setItem(TOKEN_KEY, value),
   clear: () => sessionStorage.removeItem(TOKEN_KEY),
 }
 
+/** @param {(message?: string) => void} handler */
 export function whenSignedOut(handler) {
   onSignedOut = handler
 }
@@ -28,6 +40,13 @@ function headers() {
   return { 'Content-Type': 'application/json', ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}) }
 }
 
+/**
+ * Runs one operation. Its result is the operation's JSON as the server's schema defines it; the
+ * screens read the fields they show.
+ * @param {string} name
+ * @param {Record<string, unknown>} [args]
+ * @returns {Promise<any>}
+ */
 export async function api(name, args = {}) {
   const response = await fetch(`/api/${name}`, { method: 'POST', headers: headers(), body: JSON.stringify(args) })
   const body = await response.json().catch(() => ({}))
@@ -45,6 +64,7 @@ export async function api(name, args = {}) {
  * Follows /api/events (server-sent events, read through fetch so the token travels in a header)
  * and calls `handler(event, data)` per event until the returned stop() is called; reconnects
  * after a dropped connection.
+ * @param {(event: string, data: any) => void} handler
  */
 export function subscribe(handler) {
   const controller = new AbortController()
@@ -60,6 +80,7 @@ export function subscribe(handler) {
           const { value, done } = await reader.read()
           if (done) break
           buffer += value
+          /** @type {number} */
           let cut
           while ((cut = buffer.indexOf('\n\n')) >= 0) {
             const block = buffer.slice(0, cut)
@@ -69,7 +90,7 @@ export function subscribe(handler) {
             if (event && data) handler(event, JSON.parse(data))
           }
         }
-      } catch (err) {
+      } catch {
         if (stopped) return
       }
       if (!stopped) await new Promise((resolve) => setTimeout(resolve, 2000))

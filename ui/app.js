@@ -8,17 +8,23 @@ import { graphView, home, pageView, runSearch, tagView, tagsView } from './read.
 import { captureView, editView, historyView, trashView } from './write.js'
 import { activityView, doctorView, jobView, jobsView, leaveLive, requestsView, sourcesView, tokensView } from './operate.js'
 
-const main = document.getElementById('main')
-const search = document.getElementById('search')
+/** @typedef {import('./dom.js').Failure} Failure */
 
+// index.html holds both; the app cannot start without them.
+const main = /** @type {HTMLElement} */ (document.getElementById('main'))
+const search = /** @type {HTMLInputElement} */ (document.getElementById('search'))
+
+/** @type {import('./dom.js').Show} */
 function show(...nodes) {
   main.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined))
 }
 
+/** @param {Failure} err */
 function showError(err) {
   show(el('p', { class: 'error', role: 'alert', text: `${err.message}${err.hint ? ` — ${err.hint}` : ''}` }))
 }
 
+/** @param {string} [message] */
 function showLogin(message) {
   leaveLive()
   const input = el('input', { type: 'password', id: 'token', autocomplete: 'off', 'aria-label': 'Access token' })
@@ -26,7 +32,7 @@ function showLogin(message) {
     'form',
     {
       id: 'login',
-      onsubmit: (event) => {
+      onsubmit: (/** @type {SubmitEvent} */ event) => {
         event.preventDefault()
         token.set(input.value.trim())
         void start()
@@ -42,12 +48,18 @@ function showLogin(message) {
 }
 whenSignedOut(showLogin)
 
+/** @type {import('./dom.js').Navigate} */
 const navigate = (hash) => {
   if (location.hash === hash) void route()
   else location.hash = hash
 }
 const refresh = () => route()
 
+/**
+ * Each screen by the first segment of `#/<view>/...`: `arg` is the rest decoded and joined,
+ * `parts` the rest as it stands in the location.
+ * @type {Record<string, (arg: string, parts: string[]) => Promise<void>>}
+ */
 const SCREENS = {
   page: (arg) => pageView(show, arg, navigate),
   edit: (arg) => editView(show, arg, navigate),
@@ -81,7 +93,8 @@ async function route() {
     window.scrollTo(0, 0)
     main.focus({ preventScroll: true })
   } catch (err) {
-    if (err.status !== 401) showError(err)
+    const failure = /** @type {Failure} */ (err)
+    if (failure.status !== 401) showError(failure)
   }
 }
 
@@ -91,11 +104,12 @@ async function start() {
     const health = await api('get_health')
     document.body.dataset.engine = health.engine
   } catch (err) {
-    if (err.status === 401) return
+    if (/** @type {Failure} */ (err).status === 401) return
   }
   await route()
 }
 
+/** @type {ReturnType<typeof setTimeout> | undefined} */
 let typing
 search.addEventListener('input', () => {
   clearTimeout(typing)
@@ -104,7 +118,7 @@ search.addEventListener('input', () => {
     runSearch(show, search.value).catch(showError)
   }, 150)
 })
-document.getElementById('signout').addEventListener('click', () => {
+document.getElementById('signout')?.addEventListener('click', () => {
   token.clear()
   showLogin()
 })

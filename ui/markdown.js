@@ -4,16 +4,23 @@
 
 import { el, pageHref } from './dom.js'
 
+/** Wikilink targets, lowercased, to the slugs the brain resolved them to. @typedef {Map<string, string>} Resolved */
+
 // Emphasis as Obsidian and CommonMark write it: `**` and `__` strong, `*` and `_` emphasis (`_`
 // only between non-word characters, so snake_case stays text), `~~` struck, `==` marked; a
 // backslash before punctuation shows the punctuation; `%%comments%%` are not shown.
 const INLINE =
   /(\\[!-/:-@[-`{-~])|(`[^`]+`)|(!?\[\[[^[\]]+\]\])|(\[[^[\]]+\]\([^)\s[]+\))|(\*\*[^*]+\*\*|(?<!\w)__[^_\s](?:[^_]*[^_\s])?__(?!\w))|(\*[^*\s][^*]*\*|(?<!\w)_[^_\s](?:[^_]*[^_\s])?_(?!\w))|(~~[^~\s](?:[^~]*[^~\s])?~~)|(==[^=\s](?:[^=]*[^=\s])?==)|(https?:\/\/[^\s)<>]+)|(%%(?:[^%]|%(?!%))*%%)/g
 
+/** @param {string} url */
 function safeHref(url) {
   return /^(https?:|mailto:)/i.test(url) ? url : null
 }
 
+/**
+ * @param {string} url
+ * @param {string} fromSlug
+ */
 function localTarget(url, fromSlug) {
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('#')) return null
   let path
@@ -32,7 +39,12 @@ function localTarget(url, fromSlug) {
   return parts.join('/')
 }
 
-/** A wikilink opens the page the brain resolved it to when known, else its target text. */
+/**
+ * A wikilink opens the page the brain resolved it to when known, else its target text.
+ * @param {string} text
+ * @param {string} slug
+ * @param {Resolved} [resolved]
+ */
 export function inline(text, slug, resolved = new Map()) {
   const nodes = []
   let last = 0
@@ -48,7 +60,8 @@ export function inline(text, slug, resolved = new Map()) {
       const to = resolved.get(page.toLowerCase()) ?? page
       nodes.push(page ? el('a', { href: pageHref(to), class: 'wikilink', text: (shown ?? target).trim() }) : (shown ?? target))
     } else if (link) {
-      const [, label, url] = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(link)
+      // INLINE matched this very shape, so the match is there.
+      const [, label, url] = /** @type {RegExpExecArray} */ (/^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(link))
       const external = safeHref(url)
       const local = external ? null : localTarget(url, slug)
       if (external) nodes.push(el('a', { href: external, rel: 'noopener noreferrer', target: '_blank', text: label }))
@@ -74,6 +87,9 @@ const ORG_LINK = /\[\[([^[\]\n]+)\](?:\[([^[\]\n]+)\])?\]/g
  * A plain-text note as written. In an Org note, a link the brain resolved (`[[id:…][Emacs]]`,
  * `[[file:x.org][x]]`) opens its page and shows its description, as Org shows it; every other
  * character stays text.
+ * @param {string} text
+ * @param {string} slug
+ * @param {Resolved} [resolved]
  */
 export function plainText(text, slug, resolved = new Map()) {
   if (!/\.org$/i.test(slug)) return [text]
@@ -103,7 +119,11 @@ const KEYWORDS = new Set(
 )
 const TOKEN = /(\/\/[^\n]*|#[^\n]*|\/\*(?:[^*]|\*(?!\/))*(?:\*\/|$))|("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|(\b\d[\d_.]*\b)|([A-Za-z_$][\w$]*)/g
 
-/** Code as spans by kind (comment, string, number, keyword); `#` comments only where the language uses them. */
+/**
+ * Code as spans by kind (comment, string, number, keyword); `#` comments only where the language uses them.
+ * @param {string} code
+ * @param {string} [language]
+ */
 export function highlight(code, language = '') {
   const hashComments = /^(py|python|rb|ruby|sh|bash|shell|yaml|yml|toml|r|perl|pl)$/i.test(language)
   const nodes = []
@@ -123,7 +143,13 @@ export function highlight(code, language = '') {
   return nodes
 }
 
+/**
+ * @param {string[]} rows
+ * @param {string} slug
+ * @param {Resolved} resolved
+ */
 function tableBlock(rows, slug, resolved) {
+  /** @param {string} line */
   const cells = (line) =>
     line
       .trim()
@@ -165,6 +191,10 @@ const CALLOUT = /^\[!([\w-]+)\]([+-]?)[ \t]*(?![ \t])(.*)$/
 /**
  * A quote, or an Obsidian callout (`> [!note] Title`, folded with `+` or `-`): a box headed by
  * its title (the type's name when it has none), its lines rendered as markdown.
+ * @param {string[]} lines
+ * @param {string} slug
+ * @param {Resolved} resolved
+ * @param {number} depth
  */
 function quoteBlock(lines, slug, resolved, depth) {
   const callout = CALLOUT.exec(lines[0].trim())
@@ -178,14 +208,22 @@ function quoteBlock(lines, slug, resolved, depth) {
 }
 
 /** How deep a list item sits: a tab counts as four spaces, as Obsidian indents with either. */
-const indentOf = (space) => space.replace(/\t/g, '    ').length
+const indentOf = (/** @type {string} */ space) => space.replace(/\t/g, '    ').length
 
+/**
+ * @param {string} markdown
+ * @param {string} slug
+ * @param {Resolved} [resolved]
+ * @param {number} [depth]
+ */
 export function renderMarkdown(markdown, slug, resolved = new Map(), depth = 0) {
   const out = el('div', { class: 'markdown' })
   // A page written on Windows keeps its \r\n; each line is read without its \r.
   const lines = markdown.split(/\r?\n/)
+  /** @type {string[]} */
   let paragraph = []
   // The open lists, outermost first: each with the indentation of its items.
+  /** @type {{ indent: number, list: HTMLOListElement | HTMLUListElement }[]} */
   let lists = []
   const flush = () => {
     if (paragraph.length) out.append(el('p', {}, inline(paragraph.join(' '), slug, resolved)))
@@ -220,7 +258,7 @@ export function renderMarkdown(markdown, slug, resolved = new Map(), depth = 0) 
     const heading = /^(#{1,6})\s+(?!\s)(.*)$/.exec(line)
     if (heading) {
       flush()
-      out.append(el(`h${Math.min(6, heading[1].length + 1)}`, {}, inline(heading[2], slug, resolved)))
+      out.append(el(/** @type {'h2' | 'h3' | 'h4' | 'h5' | 'h6'} */ (`h${Math.min(6, heading[1].length + 1)}`), {}, inline(heading[2], slug, resolved)))
       continue
     }
     if (/^\s*(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$/.test(line)) {

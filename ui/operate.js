@@ -4,6 +4,14 @@
 import { api, subscribe } from './api.js'
 import { el, table, when } from './dom.js'
 
+// The rows of the operations' JSON (and of the live events) that these screens read.
+/** @typedef {import('./dom.js').Show} Show */
+/** @typedef {import('./dom.js').Refresh} Refresh */
+/** @typedef {{ id: string, name: string, status: string, attempts: number, createdAt: string, startedAt?: string, completedAt?: string, data?: unknown, progress?: unknown, result?: unknown, error?: unknown }} Job */
+/** @typedef {{ kind: string, pid: number, host: string, names: string[], concurrency: number, active_jobs: unknown[], silent_seconds: number }} Worker */
+/** @typedef {{ supervisor: string, event: string, pid?: number, ts: string }} SupervisorEvent */
+
+/** @type {(() => void) | null} */
 let stopStream = null
 
 /** Screens that follow the live stream register here; leaving the screen stops it. */
@@ -12,11 +20,16 @@ export function leaveLive() {
   stopStream = null
 }
 
+/** @param {(event: string, data: any) => void} handler */
 function live(handler) {
   leaveLive()
   stopStream = subscribe(handler)
 }
 
+/**
+ * @param {Job} job
+ * @param {Refresh} refresh
+ */
 function jobRow(job, refresh) {
   const actions = el(
     'td',
@@ -56,17 +69,22 @@ function jobRow(job, refresh) {
   )
 }
 
+/**
+ * @param {Show} show
+ * @param {string | undefined} status
+ * @param {Refresh} refresh
+ */
 export async function jobsView(show, status, refresh) {
   const { jobs } = await api('list_jobs', { limit: 100, ...(status ? { status } : {}) })
   const filters = el(
     'p',
     { class: 'filters' },
-    ['', 'waiting', 'active', 'completed', 'dead'].map((s) => [el('a', { href: `#/jobs/${s}`, 'aria-current': s === (status ?? '') ? 'page' : null, text: s || 'all' }), ' ']),
+    ['', 'waiting', 'active', 'completed', 'dead'].flatMap((s) => [el('a', { href: `#/jobs/${s}`, 'aria-current': s === (status ?? '') ? 'page' : null, text: s || 'all' }), ' ']),
   )
   const body = el(
     'tbody',
     {},
-    jobs.map((job) => jobRow(job, refresh)),
+    jobs.map((/** @type {Job} */ job) => jobRow(job, refresh)),
   )
   show(
     el('h1', { text: 'Jobs' }),
@@ -87,7 +105,7 @@ export async function jobsView(show, status, refresh) {
       body,
     ),
   )
-  live((event, job) => {
+  live((event, /** @type {Job} */ job) => {
     if (event !== 'job' || (status && job.status !== status)) return
     const row = jobRow(job, refresh)
     const existing = body.querySelector(`tr[data-job="${CSS.escape(job.id)}"]`)
@@ -96,9 +114,15 @@ export async function jobsView(show, status, refresh) {
   })
 }
 
+/**
+ * @param {Show} show
+ * @param {string} id
+ * @param {Refresh} refresh
+ */
 export async function jobView(show, id, refresh) {
   const job = await api('get_job', { id })
-  const field = (name, value) => el('tr', {}, el('th', { text: name }), el('td', {}, el('pre', { text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) })))
+  const field = (/** @type {string} */ name, /** @type {unknown} */ value) =>
+    el('tr', {}, el('th', { text: name }), el('td', {}, el('pre', { text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) })))
   show(
     el('h1', { text: `Job ${job.name}` }),
     el(
@@ -146,10 +170,11 @@ export async function jobView(show, id, refresh) {
   )
 }
 
+/** @param {Show} show */
 export async function activityView(show) {
   const [{ workers }, { events }] = await Promise.all([api('list_workers'), api('list_supervisor_events', { limit: 100 })])
   const workerBody = el('tbody')
-  const drawWorkers = (list) =>
+  const drawWorkers = (/** @type {Worker[]} */ list) =>
     workerBody.replaceChildren(
       ...list.map((w) =>
         el(
@@ -166,8 +191,9 @@ export async function activityView(show) {
     )
   drawWorkers(workers)
   const feed = el('ol', { class: 'feed', id: 'feed', reversed: true })
-  const line = (kind, text, ts) => el('li', { class: kind }, el('span', { class: 'muted', text: `${when(ts)} ` }), el('strong', { text: kind }), ` ${text}`)
-  for (const e of events.slice().reverse()) feed.append(line('supervisor', `${e.supervisor}: ${e.event}${e.pid ? ` (pid ${e.pid})` : ''}`, e.ts))
+  const line = (/** @type {string} */ kind, /** @type {string} */ text, /** @type {string} */ ts) =>
+    el('li', { class: kind }, el('span', { class: 'muted', text: `${when(ts)} ` }), el('strong', { text: kind }), ` ${text}`)
+  for (const e of /** @type {SupervisorEvent[]} */ (events.slice().reverse())) feed.append(line('supervisor', `${e.supervisor}: ${e.event}${e.pid ? ` (pid ${e.pid})` : ''}`, e.ts))
   show(
     el('h1', { text: 'Activity' }),
     el('h2', { text: 'Workers' }),
@@ -194,14 +220,18 @@ export async function activityView(show) {
     else if (event === 'supervisor') feed.prepend(line('supervisor', `${data.supervisor}: ${data.event}${data.pid ? ` (pid ${data.pid})` : ''}`, data.ts))
     else if (event === 'ingest') feed.prepend(line('ingest', `${data.token_name}: ${data.bytes} bytes → ${data.slug ?? data.source_id}${data.duplicate ? ' (duplicate)' : ''}`, data.received_at))
     else if (event === 'job') feed.prepend(line('job', `${data.name} ${data.id.slice(0, 8)} ${data.status}`, data.completedAt ?? data.createdAt))
-    while (feed.children.length > 300) feed.lastChild.remove()
+    while (feed.children.length > 300) feed.lastChild?.remove()
   })
 }
 
+/**
+ * @param {Show} show
+ * @param {Refresh} refresh
+ */
 export async function sourcesView(show, refresh) {
   const { sources } = await api('list_sources')
   const status = el('p', { id: 'sources-status', role: 'status', class: 'muted' })
-  const rows = sources.map((s) =>
+  const rows = sources.map((/** @type {{ id: string, name?: string, local_path?: string, pages?: number, last_commit?: string, updated_at?: string }} */ s) =>
     el(
       'tr',
       { 'data-source': s.id },
@@ -218,8 +248,9 @@ export async function sourcesView(show, refresh) {
               type: 'button',
               class: 'sync',
               text: 'Sync now',
-              onclick: async (event) => {
-                event.target.disabled = true
+              onclick: async (/** @type {MouseEvent} */ event) => {
+                const button = /** @type {HTMLButtonElement} */ (event.target)
+                button.disabled = true
                 status.className = 'muted'
                 status.textContent = `Syncing ${s.id}…`
                 try {
@@ -228,10 +259,11 @@ export async function sourcesView(show, refresh) {
                   await refresh()
                   const fresh = document.getElementById('sources-status')
                   if (fresh) fresh.textContent = `Synced ${s.id}: ${['added', 'modified', 'deleted'].map((k) => `${result[k] ?? 0} ${k}`).join(', ')}.`
-                } catch (err) {
+                } catch (caught) {
+                  const err = /** @type {import('./dom.js').Failure} */ (caught)
                   status.className = 'error'
                   status.textContent = `${err.message}${err.hint ? ` — ${err.hint}` : ''}`
-                  event.target.disabled = false
+                  button.disabled = false
                 }
               },
             })
@@ -242,6 +274,7 @@ export async function sourcesView(show, refresh) {
   show(el('h1', { text: 'Sources' }), status, table(['id', 'name', 'folder', 'pages', 'last sync (commit · when)', ''], rows, { id: 'sources' }))
 }
 
+/** @param {Show} show */
 export async function doctorView(show) {
   const [report, stats] = await Promise.all([api('run_doctor'), api('get_stats')])
   const coverage = stats.chunks ? Math.round((100 * stats.embedded_chunks) / stats.chunks) : 100
@@ -251,7 +284,9 @@ export async function doctorView(show) {
     el('meter', { min: 0, max: 100, value: coverage, 'aria-label': 'Embedding coverage' }),
     table(
       ['check', 'status', 'message'],
-      report.checks.map((c) => el('tr', { class: `check ${c.status}` }, el('td', { text: c.name }), el('td', { class: 'status', text: c.status }), el('td', { text: c.message }))),
+      report.checks.map((/** @type {{ name: string, status: string, message: string }} */ c) =>
+        el('tr', { class: `check ${c.status}` }, el('td', { text: c.name }), el('td', { class: 'status', text: c.status }), el('td', { text: c.message })),
+      ),
       { id: 'checks' },
     ),
     el('h2', { text: 'Jobs' }),
@@ -259,6 +294,10 @@ export async function doctorView(show) {
   )
 }
 
+/**
+ * @param {Show} show
+ * @param {Refresh} refresh
+ */
 export async function tokensView(show, refresh) {
   const { tokens } = await api('list_tokens')
   const name = el('input', { id: 'token-name', placeholder: 'name', 'aria-label': 'Token name', required: true })
@@ -267,10 +306,11 @@ export async function tokensView(show, refresh) {
   const form = el(
     'form',
     {
-      onsubmit: async (event) => {
+      onsubmit: async (/** @type {SubmitEvent} */ event) => {
         event.preventDefault()
         const chosen = scopes
-          .map((l) => l.firstChild)
+          // Each label starts with its checkbox.
+          .map((l) => /** @type {HTMLInputElement} */ (l.firstChild))
           .filter((box) => box.checked)
           .map((box) => box.value)
         const made = await api('create_token', { name: name.value.trim(), scopes: chosen })
@@ -283,7 +323,7 @@ export async function tokensView(show, refresh) {
     scopes,
     el('button', { type: 'submit', text: 'Create' }),
   )
-  const rows = tokens.map((t) =>
+  const rows = tokens.map((/** @type {{ id: number, name: string, scopes: string[], created_at: string, revoked_at?: string, last_used_at?: string }} */ t) =>
     el(
       'tr',
       { 'data-token': t.name },
@@ -313,6 +353,10 @@ export async function tokensView(show, refresh) {
   show(el('h1', { text: 'Access tokens' }), form, created, table(['id', 'name', 'scopes', 'created', 'last used', ''], rows, { id: 'tokens' }))
 }
 
+/**
+ * @param {Show} show
+ * @param {boolean} errorsOnly
+ */
 export async function requestsView(show, errorsOnly) {
   const { requests } = await api('list_requests', { limit: 200, ...(errorsOnly ? { errors_only: true } : {}) })
   show(
@@ -320,18 +364,21 @@ export async function requestsView(show, errorsOnly) {
     el('p', {}, el('a', { href: '#/requests', text: 'all' }), ' ', el('a', { href: '#/requests/errors', text: 'errors only' })),
     table(
       ['when', 'token', 'route', 'tool', 'status', 'error', 'ms'],
-      requests.map((r) =>
-        el(
-          'tr',
-          { class: r.status >= 400 ? 'failed' : '' },
-          el('td', { text: when(r.created_at) }),
-          el('td', { text: r.token_name ?? r.oauth_client_id ?? '—' }),
-          el('td', { text: `${r.method ?? ''} ${r.route}` }),
-          el('td', { text: r.tool_name ?? '' }),
-          el('td', { text: String(r.status) }),
-          el('td', { text: r.error_code ?? '' }),
-          el('td', { text: r.duration_ms === null ? '' : String(r.duration_ms) }),
-        ),
+      requests.map(
+        (
+          /** @type {{ status: number, created_at: string, token_name?: string, oauth_client_id?: string, method?: string, route: string, tool_name?: string, error_code?: string, duration_ms: number | null }} */ r,
+        ) =>
+          el(
+            'tr',
+            { class: r.status >= 400 ? 'failed' : '' },
+            el('td', { text: when(r.created_at) }),
+            el('td', { text: r.token_name ?? r.oauth_client_id ?? '—' }),
+            el('td', { text: `${r.method ?? ''} ${r.route}` }),
+            el('td', { text: r.tool_name ?? '' }),
+            el('td', { text: String(r.status) }),
+            el('td', { text: r.error_code ?? '' }),
+            el('td', { text: r.duration_ms === null ? '' : String(r.duration_ms) }),
+          ),
       ),
       { id: 'requests' },
     ),

@@ -8,6 +8,17 @@ import { highlight, plainText, renderMarkdown } from './markdown.js'
 /** Plain-text notes (`.txt`, reStructuredText, Org, AsciiDoc) are shown as written: their lines and columns are not markdown. */
 const PLAIN_TEXT_NOTE = /\.(txt|text|rst|org|adoc|asciidoc)$/i
 
+// The rows of the operations' JSON that these screens read (the server's schemas are the whole truth).
+/** @typedef {import('./dom.js').Show} Show */
+/** @typedef {{ slug: string, title: string, type: string, tags: string[] }} PageRow */
+/** @typedef {{ slug: string, title: string, snippet?: string, start_line?: number, end_line?: number, symbol_type?: string, symbol_name?: string }} SearchResult */
+/** @typedef {{ slug: string, title?: string, where?: string | null, snippet?: string, detail?: string }} ResultItem */
+/** @typedef {{ to_slug?: string, from_slug?: string, target_text?: string, link_type?: string, line?: number, context?: string }} LinkRow */
+/** @typedef {{ slug: string, start_line?: number, symbol_name?: string, symbol_name_qualified?: string, file?: string, edge_type?: string }} CodeRef */
+/** @typedef {{ name: string, qualified: string, symbol_type: string, start_line: number, end_line: number }} CodeSymbol */
+/** @typedef {{ slug: string, depth: number, page_kind: string, path: string[], via: string }} GraphNode */
+
+/** @param {Show} show */
 export async function home(show) {
   const [{ pages }, stats] = await Promise.all([api('list_pages', { limit: 30 }), api('get_stats').catch(() => null)])
   show(
@@ -19,10 +30,14 @@ export async function home(show) {
           text: `${stats.pages} pages (${stats.markdown_pages} notes, ${stats.code_pages} code) · ${stats.chunks} chunks, ${stats.embedded_chunks} embedded · ${stats.tags} tags · ${stats.sources} sources`,
         })
       : null,
-    resultList(pages.map((p) => ({ slug: p.slug, title: p.title, detail: `${p.type}${p.tags.length ? ` · ${p.tags.join(', ')}` : ''}` }))),
+    resultList(pages.map((/** @type {PageRow} */ p) => ({ slug: p.slug, title: p.title, detail: `${p.type}${p.tags.length ? ` · ${p.tags.join(', ')}` : ''}` }))),
   )
 }
 
+/**
+ * @param {ResultItem[]} items
+ * @param {string} [query]
+ */
 function resultList(items, query) {
   if (items.length === 0) return el('p', { class: 'muted', text: 'Nothing found.' })
   return el(
@@ -43,10 +58,14 @@ function resultList(items, query) {
   )
 }
 
-/** The search filters, kept across searches; their values become the operation's arguments. */
+/**
+ * The search filters, kept across searches; their values become the operation's arguments.
+ * @type {Record<'mode' | 'type' | 'tag' | 'source' | 'language' | 'symbol_kind', string>}
+ */
 const filters = { mode: 'search', type: '', tag: '', source: '', language: '', symbol_kind: '' }
 
 /** Suggestions for the tag and source filters, read once per visit. */
+/** @type {Promise<[{ tags: { tag: string }[] }, { sources: { id: string }[] }]> | null} */
 let suggestions = null
 function suggestionLists() {
   const tags = el('datalist', { id: 'tag-suggestions' })
@@ -59,7 +78,14 @@ function suggestionLists() {
   return [tags, sources]
 }
 
+/** @param {() => void} onChange */
 export function filterBar(onChange) {
+  /**
+   * @param {'type' | 'tag' | 'source' | 'language' | 'symbol_kind'} name
+   * @param {string} label
+   * @param {string} placeholder
+   * @param {string} [list]
+   */
   const field = (name, label, placeholder, list) => {
     const input = el('input', { name, placeholder, 'aria-label': label, size: 10, value: filters[name], list })
     input.addEventListener('change', () => {
@@ -80,7 +106,7 @@ export function filterBar(onChange) {
   })
   return el(
     'form',
-    { class: 'filters', id: 'filters', onsubmit: (e) => e.preventDefault() },
+    { class: 'filters', id: 'filters', onsubmit: (/** @type {SubmitEvent} */ e) => e.preventDefault() },
     mode,
     field('type', 'Page type', 'type'),
     field('tag', 'Tag', 'tag', 'tag-suggestions'),
@@ -92,42 +118,54 @@ export function filterBar(onChange) {
 }
 
 let searchSeq = 0
+/**
+ * @param {Show} show
+ * @param {string} query
+ */
 export async function runSearch(show, query) {
   const seq = ++searchSeq
   if (query.trim() === '') return home(show)
+  /** @type {Record<string, unknown>} */
   const args = { query, limit: 20 }
-  for (const key of ['type', 'tag', 'source', 'language', 'symbol_kind']) if (filters[key]) args[key] = filters[key]
+  for (const key of /** @type {const} */ (['type', 'tag', 'source', 'language', 'symbol_kind'])) if (filters[key]) args[key] = filters[key]
   const response = await api(filters.mode, args)
   if (seq !== searchSeq) return
-  const where = (r) => (r.start_line ? `lines ${r.start_line}–${r.end_line}` : r.symbol_type === 'pdf_page' ? r.symbol_name : null)
+  const where = (/** @type {SearchResult} */ r) => (r.start_line ? `lines ${r.start_line}–${r.end_line}` : r.symbol_type === 'pdf_page' ? r.symbol_name : null)
   show(
     el('h1', { text: `Search: ${query}` }),
     filterBar(() => runSearch(show, query)),
     response.notice ? el('p', { class: 'muted', role: 'note', text: response.notice }) : null,
     resultList(
-      response.results.map((r) => ({ slug: r.slug, title: r.title, snippet: r.snippet, where: where(r) })),
+      response.results.map((/** @type {SearchResult} */ r) => ({ slug: r.slug, title: r.title, snippet: r.snippet, where: where(r) })),
       query,
     ),
   )
 }
 
+/**
+ * @param {string} title
+ * @param {{ links: LinkRow[], total?: number }} list
+ * @param {'to_slug' | 'from_slug'} key
+ */
 function linkList(title, { links, total }, key) {
+  /** @param {LinkRow} l */
   const item = (l) =>
     el(
       'li',
       {},
-      l[key] ? el('a', { href: pageHref(l[key]), text: l[key] }) : el('span', { class: 'muted', text: `${l.target_text ?? '?'} (not yet written)` }),
+      l[key] ? el('a', { href: pageHref(/** @type {string} */ (l[key])), text: l[key] }) : el('span', { class: 'muted', text: `${l.target_text ?? '?'} (not yet written)` }),
       l.link_type ? el('span', { class: 'muted', text: ` (${l.link_type}${l.line ? `, line ${l.line}` : ''})` }) : null,
       l.context ? el('div', { class: 'muted context', text: l.context }) : null,
     )
   return el(
     'section',
     {},
-    el('h3', { text: total > links.length ? `${title} (${links.length} of ${total})` : `${title} (${links.length})` }),
+    el('h3', { text: /** @type {number} */ (total) > links.length ? `${title} (${links.length} of ${total})` : `${title} (${links.length})` }),
     links.length ? el('ul', {}, links.map(item)) : el('p', { class: 'muted', text: 'None.' }),
   )
 }
 
+/** @param {Record<string, unknown> | null | undefined} frontmatter */
 function frontMatterTable(frontmatter) {
   const rows = Object.entries(frontmatter ?? {})
   if (rows.length === 0) return null
@@ -138,10 +176,18 @@ function frontMatterTable(frontmatter) {
   )
 }
 
+/**
+ * @param {Show} show
+ * @param {string} slug
+ * @param {import('./dom.js').Navigate} navigate
+ */
 export async function pageView(show, slug, navigate) {
   const page = await api('get_page', { slug })
   const [out, back] = await Promise.all([api('get_links', { slug }).catch(() => ({ links: [] })), api('get_backlinks', { slug }).catch(() => ({ links: [] }))])
-  const resolved = new Map(out.links.filter((l) => l.to_slug && l.target_text).map((l) => [l.target_text.split('#')[0].trim().toLowerCase(), l.to_slug]))
+  /** @type {Map<string, string>} */
+  const resolved = new Map(
+    out.links.filter((/** @type {LinkRow} */ l) => l.to_slug && l.target_text).map((/** @type {Required<LinkRow>} */ l) => [l.target_text.split('#')[0].trim().toLowerCase(), l.to_slug]),
+  )
   const enc = encodeURIComponent(slug)
   const actions = el(
     'nav',
@@ -185,7 +231,7 @@ export async function pageView(show, slug, navigate) {
 }
 
 /** A code page: the file with line numbers and highlighting, and its outline with callers and callees per symbol. */
-async function codeBody(page) {
+async function codeBody(/** @type {{ slug: string, source_id: string, compiled_truth: string, frontmatter?: { language?: string } }} */ page) {
   const { symbols } = await api('code_symbols', { slug: page.slug, source: page.source_id }).catch(() => ({ symbols: [] }))
   const language = page.frontmatter?.language ?? ''
   const lines = page.compiled_truth.replace(/\n$/, '').split('\n')
@@ -199,10 +245,10 @@ async function codeBody(page) {
     ),
   )
   const detail = el('div', { id: 'symbol-detail' })
-  const showGraph = async (symbol) => {
+  const showGraph = async (/** @type {string} */ symbol) => {
     detail.replaceChildren(el('p', { class: 'muted', text: `Loading ${symbol}…` }))
     const [callers, callees] = await Promise.all([api('code_callers', { symbol }), api('code_callees', { symbol })])
-    const row = (r) =>
+    const row = (/** @type {CodeRef} */ r) =>
       el(
         'li',
         {},
@@ -210,14 +256,16 @@ async function codeBody(page) {
         el('span', { class: 'muted', text: ` ${r.file ?? r.slug}${r.start_line ? `:${r.start_line}` : ''}${r.edge_type ? ` (${r.edge_type})` : ''}` }),
       )
     detail.replaceChildren(
-      ...[
-        el('h3', { text: symbol }),
-        callers.ambiguous ? el('p', { class: 'muted', text: 'This name has several definitions; results may mix them.' }) : null,
-        el('h4', { text: `Callers (${callers.results.length})` }),
-        el('ul', { class: 'callers' }, callers.results.map(row)),
-        el('h4', { text: `Callees (${callees.results.length})` }),
-        el('ul', { class: 'callees' }, callees.results.map(row)),
-      ].filter(Boolean),
+      .../** @type {Node[]} */ (
+        [
+          el('h3', { text: symbol }),
+          callers.ambiguous ? el('p', { class: 'muted', text: 'This name has several definitions; results may mix them.' }) : null,
+          el('h4', { text: `Callers (${callers.results.length})` }),
+          el('ul', { class: 'callers' }, callers.results.map(row)),
+          el('h4', { text: `Callees (${callees.results.length})` }),
+          el('ul', { class: 'callees' }, callees.results.map(row)),
+        ].filter(Boolean)
+      ),
     )
   }
   const outline = el(
@@ -229,7 +277,7 @@ async function codeBody(page) {
       : el(
           'ul',
           {},
-          symbols.map((s) =>
+          symbols.map((/** @type {CodeSymbol} */ s) =>
             el(
               'li',
               {},
@@ -253,13 +301,20 @@ async function codeBody(page) {
 }
 
 /** The page's neighbourhood, depth 1–2, notes and code together, drawn in rings by depth. */
+/**
+ * @param {Show} show
+ * @param {string} slug
+ * @param {string} [depthText]
+ */
 export async function graphView(show, slug, depthText) {
   const depth = depthText === '2' ? 2 : 1
   const walk = await api('graph_walk', { slug, depth, limit: 60 })
   const size = 640
   const centre = size / 2
+  /** @type {string[][]} */
   const byDepth = [[walk.start.slug], [], []]
   for (const node of walk.nodes) byDepth[node.depth]?.push(node.slug)
+  /** @type {Map<string, number[]>} */
   const position = new Map([[walk.start.slug, [centre, centre]]])
   for (const d of [1, 2]) {
     const ring = byDepth[d]
@@ -268,11 +323,12 @@ export async function graphView(show, slug, depthText) {
       position.set(s, [centre + Math.cos(angle) * d * 140, centre + Math.sin(angle) * d * 140])
     })
   }
-  const kind = new Map([[walk.start.slug, walk.start.page_kind], ...walk.nodes.map((n) => [n.slug, n.page_kind])])
-  const edges = walk.nodes.map((n) => {
+  /** @type {Map<string, string>} */
+  const kind = new Map([[walk.start.slug, walk.start.page_kind], ...walk.nodes.map((/** @type {GraphNode} */ n) => [n.slug, n.page_kind])])
+  const edges = walk.nodes.map((/** @type {GraphNode} */ n) => {
     const from = n.path[n.path.length - 2]
     const [x1, y1] = position.get(from) ?? [centre, centre]
-    const [x2, y2] = position.get(n.slug)
+    const [x2, y2] = /** @type {number[]} */ (position.get(n.slug))
     return svg('line', { x1, y1, x2, y2, class: `edge ${n.via}` }, svg('title', { text: n.via }))
   })
   const nodes = [...position.entries()].map(([s, [x, y]]) =>
@@ -300,6 +356,7 @@ export async function graphView(show, slug, depthText) {
   )
 }
 
+/** @param {Show} show */
 export async function tagsView(show) {
   const { tags } = await api('list_tags', { limit: 500 })
   show(
@@ -309,12 +366,18 @@ export async function tagsView(show) {
       : el(
           'ul',
           { class: 'tags' },
-          tags.map((t) => el('li', {}, el('a', { href: `#/tag/${encodeURIComponent(t.tag)}`, text: t.tag }), el('span', { class: 'muted', text: ` ${t.pages}` }))),
+          tags.map((/** @type {{ tag: string, pages: number }} */ t) =>
+            el('li', {}, el('a', { href: `#/tag/${encodeURIComponent(t.tag)}`, text: t.tag }), el('span', { class: 'muted', text: ` ${t.pages}` })),
+          ),
         ),
   )
 }
 
+/**
+ * @param {Show} show
+ * @param {string} tag
+ */
 export async function tagView(show, tag) {
   const { pages } = await api('list_pages', { tag, limit: 200 })
-  show(el('h1', { text: `#${tag}` }), resultList(pages.map((p) => ({ slug: p.slug, title: p.title, detail: p.type }))))
+  show(el('h1', { text: `#${tag}` }), resultList(pages.map((/** @type {PageRow} */ p) => ({ slug: p.slug, title: p.title, detail: p.type }))))
 }

@@ -5,6 +5,17 @@ import { api } from './api.js'
 import { el, pageHref, when } from './dom.js'
 import { renderMarkdown } from './markdown.js'
 
+/** @typedef {import('./dom.js').Show} Show */
+/** @typedef {import('./dom.js').Navigate} Navigate */
+/** @typedef {import('./dom.js').Failure} Failure */
+/** A row of list_versions. @typedef {{ number: number, written_at: string, via?: string, by?: string, lines_added: number, lines_removed: number, current: boolean }} Version */
+/** A row of list_trash. @typedef {{ slug: string, deleted_at: string, trash_id: number }} TrashedPage */
+
+/**
+ * @param {Show} show
+ * @param {string} slug
+ * @param {Navigate} navigate
+ */
 export async function editView(show, slug, navigate) {
   const page = await api('get_page', { slug })
   const { total } = await api('list_versions', { slug, limit: 1 })
@@ -12,6 +23,7 @@ export async function editView(show, slug, navigate) {
   const area = el('textarea', { id: 'editor', 'aria-label': 'Markdown' })
   area.value = markdown
   const preview = el('div', { id: 'preview', class: 'preview', 'aria-live': 'polite' })
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let typing
   const refresh = () => preview.replaceChildren(renderMarkdown(area.value.replace(/^---\n[\s\S]*?\n---\n/, ''), slug))
   area.addEventListener('input', () => {
@@ -23,13 +35,14 @@ export async function editView(show, slug, navigate) {
   const form = el(
     'form',
     {
-      onsubmit: async (event) => {
+      onsubmit: async (/** @type {SubmitEvent} */ event) => {
         event.preventDefault()
         try {
           const saved = await api('put_page', { slug, content: area.value, expected_content_hash: page.content_hash })
           status.textContent = `Saved (${saved.status}).`
           navigate(pageHref(slug))
-        } catch (err) {
+        } catch (caught) {
+          const err = /** @type {Failure & { code?: string }} */ (caught)
           status.className = 'error'
           status.textContent = err.code === 'write_conflict' ? 'This page changed since you opened it; nothing was saved. Reload to see the newer text.' : err.message
         }
@@ -46,6 +59,10 @@ export async function editView(show, slug, navigate) {
   area.focus()
 }
 
+/**
+ * @param {Show} show
+ * @param {Navigate} navigate
+ */
 export async function captureView(show, navigate) {
   const area = el('textarea', { id: 'capture-text', 'aria-label': 'What to capture', placeholder: 'A thought, a snippet, a message…' })
   const slugInput = el('input', { id: 'capture-slug', placeholder: 'slug (optional, default inbox/<date>-<hash>)', 'aria-label': 'Slug' })
@@ -54,12 +71,13 @@ export async function captureView(show, navigate) {
     'form',
     {
       id: 'capture',
-      onsubmit: async (event) => {
+      onsubmit: async (/** @type {SubmitEvent} */ event) => {
         event.preventDefault()
         try {
           const receipt = await api('capture', { text: area.value, ...(slugInput.value.trim() ? { slug: slugInput.value.trim() } : {}) })
           navigate(pageHref(receipt.slug))
-        } catch (err) {
+        } catch (caught) {
+          const err = /** @type {Failure} */ (caught)
           status.className = 'error'
           status.textContent = `${err.message}${err.hint ? ` — ${err.hint}` : ''}`
         }
@@ -73,10 +91,15 @@ export async function captureView(show, navigate) {
   area.focus()
 }
 
+/**
+ * @param {Show} show
+ * @param {string} slug
+ * @param {import('./dom.js').Refresh} refresh
+ */
 export async function historyView(show, slug, refresh) {
   const { versions, total } = await api('list_versions', { slug })
   const diffBox = el('pre', { class: 'diff', id: 'diff' })
-  const rows = versions.map((v) =>
+  const rows = versions.map((/** @type {Version} */ v) =>
     el(
       'li',
       {},
@@ -88,7 +111,7 @@ export async function historyView(show, slug, refresh) {
             text: 'Diff',
             onclick: async () => {
               const { diff } = await api('diff_versions', { slug, from: v.number })
-              diffBox.replaceChildren(...diff.split('\n').map((line) => el('div', { class: line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : '', text: line })))
+              diffBox.replaceChildren(...diff.split('\n').map((/** @type {string} */ line) => el('div', { class: line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : '', text: line })))
             },
           }),
       v.current
@@ -112,6 +135,10 @@ export async function historyView(show, slug, refresh) {
   )
 }
 
+/**
+ * @param {Show} show
+ * @param {Navigate} navigate
+ */
 export async function trashView(show, navigate) {
   const { pages } = await api('list_trash', {})
   show(
@@ -121,7 +148,7 @@ export async function trashView(show, navigate) {
       : el(
           'ul',
           {},
-          pages.map((p) =>
+          pages.map((/** @type {TrashedPage} */ p) =>
             el(
               'li',
               {},

@@ -155,6 +155,11 @@ t.test('code, graph and operate screens', async (t) => {
   // Jobs live: a job submitted from the CLI shows up without a reload.
   await page.goto(`${base}/ui#/jobs`)
   await page.waitForSelector('#live')
+  t.same(
+    await page.$$eval('p.filters a', (links) => links.map((a) => a.getAttribute('href'))),
+    ['#/jobs/', '#/jobs/waiting', '#/jobs/active', '#/jobs/completed', '#/jobs/dead'],
+    'the status filters are links',
+  )
   await page.evaluate('window.__sameScreen = true')
   await new Promise((r) => setTimeout(r, 300))
   // Live means within 2 s of the submitting command's return. One stall of a busy machine gets a

@@ -31,7 +31,15 @@ async function loadDocs(db: Database, dataset: Dataset, embedder: EmbeddingProvi
 /** Hybrid hits best first, each kept while its chunk text still fits the budget. */
 async function queryWithin(search: SearchContext, text: string, budget: number): Promise<Set<string>> {
   const response = await query(search, text, { limit: 50 })
-  const texts = new Map((await chunksById(search.db, response.results.map((r) => r.chunk_id), null)).map((c) => [c.id, c.chunk_text]))
+  const texts = new Map(
+    (
+      await chunksById(
+        search.db,
+        response.results.map((r) => r.chunk_id),
+        null,
+      )
+    ).map((c) => [c.id, c.chunk_text]),
+  )
   const slugs = new Set<string>()
   let used = 0
   for (const hit of response.results) {

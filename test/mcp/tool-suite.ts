@@ -54,6 +54,8 @@ export const EXPECTED_TOOLS = [
   'list_requests',
   'recall',
   'remember',
+  'create_backup',
+  'list_backups',
 ]
 
 export interface CallOutcome {
@@ -184,6 +186,9 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   if (options.remote) t.match(envelope(purged), { code: 'insufficient_scope' }, 'purging needs the admin scope')
   else t.match(purged.data, { purged: 1 })
 
+  const backups = await call(client, 'list_backups', {})
+  if (options.remote) t.match(envelope(backups), { code: 'insufficient_scope' }, 'listing backups needs the admin scope')
+  else t.same(backups.data.backups, [], 'a new brain has no backups yet')
   // Every tool refuses arguments it does not know, and wrong types, as invalid_params.
   for (const name of EXPECTED_TOOLS) {
     const outcome = await call(client, name, { not_an_argument: true })

@@ -11,6 +11,8 @@ interface CallWatchdogOptions {
   limitMs: number
   /** What the report names (the data directory). */
   location: string
+  /** A folder on the data directory's filesystem: a call stalled while it is full ends sooner. */
+  diskDir?: string
 }
 
 /**
@@ -25,7 +27,7 @@ export function startCallWatchdog(options: CallWatchdogOptions): CallWatch {
   const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT)
   const oldestStart = new Float64Array(shared)
   const thread = new Worker(new URL('./call-watchdog-thread.js', import.meta.url), {
-    workerData: { shared, limitMs: options.limitMs, location: options.location, pid: process.pid },
+    workerData: { shared, limitMs: options.limitMs, location: options.location, pid: process.pid, diskDir: options.diskDir ?? null },
     stdout: false,
     stderr: false,
   })

@@ -19,6 +19,8 @@ function formatBytes(bytes: number): string {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
 }
 
+const HINT = 'Free some space (or move BRAIN_HOME to a larger disk) and run the command again, or lower the reserve with BRAIN_DISK_RESERVE (e.g. 32MiB) or disk.reserve in config.json.'
+
 interface FreeSpaceGuardOptions {
   /** A folder on the filesystem to watch (the embedded data directory). */
   dir: string
@@ -29,12 +31,14 @@ interface FreeSpaceGuardOptions {
 }
 
 /**
- * Checks free space before a write. A reading is kept for a short while so a batch of writes
- * costs one statfs; a reading below the reserve is never reused, so writes resume as soon as
- * space is freed.
+ * Checks free space before a write. A reading well above the reserve is kept for a short while
+ * so a batch of writes costs one statfs; near or below the reserve every check reads afresh, so
+ * writes stop as soon as the disk fills and resume as soon as space is freed.
  */
 export class FreeSpaceGuard {
   private static readonly CACHE_MS = 250
+  /** Near the floor every write reads afresh, so a disk filled by another program is seen at once. */
+  private static readonly CACHE_MARGIN_BYTES = 256 * 1024 * 1024
   private readonly read: (dir: string) => number
   private lastReading = Number.POSITIVE_INFINITY
   private lastReadAt = Number.NEGATIVE_INFINITY
@@ -57,9 +61,23 @@ export class FreeSpaceGuard {
     this.checkAbove(Math.floor(this.options.reserveBytes / 2))
   }
 
+  /**
+   * The check before opening the database again after its engine was set aside: recovery writes
+   * a fresh WAL segment and a checkpoint, which is what the reserve is sized for.
+   */
+  checkToOpen(): void {
+    const free = this.readOrInfinity()
+    if (free >= this.options.reserveBytes) return
+    throw new DiskError(
+      'disk_full',
+      `The disk holding ${this.options.dir} has ${formatBytes(free)} free; the embedded brain needs ${formatBytes(this.options.reserveBytes)} free to open, for the database's recovery to finish. Nothing was lost.`,
+      { hint: HINT },
+    )
+  }
+
   private checkAbove(floor: number): void {
     const now = Date.now()
-    const fresh = now - this.lastReadAt < FreeSpaceGuard.CACHE_MS && this.lastReading >= floor
+    const fresh = now - this.lastReadAt < FreeSpaceGuard.CACHE_MS && this.lastReading >= floor + FreeSpaceGuard.CACHE_MARGIN_BYTES
     if (!fresh) {
       this.lastReading = this.readOrInfinity()
       this.lastReadAt = now
@@ -68,7 +86,7 @@ export class FreeSpaceGuard {
     throw new DiskError(
       'disk_full',
       `The disk holding ${this.options.dir} has ${formatBytes(this.lastReading)} free; the brain keeps ${formatBytes(floor)} free so the database can always finish and checkpoint, so nothing was written. Reads keep working.`,
-      { hint: 'Free some space (or move BRAIN_HOME to a larger disk) and run the command again, or lower the reserve with BRAIN_DISK_RESERVE (e.g. 32MiB) or disk.reserve in config.json.' },
+      { hint: HINT },
     )
   }
 

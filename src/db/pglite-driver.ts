@@ -6,6 +6,7 @@ import { DatabaseError, diskErrorFrom, isBrainError } from '../errors/index.js'
 import { startCallWatchdog } from './call-watchdog.js'
 import { FreeSpaceGuard, mayWrite } from './free-space.js'
 import { acquireFileLock } from './lock.js'
+import { ReplaceablePglite } from './pglite-instance.js'
 import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
 
 const PARSERS = { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseInt8 }
@@ -20,13 +21,16 @@ type BeginCall = () => () => void
 
 const NOT_WATCHED: BeginCall = () => () => undefined
 
-function executor(target: PgliteQueryable, beforeWrite: WriteCheck | null, begin: BeginCall): SqlExecutor {
+/** Where a call runs: on the live instance (which may be replaced) or inside one transaction. */
+type Runner = <T>(use: (target: PgliteQueryable) => Promise<T>) => Promise<T>
+
+function executor(run: Runner, beforeWrite: WriteCheck | null, begin: BeginCall): SqlExecutor {
   return {
     async query<R extends object>(text: string, params: readonly SqlParam[] = []): Promise<QueryResult<R>> {
       if (beforeWrite && mayWrite(text)) beforeWrite()
       const done = begin()
       try {
-        const result = await target.query<R>(text, params as unknown[])
+        const result = await run((target) => target.query<R>(text, params as unknown[]))
         // PGLite reports affectedRows 0 for a SELECT; node-postgres counts the rows it returned.
         // The larger of the two is what node-postgres would say for every kind of statement.
         return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) }
@@ -38,7 +42,7 @@ function executor(target: PgliteQueryable, beforeWrite: WriteCheck | null, begin
       beforeWrite?.()
       const done = begin()
       try {
-        await target.exec(sql)
+        await run((target) => target.exec(sql))
       } finally {
         done()
       }
@@ -106,62 +110,100 @@ async function compilePgliteModule(): Promise<WasmModule> {
   return wasm.compile(await readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))))
 }
 
+interface PgliteModules {
+  PGlite: typeof PGlite
+  extensions: NonNullable<PGliteOptions['extensions']>
+}
+
+async function loadModules(): Promise<PgliteModules> {
+  const [{ PGlite }, { vector }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector'), import('@electric-sql/pglite/contrib/pg_trgm')])
+  return { PGlite, extensions: { vector, pg_trgm } }
+}
+
+/** Why the database did not open, as the error a person can act on. */
+function openFailure(err: unknown, options: PgliteOpenOptions, guard: FreeSpaceGuard | null): Error {
+  if (isBrainError(err)) return err
+  const disk = diskErrorFrom(err, `while opening the embedded brain at ${options.dataDir}`)
+  if (disk) return disk
+  // Recovery after a crash writes a fresh 16 MiB WAL segment; PGLite reports that failing only
+  // as "failed to initialize", so a disk below the reserve is named as the likely cause.
+  try {
+    guard?.checkToOpen()
+  } catch (low) {
+    if (isBrainError(low)) return low
+  }
+  return new DatabaseError('embedded_open_failed', `Could not open the embedded brain at ${options.dataDir}.`, {
+    hint: 'Run `brain repair`: it tries PGLite recovery first, then restores the newest backup and keeps the damaged directory aside.',
+    cause: err,
+  })
+}
+
 /** Opens the embedded engine. Heavy modules load here, not at CLI start-up. */
 export async function openPglite(options: PgliteOpenOptions): Promise<Database> {
   const lock = options.memory ? null : acquireFileLock(join(options.dataDir, '..', 'db.lock'), options.dataDir)
-  let pg: PGlite
+  const guard = options.freeSpace && options.freeSpace.reserveBytes > 0 ? new FreeSpaceGuard(options.freeSpace) : null
+  let modules: PgliteModules
+  let first: PGlite
   try {
     const fromTemplate = !options.memory && options.templateDirectory !== undefined
     const compiled = fromTemplate ? compilePgliteModule().catch(() => undefined) : undefined
-    const modules = Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector'), import('@electric-sql/pglite/contrib/pg_trgm')])
+    const loading = loadModules()
     const copied = fromTemplate && copyTemplateDirectory(options.templateDirectory!, options.dataDir)
-    const [[{ PGlite }, { vector }, { pg_trgm }], pgliteWasmModule] = await Promise.all([modules, compiled])
+    const [loaded, pgliteWasmModule] = await Promise.all([loading, compiled])
+    modules = loaded
     if (!options.memory) mkdirSync(options.dataDir, { recursive: true })
-    pg = await PGlite.create(options.memory ? undefined : options.dataDir, {
+    first = await modules.PGlite.create(options.memory ? undefined : options.dataDir, {
       ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
-      extensions: { vector, pg_trgm },
+      extensions: modules.extensions,
       parsers: PARSERS,
       ...(options.template && !copied ? { loadDataDir: options.template } : {}),
     })
   } catch (err) {
     lock?.release()
-    if (isBrainError(err)) throw err
-    const disk = diskErrorFrom(err, `while opening the embedded brain at ${options.dataDir}`)
-    if (disk) throw disk
-    throw new DatabaseError('embedded_open_failed', `Could not open the embedded brain at ${options.dataDir}.`, {
-      hint: 'Run `brain repair`: it tries PGLite recovery first, then restores the newest backup and keeps the damaged directory aside.',
-      cause: err,
-    })
+    throw openFailure(err, options, guard)
   }
-  const guard = options.freeSpace && options.freeSpace.reserveBytes > 0 ? new FreeSpaceGuard(options.freeSpace) : null
+  const instance = new ReplaceablePglite(first, {
+    reopen: () =>
+      modules.PGlite.create(options.dataDir, { extensions: modules.extensions, parsers: PARSERS }).catch((err: unknown) => {
+        throw openFailure(err, options, guard)
+      }),
+    beforeReopen: () => {
+      if (options.memory) throw new DatabaseError('embedded_open_failed', 'An in-memory brain cannot be reopened after its engine stopped.')
+      guard?.checkToOpen()
+    },
+  })
   let closed = false
-  const watchdog = !options.memory && (options.callLimitMs ?? 0) > 0 ? startCallWatchdog({ limitMs: options.callLimitMs!, location: options.dataDir }) : null
+  const watchdog =
+    !options.memory && (options.callLimitMs ?? 0) > 0 ? startCallWatchdog({ limitMs: options.callLimitMs!, location: options.dataDir, diskDir: options.freeSpace?.dir ?? options.dataDir }) : null
   const begin = watchdog ? () => watchdog.begin() : NOT_WATCHED
+  const onLive: Runner = (use) => instance.run((generation) => use(generation.pg))
   const lanes = (beforeWrite: WriteCheck | null) => {
-    const base = executor(pg, beforeWrite, begin)
+    const base = executor(onLive, beforeWrite, begin)
     return {
       query: base.query,
       exec: base.exec,
       // Checked at each write inside: a read-only transaction (search sets its timeouts in one)
       // works on a full disk, and a refused write rolls the whole transaction back.
-      transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => pg.transaction((tx) => fn(executor(tx, beforeWrite, begin))),
+      transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => instance.run((generation) => generation.pg.transaction((tx) => fn(executor((use) => generation.settle(use(tx)), beforeWrite, begin)))),
     }
   }
   const database: Database = {
     capabilities: { multiProcess: false, rowLevelSecurity: false, httpServer: false, notifications: true, autoAnalyze: false, parallelStatements: false },
     location: options.memory ? 'pglite:memory' : `pglite:${options.dataDir}`,
     ...lanes(guard ? () => guard.check() : null),
-    dumpDataDir: async () => (await pg.dumpDataDir('none')) as Blob,
+    dumpDataDir: () => instance.run(async (generation) => (await generation.pg.dumpDataDir('none')) as Blob),
     // Every statement waits for an open transaction, so the copy made inside one sees no write
     // half done; the checkpoint leaves little WAL for the restored copy to replay.
     snapshotDataDir: (read) =>
-      pg.transaction(async (tx) => {
-        const value = await read(executor(tx, null, begin))
-        await tx.exec('CHECKPOINT')
-        return { read: value, dump: (await pg.dumpDataDir('none')) as Blob }
-      }),
+      instance.run((generation) =>
+        generation.pg.transaction(async (tx) => {
+          const value = await read(executor((use) => generation.settle(use(tx)), null, begin))
+          await tx.exec('CHECKPOINT')
+          return { read: value, dump: (await generation.pg.dumpDataDir('none')) as Blob }
+        }),
+      ),
     async listen(channel, onPayload) {
-      const unsubscribe = await pg.listen(channel, onPayload)
+      const unsubscribe = await instance.listen(channel, onPayload)
       return async () => {
         if (!closed) await unsubscribe()
       }
@@ -170,7 +212,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       if (closed) return
       closed = true
       try {
-        await pg.close()
+        await instance.close()
       } finally {
         await watchdog?.stop()
         lock?.release()

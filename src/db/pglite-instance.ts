@@ -1,0 +1,152 @@
+import type { PGlite } from '@electric-sql/pglite'
+import { DiskError, diskProblemOf } from '../errors/index.js'
+
+/** One PGLite instance and the promise that rejects every call still waiting on it once it is retired. */
+export interface PgliteGeneration {
+  readonly pg: PGlite
+  /** Races a call on this instance against its retirement; a full-disk error retires it. */
+  settle<T>(call: Promise<T>): Promise<T>
+}
+
+interface LiveGeneration extends PgliteGeneration {
+  retired: boolean
+  retire(err: unknown): void
+}
+
+/** How long a trivial query may take before an instance that reported a full disk counts as wedged. */
+const PROBE_MS = 5000
+
+/**
+ * Whether the instance still answers. A full data file (a table that cannot grow) leaves PGLite
+ * working, and reads should go on there; only an instance that stopped answering is retired.
+ */
+async function answers(pg: PGlite): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PROBE_MS)))
+  try {
+    return await Promise.race([
+      pg.query('SELECT 1').then(
+        () => true as const,
+        () => false as const,
+      ),
+      late,
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+interface Listener {
+  channel: string
+  onPayload: (payload: string) => void
+  unsubscribe: (() => Promise<void>) | null
+}
+
+interface ReplaceableOptions {
+  /** Opens a fresh instance on the same data directory; PostgreSQL's recovery replays what was committed. */
+  reopen: () => Promise<PGlite>
+  /** Runs before a reopen; throws (disk_full) while there is too little room for recovery to finish. */
+  beforeReopen: () => void
+}
+
+function retiredError(cause: unknown): DiskError {
+  return new DiskError(
+    'disk_full',
+    'The disk filled up under the embedded brain in the middle of a write, so the database engine was set aside; this call did not finish. Committed writes are kept.',
+    { hint: 'Free some space and run the command again: the brain reopens by itself and replays what was committed.', cause },
+  )
+}
+
+/**
+ * PGLite after PostgreSQL failed to create a WAL segment on a full disk answers that one call
+ * with SQLSTATE 53100 and then never settles another promise: every later call, `close` included,
+ * waits forever. The free-space check keeps writes out of that state, but a disk filled by
+ * someone else between the check and the write still gets there. So after a full-disk error the
+ * instance is asked a trivial question; if it does not answer it is retired: calls waiting on it
+ * are rejected, it is never called again, and the next call opens a fresh instance on the same
+ * directory once there is room for recovery to run.
+ */
+export class ReplaceablePglite {
+  private live: LiveGeneration | null
+  private reopening: Promise<LiveGeneration> | null = null
+  private readonly listeners = new Set<Listener>()
+
+  constructor(
+    first: PGlite,
+    private readonly options: ReplaceableOptions,
+  ) {
+    this.live = this.generation(first)
+  }
+
+  /** Runs `use` on the live instance, opening a fresh one first if the last was retired. */
+  async run<T>(use: (generation: PgliteGeneration) => Promise<T>): Promise<T> {
+    const generation = await this.current()
+    return generation.settle(use(generation))
+  }
+
+  /** Subscribes on the live instance and again on every instance that replaces it. */
+  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    const listener: Listener = { channel, onPayload, unsubscribe: null }
+    listener.unsubscribe = await this.run((generation) => generation.pg.listen(channel, onPayload))
+    this.listeners.add(listener)
+    return async () => {
+      this.listeners.delete(listener)
+      if (this.live && !this.live.retired) await listener.unsubscribe?.()
+    }
+  }
+
+  /** Closes the live instance; a retired one is left alone, since its close would never return. */
+  async close(): Promise<void> {
+    const live = this.live
+    this.live = null
+    if (live && !live.retired) await live.settle(live.pg.close())
+  }
+
+  private async current(): Promise<LiveGeneration> {
+    if (this.live && !this.live.retired) return this.live
+    if (!this.reopening) {
+      this.options.beforeReopen()
+      this.reopening = this.options
+        .reopen()
+        .then(async (pg) => {
+          const generation = this.generation(pg)
+          for (const listener of this.listeners) listener.unsubscribe = await pg.listen(listener.channel, listener.onPayload)
+          this.live = generation
+          return generation
+        })
+        .finally(() => {
+          this.reopening = null
+        })
+    }
+    return this.reopening
+  }
+
+  private generation(pg: PGlite): LiveGeneration {
+    let reject: (err: unknown) => void = () => undefined
+    const gone = new Promise<never>((_, r) => (reject = r))
+    // Nobody may be waiting when it is retired; that rejection is expected and handled by settle.
+    gone.catch(() => undefined)
+    const generation: LiveGeneration = {
+      pg,
+      retired: false,
+      retire: (err) => {
+        if (generation.retired) return
+        generation.retired = true
+        reject(retiredError(err))
+      },
+      settle: async <T>(call: Promise<T>): Promise<T> => {
+        try {
+          return await Promise.race([call, gone])
+        } catch (err) {
+          if (!generation.retired && diskProblemOf(err) === 'full') {
+            probing ??= answers(pg).finally(() => (probing = null))
+            if (!(await probing)) generation.retire(err)
+          }
+          throw err
+        }
+      },
+    }
+    let probing: Promise<boolean> | null = null
+    return generation
+  }
+}

@@ -117,15 +117,16 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
 /** One part converted, or, when it fails as a whole, each of its items on its own. */
 async function convertPart(input: StreamedInput, part: Extract<ExportPart, { items: Buffer[] }>, options: StreamedOptions, result: StreamedResult): Promise<ConvertResult[]> {
   const attempt = async (items: Buffer[], firstIndex: number): Promise<ConvertResult> => {
-    const converted = await convertBounded({ bytes: partBytes(input.kind, items), name: input.name, contentType: input.contentType, firstIndex }, options.limits)
+    const converted = await convertBounded({ bytes: partBytes(input.kind, items, part.header), name: input.name, contentType: input.contentType, firstIndex }, options.limits)
     for (const [key, n] of Object.entries(converted.counts)) result.counts[key] = (result.counts[key] ?? 0) + n
     return converted
   }
   try {
     return [await attempt(part.items, part.firstIndex)]
   } catch (err) {
-    if (part.items.length === 1) {
-      result.failed.push(failure(itemRange(input.name, part, 1), err))
+    // A Telegram part is whole months of a chat: one message alone would rewrite its month's page.
+    if (part.items.length === 1 || input.kind === 'telegram') {
+      result.failed.push(failure(itemRange(input.name, part, part.items.length), err))
       return []
     }
   }

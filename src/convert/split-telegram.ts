@@ -8,7 +8,7 @@ import { ConvertError } from './errors.js'
 import { isWhitespace, ItemBuilder, type Item } from './split-item.js'
 
 /** One message's JSON text, the chat it is in (counted from 0) and that chat's own fields. */
-export interface TelegramMessage {
+interface TelegramMessage {
   chat: number
   /** The chat's `name`, `type` and `id` as JSON members (`"name":"Ada","id":42`), as far as read. */
   header: Buffer

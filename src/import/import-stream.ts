@@ -67,6 +67,8 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
   const earlier = await sourceHashesBySlug(db, input.sourceId, input.sourceUri)
   const result: StreamedResult = { format: null, sourceHash, unchanged: false, items: 0, counts: {}, failed: [], removed: [] }
   const slugs = new Set<string>()
+  // A Telegram chat spans parts, and each part's conversion counts it again.
+  const chats = new Set<string>()
   let lastWritten: DraftWrite | null = null
   const documentInput: DocumentInput = { ...input, bytes: new Uint8Array() }
   const write = async (writes: readonly DraftWrite[]): Promise<void> => {
@@ -85,6 +87,7 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
       continue
     }
     result.items += part.items.length
+    if (part.header !== undefined) chats.add(part.header.toString('utf8'))
     const converted = await convertPart(input, part, options, result)
     const writes = converted.flatMap(({ format, drafts }) =>
       drafts.map((draft): DraftWrite => {
@@ -104,6 +107,7 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
     await write(writes.filter((w) => w.slug !== lastWritten!.slug))
     options.onItems?.(result.items)
   }
+  if (chats.size > 0) result.counts.conversations = chats.size
   if (lastWritten === null) {
     if (result.failed.length === 0) throw new ConvertError('convert_unsupported', `${input.name}: no messages or conversations`)
     return result

@@ -156,6 +156,7 @@ engineTest(t, 'a folder import reads a Telegram result.json in parts', async (t,
   const result = await importFolder(db, dir, { sourceId: 'default', embedder: null, strategy: 'auto', onProgress: (p) => p.path && progress.push(p.path) })
   t.same(result.failed, [])
   t.match(result.formats, { telegram: { files: 1 } })
+  t.match(result.documentCounts, { conversations: 3, messages: 47 }, 'each chat counted once, though it spans parts')
   t.ok(progress.includes('DataExport_2024/result.json: 47 read'), 'progress names the messages read')
   t.equal(await countPages(db), 3 + 2 + 1)
 })

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
@@ -45,4 +46,10 @@ t.test('and the same on PostgreSQL whose collation is en-US', async (t) => {
   const { rows } = await db.query<{ lang: boolean }>(`SELECT 'éb/tie' < 'fa/tie' AS lang`)
   t.ok(rows[0]!.lang, 'the database orders names by language, not by byte')
   t.equal(await tieTarget(t, db), 'fa/tie')
+
+  // A link a language collation resolved before the fix, as a brain made earlier holds it.
+  await db.query(`UPDATE links SET to_page_id = (SELECT id FROM pages WHERE slug = 'éb/tie') WHERE from_page_id = (SELECT id FROM pages WHERE slug = 'note')`)
+  t.equal((await getLinks(db, 'note'))[0]?.toSlug, 'éb/tie')
+  await db.exec(await readFile(fileURLToPath(new URL('../../../migrations/0570_link_ties_in_byte_order.sql', import.meta.url)), 'utf8'))
+  t.equal((await getLinks(db, 'note'))[0]?.toSlug, 'fa/tie', 'the migration resolves it again in byte order')
 })

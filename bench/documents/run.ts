@@ -8,11 +8,12 @@
  *   node dist/bench/documents/run.js html [count=1000]  [pglite|postgres]   article pages
  *   node dist/bench/documents/run.js whatsapp [count=100000] [pglite|postgres]   messages of one chat
  *   node dist/bench/documents/run.js chats [megabytes=200] [pglite|postgres]   a ChatGPT conversations.json
+ *   node dist/bench/documents/run.js telegram [megabytes=200] [pglite|postgres]   a Telegram account's result.json
  *
  * The mail and WhatsApp runs then add one message to the file and import the folder again: what
  * a newer export of the same mailbox or chat costs.
  */
-import { appendFileSync, closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
@@ -101,6 +102,46 @@ function writeChats(dir: string, megabytes: number): number {
   return count
 }
 
+/**
+ * A Telegram account export of about `megabytes` MB: twelve chats, each with twenty messages a
+ * day of a sentence or two from 2021 on, in Telegram's own layout (a `text` and its
+ * `text_entities`), written message by message (the file is never held whole).
+ */
+function writeTelegram(dir: string, megabytes: number): number {
+  mkdirSync(join(dir, 'DataExport_bench'))
+  const fd = openSync(join(dir, 'DataExport_bench', 'result.json'), 'w')
+  const chats = 12
+  const perChat = (megabytes * 1024 * 1024) / chats
+  let count = 0
+  writeSync(
+    fd,
+    '{\n "about": "Here is the data you requested.",\n "personal_information": {"user_id": 1, "first_name": "Ana"},\n "chats": {\n  "about": "This page lists all chats from this export.",\n  "list": [\n',
+  )
+  for (let c = 0; c < chats; c++) {
+    writeSync(fd, `${c === 0 ? '' : ',\n'}   {"name": "Chat ${c}", "type": "personal_chat", "id": ${1000 + c}, "messages": [\n`)
+    let written = 0
+    for (let i = 0; written < perChat; i++, count++) {
+      const day = new Date(Date.UTC(2021, 0, 1) + Math.floor(i / 20) * 86_400_000).toISOString().slice(0, 10)
+      const text = `${sentence(count, 12)} ${sentence(count + 1, 8)}`
+      const message = {
+        id: i + 1,
+        type: 'message',
+        date: `${day}T${String(8 + (i % 12)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00`,
+        date_unixtime: '1609488000',
+        from: i % 2 === 0 ? 'Ana' : `Friend ${c}`,
+        from_id: `user${i % 2 === 0 ? 1 : 100 + c}`,
+        text,
+        text_entities: [{ type: 'plain', text }],
+      }
+      written += writeSync(fd, `${i === 0 ? '' : ',\n'}    ${JSON.stringify(message)}`)
+    }
+    writeSync(fd, '\n   ]}')
+  }
+  writeSync(fd, '\n  ]\n }\n}\n')
+  closeSync(fd)
+  return count
+}
+
 /** One more message at the end of the mailbox or chat, as a newer export has it. */
 function appendOne(dir: string, kind: string, count: number): boolean {
   if (kind === 'mail') {
@@ -121,7 +162,7 @@ function appendOne(dir: string, kind: string, count: number): boolean {
 
 async function main(): Promise<void> {
   const [kind = 'pdf', countArg, engineArg] = process.argv.slice(2)
-  const count = Number(countArg ?? (kind === 'pdf' ? 500 : kind === 'mail' ? 10_000 : kind === 'whatsapp' ? 100_000 : kind === 'chats' ? 200 : 1000))
+  const count = Number(countArg ?? (kind === 'pdf' ? 500 : kind === 'mail' ? 10_000 : kind === 'whatsapp' ? 100_000 : kind === 'chats' || kind === 'telegram' ? 200 : 1000))
   const engine = (engineArg ?? 'pglite') as BenchEngine
   const dir = mkdtempSync(join(tmpdir(), 'brain-bench-docs-'))
   try {
@@ -130,6 +171,7 @@ async function main(): Promise<void> {
       mail: () => writeMbox(dir, count),
       whatsapp: () => writeWhatsapp(dir, count),
       chats: () => writeChats(dir, count),
+      telegram: () => writeTelegram(dir, count),
     }
     const expected = await (writers[kind] ?? (() => writeHtml(dir, count)))()
     const { db, close } = await openBenchDatabase(engine)

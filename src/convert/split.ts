@@ -7,9 +7,11 @@
  */
 import { ConvertError } from './errors.js'
 import { converterFor } from './detect.js'
+import { isWhitespace, ItemBuilder, type Item } from './split-item.js'
+import { messageMonth, telegramMessages, telegramPart } from './split-telegram.js'
 
 /** How an export is cut: at mbox message starts, or between the elements of a JSON array. */
-export type SplitKind = 'mbox' | 'json-array'
+export type SplitKind = 'mbox' | 'json-array' | 'telegram'
 
 export interface SplitOptions {
   /** A part ends before the item that would take it past this many bytes. */
@@ -21,51 +23,36 @@ export interface SplitOptions {
 }
 
 /** Some consecutive items of an export, or one item too large to hold. */
-export type ExportPart = { kind: SplitKind; firstIndex: number; items: Buffer[] } | { kind: SplitKind; firstIndex: number; tooLarge: number }
-
-type Item = Buffer | { tooLarge: number }
+export type ExportPart =
+  | {
+      kind: SplitKind
+      firstIndex: number
+      items: Buffer[]
+      /** A Telegram part's chat: its `name`, `type` and `id` as JSON members. */
+      header?: Buffer
+    }
+  | { kind: SplitKind; firstIndex: number; tooLarge: number }
 
 const FROM = Buffer.from('From ')
-const isWhitespace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
 /** Whether a file of this name and first bytes can be read in parts, and how. */
 export function splitKindFor(name: string, head: Uint8Array): SplitKind | null {
   const kind = converterFor(name, undefined, head)
   if (kind === 'mbox') return 'mbox'
+  if (kind === 'telegram') return 'telegram'
   if (kind !== 'chat') return null
   const first = head.findIndex((c) => !isWhitespace(c) && c !== 0xef && c !== 0xbb && c !== 0xbf)
   return first >= 0 && head[first] === 0x5b ? 'json-array' : null
 }
 
 /** A part's items as one file of its format. */
-export function partBytes(kind: SplitKind, items: readonly Buffer[]): Buffer {
+export function partBytes(kind: SplitKind, items: readonly Buffer[], header: Buffer = Buffer.alloc(0)): Buffer {
   if (kind === 'mbox') return Buffer.concat(items)
+  if (kind === 'telegram') return telegramPart(header, items)
   const pieces: Buffer[] = [Buffer.from('[')]
   for (const [i, item] of items.entries()) pieces.push(...(i === 0 ? [item] : [Buffer.from(','), item]))
   pieces.push(Buffer.from(']'))
   return Buffer.concat(pieces)
-}
-
-/** Gathers one item's pieces, dropping them once it passes the item limit. */
-class ItemBuilder {
-  private pieces: Buffer[] = []
-  private size = 0
-  constructor(private readonly maxBytes: number) {}
-  add(piece: Buffer): void {
-    if (piece.length === 0) return
-    this.size += piece.length
-    if (this.size > this.maxBytes) this.pieces = []
-    else this.pieces.push(piece)
-  }
-  get empty(): boolean {
-    return this.size === 0
-  }
-  take(): Item {
-    const item: Item = this.size > this.maxBytes ? { tooLarge: this.size } : Buffer.concat(this.pieces)
-    this.pieces = []
-    this.size = 0
-    return item
-  }
 }
 
 /** The messages of an mbox stream, each with its `From ` line; text before the first is not a message. */
@@ -178,6 +165,10 @@ async function* jsonArrayElements(chunks: AsyncIterable<Uint8Array>, maxItemByte
  * each at most `partItems` items and, unless one item alone is larger, `partBytes` bytes.
  */
 export async function* splitExport(kind: SplitKind, chunks: AsyncIterable<Uint8Array>, name: string, options: SplitOptions): AsyncGenerator<ExportPart> {
+  if (kind === 'telegram') {
+    yield* telegramParts(chunks, name, options)
+    return
+  }
   const items = kind === 'mbox' ? mboxMessages(chunks, options.maxItemBytes) : jsonArrayElements(chunks, options.maxItemBytes, name)
   let held: Buffer[] = []
   let bytes = 0
@@ -200,4 +191,42 @@ export async function* splitExport(kind: SplitKind, chunks: AsyncIterable<Uint8A
     if (tooLarge) firstIndex = index
   }
   if (held.length > 0) yield { kind, firstIndex, items: held }
+}
+
+/**
+ * A Telegram export's parts: messages of one chat, cut only where a month ends, because a chat's
+ * month is one page and two parts holding the same month would each write it. A month larger
+ * than a part is one part; past the converter's limits it fails on its own and the rest go on.
+ */
+async function* telegramParts(chunks: AsyncIterable<Uint8Array>, name: string, options: SplitOptions): AsyncGenerator<ExportPart> {
+  let held: Buffer[] = []
+  let header: Buffer = Buffer.alloc(0)
+  let bytes = 0
+  let index = 0
+  let firstIndex = 0
+  let chat = -1
+  let month = ''
+  for await (const message of telegramMessages(chunks, options.maxItemBytes, name)) {
+    const { item } = message
+    const tooLarge = !Buffer.isBuffer(item)
+    const itemMonth = tooLarge ? month : messageMonth(item)
+    const full = held.length >= options.partItems || bytes + (tooLarge ? 0 : item.length) > options.partBytes
+    if (held.length > 0 && (message.chat !== chat || (full && itemMonth !== month))) {
+      yield { kind: 'telegram', firstIndex, items: held, header }
+      held = []
+      bytes = 0
+      firstIndex = index
+    }
+    chat = message.chat
+    header = message.header
+    month = itemMonth
+    if (tooLarge) yield { kind: 'telegram', firstIndex: index, tooLarge: item.tooLarge }
+    else {
+      if (held.length === 0) firstIndex = index
+      held.push(item)
+      bytes += item.length
+    }
+    index++
+  }
+  if (held.length > 0) yield { kind: 'telegram', firstIndex, items: held, header }
 }

@@ -48,9 +48,13 @@ function statementName(text: string): string {
   return `brain_${(hash >>> 0).toString(36)}_${text.length.toString(36)}`
 }
 
+// BRAIN_HOME's disk is not the one that filled: the server's data directory is, often on another machine.
+const SERVER_DISK_ADVICE =
+  "Free some space on the PostgreSQL server's disk (where its data directory or WAL lives) and run the command again; PostgreSQL writes again by itself, pages already stored are kept, and a re-import skips them."
+
 /** PostgreSQL's disk_full (SQLSTATE 53100) as the typed DiskError; other errors unchanged. */
 export function asDiskError(err: unknown): unknown {
-  return diskErrorFrom(err, 'on the PostgreSQL server') ?? err
+  return diskErrorFrom(err, 'on the PostgreSQL server', SERVER_DISK_ADVICE) ?? err
 }
 
 function executor(target: Pick<Pool | PoolClient, 'query'>): SqlExecutor {

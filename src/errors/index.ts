@@ -121,14 +121,19 @@ export function diskProblemOf(err: unknown): 'full' | 'read_only' | null {
   return null
 }
 
-/** The disk problem behind `err` as a typed error with advice, or null when there is none. */
-export function diskErrorFrom(err: unknown, where?: string): DiskError | null {
+const FULL_DISK_ADVICE = 'Free some space (or move BRAIN_HOME to a larger disk) and run the command again; pages already stored are kept, and a re-import skips them.'
+
+/**
+ * The disk problem behind `err` as a typed error with advice, or null when there is none.
+ * `fullAdvice` replaces the advice for a full disk where the disk is not BRAIN_HOME's.
+ */
+export function diskErrorFrom(err: unknown, where?: string, fullAdvice: string = FULL_DISK_ADVICE): DiskError | null {
   const problem = diskProblemOf(err)
   if (problem === null) return null
   const place = where ? ` (${where})` : ''
   return problem === 'full'
     ? new DiskError('disk_full', `The disk is full${place}; the operation stopped. Each page is stored whole or not at all, so what was stored is intact.`, {
-        hint: 'Free some space (or move BRAIN_HOME to a larger disk) and run the command again; pages already stored are kept, and a re-import skips them.',
+        hint: fullAdvice,
         cause: err,
       })
     : new DiskError('disk_read_only', `The disk is read-only${place}; nothing was written.`, {

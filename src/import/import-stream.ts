@@ -67,6 +67,8 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
   const earlier = await sourceHashesBySlug(db, input.sourceId, input.sourceUri)
   const result: StreamedResult = { format: null, sourceHash, unchanged: false, items: 0, counts: {}, failed: [], removed: [] }
   const slugs = new Set<string>()
+  // A Telegram chat spans parts, and each part's conversion counts it again.
+  const chats = new Set<string>()
   let lastWritten: DraftWrite | null = null
   const documentInput: DocumentInput = { ...input, bytes: new Uint8Array() }
   const write = async (writes: readonly DraftWrite[]): Promise<void> => {
@@ -85,6 +87,7 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
       continue
     }
     result.items += part.items.length
+    if (part.header !== undefined) chats.add(part.header.toString('utf8'))
     const converted = await convertPart(input, part, options, result)
     const writes = converted.flatMap(({ format, drafts }) =>
       drafts.map((draft): DraftWrite => {
@@ -104,6 +107,7 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
     await write(writes.filter((w) => w.slug !== lastWritten!.slug))
     options.onItems?.(result.items)
   }
+  if (chats.size > 0) result.counts.conversations = chats.size
   if (lastWritten === null) {
     if (result.failed.length === 0) throw new ConvertError('convert_unsupported', `${input.name}: no messages or conversations`)
     return result
@@ -117,15 +121,16 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
 /** One part converted, or, when it fails as a whole, each of its items on its own. */
 async function convertPart(input: StreamedInput, part: Extract<ExportPart, { items: Buffer[] }>, options: StreamedOptions, result: StreamedResult): Promise<ConvertResult[]> {
   const attempt = async (items: Buffer[], firstIndex: number): Promise<ConvertResult> => {
-    const converted = await convertBounded({ bytes: partBytes(input.kind, items), name: input.name, contentType: input.contentType, firstIndex }, options.limits)
+    const converted = await convertBounded({ bytes: partBytes(input.kind, items, part.header), name: input.name, contentType: input.contentType, firstIndex }, options.limits)
     for (const [key, n] of Object.entries(converted.counts)) result.counts[key] = (result.counts[key] ?? 0) + n
     return converted
   }
   try {
     return [await attempt(part.items, part.firstIndex)]
   } catch (err) {
-    if (part.items.length === 1) {
-      result.failed.push(failure(itemRange(input.name, part, 1), err))
+    // A Telegram part is whole months of a chat: one message alone would rewrite its month's page.
+    if (part.items.length === 1 || input.kind === 'telegram') {
+      result.failed.push(failure(itemRange(input.name, part, part.items.length), err))
       return []
     }
   }

@@ -56,14 +56,18 @@ export async function clusterAdminUrl(): Promise<string> {
   return (await ownCluster).adminUrl
 }
 
-/** Creates an empty database on the test cluster and returns its URL. */
-export async function createPgDatabase(options: { migrated: boolean }): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * Creates an empty database on the test cluster and returns its URL. `icuLocale` makes its
+ * default collation that language's (e.g. `en-US`) rather than the cluster's byte order.
+ */
+export async function createPgDatabase(options: { migrated: boolean; icuLocale?: string }): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = await clusterAdminUrl()
   const name = `brain_t_${randomBytes(6).toString('hex')}`
-  const template = options.migrated ? process.env.BRAIN_TEST_PG_TEMPLATE : undefined
+  const template = options.migrated && options.icuLocale === undefined ? process.env.BRAIN_TEST_PG_TEMPLATE : undefined
   const admin = await openPostgres(pgOptions(adminUrl))
   try {
-    await admin.exec(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`)
+    const locale = options.icuLocale === undefined ? '' : ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}' LOCALE 'C.UTF-8'`
+    await admin.exec(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}${locale}`)
   } finally {
     await admin.close()
   }

@@ -55,20 +55,29 @@ export function stopPgClusterDir(dir: string): void {
   }
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+export interface PgClusterOptions {
+  /** The folder to make the cluster's folder in (a small filesystem, say); the system's temp folder by default. */
+  parent?: string
+  /** WAL segment size in MiB (initdb's --wal-segsize); PostgreSQL's 16 by default. */
+  walSegmentMiB?: number
+}
+
+export async function startPgCluster(options: PgClusterOptions = {}): Promise<PgCluster> {
   if (!existsSync(join(PG_BIN, 'initdb'))) {
     throw new Error(`PostgreSQL binaries not found in ${PG_BIN}: run \`npm run setup\``)
   }
-  const dir = mkdtempSync(join(tmpdir(), 'brain-pg-'))
+  const dir = mkdtempSync(join(options.parent ?? tmpdir(), 'brain-pg-'))
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim())
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim())
     chownSync(dir, uid, gid)
   }
   const data = join(dir, 'data')
-  runAsPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync'])
+  const walSegment = options.walSegmentMiB === undefined ? [] : [`--wal-segsize=${options.walSegmentMiB}`]
+  runAsPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', ...walSegment])
   const port = await freePort()
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`
+  const walSizes = options.walSegmentMiB === undefined ? '' : ` -c min_wal_size=${4 * options.walSegmentMiB}MB -c max_wal_size=${8 * options.walSegmentMiB}MB`
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300${walSizes}`
   const start = (): void => runAsPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', serverOptions, '-l', join(dir, 'log'), '-w', 'start'])
   const stopServer = (): void => runAsPostgres(join(PG_BIN, 'pg_ctl'), stopArgs(data))
   start()

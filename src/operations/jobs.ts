@@ -54,7 +54,7 @@ export const submitJobTool = defineOperation({
     data: z.record(z.string(), z.unknown()).optional().describe('Job data (a JSON object)'),
     wait: z.boolean().optional().describe('Wait for the job to finish (default false)'),
     idempotency_key: z.string().min(1).max(200).optional(),
-    timeout_ms: z.number().int().min(1).optional().describe("Per-job timeout in milliseconds (default depends on the job)"),
+    timeout_ms: z.number().int().min(1).optional().describe('Per-job timeout in milliseconds (default depends on the job)'),
     max_stalled: z.number().int().min(0).optional().describe('Stalls forgiven before the job ends dead (default 1)'),
     priority: z.number().int().optional().describe('Higher runs first (default 0)'),
   }),

@@ -102,7 +102,9 @@ async function request(ctx: OperationContext, args: z.output<typeof input>): Pro
   validateSyncRequest(sync)
   const named = args.source !== undefined || args.all === true || args.repo !== undefined
   if (args.configured_repo === true && named) {
-    throw new UsageError('sync_conflicting_targets', 'configured_repo syncs the directory set as sync.repo_path; it takes no other target.', { hint: 'Give one of source, all=true, repo or configured_repo=true.' })
+    throw new UsageError('sync_conflicting_targets', 'configured_repo syncs the directory set as sync.repo_path; it takes no other target.', {
+      hint: 'Give one of source, all=true, repo or configured_repo=true.',
+    })
   }
   if (!named && args.configured_repo !== true) {
     throw new UsageError('sync_requires_target', 'Give exactly one of source, all=true, repo or configured_repo=true.', { hint: 'List sources with list_sources.' })

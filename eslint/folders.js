@@ -208,7 +208,7 @@ export const LAZY_ENTRIES = {
   http: ['api-route.ts', 'limits.ts', 'server.ts', 'ui-route.ts', 'ui-sessions.ts'],
   ingestion: ['plugins.ts', 'run-daemon.ts'],
   mcp: ['dispatch.ts', 'remote-client.ts', 'remote-oauth.ts', 'server.ts'],
-  operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'pages.ts', 'sync.ts'],
+  operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'pages.ts'],
   pages: ['import-page.ts', 'serialize.ts'],
   queue: ['envelope.ts', 'worker.ts'],
   service: ['client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],

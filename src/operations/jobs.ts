@@ -52,8 +52,8 @@ export const submitJobTool = defineOperation({
   input: z.strictObject({
     name: z.enum(JOB_NAMES),
     data: z.record(z.string(), z.unknown()).optional().describe('Job data (a JSON object)'),
-    wait: z.boolean().optional().describe('Wait for the job to finish (default false)'),
-    idempotency_key: z.string().min(1).max(200).optional(),
+    wait: z.boolean().optional().describe('Wait for the job to finish and return its result'),
+    idempotency_key: z.string().min(1).max(200).optional().describe('Same key, same job: resubmitting returns the existing job'),
     timeout_ms: z.number().int().min(1).optional().describe('Per-job timeout in milliseconds (default depends on the job)'),
     max_stalled: z.number().int().min(0).optional().describe('Stalls forgiven before the job ends dead (default 1)'),
     priority: z.number().int().optional().describe('Higher runs first (default 0)'),

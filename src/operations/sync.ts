@@ -85,13 +85,13 @@ async function describe(result: Shown): Promise<string> {
 }
 
 const input = z.strictObject({
-  source: z.string().trim().min(1).max(200).optional(),
-  all: z.boolean().optional(),
-  repo: z.string().trim().min(1).max(4096).optional().describe("A directory on the brain's machine: the source registered for it, else the default source (not over HTTP)"),
+  source: z.string().trim().min(1).max(200).optional().describe('Sync this source (its own bookmark)'),
+  all: z.boolean().optional().describe('Sync every source with a local path and syncEnabled not false'),
+  repo: z.string().trim().min(1).max(4096).optional().describe("Sync this directory (not over HTTP; the command's default is the configured sync.repo_path)"),
   configured_repo: z.boolean().optional().describe('Sync the directory set as sync.repo_path'),
   full: z.boolean().optional().describe('Walk every file instead of the diff since the bookmark'),
-  dry_run: z.boolean().optional().describe('Report what would change; write nothing'),
-  no_embed: z.boolean().optional(),
+  dry_run: z.boolean().optional().describe('Show what would happen; write nothing'),
+  no_embed: z.boolean().optional().describe('Store pages without embeddings (run `brain embed --stale` later)'),
   preview: z.boolean().optional().describe('With all=true: return the cost of embedding every source ({status: "preview", preview}) and sync nothing'),
 })
 

@@ -52,7 +52,7 @@ SELECT count(*)::integer AS count FROM failed`
 }
 
 /** One statement each; parameters are numbered as the functions below pass them. */
-export const BOSS_SQL = {
+const BOSS_SQL = {
   /** $1 id, $2 name, $3 data, $4 priority, $5 retry limit, $6 lease in seconds. Skipped on a conflict (same id, or a stately queue's one waiting job). */
   insert: `
 INSERT INTO ${Q}.job (id, name, data, priority, start_after, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)

@@ -2,9 +2,9 @@ import { Command, Option } from 'clipanion'
 import type { Writable } from 'node:stream'
 import { NotFoundError, UsageError } from '../../errors/index.js'
 import type { JobDetail, JobRecord, JobStatus, Queue } from '../../queue/index.js'
-import { jobDetailText, jobLine } from '../../operations/jobs.js'
+import { jobDetailText, jobLine, submitJobTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
-import { checkedArgs } from '../operation-command.js'
+import { checkedArgs, fieldOption, fieldSwitch } from '../operation-command.js'
 import type { AttachedWorker } from '../../service/index.js'
 
 const DEFAULT_AUTOPILOT_CRON = '*/30 * * * *'
@@ -60,17 +60,16 @@ export class JobsSubmitCommand extends BrainCommand {
     examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"cmd":"echo hi"}' --wait`]],
   })
   name = Option.String({ required: true })
-  data = Option.String('--data', { description: 'Job data as a JSON object' })
-  wait = Option.Boolean('--wait', false, { description: 'Wait for the job to finish and print its result' })
-  idempotencyKey = Option.String('--idempotency-key', { description: 'Same key, same job: resubmitting returns the existing job' })
+  data = fieldOption(submitJobTool, 'data')
+  wait = fieldSwitch(submitJobTool, 'wait')
+  idempotencyKey = fieldOption(submitJobTool, 'idempotency_key')
   timeout = Option.String('--timeout', { description: 'Per-job timeout, e.g. 90s, 10min (default depends on the job)' })
-  maxStalled = Option.String('--max-stalled', { description: 'Stalls forgiven before the job ends dead (default 1)' })
-  priority = Option.String('--priority', { description: 'Higher runs first (default 0)' })
+  maxStalled = fieldOption(submitJobTool, 'max_stalled')
+  priority = fieldOption(submitJobTool, 'priority')
 
   protected async run(): Promise<number> {
     const { toJobName } = await import('../../queue/envelope.js')
     const { parseDurationMs } = await import('../../config/index.js')
-    const { submitJobTool } = await import('../../operations/jobs.js')
     const timeoutMs = this.timeout === undefined ? undefined : parseDurationMs('--timeout', this.timeout, 0)
     const args = checkedArgs(submitJobTool, {
       name: toJobName(this.name),

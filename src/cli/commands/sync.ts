@@ -1,9 +1,9 @@
 import { Command, Option } from 'clipanion'
 import type { CostPreview, GateOutcome } from '../../sync/index.js'
 import { UsageError } from '../../errors/index.js'
-import type { Operation } from '../../operations/index.js'
+import { syncExitCode, syncTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
-import { checkedArgs } from '../operation-command.js'
+import { checkedArgs, fieldOption, fieldSwitch } from '../operation-command.js'
 import { isTerminal } from '../output.js'
 
 /**
@@ -28,21 +28,20 @@ export class SyncCommand extends BrainCommand {
     ],
   })
 
-  source = Option.String('--source', { description: 'Sync this source (its own bookmark)' })
-  all = Option.Boolean('--all', false, { description: 'Sync every source with a local path and syncEnabled not false' })
-  repo = Option.String('--repo', { description: 'Sync this directory (default: the configured sync.repo_path)' })
-  full = Option.Boolean('--full', false, { description: 'Walk every file instead of the diff since the bookmark' })
-  dryRun = Option.Boolean('--dry-run', false, { description: 'Show what would happen; write nothing' })
+  source = fieldOption(syncTool, 'source')
+  all = fieldSwitch(syncTool, 'all')
+  repo = fieldOption(syncTool, 'repo')
+  full = fieldSwitch(syncTool, 'full')
+  dryRun = fieldSwitch(syncTool, 'dry_run')
   yes = Option.Boolean('--yes', false, { description: 'Skip the cost confirmation of --all' })
-  noEmbed = Option.Boolean('--no-embed', false, { description: 'Store pages without embeddings (run `brain embed --stale` later)' })
+  noEmbed = fieldSwitch(syncTool, 'no_embed')
 
   protected async run(): Promise<number> {
-    const { syncTool, syncExitCode } = await import('../../operations/sync.js')
     const repo = this.repo === undefined ? undefined : this.resolvePath(this.repo)
     const target = this.source === undefined && !this.all && repo === undefined ? { configured_repo: true } : { source: this.source, all: this.all || undefined, repo }
     const args = checkedArgs(syncTool, { ...target, full: this.full || undefined, dry_run: this.dryRun || undefined, no_embed: this.noEmbed || undefined })
     if (this.all && !this.noEmbed) {
-      const gate = await this.costGate(syncTool, args)
+      const gate = await this.costGate(args)
       if (gate === 'preview_only') return 0
       if (gate === 'declined') {
         this.context.stderr.write('brain: sync cancelled; nothing was changed.\n')
@@ -64,7 +63,7 @@ export class SyncCommand extends BrainCommand {
   }
 
   /** The preview and the gate of `sync --all`; a preview-only run prints the preview as the result. */
-  private async costGate(syncTool: Operation, args: Record<string, unknown>): Promise<GateOutcome> {
+  private async costGate(args: Record<string, unknown>): Promise<GateOutcome> {
     const { runGate } = await import('../../sync/index.js')
     const previewed = await this.runOperation(syncTool, { ...args, preview: true })
     const stdin = this.context.stdin as NodeJS.ReadableStream & { isTTY?: boolean }

@@ -41,6 +41,13 @@ t.test('sync and jobs submit reach the served brain from a thin client', async (
   )
   t.match((await brain(['sync', '--source', 'work', '--no-embed', '--no-json'])).stdout, /^work: up to date at [0-9a-f]{10}\n$/)
 
+  const preview = await brain(['sync', '--all', '--dry-run', '--json'])
+  t.equal(preview.code, 0, preview.stderr)
+  t.match(preview.json(), { status: 'preview', preview: { sources: 1, per_source: [{ source_id: 'work' }] } }, "the cost preview is of the served brain's sources")
+  const refused = await brain(['sync', '--all', '--json'])
+  t.equal(refused.code, 2)
+  t.match(refused.json(), { error: { class: 'ConfirmationRequired' } }, 'and the gate asks on the client')
+
   const byDirectory = await brain(['sync', '--repo', repo.dir, '--json'])
   t.equal(byDirectory.code, 1)
   t.match(byDirectory.json(), { error: { class: 'UsageError', code: 'sync_repo_not_allowed_remotely' } }, "a client's directory is not the server's")

@@ -32,5 +32,17 @@ for (const file of readdirSync(folder).filter((f) => f.endsWith('.ts') && f !== 
   }
 }
 const generated = OPERATIONS.filter((o) => o.cli !== undefined).length
-const result = { operations: OPERATIONS.length, generated_commands: generated, hand_written_commands: handWritten - hidden, hidden_aliases: hidden, hand_written_flags_restating_a_schema: restating }
+// Of the hand-written commands, the faces run an operation (docs/architecture.md lists both kinds).
+const { commands } = await import(pathToFileURL(join(root, 'dist/src/cli/commands/index.js')).href)
+const generatedPaths = new Set(OPERATIONS.flatMap((o) => (o.cli ? [o.cli.path.join(' ')] : [])))
+const faces = commands.filter((c) => c.usage !== undefined && !generatedPaths.has(c.paths[0].join(' ')) && /\brunOperation\(/.test(String(c))).length
+const result = {
+  operations: OPERATIONS.length,
+  generated_commands: generated,
+  hand_written_commands: handWritten - hidden,
+  hand_written_faces_of_operations: faces,
+  hand_written_not_operations: handWritten - hidden - faces,
+  hidden_aliases: hidden,
+  hand_written_flags_restating_a_schema: restating,
+}
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)

@@ -4,9 +4,18 @@ import type { Config } from '../config/index.js'
 import type { Database } from '../db/index.js'
 import { NotAvailableError } from '../errors/index.js'
 import type { Operation } from '../operations/index.js'
+import type { JobProgress } from '../queue/index.js'
 import type { BrainContext } from '../service/index.js'
 import { toSnakeCaseKeys } from '../util/json-shape.js'
 import { reportError, wantsJson, writeJson } from './output.js'
+
+/** How a command watches an operation it runs in this process (a remote call reports only its result). */
+interface RunOptions {
+  dryRun?: boolean
+  onText?: (text: string) => void
+  onProgress?: (progress: JobProgress) => void
+  signal?: AbortSignal
+}
 
 /**
  * Base of every brain command: the `--json/--no-json` switch, error reporting as the agent
@@ -34,7 +43,7 @@ export abstract class BrainCommand extends Command<BrainContext> {
    * a thin-client install. Either way the result comes back as the tool's JSON with camelCase
    * keys (user-owned maps as they are), so one presenter prints both.
    */
-  protected async runOperation(operation: Operation, args: Record<string, unknown>, options: { dryRun?: boolean; onText?: (text: string) => void } = {}): Promise<Record<string, unknown>> {
+  protected async runOperation(operation: Operation, args: Record<string, unknown>, options: RunOptions = {}): Promise<Record<string, unknown>> {
     const { camelCaseKeys, toSnakeCaseJson } = await import('../util/json-shape.js')
     const noRetryConnect = operation.cli?.connectOnce === true
     const config = await this.loadConfig({ noRetryConnect })
@@ -56,6 +65,8 @@ export abstract class BrainCommand extends Command<BrainContext> {
       scopes: null,
       remoteSlugPrefixes: [],
       ...(options.onText ? { onText: options.onText } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     }
     try {
       return camelCaseKeys(toSnakeCaseJson(await operation.run(ctx, args))) as Record<string, unknown>

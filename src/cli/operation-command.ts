@@ -1,6 +1,6 @@
 import { Command, Option, type CommandClass } from 'clipanion'
 import type { z } from 'zod'
-import { UsageError } from '../errors/index.js'
+import { UsageError, ValidationError } from '../errors/index.js'
 import type { CliOption, CliShape, Operation } from '../operations/index.js'
 import { BrainCommand } from './brain-command.js'
 import type { BrainContext } from '../service/index.js'
@@ -49,6 +49,26 @@ function missingWord(shape: CliShape, prefix: string): UsageError {
   return new UsageError(`${prefix}requires_${field}`, `${shape.path.join(' ')} needs a ${field}.`, {
     hint: example ? `For example: \`${example}\`` : `Run \`brain ${shape.path.join(' ')} --help\`.`,
   })
+}
+
+/** The description the operation's schema gives a field; a face's flag for it says the same. */
+function fieldDescription(operation: Operation, field: string): string {
+  const schema = (operation.input as unknown as { shape?: Record<string, z.ZodType> }).shape?.[field]
+  const description = schema?.description ?? (schema as { unwrap?: () => z.ZodType } | undefined)?.unwrap?.().description
+  if (description === undefined) throw new ValidationError('cli_flag_without_field', `${operation.name} has no described field ${field} for a flag.`)
+  return description
+}
+
+const flagOf = (field: string): string => `--${field.replace(/_/g, '-')}`
+
+/** A hand-written face's text flag for an input field: named after the field, described by the schema. */
+export function fieldOption(operation: Operation, field: string): string | undefined {
+  return Option.String(flagOf(field), { description: fieldDescription(operation, field) })
+}
+
+/** A hand-written face's switch for a boolean input field (off unless given). */
+export function fieldSwitch(operation: Operation, field: string): boolean {
+  return Option.Boolean(flagOf(field), false, { description: fieldDescription(operation, field) })
 }
 
 /** Arguments a command gathered, checked by the operation's schema as a tool call's would be. */

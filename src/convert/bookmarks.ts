@@ -84,7 +84,7 @@ function render(folder: Folder, level: number, out: string[]): void {
   for (const inner of folder.folders) render(inner, level + 1, out)
 }
 
-export function convertBookmarks(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertBookmarks(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'bookmarks'> {
   const html = new TextDecoder('utf-8', { fatal: false }).decode(input.bytes).replace(/^\ufeff/, '')
   if (!BOOKMARK_DOCTYPE.test(html)) throw new ConvertError('convert_unsupported', `${input.name}: not a Netscape bookmark file`)
   const root: Folder = { title: '', bookmarks: [], folders: [] }

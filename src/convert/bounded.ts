@@ -1,6 +1,9 @@
 import { Worker } from 'node:worker_threads'
 import { ConvertError, type ConvertErrorCode } from './errors.js'
-import { DEFAULT_LIMITS, type ConvertInput, type ConvertLimits, type ConvertResult } from './types.js'
+import type { SourceFormat } from './formats/index.js'
+import { DEFAULT_LIMITS, type ConvertInput, type ConvertLimits, type ConvertResult as FormatResult } from './types.js'
+
+type ConvertResult = FormatResult<SourceFormat>
 
 type WorkerReply = { id: number; ok: true; result: ConvertResult } | { id: number; ok: false; code: ConvertErrorCode; message: string; hint: string }
 

@@ -140,7 +140,7 @@ function section(cards: readonly Card[], children: ReadonlyMap<number | undefine
   return parts
 }
 
-export function convertCanvas(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertCanvas(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'canvas'> {
   const canvas = parseJson(input.bytes, input.name)
   if (!isObj(canvas) || (canvas.nodes !== undefined && !Array.isArray(canvas.nodes)) || (canvas.edges !== undefined && !Array.isArray(canvas.edges))) {
     throw new ConvertError('convert_unsupported', `${input.name}: not a JSON Canvas file`)

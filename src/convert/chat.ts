@@ -13,7 +13,10 @@ import { isObj, objects, str, type JsonObject } from './json-values.js'
 import { fencedCode, nestHeadings } from './render.js'
 import { scrubSecrets } from './scrub.js'
 import { slugWords } from './slug-words.js'
-import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft, SourceFormat } from './types.js'
+import type { ConvertInput, ConvertLimits, ConvertResult, PageDraft } from './types.js'
+
+/** The chat formats this converter tells apart. */
+type ChatFormat = 'chatgpt' | 'claude' | 'agent-jsonl'
 
 interface Message {
   speaker: string
@@ -126,7 +129,7 @@ function agentConversation(lines: JsonObject[], name: string): Conversation {
   return { id: id || name, title: first === undefined ? name : oneLine(first.text, 80), created, messages }
 }
 
-function toDraft(format: SourceFormat, c: Conversation, index: number, counts: Record<string, number>): PageDraft {
+function toDraft(format: ChatFormat, c: Conversation, index: number, counts: Record<string, number>): PageDraft {
   const title = c.title.trim() || `Conversation ${index + 1}`
   const sections = c.messages.map((m) => {
     const scrubbed = scrubSecrets(m.text)
@@ -163,7 +166,7 @@ function parseJsonl(text: string): JsonObject[] | undefined {
 }
 
 /** Which chat format the text holds, or undefined when it is none of them. */
-export function detectChat(text: string): { format: SourceFormat; data: JsonObject[] } | undefined {
+export function detectChat(text: string): { format: ChatFormat; data: JsonObject[] } | undefined {
   const trimmed = text.trimStart()
   if (trimmed.startsWith('[')) {
     let v: unknown
@@ -185,7 +188,7 @@ export function detectChat(text: string): { format: SourceFormat; data: JsonObje
   return undefined
 }
 
-export function convertChat(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertChat(input: ConvertInput, limits: ConvertLimits): ConvertResult<ChatFormat> {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(input.bytes)
   const found = detectChat(text)
   if (found === undefined) throw new ConvertError('convert_unsupported', `${input.name}: not a known chat export or agent log`)

@@ -62,7 +62,7 @@ function entryDraft(entry: JsonObject, journal: string, index: number): PageDraf
   return { slugHint: `dayone/${journal}/${day}-${slugWords(title === day ? 'entry' : title, 60)}`, title, frontmatter, body: `${body.trim()}\n`, position: { index } }
 }
 
-export function convertDayOne(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertDayOne(input: ConvertInput, limits: ConvertLimits): ConvertResult<'dayone'> {
   const doc = parseJson(input.bytes, input.name)
   if (!isObj(doc) || !Array.isArray(doc.entries)) throw new ConvertError('convert_unsupported', `${input.name}: not a Day One JSON export`)
   const entries = objects(doc.entries)

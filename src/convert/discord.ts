@@ -37,7 +37,7 @@ function messageOf(m: JsonObject): ChatMessage | undefined {
   return { speaker, ...at, text }
 }
 
-export function convertDiscord(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertDiscord(input: ConvertInput, limits: ConvertLimits): ConvertResult<'discord'> {
   const root = parseJson(input.bytes, input.name)
   if (!isObj(root) || !isObj(root.channel) || !Array.isArray(root.messages)) {
     throw new ConvertError('convert_unsupported', `${input.name}: not a Discord channel export (no channel and messages)`)

@@ -29,7 +29,7 @@ function headerRows(html: string): string {
 /** mammoth also opens an archive it is handed as an object (its types name only paths and buffers). */
 const convertToHtml = mammoth.convertToHtml as unknown as (input: { file: ArchiveFile }) => Promise<{ value: string }>
 
-export async function convertDocx(input: ConvertInput, _limits: ConvertLimits): Promise<ConvertResult> {
+export async function convertDocx(input: ConvertInput, _limits: ConvertLimits): Promise<ConvertResult<'docx'>> {
   const file = archiveFile(input.bytes, input.name)
   let html: string
   try {

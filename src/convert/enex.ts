@@ -77,7 +77,7 @@ function noteDraft(xml: string, notebook: string, index: number): PageDraft | nu
   return { slugHint: `evernote/${notebook}/${slugWords(title, 60)}${day}`, title, frontmatter, body: `# ${title}\n\n${body || '(empty note)'}\n`, position: { index } }
 }
 
-export function convertEnex(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertEnex(input: ConvertInput, limits: ConvertLimits): ConvertResult<'enex'> {
   const xml = new TextDecoder('utf-8', { fatal: false }).decode(input.bytes)
   if (!/<en-export\b/.test(xml.slice(0, 4096))) throw new ConvertError('convert_unsupported', `${input.name}: not an Evernote export (no <en-export>)`)
   const notebook = slugWords(input.name.slice(input.name.lastIndexOf('/') + 1).replace(/\.enex$/i, ''), 60)

@@ -35,7 +35,7 @@ function chapterMarkdown(xhtml: string): string {
   )
 }
 
-export function convertEpub(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertEpub(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'epub'> {
   const entries = zipEntries(input.bytes, input.name)
   const read = (path: string): string | null => {
     const entry = entries.get(path)

@@ -161,7 +161,7 @@ function namingHeading(body: string, named: string | undefined): { title: string
   return lead === undefined ? null : { title: text(lead), body: body.slice(lead[0].length) }
 }
 
-export function convertHtml(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertHtml(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'html'> {
   const html = new TextDecoder('utf-8', { fatal: false }).decode(input.bytes)
   if (!/<[a-z!]/i.test(html)) throw new ConvertError('convert_unsupported', `${input.name}: not an HTML document`)
   const { document } = parseHTML(html)

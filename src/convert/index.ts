@@ -9,10 +9,13 @@
  */
 import { converterFor, folderConverterFor } from './detect.js'
 import { ConvertError } from './errors.js'
-import { FORMAT_BY_NAME, type ConverterKind } from './formats/index.js'
-import { DEFAULT_LIMITS, type ConvertInput, type ConvertLimits, type ConvertResult } from './types.js'
+import { FORMAT_BY_NAME, type ConverterKind, type SourceFormat } from './formats/index.js'
+import { DEFAULT_LIMITS, type ConvertInput, type ConvertLimits, type ConvertResult as FormatResult } from './types.js'
 
-export type { ConvertInput, ConvertLimits, ConvertResult, PageDraft, SourceFormat } from './types.js'
+export type { ConvertInput, ConvertLimits, PageDraft } from './types.js'
+export type { SourceFormat } from './formats/index.js'
+/** A conversion's result, as every format's converter makes it. */
+export type ConvertResult = FormatResult<SourceFormat>
 export { DEFAULT_LIMITS } from './types.js'
 export { SINGLE_PAGE_FORMATS } from './formats/index.js'
 export { ConvertError, type ConvertErrorCode } from './errors.js'

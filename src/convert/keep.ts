@@ -22,7 +22,7 @@ function titleOf(note: JsonObject, name: string): string {
   return name.slice(name.lastIndexOf('/') + 1).replace(/\.json$/i, '')
 }
 
-export function convertKeep(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertKeep(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'keep'> {
   if (/\.html$/i.test(input.name)) throw new ConvertError('convert_copy', `${input.name}: the HTML copy of a Keep note, read from its JSON`)
   const note = parseJson(input.bytes, input.name)
   if (!isObj(note) || !('textContent' in note || 'listContent' in note) || !('userEditedTimestampUsec' in note || 'createdTimestampUsec' in note)) {

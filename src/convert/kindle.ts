@@ -100,7 +100,7 @@ function bookPage(book: Book, counts: Record<string, number>): PageDraft {
   return { slugHint: `kindle/${slugWords(book.title, 80)}`, title: book.title, frontmatter, body: `# ${book.title}${byline}\n\n${sections.join('\n\n')}\n` }
 }
 
-export function convertKindle(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertKindle(input: ConvertInput, limits: ConvertLimits): ConvertResult<'kindle' | 'text'> {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(input.bytes)
   const books = new Map<string, Book>()
   for (const block of text.split(SEPARATOR)) {

@@ -115,7 +115,7 @@ async function messageDrafts(mail: Email, slug: string, bySlugId: Map<string, st
   return [{ slugHint: slug, title, frontmatter, body: `${sections.join('\n\n')}\n` }, ...attachments]
 }
 
-export async function convertMail(input: ConvertInput, limits: ConvertLimits, kind: 'eml' | 'mbox'): Promise<ConvertResult> {
+export async function convertMail<Kind extends 'eml' | 'mbox'>(input: ConvertInput, limits: ConvertLimits, kind: Kind): Promise<ConvertResult<Kind>> {
   const raws = kind === 'mbox' ? splitMbox(new TextDecoder('utf-8', { fatal: false }).decode(input.bytes)) : [input.bytes]
   if (raws.length === 0) throw new ConvertError('convert_unsupported', `${input.name}: no messages`)
   if (raws.length > limits.maxDrafts) throw new ConvertError('convert_too_many_pages', `${input.name}: ${raws.length} messages exceed ${limits.maxDrafts}`)

@@ -8,7 +8,7 @@ import { ConvertError } from './errors.js'
 import { nestHeadings } from './render.js'
 import { scrubSecrets } from './scrub.js'
 import { slugWords } from './slug-words.js'
-import type { ConvertInput, ConvertLimits, PageDraft, SourceFormat } from './types.js'
+import type { ConvertInput, ConvertLimits, PageDraft } from './types.js'
 
 export interface ChatMessage {
   /** Who wrote it as the export names them; empty for what the app itself says (joins, calls). */
@@ -65,13 +65,7 @@ export function writtenDayAndClock(time: string | undefined): { day: string; clo
  * the order the export gives them. Counts go into `counts` (messages, secrets scrubbed). A file
  * of more chat months than `limits.maxDrafts` is refused.
  */
-export function monthPages(
-  format: SourceFormat,
-  chats: readonly MessengerChat[],
-  counts: Record<string, number>,
-  input: Pick<ConvertInput, 'name'>,
-  limits: Pick<ConvertLimits, 'maxDrafts'>,
-): PageDraft[] {
+export function monthPages(format: string, chats: readonly MessengerChat[], counts: Record<string, number>, input: Pick<ConvertInput, 'name'>, limits: Pick<ConvertLimits, 'maxDrafts'>): PageDraft[] {
   const drafts: PageDraft[] = []
   counts.conversations = (counts.conversations ?? 0) + chats.length
   for (const chat of chats) {

@@ -88,7 +88,7 @@ function kernelLanguage(metadata: Json): string {
   return ''
 }
 
-export function convertNotebook(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertNotebook(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'ipynb'> {
   let notebook: unknown
   try {
     notebook = JSON.parse(new TextDecoder('utf-8').decode(input.bytes))

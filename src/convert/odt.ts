@@ -129,7 +129,7 @@ function markdown(list: Block[]): string {
   return parts.join('\n\n')
 }
 
-export function convertOdt(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertOdt(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'odt'> {
   const entries = zipEntries(input.bytes, input.name)
   const content = entries.get('content.xml')
   if (content === undefined) throw new ConvertError('convert_unsupported', `${input.name}: not an OpenDocument file (no content.xml)`)

@@ -45,7 +45,7 @@ function itemLine(attrs: Map<string, string>, depth: number): string[] {
   return lines
 }
 
-export function convertOpml(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertOpml(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'opml'> {
   const xml = new TextDecoder('utf-8', { fatal: false }).decode(input.bytes)
   if (!/<opml\b/i.test(xml)) throw new ConvertError('convert_unsupported', `${input.name}: not an OPML file`)
   let title: string | undefined

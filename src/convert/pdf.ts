@@ -263,7 +263,7 @@ function pdfDate(v: unknown): string | undefined {
   return m ? `${m[1]}-${m[2] ?? '01'}-${m[3] ?? '01'}` : undefined
 }
 
-export async function convertPdf(input: ConvertInput, _limits: ConvertLimits): Promise<ConvertResult> {
+export async function convertPdf(input: ConvertInput, _limits: ConvertLimits): Promise<ConvertResult<'pdf'>> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')
   const task = pdfjs.getDocument({ data: new Uint8Array(input.bytes), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, enableXfa: false, verbosity: 0 })
   let doc: Awaited<typeof task.promise>

@@ -108,7 +108,7 @@ function relationships(xml: string | undefined, base: string): Map<string, strin
   return out
 }
 
-export function convertPptx(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertPptx(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'pptx'> {
   const entries = zipEntries(input.bytes, input.name)
   const read = (path: string): string | undefined => {
     const entry = entries.get(path)

@@ -101,7 +101,7 @@ function exportJson(input: ConvertInput): { pages: unknown; name: string } {
   return { pages: parseJson(read(), entry), name: entry }
 }
 
-export function convertRoam(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertRoam(input: ConvertInput, limits: ConvertLimits): ConvertResult<'roam'> {
   const { pages, name } = exportJson(input)
   const all = Array.isArray(pages) ? objects(pages) : []
   if (all.length === 0 || !all.every((p) => typeof p.title === 'string')) throw new ConvertError('convert_unsupported', `${input.name}: not a Roam Research JSON export`)

@@ -67,7 +67,7 @@ function workspaceName(fileName: string): string {
   return base.replace(/\s+slack export\b.*$/i, '').trim() || base
 }
 
-export function convertSlack(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertSlack(input: ConvertInput, limits: ConvertLimits): ConvertResult<'slack'> {
   const entries = input.files === undefined ? zipEntries(input.bytes, input.name, SLACK_ZIP_LIMITS) : new Map(Object.entries(input.files).map(([name, bytes]) => [name, () => bytes]))
   const prefix = [...entries.keys()].find((n) => /(^|\/)channels\.json$/.test(n))?.replace(/channels\.json$/, '')
   if (prefix === undefined) throw new ConvertError('convert_unsupported', `${input.name}: not a Slack export (no channels.json)`)

@@ -202,7 +202,7 @@ function lonePart(input: ConvertInput): string {
   return n > 1 ? `-part-${n}` : ''
 }
 
-export function convertTelegramHtml(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertTelegramHtml(input: ConvertInput, limits: ConvertLimits): ConvertResult<'telegram'> {
   const files = exportFiles(input)
   // A zipped export in Telegram's other format, or in both: the JSON names each chat's id.
   const json = input.files === undefined ? [...files.keys()].sort((a, b) => a.length - b.length).find((n) => /(^|\/)result\.json$/.test(n)) : undefined

@@ -84,7 +84,7 @@ function chatsOf(root: JsonObject): JsonObject[] {
   return lists.flat()
 }
 
-export function convertTelegram(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertTelegram(input: ConvertInput, limits: ConvertLimits): ConvertResult<'telegram'> {
   const root = parseJson(input.bytes, input.name)
   const chats = isObj(root) ? chatsOf(root) : []
   if (chats.length === 0) throw new ConvertError('convert_unsupported', `${input.name}: not a Telegram export (no chat with messages)`)

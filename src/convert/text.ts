@@ -2,7 +2,7 @@
 import { ConvertError } from './errors.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 
-export function convertText(input: ConvertInput, _limits: ConvertLimits): ConvertResult {
+export function convertText(input: ConvertInput, _limits: ConvertLimits): ConvertResult<'text'> {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(input.bytes).replace(/\r\n/g, '\n').trim()
   if (text === '' || text.includes('\u0000')) throw new ConvertError('convert_unsupported', `${input.name}: no text`)
   const heading = /^#{1,6} +(.+)$/m.exec(text)?.[1]?.trim()

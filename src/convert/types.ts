@@ -38,43 +38,17 @@ export interface ConvertInput {
   firstIndex?: number
 }
 
-export interface ConvertResult {
-  format: SourceFormat
+/**
+ * A conversion's pages and the format they call themselves (`source_format`): a converter names
+ * the formats it produces, and its format file's `produces` must list them (a compile error
+ * otherwise); outside convert/ the format is a `SourceFormat`.
+ */
+export interface ConvertResult<Format extends string = string> {
+  format: Format
   drafts: PageDraft[]
   /** Counts a converter wants reported (e.g. secrets scrubbed). */
   counts: Record<string, number>
 }
-
-/**
- * What a conversion's result and pages call their format (`source_format`); each is produced by a
- * format in `formats/` (the registry checks that at compile time).
- */
-export type SourceFormat =
-  | 'chatgpt'
-  | 'claude'
-  | 'agent-jsonl'
-  | 'pdf'
-  | 'html'
-  | 'text'
-  | 'eml'
-  | 'mbox'
-  | 'docx'
-  | 'ipynb'
-  | 'enex'
-  | 'epub'
-  | 'whatsapp'
-  | 'telegram'
-  | 'discord'
-  | 'slack'
-  | 'kindle'
-  | 'opml'
-  | 'pptx'
-  | 'odt'
-  | 'keep'
-  | 'canvas'
-  | 'bookmarks'
-  | 'roam'
-  | 'dayone'
 
 export interface ConvertLimits {
   maxBytes: number

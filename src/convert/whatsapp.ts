@@ -121,7 +121,7 @@ function textOfZip(bytes: Uint8Array, name: string): Uint8Array {
   return entries.get(chosen)!()
 }
 
-export function convertWhatsapp(input: ConvertInput, limits: ConvertLimits): ConvertResult {
+export function convertWhatsapp(input: ConvertInput, limits: ConvertLimits): ConvertResult<'whatsapp' | 'text'> {
   const bytes = /\.zip$/i.test(input.name) ? textOfZip(input.bytes, input.name) : input.bytes
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes)
   const messages = whatsappMessages(text)

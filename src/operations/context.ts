@@ -1,6 +1,7 @@
 import type { TokenScope } from '../auth/index.js'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/index.js'
+import type { JobProgress } from '../queue/index.js'
 import type { Logger } from '../util/index.js'
 
 export interface Brain {
@@ -26,6 +27,10 @@ export interface OperationContext {
   remoteSlugPrefixes: readonly string[]
   /** Receives a generated answer's text as it arrives (a terminal); absent where results go whole. */
   onText?: (text: string) => void
+  /** Receives the progress of a job the operation waits for (a terminal); absent where nobody watches. */
+  onProgress?: (progress: JobProgress) => void
+  /** Fires when the caller goes away: an operation that waits for a job stops waiting (the job stays queued). */
+  signal?: AbortSignal
   /**
    * The one source a calling token is limited to (HTTP); null or absent for every source. Such a
    * token reaches only source-scoped operations, and only with this source.

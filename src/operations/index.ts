@@ -10,4 +10,5 @@ export { OPERATIONS, TOOLS, findTool, listTools, type ListedTool } from './catal
 export { defineOperation, type Operation, type CliShape, type CliOption } from './operation.js'
 export type { OperationContext, Brain } from './context.js'
 export { sourceLine } from './system.js'
-export { jobDetailText, jobLine } from './jobs.js'
+export { jobDetailText, jobLine, submitJobTool } from './jobs.js'
+export { syncTool, syncExitCode } from './sync.js'

@@ -4,6 +4,7 @@ import { JOB_NAMES, JOB_STATUSES } from '../queue/types.js'
 import type { Queue } from '../queue/index.js'
 import type { OperationContext } from './context.js'
 import { defineOperation, type Operation } from './operation.js'
+import { syncTool } from './sync.js'
 
 async function withQueue<T>(ctx: OperationContext, fn: (queue: Queue) => Promise<T>): Promise<T> {
   const { openQueue } = await import('../queue/index.js')
@@ -45,25 +46,31 @@ export function jobDetailText(job: ShownJob): string {
 /** Jobs an untrusted remote caller may not start: they run commands or read local paths. */
 const LOCAL_ONLY_JOBS = new Set(['shell', 'import'])
 
-const submitJobTool = defineOperation({
+export const submitJobTool = defineOperation({
   name: 'submit_job',
   description: `Submit a background job (${JOB_NAMES.join(', ')}) and, with wait=true, wait for its result. Use the dedicated tools (sync) when they exist; use this for embed, extract or autopilot-cycle. Returns the job record (id, status, result or error).`,
   input: z.strictObject({
     name: z.enum(JOB_NAMES),
     data: z.record(z.string(), z.unknown()).optional().describe('Job data (a JSON object)'),
-    wait: z.boolean().optional().describe('Wait for the job to finish (default false)'),
-    idempotency_key: z.string().min(1).max(200).optional(),
+    wait: z.boolean().optional().describe('Wait for the job to finish and return its result'),
+    idempotency_key: z.string().min(1).max(200).optional().describe('Same key, same job: resubmitting returns the existing job'),
+    timeout_ms: z.number().int().min(1).optional().describe('Per-job timeout in milliseconds (default depends on the job)'),
+    max_stalled: z.number().int().min(0).optional().describe('Stalls forgiven before the job ends dead (default 1)'),
+    priority: z.number().int().optional().describe('Higher runs first (default 0)'),
   }),
   mutating: true,
   async run(ctx, args) {
     if (ctx.remote && LOCAL_ONLY_JOBS.has(args.name)) {
       throw new UsageError('job_not_allowed_remotely', `${args.name} jobs cannot be submitted over HTTP.`, { hint: 'Run it on the brain host with `brain jobs submit`.' })
     }
+    const options = { idempotencyKey: args.idempotency_key, timeoutMs: args.timeout_ms, maxStalled: args.max_stalled, priority: args.priority }
     const job = await withQueue(ctx, (queue) =>
-      args.wait ? queue.submitAndWait(args.name, args.data ?? {}, { idempotencyKey: args.idempotency_key }) : queue.submit(args.name, args.data ?? {}, { idempotencyKey: args.idempotency_key }),
+      args.wait ? queue.submitAndWait(args.name, args.data ?? {}, { ...options, onProgress: ctx.onProgress, signal: ctx.signal }) : queue.submit(args.name, args.data ?? {}, options),
     )
     return { ...job }
   },
+  // A job still waiting reads as its id (what a script keeps); a finished one as its record.
+  present: { text: (job) => (job.status === 'waiting' || job.status === 'active' ? job.id : jobDetailText(job)) },
 })
 
 const getJobTool = defineOperation({
@@ -107,30 +114,6 @@ const listJobsTool = defineOperation({
       { field: 'name', flag: '--name', kind: 'string', description: 'Only jobs of this name' },
       { field: 'limit', flag: '--limit', kind: 'integer', description: 'At most this many (default 50)' },
     ],
-  },
-})
-
-const syncTool = defineOperation({
-  name: 'sync',
-  description:
-    'Import what changed in git-backed sources since their bookmark (runs a sync job and waits). Give source for one source or all=true for every source; embeddings are computed unless no_embed. Returns the sync result (added, modified, deleted, …).',
-  input: z.strictObject({
-    source: z.string().trim().min(1).max(200).optional(),
-    all: z.boolean().optional(),
-    full: z.boolean().optional().describe('Walk every file instead of the diff since the bookmark'),
-    no_embed: z.boolean().optional(),
-  }),
-  mutating: true,
-  async run(ctx, args) {
-    if ((args.source === undefined) === (args.all !== true)) {
-      throw new UsageError('sync_requires_target', 'Give exactly one of source or all=true.', { hint: 'List sources with list_sources.' })
-    }
-    const request = { sourceId: args.source, all: args.all ?? false, full: args.full ?? false, dryRun: ctx.dryRun, noEmbed: args.no_embed ?? false }
-    const { validateSyncRequest } = await import('../sync/index.js')
-    validateSyncRequest(request)
-    const job = await withQueue(ctx, (queue) => queue.submitAndWait('sync', request))
-    const result = job.result
-    return result !== null && typeof result === 'object' && !Array.isArray(result) ? { ...(result as Record<string, unknown>) } : { result }
   },
 })
 

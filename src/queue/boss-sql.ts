@@ -1,71 +1,161 @@
 /**
- * pg-boss's SQL, bound to our database seam. The one-shot CLI path uses pg-boss's own statements
- * (insert, claim, cancel, retry, fail-with-retry, maintenance) without constructing PgBoss,
- * whose module pulls in node-postgres (~70 ms of start-up the embedded engine never needs).
- * Long-lived workers also run the PgBoss class for its maintenance and cron (boss-runtime.ts).
+ * The statements the queue runs against pg-boss's tables, owned here rather than taken from
+ * pg-boss's private plans module, which a patch release may move or change. They are written
+ * for the schema pg-boss 10.4.2 installs (schema version 24, migration 0100), the version
+ * package.json pins; test/queue/boss-sql.test.ts runs each one on both engines. The one-shot CLI
+ * path needs no PgBoss instance (its module pulls in node-postgres, ~70 ms of start-up the
+ * embedded engine never needs); long-lived workers also run the PgBoss class, through its public
+ * API, for its maintenance and cron (boss-runtime.ts).
  */
-import { createRequire } from 'node:module'
 import type { SqlExecutor, SqlParam } from '../db/index.js'
 import type { JobName } from './types.js'
 
 export const QUEUE_SCHEMA = 'brain_queue'
 
-interface FetchPlanOptions {
-  includeMetadata?: boolean
-  priority?: boolean
-  ignoreStartAfter?: boolean
-}
+/** The pg-boss release, and its schema version, these statements are written for. */
+export const PG_BOSS_VERSION = '10.4.2'
+export const PG_BOSS_SCHEMA_VERSION = 24
 
-/** The parts of pg-boss 10's src/plans.js we use (it ships no types for it). */
-interface PgBossPlans {
-  insertJobs(schema: string): string
-  fetchNextJob(schema: string): (options: FetchPlanOptions) => string
-  cancelJobs(schema: string): string
-  resumeJobs(schema: string): string
-  retryJobs(schema: string): string
-  failJobsById(schema: string): string
-  failJobsByTimeout(schema: string): string
-  archive(schema: string, completedInterval: string, failedInterval?: string): string
-  drop(schema: string, interval: string): string
-  locked(schema: string, query: string | string[]): string
-  create(schema: string, version: number): string
-}
-
-const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as PgBossPlans
-
-const SQL = {
-  insert: plans.insertJobs(QUEUE_SCHEMA),
-  fetch: plans.fetchNextJob(QUEUE_SCHEMA)({ includeMetadata: true, priority: true }),
-  cancel: plans.cancelJobs(QUEUE_SCHEMA),
-  resume: plans.resumeJobs(QUEUE_SCHEMA),
-  retry: plans.retryJobs(QUEUE_SCHEMA),
-  failWithRetry: plans.failJobsById(QUEUE_SCHEMA),
-  failStalled: fencedToAttempt(plans.failJobsById(QUEUE_SCHEMA)),
-}
+const Q = QUEUE_SCHEMA
 
 /**
- * pg-boss's fail-by-id limited to one active attempt ($4, the retry count a rescuer saw). Two
- * rescuers may pick the same stalled job; the slower one must not fail the attempt a worker
- * claimed after the first one put the job back.
+ * A job gives up an attempt: back to waiting (`retry`) while attempts remain, else failed for
+ * good. A stately queue keeps at most one job per state, so a job whose queue already has one
+ * waiting for a retry fails instead (pg-boss does the same, by a conflict on its unique index).
+ * The retry waits retry_delay seconds, doubling with jitter when the queue asks for backoff.
  */
-function fencedToAttempt(failById: string): string {
-  const open = "state < 'completed'"
-  if (!failById.includes(open)) throw new Error('pg-boss fail plan changed: the stall rescue cannot fence it')
-  return failById.replace(open, "state = 'active' AND retry_count = $4::integer")
+function failStatement(where: string, output: string): string {
+  return `
+WITH target AS (
+  SELECT j.id, j.name, j.retry_count < j.retry_limit AND NOT EXISTS (
+      SELECT 1 FROM ${Q}.job AS o
+      WHERE j.policy = 'stately' AND o.name = j.name AND o.state = 'retry' AND o.id <> j.id
+        AND COALESCE(o.singleton_key, '') = COALESCE(j.singleton_key, '')
+    ) AS retrying
+  FROM ${Q}.job AS j
+  WHERE ${where}
+), failed AS (
+  UPDATE ${Q}.job AS j
+  SET state = CASE WHEN t.retrying THEN 'retry'::${Q}.job_state ELSE 'failed'::${Q}.job_state END,
+    completed_on = CASE WHEN t.retrying THEN NULL ELSE now() END,
+    start_after = CASE
+      WHEN NOT t.retrying THEN j.start_after
+      WHEN j.retry_backoff THEN now() + j.retry_delay * (2 ^ LEAST(16, j.retry_count + 1) / 2) * (1 + random()) * interval '1 second'
+      ELSE now() + j.retry_delay * interval '1 second'
+    END,
+    output = ${output}
+  FROM target AS t
+  WHERE j.name = t.name AND j.id = t.id AND ${where}
+  RETURNING 1
+)
+SELECT count(*)::integer AS count FROM failed`
 }
 
-/** pg-boss's construction plan for our schema (the migration carries a copy). */
-export function pgBossConstructionSql(version: number): string {
-  return plans.create(QUEUE_SCHEMA, version)
+/** One statement each; parameters are numbered as the functions below pass them. */
+const BOSS_SQL = {
+  /** $1 id, $2 name, $3 data, $4 priority, $5 retry limit, $6 lease in seconds. Skipped on a conflict (same id, or a stately queue's one waiting job). */
+  insert: `
+INSERT INTO ${Q}.job (id, name, data, priority, start_after, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
+SELECT $1::uuid, q.name, $3::jsonb, $4::integer, now(), q.dead_letter, $6::integer * interval '1 second',
+  now() + COALESCE(q.retention_minutes * interval '1 minute', interval '14 days'), $5::integer, 0, false, q.policy
+FROM ${Q}.queue AS q
+WHERE q.name = $2
+ON CONFLICT DO NOTHING`,
+
+  /**
+   * $1 name, $2 batch size. Claims the next waiting jobs (highest priority, then oldest) past
+   * other claimers' locks; of a singleton or stately queue at most one per singleton key, since
+   * its unique index allows one active job. retry_count counts the claims after the first.
+   */
+  fetch: `
+WITH next AS (
+  SELECT id, policy, singleton_key, priority, created_on
+  FROM ${Q}.job
+  WHERE name = $1 AND state < 'active' AND start_after < now()
+  ORDER BY priority DESC, created_on, id
+  LIMIT $2
+  FOR UPDATE SKIP LOCKED
+), turns AS (
+  SELECT id, row_number() OVER (
+      PARTITION BY CASE WHEN policy IN ('singleton', 'stately') THEN COALESCE(singleton_key, '') ELSE id::text END
+      ORDER BY priority DESC, created_on, id
+    ) AS turn
+  FROM next
+)
+UPDATE ${Q}.job AS j
+SET state = 'active', started_on = now(),
+  retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
+FROM turns
+WHERE j.name = $1 AND j.id = turns.id AND turns.turn = 1
+RETURNING j.id, j.data, j.retry_count`,
+
+  /** $1 name, $2 ids: waiting or active jobs end cancelled. */
+  cancel: `
+WITH changed AS (
+  UPDATE ${Q}.job SET state = 'cancelled', completed_on = now()
+  WHERE name = $1 AND id = ANY($2::uuid[]) AND state < 'completed'
+  RETURNING 1
+)
+SELECT count(*)::integer AS count FROM changed`,
+
+  /** $1 name, $2 ids: cancelled jobs wait again. */
+  resume: `
+WITH changed AS (
+  UPDATE ${Q}.job SET state = 'created', completed_on = NULL
+  WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'cancelled'
+  RETURNING 1
+)
+SELECT count(*)::integer AS count FROM changed`,
+
+  /** $1 name, $2 ids: failed jobs get one more attempt. */
+  retry: `
+WITH changed AS (
+  UPDATE ${Q}.job SET state = 'retry', retry_limit = retry_limit + 1
+  WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'failed'
+  RETURNING 1
+)
+SELECT count(*)::integer AS count FROM changed`,
+
+  /** $1 name, $2 ids, $3 output. */
+  failWithRetry: failStatement(`j.name = $1 AND j.id = ANY($2::uuid[]) AND j.state < 'completed'`, '$3::jsonb'),
+
+  /** failWithRetry fenced to one attempt: $4 is the retry_count the rescuer saw. */
+  failStalled: failStatement(`j.name = $1 AND j.id = ANY($2::uuid[]) AND j.state = 'active' AND j.retry_count = $4::integer`, '$3::jsonb'),
+
+  /** Active jobs past their lease (started_on + expire_in), in every queue. */
+  expire: failStatement(`j.state = 'active' AND j.started_on + j.expire_in < now()`, `'{"value": {"message": "job failed by timeout in active state"}}'::jsonb`),
+} as const
+
+/**
+ * Runs maintenance under pg-boss's own advisory lock for the schema, so that it never overlaps
+ * the maintenance a PgBoss instance runs (the key is pg-boss's: the database and the schema).
+ */
+function underBossLock(statement: string): string {
+  return `BEGIN;
+SET LOCAL lock_timeout = '30s';
+SET LOCAL idle_in_transaction_session_timeout = '30s';
+SELECT pg_advisory_xact_lock(('x' || encode(sha224((current_database() || '.pgboss.${Q}')::bytea), 'hex'))::bit(64)::bigint);
+${statement.trim()};
+COMMIT;`
 }
 
 /** Expire overdue active jobs, archive finished ones, drop old archive rows: pg-boss maintenance. */
 export function maintenanceSql(options: { archiveAfterSeconds: number; deleteAfterDays: number }): string[] {
-  return [
-    plans.locked(QUEUE_SCHEMA, plans.failJobsByTimeout(QUEUE_SCHEMA)),
-    plans.locked(QUEUE_SCHEMA, plans.archive(QUEUE_SCHEMA, `${options.archiveAfterSeconds} seconds`)),
-    plans.locked(QUEUE_SCHEMA, plans.drop(QUEUE_SCHEMA, `${options.deleteAfterDays} days`)),
-  ]
+  const archiveAfter = Math.max(0, Math.floor(options.archiveAfterSeconds))
+  const deleteAfter = Math.max(0, Math.floor(options.deleteAfterDays))
+  const archive = `
+WITH archived AS (
+  DELETE FROM ${Q}.job
+  WHERE completed_on < now() - interval '${archiveAfter} seconds' OR (state < 'active' AND keep_until < now())
+  RETURNING id, name, priority, data, state, retry_limit, retry_count, retry_delay, retry_backoff, start_after, started_on,
+    singleton_key, singleton_on, expire_in, created_on, completed_on, keep_until, dead_letter, policy, output
+)
+INSERT INTO ${Q}.archive (id, name, priority, data, state, retry_limit, retry_count, retry_delay, retry_backoff, start_after, started_on,
+  singleton_key, singleton_on, expire_in, created_on, completed_on, keep_until, dead_letter, policy, output)
+SELECT * FROM archived
+ON CONFLICT DO NOTHING`
+  const drop = `DELETE FROM ${Q}.archive WHERE archived_on < now() - interval '${deleteAfter} days'`
+  return [underBossLock(BOSS_SQL.expire), underBossLock(archive), underBossLock(drop)]
 }
 
 /** What we store in pg-boss's `data` column. */
@@ -90,17 +180,7 @@ interface NewJob {
 
 /** Inserts jobs; a job whose id exists, or that a stately queue refuses, is silently skipped. */
 export async function insertJobs(db: SqlExecutor, jobs: readonly NewJob[]): Promise<void> {
-  const rows = jobs.map((j) => ({
-    id: j.id,
-    name: j.name,
-    data: j.data,
-    priority: j.priority,
-    retryLimit: j.retryLimit,
-    retryDelay: 0,
-    retryBackoff: false,
-    expireInSeconds: j.expireInSeconds,
-  }))
-  await db.query(SQL.insert, [JSON.stringify(rows), null, null, null, null, null])
+  for (const j of jobs) await db.query(BOSS_SQL.insert, [j.id, j.name, JSON.stringify(j.data), j.priority, j.retryLimit, j.expireInSeconds])
 }
 
 export interface ClaimedJob {
@@ -114,9 +194,8 @@ export interface ClaimedJob {
 
 interface FetchedRow {
   id: string
-  name: string
   data: unknown
-  retryCount: number
+  retry_count: number | string
 }
 
 const UNIQUE_VIOLATION = '23505'
@@ -131,8 +210,8 @@ function sqlState(err: unknown): string | undefined {
  */
 export async function fetchJobs(db: SqlExecutor, name: JobName, batchSize: number): Promise<ClaimedJob[]> {
   try {
-    const { rows } = await db.query<FetchedRow>(SQL.fetch, [name, batchSize])
-    return rows.map((r) => ({ id: r.id, name, data: r.data, fence: Number(r.retryCount) }))
+    const { rows } = await db.query<FetchedRow>(BOSS_SQL.fetch, [name, batchSize])
+    return rows.map((r) => ({ id: r.id, name, data: r.data, fence: Number(r.retry_count) }))
   } catch (err) {
     if (sqlState(err) === UNIQUE_VIOLATION) return []
     throw err
@@ -150,17 +229,17 @@ async function countOf(db: SqlExecutor, sql: string, params: readonly SqlParam[]
 
 /** Cancels waiting or active jobs; returns how many changed. */
 export function cancelJobs(db: SqlExecutor, name: JobName, ids: readonly string[]): Promise<number> {
-  return countOf(db, SQL.cancel, [name, ids])
+  return countOf(db, BOSS_SQL.cancel, [name, ids])
 }
 
 /** Puts cancelled jobs back to waiting. */
 export function resumeJobs(db: SqlExecutor, name: JobName, ids: readonly string[]): Promise<number> {
-  return countOf(db, SQL.resume, [name, ids])
+  return countOf(db, BOSS_SQL.resume, [name, ids])
 }
 
 /** Gives failed jobs one more attempt. */
 export function retryJobs(db: SqlExecutor, name: JobName, ids: readonly string[]): Promise<number> {
-  return countOf(db, SQL.retry, [name, ids])
+  return countOf(db, BOSS_SQL.retry, [name, ids])
 }
 
 /**
@@ -168,10 +247,10 @@ export function retryJobs(db: SqlExecutor, name: JobName, ids: readonly string[]
  * failed for good. Used for stalls, where retry_limit is the job's max_stalled.
  */
 export function failWithRetry(db: SqlExecutor, name: JobName, ids: readonly string[], output: object): Promise<number> {
-  return countOf(db, SQL.failWithRetry, [name, ids, JSON.stringify(output)])
+  return countOf(db, BOSS_SQL.failWithRetry, [name, ids, JSON.stringify(output)])
 }
 
 /** failWithRetry for one stalled job, only while it is still active in the attempt that stalled. */
 export function failStalledAttempt(db: SqlExecutor, name: JobName, id: string, attempt: number, output: object): Promise<number> {
-  return countOf(db, SQL.failStalled, [name, [id], JSON.stringify(output), attempt])
+  return countOf(db, BOSS_SQL.failStalled, [name, [id], JSON.stringify(output), attempt])
 }

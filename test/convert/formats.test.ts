@@ -1,6 +1,6 @@
 import t from 'tap'
 import { converterFor, SINGLE_PAGE_FORMATS } from '../../src/convert/index.js'
-import { defineFormat, FORMATS, pickFormat, type DocumentFormat } from '../../src/convert/formats/index.js'
+import { defineFormat, FORMATS, pickFormat, type DocumentFormat, type SourceFormat } from '../../src/convert/formats/index.js'
 
 /** What every registry must hold to: each problem is one line naming the format. */
 function problems(formats: readonly DocumentFormat[]): string[] {
@@ -45,7 +45,8 @@ t.test('the check finds what a careless format gets wrong', async (t) => {
     sniffOverTypesOf: ['nothing'],
     singlePage: true,
     limits: { maxDrafts: 0 },
-    convert: async () => () => ({ format: 'html', drafts: [], counts: {} }),
+    // What it produces is a run-time problem here; the compiler lets a converter fall back to text.
+    convert: async () => () => ({ format: 'text', drafts: [], counts: {} }),
   })
   t.same(problems([...FORMATS, careless]), [
     "Web: extension .pdf is also pdf's",
@@ -90,4 +91,31 @@ t.test('adding a format is adding its object to the registry', async (t) => {
   t.equal(pickFormat(registry, 'captions', 'text/vtt')?.name, 'subtitles', 'by its content type')
   t.equal(pickFormat(registry, 'papers/q1.pdf')?.name, 'pdf', 'the formats before it keep their files')
   t.equal(pickFormat(FORMATS, 'talks/Keynote.vtt'), undefined, 'the registry without it does not know it')
+})
+
+// What the type check proves: the source formats are what the registered formats produce, and a
+// converter's results call themselves only what its format produces (or the plain-text fallback).
+const registered: SourceFormat[] = ['chatgpt', 'pdf', 'text']
+// @ts-expect-error no registered format produces subtitles
+const unregistered: SourceFormat = 'subtitles'
+const misnamed = defineFormat({
+  name: 'captions',
+  produces: ['captions'],
+  extensions: ['.srt'],
+  contentTypes: [],
+  singlePage: true,
+  // @ts-expect-error the converter's results call themselves html, which captions does not produce
+  convert: async () => () => ({ format: 'html', drafts: [], counts: {} }),
+})
+
+t.test('the source formats follow the registry', async (t) => {
+  t.same(
+    registered.filter((f) => !FORMATS.some((format) => (format.produces as readonly string[]).includes(f))),
+    [],
+  )
+  t.notOk(
+    FORMATS.some((format) => (format.produces as readonly string[]).includes(unregistered)),
+    'the format the compiler refuses is produced by no format',
+  )
+  t.equal(misnamed.name, 'captions')
 })

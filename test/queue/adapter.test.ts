@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { pgBossConstructionSql } from '../../src/queue/boss-sql.js'
+import { createRequire } from 'node:module'
 import { hasMultipleStatements, pgBossDb } from '../../src/queue/pgboss-adapter.js'
 import { migrationsDir } from '../../src/db/migrate.js'
 import type { SqlExecutor } from '../../src/db/types.js'
@@ -62,6 +62,12 @@ t.test('closing the seam waits for the statement under way and drops what pg-bos
   t.same(await db.executeSql('COMPLETE LATE', [1]), { rows: [] }, 'a statement after close gets no rows')
   t.same(calls, ['SLOW'], 'and never reaches the database')
 })
+
+/** pg-boss's construction plan for our schema, from the installed release (the migration carries a copy). */
+function pgBossConstructionSql(version: number): string {
+  const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as { create(schema: string, version: number): string }
+  return plans.create('brain_queue', version)
+}
 
 t.test("migration 0100 carries pg-boss's construction plan unchanged", async (t) => {
   const migration = readFileSync(join(migrationsDir(), '0100_job_queue.sql'), 'utf8')

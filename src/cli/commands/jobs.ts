@@ -2,9 +2,9 @@ import { Command, Option } from 'clipanion'
 import type { Writable } from 'node:stream'
 import { NotFoundError, UsageError } from '../../errors/index.js'
 import type { JobDetail, JobRecord, JobStatus, Queue } from '../../queue/index.js'
-import { jobDetailText, jobLine } from '../../operations/jobs.js'
+import { jobDetailText, jobLine, submitJobTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
-import { checkedArgs } from '../operation-command.js'
+import { checkedArgs, fieldOption, fieldSwitch } from '../operation-command.js'
 import type { AttachedWorker } from '../../service/index.js'
 
 const DEFAULT_AUTOPILOT_CRON = '*/30 * * * *'
@@ -28,6 +28,13 @@ function positive(flag: string, raw: string | undefined, allowZero = false): num
   return value
 }
 
+function whole(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined
+  const value = Number(raw)
+  if (raw.trim() === '' || !Number.isInteger(value)) throw new UsageError('invalid_number', `${flag} must be a whole number, not "${raw}".`)
+  return value
+}
+
 abstract class QueueCommand extends BrainCommand {
   protected async withQueue<T>(fn: (queue: Queue, stderr: Writable) => Promise<T>): Promise<T> {
     const { openQueue } = await import('../../queue/index.js')
@@ -43,7 +50,8 @@ abstract class QueueCommand extends BrainCommand {
   }
 }
 
-export class JobsSubmitCommand extends QueueCommand {
+/** The face of the `submit_job` operation: `--data` as JSON text, `--timeout` as a duration, progress on a terminal. */
+export class JobsSubmitCommand extends BrainCommand {
   static override paths = [['jobs', 'submit']]
   static override usage = Command.Usage({
     description: 'Submit a job (sync, embed, extract, ingest_capture, autopilot-cycle, shell, import, capture)',
@@ -52,38 +60,41 @@ export class JobsSubmitCommand extends QueueCommand {
     examples: [['Run a shell job and wait', `BRAIN_ALLOW_SHELL_JOBS=1 $0 jobs submit shell --data '{"cmd":"echo hi"}' --wait`]],
   })
   name = Option.String({ required: true })
-  data = Option.String('--data', { description: 'Job data as a JSON object' })
-  wait = Option.Boolean('--wait', false, { description: 'Wait for the job to finish and print its result' })
-  idempotencyKey = Option.String('--idempotency-key', { description: 'Same key, same job: resubmitting returns the existing job' })
+  data = fieldOption(submitJobTool, 'data')
+  wait = fieldSwitch(submitJobTool, 'wait')
+  idempotencyKey = fieldOption(submitJobTool, 'idempotency_key')
   timeout = Option.String('--timeout', { description: 'Per-job timeout, e.g. 90s, 10min (default depends on the job)' })
-  maxStalled = Option.String('--max-stalled', { description: 'Stalls forgiven before the job ends dead (default 1)' })
-  priority = Option.String('--priority', { description: 'Higher runs first (default 0)' })
+  maxStalled = fieldOption(submitJobTool, 'max_stalled')
+  priority = fieldOption(submitJobTool, 'priority')
 
   protected async run(): Promise<number> {
     const { toJobName } = await import('../../queue/envelope.js')
     const { parseDurationMs } = await import('../../config/index.js')
-    const name = toJobName(this.name)
-    const data = parseData(this.data)
     const timeoutMs = this.timeout === undefined ? undefined : parseDurationMs('--timeout', this.timeout, 0)
-    const options = {
-      idempotencyKey: this.idempotencyKey,
-      timeoutMs: timeoutMs === 0 ? undefined : timeoutMs,
-      maxStalled: positive('--max-stalled', this.maxStalled, true),
-      priority: this.priority === undefined ? undefined : Number.parseInt(this.priority, 10),
-    }
-    const job = await this.withQueue(async (queue, stderr) => {
-      if (!this.wait) return queue.submit(name, data, options)
-      const { progressPrinter } = await import('../job-runner.js')
-      const progress = progressPrinter(stderr, name)
-      const interrupt = this.interruptSignal(() => new UsageError('interrupted', 'Interrupted.'))
-      try {
-        return await queue.submitAndWait(name, data, { ...options, onProgress: progress.update, signal: interrupt.signal })
-      } finally {
-        progress.finish()
-        interrupt.dispose()
-      }
+    const args = checkedArgs(submitJobTool, {
+      name: toJobName(this.name),
+      data: parseData(this.data),
+      wait: this.wait || undefined,
+      idempotency_key: this.idempotencyKey,
+      timeout_ms: timeoutMs === 0 ? undefined : timeoutMs,
+      max_stalled: positive('--max-stalled', this.maxStalled, true),
+      priority: whole('--priority', this.priority),
     })
-    this.print(job, () => (this.wait ? jobDetailText(job as JobDetail) : job.id))
+    if (!this.wait) {
+      await this.present(submitJobTool, await this.runOperation(submitJobTool, args))
+      return 0
+    }
+    const { progressPrinter } = await import('../job-runner.js')
+    const progress = progressPrinter(this.context.stderr, this.name)
+    const interrupt = this.interruptSignal(() => new UsageError('interrupted', 'Interrupted.'))
+    let job: Record<string, unknown>
+    try {
+      job = await this.runOperation(submitJobTool, args, { onProgress: progress.update, signal: interrupt.signal })
+    } finally {
+      progress.finish()
+      interrupt.dispose()
+    }
+    await this.present(submitJobTool, job)
     return 0
   }
 }

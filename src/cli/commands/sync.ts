@@ -1,78 +1,16 @@
 import { Command, Option } from 'clipanion'
-import type { Database } from '../../db/index.js'
-import type { GateOutcome, SourceSyncResult, SyncAllResult, SyncRequest, SyncResult } from '../../sync/index.js'
+import type { CostPreview, GateOutcome } from '../../sync/index.js'
+import { UsageError } from '../../errors/index.js'
+import { syncExitCode, syncTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
+import { checkedArgs, fieldOption, fieldSwitch } from '../operation-command.js'
 import { isTerminal } from '../output.js'
 
-/** Result keys in reading order; the queue stores results as jsonb, which sorts keys by length. */
-const SOURCE_KEYS = [
-  'status',
-  'sourceId',
-  'repo',
-  'bookmarkScope',
-  'mode',
-  'fullWalkReason',
-  'fromCommit',
-  'toCommit',
-  'added',
-  'modified',
-  'deleted',
-  'renamed',
-  'skipped',
-  'failed',
-  'ignored',
-  'failures',
-  'pendingFailures',
-  'embedded',
-  'embedError',
-  'touchedSlugs',
-  'deletedSlugs',
-  'chunkerVersion',
-  'durationMs',
-]
-const ALL_KEYS = ['status', 'all', 'added', 'modified', 'deleted', 'renamed', 'skipped', 'failed', 'ignored', 'sources', 'skippedSources', 'errors', 'touchedSlugs', 'durationMs']
-
-function ordered(value: object, keys: readonly string[]): Record<string, unknown> {
-  const entries = Object.entries(value)
-  const rank = (key: string): number => (keys.includes(key) ? keys.indexOf(key) : keys.length)
-  return Object.fromEntries(entries.sort(([a], [b]) => rank(a) - rank(b)))
-}
-
-function presentable(result: SyncResult): Record<string, unknown> {
-  const { slugs: _slugs, ...rest } = result as SyncResult & { slugs?: unknown }
-  if (!('all' in result)) return ordered(rest, SOURCE_KEYS)
-  return { ...ordered(rest, ALL_KEYS), sources: result.sources.map((s) => ordered(s, SOURCE_KEYS)) }
-}
-
-function short(sha: string | null): string {
-  return sha ? sha.slice(0, 10) : '(none)'
-}
-
-function describeSource(r: SourceSyncResult): string[] {
-  if (r.status === 'up_to_date') {
-    const pending = r.pendingFailures.length > 0 ? `; ${r.pendingFailures.length} file(s) still failing (fix them, commit, sync again)` : ''
-    return [`${r.sourceId}: up to date at ${short(r.toCommit)}${pending}`]
-  }
-  const how = r.mode === 'full' ? `full walk (${r.fullWalkReason})` : `${short(r.fromCommit)}..${short(r.toCommit)}`
-  const verb = r.status === 'dry_run' ? 'would sync' : 'synced'
-  const lines = [
-    `${r.sourceId}: ${verb} ${how}: ${r.added} added, ${r.modified} modified, ${r.deleted} deleted, ${r.renamed} renamed, ${r.skipped} unchanged, ${r.failed} failed` +
-      (r.status === 'synced' ? `; ${r.embedded} chunks embedded` : ''),
-  ]
-  for (const failure of r.failures) lines.push(`  failed ${failure.path}: ${failure.message}`)
-  if (r.embedError) lines.push(`  embeddings stopped: ${r.embedError.message} (the pages are stored; run \`brain embed --stale\` later)`)
-  return lines
-}
-
-function describe(result: SyncResult): string {
-  if (!('all' in result)) return describeSource(result).join('\n')
-  const lines = result.sources.flatMap(describeSource)
-  for (const skipped of result.skippedSources) lines.push(`${skipped.sourceId}: skipped (${skipped.reason === 'sync_disabled' ? 'syncEnabled is false' : 'no local path'})`)
-  for (const error of result.errors) lines.push(`${error.sourceId}: not synced: ${error.message}${error.hint ? ` (${error.hint})` : ''}`)
-  if (lines.length === 0) lines.push('No sources to sync; add one with `brain sources add <id> --path <dir>`.')
-  return lines.join('\n')
-}
-
+/**
+ * The face of the `sync` operation: its flags fill the operation's input, and the command adds
+ * what only a terminal has: the cost gate of `--all`, progress, and Ctrl-C. On a thin client the
+ * preview and the sync are calls of the remote brain's tool.
+ */
 export class SyncCommand extends BrainCommand {
   static override paths = [['sync']]
   static override usage = Command.Usage({
@@ -90,51 +28,51 @@ export class SyncCommand extends BrainCommand {
     ],
   })
 
-  source = Option.String('--source', { description: 'Sync this source (its own bookmark)' })
-  all = Option.Boolean('--all', false, { description: 'Sync every source with a local path and syncEnabled not false' })
-  repo = Option.String('--repo', { description: 'Sync this directory (default: the configured sync.repo_path)' })
-  full = Option.Boolean('--full', false, { description: 'Walk every file instead of the diff since the bookmark' })
-  dryRun = Option.Boolean('--dry-run', false, { description: 'Show what would happen; write nothing' })
+  source = fieldOption(syncTool, 'source')
+  all = fieldSwitch(syncTool, 'all')
+  repo = fieldOption(syncTool, 'repo')
+  full = fieldSwitch(syncTool, 'full')
+  dryRun = fieldSwitch(syncTool, 'dry_run')
   yes = Option.Boolean('--yes', false, { description: 'Skip the cost confirmation of --all' })
-  noEmbed = Option.Boolean('--no-embed', false, { description: 'Store pages without embeddings (run `brain embed --stale` later)' })
-
-  private request(): SyncRequest {
-    return { sourceId: this.source, all: this.all, repo: this.repo, full: this.full, dryRun: this.dryRun, noEmbed: this.noEmbed }
-  }
+  noEmbed = fieldSwitch(syncTool, 'no_embed')
 
   protected async run(): Promise<number> {
-    const request = this.request()
-    const { validateSyncRequest } = await import('../../sync/index.js')
-    validateSyncRequest(request)
-    const data = { ...request, repo: request.repo === undefined ? undefined : this.resolvePath(request.repo) }
-    const outcome = await this.withBrain(async (brain) => {
-      if (request.all && !request.noEmbed) {
-        const gate = await this.costGate(brain.db)
-        if (gate !== 'proceed') return gate
+    const repo = this.repo === undefined ? undefined : this.resolvePath(this.repo)
+    const target = this.source === undefined && !this.all && repo === undefined ? { configured_repo: true } : { source: this.source, all: this.all || undefined, repo }
+    const args = checkedArgs(syncTool, { ...target, full: this.full || undefined, dry_run: this.dryRun || undefined, no_embed: this.noEmbed || undefined })
+    if (this.all && !this.noEmbed) {
+      const gate = await this.costGate(args)
+      if (gate === 'preview_only') return 0
+      if (gate === 'declined') {
+        this.context.stderr.write('brain: sync cancelled; nothing was changed.\n')
+        return 1
       }
-      const { runJob } = await import('../job-runner.js')
-      return (await runJob(brain, this.context.stderr, 'sync', data, 'syncing', this.context.signal)) as SyncResult
-    })
-    if (outcome === 'preview_only') return 0
-    if (outcome === 'declined') {
-      this.context.stderr.write('brain: sync cancelled; nothing was changed.\n')
-      return 1
     }
-    this.print(presentable(outcome), () => describe(outcome))
-    return 'all' in outcome && (outcome as SyncAllResult).errors.length > 0 ? 1 : 0
+    const { progressPrinter } = await import('../job-runner.js')
+    const progress = progressPrinter(this.context.stderr, 'syncing')
+    const interrupt = this.interruptSignal(() => new UsageError('interrupted', 'Interrupted.'))
+    let result: Record<string, unknown>
+    try {
+      result = await this.runOperation(syncTool, args, { onProgress: progress.update, signal: interrupt.signal })
+    } finally {
+      progress.finish()
+      interrupt.dispose()
+    }
+    await this.present(syncTool, result)
+    return syncExitCode(result)
   }
 
   /** The preview and the gate of `sync --all`; a preview-only run prints the preview as the result. */
-  private async costGate(db: Database): Promise<GateOutcome> {
-    const { previewSyncAll, runGate, formatPreview } = await import('../../sync/index.js')
-    const preview = await previewSyncAll(db)
+  private async costGate(args: Record<string, unknown>): Promise<GateOutcome> {
+    const { runGate } = await import('../../sync/index.js')
+    const previewed = await this.runOperation(syncTool, { ...args, preview: true })
     const stdin = this.context.stdin as NodeJS.ReadableStream & { isTTY?: boolean }
     const outcome = await runGate(
-      preview,
+      previewed.preview as CostPreview,
       { yes: this.yes, dryRun: this.dryRun, json: this.jsonMode, interactive: isTerminal(this.context.stdout) && stdin.isTTY === true },
       { show: (text) => this.context.stderr.write(`${text}\n`), prompt: (question) => this.askLine(question) },
     )
-    if (outcome === 'preview_only') this.print({ status: 'preview', preview }, () => formatPreview(preview))
+    if (outcome === 'preview_only') await this.present(syncTool, previewed)
     return outcome
   }
 }

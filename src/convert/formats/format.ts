@@ -1,7 +1,14 @@
 /** What a document format is: one object per format, from which every list of the converters is derived. */
-import type { ConvertInput, ConvertLimits, ConvertResult, SourceFormat } from '../types.js'
+import type { ConvertInput, ConvertLimits, ConvertResult } from '../types.js'
 
-export type Converter = (input: ConvertInput, limits: ConvertLimits) => ConvertResult | Promise<ConvertResult>
+/** The format a converter may hand a file to when it holds none of its own (a clippings file without clippings is still text). */
+export const FALLBACK_FORMAT = 'text'
+
+/** A format's converter; its results may call themselves only what the format produces, or the fallback. */
+export type Converter<Produces extends string = string> = (
+  input: ConvertInput,
+  limits: ConvertLimits,
+) => ConvertResult<Produces | typeof FALLBACK_FORMAT> | Promise<ConvertResult<Produces | typeof FALLBACK_FORMAT>>
 
 /** A file as detection sees it: by its name, and by its first bytes when the caller read them. */
 export interface FileFacts {
@@ -19,7 +26,7 @@ interface Sniff {
   test: (head: Uint8Array) => boolean
 }
 
-export interface DocumentFormat<Name extends string = string, Produces extends SourceFormat = SourceFormat> {
+export interface DocumentFormat<Name extends string = string, Produces extends string = string> {
   /** The converter's name, what `converterFor` returns. */
   name: Name
   /** What the converter's results and pages call their format (`source_format` in front matter). */
@@ -47,13 +54,14 @@ export interface DocumentFormat<Name extends string = string, Produces extends S
   /** Tighter limits than the caller's for this format's conversions. */
   limits?: Partial<Pick<ConvertLimits, 'maxBytes' | 'maxDrafts'>>
   /** The converter, loaded on first use: the parsers are large, and a format file must be cheap to import. */
-  convert: () => Promise<Converter>
+  convert: () => Promise<Converter<NoInfer<Produces>>>
 }
 
 /**
- * Keeps a format's name and what it produces as literal types, so the union of names is derived
- * from the registry and a source format no format produces is a compile error.
+ * Keeps a format's name and what it produces as literal types, so the unions of converter names
+ * and source formats are derived from the registry, and a converter whose results call
+ * themselves something the format does not produce is a compile error.
  */
-export function defineFormat<const Name extends string, const Produces extends SourceFormat>(format: DocumentFormat<Name, Produces>): DocumentFormat<Name, Produces> {
+export function defineFormat<const Name extends string, const Produces extends string>(format: DocumentFormat<Name, Produces>): DocumentFormat<Name, Produces> {
   return format
 }

@@ -4,7 +4,6 @@
  * picks, which formats make one page. A format file is cheap to import (names, patterns, a sniff);
  * its converter is loaded when a file of it comes. May import the converter modules lazily only.
  */
-import type { SourceFormat } from '../types.js'
 import { bookmarks } from './bookmarks.js'
 import { canvas } from './canvas.js'
 import { chat } from './chat.js'
@@ -14,7 +13,7 @@ import { docx } from './docx.js'
 import { eml } from './eml.js'
 import { enex } from './enex.js'
 import { epub } from './epub.js'
-import type { DocumentFormat, FileFacts } from './format.js'
+import type { DocumentFormat, FALLBACK_FORMAT, FileFacts } from './format.js'
 import { fileFacts } from './sniff.js'
 import { html } from './html.js'
 import { keep } from './keep.js'
@@ -72,12 +71,14 @@ export const FORMATS = [
 /** The converter names, what `converterFor` returns. */
 export type ConverterKind = (typeof FORMATS)[number]['name']
 
-/** Every `SourceFormat` is produced by a registered format (a compile error names the one that is not). */
-type Unproduced = Exclude<SourceFormat, (typeof FORMATS)[number]['produces'][number]>
-const everyFormatProduced: [Unproduced] extends [never] ? true : Unproduced = true
-void everyFormatProduced
+/** What a conversion's result and pages call their format (`source_format`): what the registered formats produce. */
+export type SourceFormat = (typeof FORMATS)[number]['produces'][number]
 
-export const FORMAT_BY_NAME: ReadonlyMap<ConverterKind, DocumentFormat<ConverterKind>> = new Map(FORMATS.map((f) => [f.name, f]))
+/** The fallback of every converter is a registered format (a compile error otherwise). */
+const fallbackRegistered: typeof FALLBACK_FORMAT extends SourceFormat ? true : never = true
+void fallbackRegistered
+
+export const FORMAT_BY_NAME: ReadonlyMap<ConverterKind, DocumentFormat<ConverterKind, SourceFormat>> = new Map(FORMATS.map((f) => [f.name, f]))
 
 /** The formats whose files become one page at their own path. */
 export const SINGLE_PAGE_KINDS: ReadonlySet<ConverterKind> = new Set(FORMATS.filter((f) => f.singlePage).map((f) => f.name))

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import t from 'tap'
 import { capToTokenLimit, countTokens, EMBEDDING_INPUT_TOKEN_CAP } from '../../src/embedding/index.js'
-import { TokenCounter, type TokenEncoder } from '../../src/embedding/providers/tokenizer.js'
+import { loadCl100kEncoder, memoizedPieces, TokenCounter, type TokenEncoder } from '../../src/embedding/providers/tokenizer.js'
+import { packageRoot } from '../../src/util/package-root.js'
 
 t.test('countTokens uses cl100k_base', async (t) => {
   // Reference counts from OpenAI's tiktoken for cl100k_base.
@@ -69,4 +73,32 @@ t.test('the encoder loads once, on first use', async (t) => {
   t.equal(counter.count('abc'), 3)
   t.equal(counter.cap('abcdef', 4), 'abcd')
   t.equal(loads, 1)
+})
+
+t.test('the piece memo gives the library encoder’s own tokens', async (t) => {
+  const require = createRequire(import.meta.url)
+  const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite')
+  const ranks = require('js-tiktoken/ranks/cl100k_base') as import('js-tiktoken/lite').TiktokenBPE
+  const plain = new Tiktoken(ranks)
+  const memoized = loadCl100kEncoder()
+  const texts = [
+    readFileSync(join(packageRoot(), 'README.md'), 'utf8'),
+    readFileSync(join(packageRoot(), 'CHANGELOG.md'), 'utf8'),
+    "  leading spaces,\ttabs\t\t and trailing   \n\n\r\n  \nit's 12345 O'Neil'S <|endoftext|> 😀😀 naïve café 東京 ٣٤٥ ",
+    '[1] notes/probe (line 12, 2025-04-02)\n    indented code();\n',
+  ]
+  for (const text of texts) {
+    t.same(memoized.encode(text), plain.encode(text, [], []), `${text.slice(0, 20)}…`)
+    t.same(memoized.encode(text), plain.encode(text, [], []), 'again, from the memo')
+  }
+})
+
+t.test('each distinct piece is byte-pair encoded once', async (t) => {
+  const seen: string[] = []
+  const encode = memoizedPieces(/\S+|\s+/gu, (piece) => {
+    seen.push(piece)
+    return [piece.length]
+  })
+  t.same(encode('to be or not to be'), [2, 1, 2, 1, 2, 1, 3, 1, 2, 1, 2])
+  t.same(seen, ['to', ' ', 'be', 'or', 'not'])
 })

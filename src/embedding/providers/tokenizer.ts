@@ -26,11 +26,39 @@ export function loadCl100kEncoder(): TokenEncoder {
   const loaded = require('js-tiktoken/ranks/cl100k_base') as TiktokenBPE | { default: TiktokenBPE }
   const ranks = 'default' in loaded ? loaded.default : loaded
   const tiktoken = new lite.Tiktoken(ranks)
+  // Special-token text such as "<|endoftext|>" in a note is ordinary text to the embeddings
+  // API; the library default would throw on it.
   return {
-    // Special-token text such as "<|endoftext|>" in a note is ordinary text to the embeddings
-    // API; the library default would throw on it.
-    encode: (text) => tiktoken.encode(text, [], []),
+    encode: memoizedPieces(new RegExp(ranks.pat_str, 'gu'), (piece) => tiktoken.encode(piece, [], [])),
     decode: (tokens) => tiktoken.decode(tokens),
+  }
+}
+
+/** Distinct pieces remembered before the memo starts over, so it stays a few MB at most. */
+const PIECE_MEMO_LIMIT = 50_000
+
+/**
+ * An encoder that splits text into the tokenizer's own pieces (its pre-tokenizing pattern) and
+ * byte-pair encodes each distinct piece once per process. The library encodes every piece anew on
+ * every call; text is counted, capped and counted again (a context pack renders each item after
+ * capping it), and the same words recur across notes. The tokens are the same: byte-pair merges
+ * never cross a piece boundary, and a piece encoded alone is split into itself again.
+ */
+export function memoizedPieces(pattern: RegExp, encodePiece: (piece: string) => number[]): (text: string) => number[] {
+  const memo = new Map<string, number[]>()
+  return (text) => {
+    const out: number[] = []
+    for (const match of text.matchAll(pattern)) {
+      const piece = match[0]
+      let tokens = memo.get(piece)
+      if (tokens === undefined) {
+        tokens = encodePiece(piece)
+        if (memo.size >= PIECE_MEMO_LIMIT) memo.clear()
+        memo.set(piece, tokens)
+      }
+      for (const token of tokens) out.push(token)
+    }
+    return out
   }
 }
 
@@ -52,6 +80,8 @@ export class TokenCounter {
   }
 
   cap(text: string, maxTokens: number = EMBEDDING_INPUT_TOKEN_CAP): string {
+    // Text that cannot be over the limit is returned without counting it: the caller wants no count.
+    if (this.resolve() !== undefined && Buffer.byteLength(text, 'utf8') <= normalizeLimit(maxTokens)) return text
     return this.capWithCount(text, maxTokens).text
   }
 

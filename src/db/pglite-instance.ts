@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import { DiskError, diskProblemOf } from '../errors/index.js'
 
 /** One PGLite instance and the promise that rejects every call still waiting on it once it is retired. */
-export interface PgliteGeneration {
+interface PgliteGeneration {
   readonly pg: PGlite
   /** Races a call on this instance against its retirement; a full-disk error retires it. */
   settle<T>(call: Promise<T>): Promise<T>

@@ -120,6 +120,9 @@ async function loadModules(): Promise<PgliteModules> {
   return { PGlite, extensions: { vector, pg_trgm } }
 }
 
+/** One WAL segment and a checkpoint: what PostgreSQL's recovery writes when a brain opens. */
+const ROOM_TO_OPEN_BYTES = 24 * 1024 * 1024
+
 /** Why the database did not open, as the error a person can act on. */
 function openFailure(err: unknown, options: PgliteOpenOptions, guard: FreeSpaceGuard | null): Error {
   if (isBrainError(err)) return err
@@ -142,6 +145,8 @@ function openFailure(err: unknown, options: PgliteOpenOptions, guard: FreeSpaceG
 export async function openPglite(options: PgliteOpenOptions): Promise<Database> {
   const lock = options.memory ? null : acquireFileLock(join(options.dataDir, '..', 'db.lock'), options.dataDir)
   const guard = options.freeSpace && options.freeSpace.reserveBytes > 0 ? new FreeSpaceGuard(options.freeSpace) : null
+  // Opening is checked even with the reserve turned off: recovery cannot run without room.
+  const openGuard = options.freeSpace ? new FreeSpaceGuard({ ...options.freeSpace, reserveBytes: Math.max(options.freeSpace.reserveBytes, ROOM_TO_OPEN_BYTES) }) : null
   let modules: PgliteModules
   let first: PGlite
   try {
@@ -160,16 +165,16 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     })
   } catch (err) {
     lock?.release()
-    throw openFailure(err, options, guard)
+    throw openFailure(err, options, openGuard)
   }
   const instance = new ReplaceablePglite(first, {
     reopen: () =>
       modules.PGlite.create(options.dataDir, { extensions: modules.extensions, parsers: PARSERS }).catch((err: unknown) => {
-        throw openFailure(err, options, guard)
+        throw openFailure(err, options, openGuard)
       }),
     beforeReopen: () => {
       if (options.memory) throw new DatabaseError('embedded_open_failed', 'An in-memory brain cannot be reopened after its engine stopped.')
-      guard?.checkToOpen()
+      openGuard?.checkToOpen()
     },
   })
   let closed = false

@@ -117,6 +117,28 @@ const listJobsTool = defineOperation({
   },
 })
 
+/** A job name as the queue spells it; a result's map keys arrive camelCased (`ingestCapture`). */
+const queueSpelling = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+const jobStatsTool = defineOperation({
+  name: 'job_stats',
+  description:
+    'Count jobs by status (waiting, active, completed, dead), overall and per job name. Returns {waiting, active, completed, dead, by_name: {<job name>: counts}}. Use it for a quick look at the queue before list_jobs.',
+  input: z.strictObject({}),
+  mutating: false,
+  async run(ctx) {
+    return { ...(await withQueue(ctx, (queue) => queue.stats())) }
+  },
+  present: {
+    text: (stats) => {
+      const row = (label: string, c: { waiting: number; active: number; completed: number; dead: number }): string =>
+        `${label.padEnd(16)} waiting ${c.waiting}  active ${c.active}  completed ${c.completed}  dead ${c.dead}`
+      return [row('all', stats), ...Object.entries(stats.byName).map(([name, counts]) => row(queueSpelling(name), counts))].join('\n')
+    },
+  },
+  cli: { path: ['jobs', 'stats'], description: 'Count jobs by status, overall and per job name', options: [] },
+})
+
 function jobChange(name: 'cancel_job' | 'retry_job'): Operation {
   const cancelling = name === 'cancel_job'
   return defineOperation({
@@ -143,4 +165,4 @@ function jobChange(name: 'cancel_job' | 'retry_job'): Operation {
 export const cancelJobTool = jobChange('cancel_job')
 export const retryJobTool = jobChange('retry_job')
 
-export const jobTools: Operation[] = [syncTool, submitJobTool, getJobTool, listJobsTool, cancelJobTool, retryJobTool]
+export const jobTools: Operation[] = [syncTool, submitJobTool, getJobTool, listJobsTool, jobStatsTool, cancelJobTool, retryJobTool]

@@ -31,6 +31,7 @@ export const EXPECTED_TOOLS = [
   'submit_job',
   'get_job',
   'list_jobs',
+  'job_stats',
   'list_sources',
   'get_stats',
   'get_health',
@@ -157,6 +158,7 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
     (jobs.data.jobs as Array<{ id: string }>).some((j) => j.id === jobId),
     'list_jobs shows the submitted job',
   )
+  t.match((await call(client, 'job_stats', {})).data, { waiting: Number, dead: Number, by_name: { extract: { waiting: Number } } }, 'job_stats counts the submitted job by name')
   t.match(envelope(await call(client, 'get_job', { id: 'no-such-job' })), { code: 'job_not_found' })
   t.match((await call(client, 'retry_job', { id: 'no-such-job' })).data, { id: 'no-such-job', retried: false }, 'retry_job answers')
   t.match((await call(client, 'cancel_job', { id: 'no-such-job' })).data, { id: 'no-such-job', cancelled: false }, 'cancel_job answers')

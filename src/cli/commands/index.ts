@@ -27,7 +27,7 @@ import {
   IntegrationsStatusCommand,
   IntegrationsTestCommand,
 } from './integrations.js'
-import { JobsCancelCommand, JobsRetryCommand, JobsStatsCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
+import { JobsCancelCommand, JobsRetryCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { ExportCommand } from './export.js'
 import { UiCommand } from './ui.js'
 import { DiffCommand, GetCommand, PutCommand } from './pages.js'
@@ -70,7 +70,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ReposRemoveCommand,
   ReposSetCommand,
   JobsSubmitCommand,
-  JobsStatsCommand,
   JobsCancelCommand,
   JobsRetryCommand,
   JobsWorkCommand,

@@ -1,7 +1,5 @@
 import { Command, Option } from 'clipanion'
-import type { Writable } from 'node:stream'
 import { NotFoundError, UsageError } from '../../errors/index.js'
-import type { JobDetail, JobRecord, JobStatus, Queue } from '../../queue/index.js'
 import { jobDetailText, jobLine, submitJobTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
 import { checkedArgs, fieldOption, fieldSwitch } from '../operation-command.js'
@@ -33,21 +31,6 @@ function whole(flag: string, raw: string | undefined): number | undefined {
   const value = Number(raw)
   if (raw.trim() === '' || !Number.isInteger(value)) throw new UsageError('invalid_number', `${flag} must be a whole number, not "${raw}".`)
   return value
-}
-
-abstract class QueueCommand extends BrainCommand {
-  protected async withQueue<T>(fn: (queue: Queue, stderr: Writable) => Promise<T>): Promise<T> {
-    const { openQueue } = await import('../../queue/index.js')
-    const { streamLogger } = await import('../../util/logger.js')
-    return this.withBrain(async ({ db, config }) => {
-      const queue = await openQueue({ db, config, logger: streamLogger(this.context.stderr) })
-      try {
-        return await fn(queue, this.context.stderr)
-      } finally {
-        await queue.close()
-      }
-    })
-  }
 }
 
 /** The face of the `submit_job` operation: `--data` as JSON text, `--timeout` as a duration, progress on a terminal. */
@@ -99,21 +82,7 @@ export class JobsSubmitCommand extends BrainCommand {
   }
 }
 
-export class JobsStatsCommand extends QueueCommand {
-  static override paths = [['jobs', 'stats']]
-  static override usage = Command.Usage({ description: 'Count jobs by status, overall and per job name' })
-
-  protected async run(): Promise<number> {
-    const stats = await this.withQueue((queue) => queue.stats())
-    this.print(stats, () => {
-      const row = (label: string, c: Record<JobStatus, number>): string => `${label.padEnd(16)} waiting ${c.waiting}  active ${c.active}  completed ${c.completed}  dead ${c.dead}`
-      return [row('all', stats), ...Object.entries(stats.byName).map(([n, c]) => row(n, c))].join('\n')
-    })
-    return 0
-  }
-}
-
-export class JobsCancelCommand extends QueueCommand {
+export class JobsCancelCommand extends BrainCommand {
   static override paths = [['jobs', 'cancel']]
   static override usage = Command.Usage({ description: 'Cancel a waiting or active job (it ends dead; `jobs retry` brings it back)' })
   id = Option.String({ required: true })
@@ -126,7 +95,7 @@ export class JobsCancelCommand extends QueueCommand {
   }
 }
 
-export class JobsRetryCommand extends QueueCommand {
+export class JobsRetryCommand extends BrainCommand {
   static override paths = [['jobs', 'retry']]
   static override usage = Command.Usage({ description: 'Give a dead job one more attempt' })
   id = Option.String({ required: true })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { backupTools } from './backup.js'
 import { codeTools } from './code.js'
+import { frontmatterTools } from './frontmatter.js'
 import { jobTools } from './jobs.js'
 import { historyTools } from './history.js'
 import { trashTools } from './trash.js'
@@ -28,6 +29,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...memoryTools,
   ...jobTools,
   ...systemTools,
+  ...frontmatterTools,
   ...tagTools,
   ...operateTools,
   ...backupTools,

@@ -32,6 +32,7 @@ export const EXPECTED_TOOLS = [
   'get_job',
   'list_jobs',
   'job_stats',
+  'audit_frontmatter',
   'list_sources',
   'get_stats',
   'get_health',
@@ -146,6 +147,7 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   const synced = await call(client, 'sync', { all: true, no_embed: true })
   t.notOk(synced.isError, synced.text)
   t.match(synced.data, { all: true, sources: [] })
+  t.match((await call(client, 'audit_frontmatter', {})).data, { sources: [], totals: { files: 0 } }, 'audit_frontmatter answers with no sources')
   const badSync = await call(client, 'sync', {})
   t.match(envelope(badSync), { code: 'sync_requires_target' })
 

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion'
 import type { Config } from '../../config/index.js'
-import type { AuditReport, FileResult, HookResult, PageRoot, ValidateReport } from '../../frontmatter/index.js'
+import type { FileResult, HookResult, PageRoot, ValidateReport } from '../../frontmatter/index.js'
 import type { SourceRecord } from '../../sources/source-repository.js'
 import { BrainCommand } from '../brain-command.js'
 
@@ -84,7 +84,7 @@ export class FrontmatterValidateCommand extends BrainCommand {
   }
 }
 
-/** Audit and install-hook: both need a configured brain and visit its sources (or one). */
+/** Install-hook needs a configured brain and visits its sources (or one). */
 abstract class SourcesCommand extends BrainCommand {
   source = Option.String('--source', { description: 'Only this source' })
 
@@ -101,40 +101,6 @@ abstract class SourcesCommand extends BrainCommand {
       }
     })
     return fn(sources, roots)
-  }
-}
-
-function describeAudit(report: AuditReport): string {
-  if (report.sources.length === 0) return 'No sources to audit; add one with `brain sources add <id> --path <dir>`.'
-  const lines = report.sources.map((s) => {
-    if (s.status !== 'scanned') return `${s.sourceId}: not scanned (${s.status === 'missing_path' ? `${s.path} does not exist` : 'no local directory'})`
-    const counts = Object.entries(s.counts)
-      .filter(([, n]) => n > 0)
-      .map(([code, n]) => `${code} ${n}`)
-    return `${s.sourceId} (${s.path}): ${s.files} file(s), ${s.filesWithIssues} with problems${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`
-  })
-  if (report.totals.filesWithIssues > 0) lines.push('Repair with `brain frontmatter validate <source-path> --fix` (add --dry-run to preview).')
-  return lines.join('\n')
-}
-
-export class FrontmatterAuditCommand extends SourcesCommand {
-  static override paths = [['frontmatter', 'audit']]
-  static override usage = Command.Usage({
-    description: 'Read-only front matter scan of every registered source (or one), counted by error code',
-    details: 'Never changes a file. Each source is scanned with its own sync filter; the JSON form lists every problem with its file and line.',
-    examples: [
-      ['Audit every source', '$0 frontmatter audit'],
-      ['Audit one source as JSON', '$0 frontmatter audit --source notes --json'],
-    ],
-  })
-
-  protected async run(): Promise<number> {
-    return this.visitSources('brain frontmatter audit', async (sources, roots) => {
-      const { auditSources } = await import('../../frontmatter/index.js')
-      const report = await auditSources(sources, { roots })
-      this.print(report, () => describeAudit(report))
-      return 0
-    })
   }
 }
 

@@ -15,7 +15,7 @@ import { DreamCommand } from './dream.js'
 import { EmbedCommand } from './embed.js'
 import { ImportCommand } from './import.js'
 import { IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand } from './ingest.js'
-import { FrontmatterAuditCommand, FrontmatterInstallHookCommand, FrontmatterValidateCommand } from './frontmatter.js'
+import { FrontmatterInstallHookCommand, FrontmatterValidateCommand } from './frontmatter.js'
 import { InitCommand } from './init.js'
 import { ExtractCommand, ReconcileLinksCommand } from './links.js'
 import {
@@ -88,7 +88,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   AuthClientsRegisterCommand,
   AuthClientsRevokeCommand,
   FrontmatterValidateCommand,
-  FrontmatterAuditCommand,
   FrontmatterInstallHookCommand,
   ApplyMigrationsCommand,
   IntegrationsDashboardCommand,

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { backupTools } from './backup.js'
 import { codeTools } from './code.js'
+import { deriveLinkTools } from './derive-links.js'
 import { frontmatterTools } from './frontmatter.js'
 import { jobTools } from './jobs.js'
 import { historyTools } from './history.js'
@@ -26,6 +27,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...answerTools,
   ...codeTools,
   ...linkTools,
+  ...deriveLinkTools,
   ...memoryTools,
   ...jobTools,
   ...systemTools,

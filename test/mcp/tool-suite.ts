@@ -33,6 +33,7 @@ export const EXPECTED_TOOLS = [
   'list_jobs',
   'job_stats',
   'audit_frontmatter',
+  'reconcile_links',
   'list_sources',
   'get_stats',
   'get_health',
@@ -148,6 +149,7 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
   t.notOk(synced.isError, synced.text)
   t.match(synced.data, { all: true, sources: [] })
   t.match((await call(client, 'audit_frontmatter', {})).data, { sources: [], totals: { files: 0 } }, 'audit_frontmatter answers with no sources')
+  t.match((await call(client, 'reconcile_links', { dry_run: true })).data, { dry_run: true }, 'reconcile_links previews')
   const badSync = await call(client, 'sync', {})
   t.match(envelope(badSync), { code: 'sync_requires_target' })
 

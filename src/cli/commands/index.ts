@@ -17,7 +17,7 @@ import { ImportCommand } from './import.js'
 import { IngestDaemonCommand, IngestStatusCommand, IngestSupervisorCommand } from './ingest.js'
 import { FrontmatterInstallHookCommand, FrontmatterValidateCommand } from './frontmatter.js'
 import { InitCommand } from './init.js'
-import { ExtractCommand, ReconcileLinksCommand } from './links.js'
+import { ExtractCommand } from './links.js'
 import {
   IntegrationsDashboardCommand,
   IntegrationsDoctorCommand,
@@ -78,7 +78,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   ServiceStatusCommand,
   ServiceStartCommand,
   ServiceStopCommand,
-  ReconcileLinksCommand,
   ExtractCommand,
   IngestDaemonCommand,
   IngestStatusCommand,

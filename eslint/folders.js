@@ -45,6 +45,7 @@ export const FOLDERS = {
       'links',
       'memory',
       'models',
+      'oauth',
       'pages',
       'queue',
       'release',

@@ -14,6 +14,7 @@ import { searchTools } from './search.js'
 import { answerTools } from './answers.js'
 import { systemTools } from './system.js'
 import { operateTools } from './operate.js'
+import { oauthClientTools } from './oauth-clients.js'
 import { tagTools } from './tags.js'
 import type { Operation } from './operation.js'
 
@@ -34,6 +35,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...frontmatterTools,
   ...tagTools,
   ...operateTools,
+  ...oauthClientTools,
   ...backupTools,
 ]
 

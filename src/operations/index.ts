@@ -4,7 +4,7 @@
  * commands from the operations that have a `cli` shape, and thin clients call the same tools
  * remotely.
  * May import: activity, answers, auth, capture, code, config, db, doctor, errors, frontmatter,
- * history, links, memory, models, pages, queue, release, search, sources, sync, util.
+ * history, links, memory, models, oauth, pages, queue, release, search, sources, sync, util.
  */
 export { OPERATIONS, TOOLS, findTool, listTools, type ListedTool } from './catalogue.js'
 export { defineOperation, type Operation, type CliShape, type CliOption } from './operation.js'

@@ -54,6 +54,8 @@ export const EXPECTED_TOOLS = [
   'list_tokens',
   'create_token',
   'revoke_token',
+  'list_oauth_clients',
+  'revoke_oauth_client',
   'list_requests',
   'recall',
   'remember',

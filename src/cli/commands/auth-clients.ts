@@ -1,23 +1,5 @@
 import { Command, Option } from 'clipanion'
-import type { OAuthClient } from '../../oauth/index.js'
 import { AuthCommand } from './auth.js'
-
-function clientLine(c: OAuthClient): string {
-  const state = c.revokedAt ? `revoked ${c.revokedAt.toISOString()}` : `since ${c.createdAt.toISOString()}`
-  return `${c.clientId}  ${c.name.padEnd(20)}  ${c.scopes.join(',').padEnd(16)}  ${c.registeredBy.padEnd(7)}  ${state}`
-}
-
-export class AuthClientsListCommand extends AuthCommand {
-  static override paths = [['auth', 'clients', 'list']]
-  static override usage = Command.Usage({ description: 'List OAuth clients (registered dynamically or by `auth clients register`; never their secrets)' })
-
-  protected async run(): Promise<number> {
-    const { listClients } = await import('../../oauth/index.js')
-    const clients = await this.withTokenTable((db) => listClients(db))
-    this.print(clients, () => (clients.length === 0 ? 'No OAuth clients; register one with `brain auth clients register <name>`.' : clients.map(clientLine).join('\n')))
-    return 0
-  }
-}
 
 export class AuthClientsRegisterCommand extends AuthCommand {
   static override paths = [['auth', 'clients', 'register']]
@@ -54,19 +36,6 @@ export class AuthClientsRegisterCommand extends AuthCommand {
         `(client ${client.name}, scopes ${client.scopes.join(',')}, grants ${client.grantTypes.join(',')}${clientSecret ? '; the secret is shown once, only its hash is stored' : ''})`,
       ].join('\n'),
     )
-    return 0
-  }
-}
-
-export class AuthClientsRevokeCommand extends AuthCommand {
-  static override paths = [['auth', 'clients', 'revoke']]
-  static override usage = Command.Usage({ description: 'Revoke an OAuth client and every token it holds; its requests get 401 from then on' })
-  clientId = Option.String({ required: true })
-
-  protected async run(): Promise<number> {
-    const { revokeClient } = await import('../../oauth/index.js')
-    const client = await this.withTokenTable((db) => revokeClient(db, this.clientId))
-    this.print(client, () => `revoked ${client.name} (${client.clientId}) and its tokens`)
     return 0
   }
 }

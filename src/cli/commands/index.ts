@@ -3,7 +3,7 @@ import type { BrainContext } from '../../service/index.js'
 import { OPERATIONS } from '../../operations/index.js'
 import { operationCommand } from '../operation-command.js'
 import { AgentsInstallCommand, HookCommand } from './agents.js'
-import { AuthClientsListCommand, AuthClientsRegisterCommand, AuthClientsRevokeCommand } from './auth-clients.js'
+import { AuthClientsRegisterCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { AskCommand } from './ask.js'
 import { BackupCommand, RepairCommand, RestoreCommand } from './backup.js'
@@ -83,9 +83,7 @@ export const commands: Array<CommandClass<BrainContext>> = [
   IngestStatusCommand,
   IngestSupervisorCommand,
   ServeCommand,
-  AuthClientsListCommand,
   AuthClientsRegisterCommand,
-  AuthClientsRevokeCommand,
   FrontmatterValidateCommand,
   FrontmatterInstallHookCommand,
   ApplyMigrationsCommand,

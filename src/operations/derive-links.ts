@@ -4,7 +4,7 @@ import type { JsonCamelCased } from '../util/index.js'
 import { defineOperation, type Operation } from './operation.js'
 
 /** The human summary of a reconcile or extract result. */
-export function reconcileText(result: JsonCamelCased<ReconcileResult>): string {
+function reconcileText(result: JsonCamelCased<ReconcileResult>): string {
   if (result.status === 'auto_link_disabled') return 'auto_link is false: no links derived (`brain config set auto_link true` turns it on).'
   const verb = result.dryRun ? 'would add' : 'added'
   const { mentions, explicit } = result.kinds
@@ -40,4 +40,24 @@ const reconcileLinksTool = defineOperation({
   },
 })
 
-export const deriveLinkTools: Operation[] = [reconcileLinksTool]
+export const extractLinksTool = defineOperation({
+  name: 'extract_links',
+  description:
+    'Derive the links of the given pages (all pages when slugs is absent) as an `extract` job, and wait for it. For a markdown page: its citation and mention links (and its explicit links when none are stored yet); for a code page: the links of every markdown page citing it. Explicit links of the pages scanned are resolved again. Returns the same counts as reconcile_links.',
+  input: z.strictObject({ slugs: z.array(z.string().trim().min(1).max(500)).max(10_000).optional().describe('Page slugs (default: every page)') }),
+  mutating: true,
+  async run(ctx, args) {
+    const { openQueue } = await import('../queue/index.js')
+    const { db, config } = await ctx.brain()
+    const queue = await openQueue({ db, config, logger: ctx.logger })
+    try {
+      const job = await queue.submitAndWait('extract', args.slugs ? { slugs: args.slugs } : {}, { onProgress: ctx.onProgress, signal: ctx.signal })
+      return { ...(job.result as ReconcileResult) }
+    } finally {
+      await queue.close()
+    }
+  },
+  present: { text: reconcileText },
+})
+
+export const deriveLinkTools: Operation[] = [reconcileLinksTool, extractLinksTool]

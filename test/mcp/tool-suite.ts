@@ -34,6 +34,7 @@ export const EXPECTED_TOOLS = [
   'job_stats',
   'audit_frontmatter',
   'reconcile_links',
+  'extract_links',
   'list_sources',
   'get_stats',
   'get_health',

@@ -1,6 +1,8 @@
 import { Command, Option } from 'clipanion'
-import { reconcileText } from '../../operations/index.js'
+import { UsageError } from '../../errors/index.js'
+import { extractLinksTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
+import { checkedArgs } from '../operation-command.js'
 
 export class ExtractCommand extends BrainCommand {
   static override paths = [['extract']]
@@ -16,10 +18,18 @@ export class ExtractCommand extends BrainCommand {
   slugs = Option.Rest()
 
   protected async run(): Promise<number> {
-    const { runJob } = await import('../job-runner.js')
-    const data = this.slugs.length > 0 ? { slugs: this.slugs } : {}
-    const result = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'extract', data, 'extract'))) as Parameters<typeof reconcileText>[0]
-    this.print(result, () => reconcileText(result))
+    const { progressPrinter } = await import('../job-runner.js')
+    const args = checkedArgs(extractLinksTool, { slugs: this.slugs.length > 0 ? this.slugs : undefined })
+    const progress = progressPrinter(this.context.stderr, 'extract')
+    const interrupt = this.interruptSignal(() => new UsageError('interrupted', 'Interrupted.'))
+    let result: Record<string, unknown>
+    try {
+      result = await this.runOperation(extractLinksTool, args, { onProgress: progress.update, signal: interrupt.signal })
+    } finally {
+      progress.finish()
+      interrupt.dispose()
+    }
+    await this.present(extractLinksTool, result)
     return 0
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { backupTools } from './backup.js'
 import { codeTools } from './code.js'
+import { embedChunksTool } from './embed.js'
 import { deriveLinkTools } from './derive-links.js'
 import { frontmatterTools } from './frontmatter.js'
 import { jobTools } from './jobs.js'
@@ -31,6 +32,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...deriveLinkTools,
   ...memoryTools,
   ...jobTools,
+  embedChunksTool,
   ...systemTools,
   ...frontmatterTools,
   ...tagTools,

@@ -35,6 +35,7 @@ export const EXPECTED_TOOLS = [
   'audit_frontmatter',
   'reconcile_links',
   'extract_links',
+  'embed_chunks',
   'list_sources',
   'get_stats',
   'get_health',

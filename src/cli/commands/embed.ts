@@ -1,18 +1,10 @@
 import { Command, Option } from 'clipanion'
-import type { EmbedRunResult } from '../../embedding/store/index.js'
 import { UsageError } from '../../errors/index.js'
+import { embedChunksTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
+import { checkedArgs } from '../operation-command.js'
 
-function summary(result: EmbedRunResult): string {
-  if (result.total === 0) return 'Nothing to embed: every chunk has an embedding.'
-  const seconds = (result.duration_ms / 1000).toFixed(1)
-  const lines = [`embedded ${result.embedded} of ${result.total} chunks with ${result.model} in ${seconds} s`]
-  if (result.failed > 0 || result.remaining > 0) {
-    lines.push(`${result.failed} failed, ${result.remaining} not attempted; they stay stale (run \`brain embed --stale\` again)`)
-  }
-  return lines.join('\n')
-}
-
+/** The face of the `embed_chunks` operation: the mode as two switches, progress on a terminal, Ctrl-C stops waiting. */
 export class EmbedCommand extends BrainCommand {
   static override paths = [['embed']]
   static override usage = Command.Usage({
@@ -34,11 +26,20 @@ export class EmbedCommand extends BrainCommand {
         hint: 'brain embed --stale (missing embeddings) | brain embed --all (everything)',
       })
     }
-    const { runJob } = await import('../job-runner.js')
+    const { progressPrinter } = await import('../job-runner.js')
     const mode = this.stale ? 'stale' : 'all'
-    const result = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'embed', { mode }, `embed --${mode}`, this.context.signal))) as EmbedRunResult
-    this.print(result, () => summary(result))
-    if (result.error && !this.jsonMode) this.context.stderr.write(`brain: ${result.error.message}${result.error.hint ? `\n  hint: ${result.error.hint}` : ''}\n`)
-    return result.error && result.embedded === 0 ? 1 : 0
+    const progress = progressPrinter(this.context.stderr, `embed --${mode}`)
+    const interrupt = this.interruptSignal(() => new UsageError('interrupted', 'Interrupted.'))
+    let result: Record<string, unknown>
+    try {
+      result = await this.runOperation(embedChunksTool, checkedArgs(embedChunksTool, { mode }), { onProgress: progress.update, signal: interrupt.signal })
+    } finally {
+      progress.finish()
+      interrupt.dispose()
+    }
+    await this.present(embedChunksTool, result)
+    const error = result.error as { message: string; hint?: string } | null
+    if (error && !this.jsonMode) this.context.stderr.write(`brain: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n`)
+    return error && result.embedded === 0 ? 1 : 0
   }
 }

@@ -4,13 +4,22 @@
 // when the two differ. Add an edge here, in the header and in the drawing together; an edge that
 // would close a cycle is refused by the cycle check.
 //
-// A folder is a top-level folder of src/ (its sub-folders belong to it), or workers/ or
-// supervisor/; `src` stands for the package root, src/index.ts. Layers import downward only:
+// A folder is a top-level folder of src/ (its sub-folders belong to it), a sub-folder of a room
+// (named by its path, `intake/import`), or workers/ or supervisor/; `src` stands for the package
+// root, src/index.ts. A room (ROOMS) only groups folders: it holds their sub-folders and an
+// index.ts that describes them and exports nothing, so no folder may import a room, and folders of
+// one room import each other only as declared, like any two folders. Layers import downward only:
 // surface → transport → operations → capability → foundation. `imports` lists the folders a
 // folder may import beside its own; '*' (the composition root only) means any folder below it.
 
 /** @typedef {'surface' | 'transport' | 'operations' | 'capability' | 'foundation'} Layer */
 /** @typedef {{ layer: Layer, imports: readonly string[] | '*' }} FolderRule */
+
+/** Folders of src/ that group sub-folders, each a folder of the table: what the room is for. */
+export const ROOMS = {
+  intake: 'bringing content in: folder import, sources and git sync, capture, the ingestion daemon and webhook',
+  releases: 'release versions, the update check and upgrades between releases',
+}
 
 /** Highest first: a folder may import folders of its own layer (as declared) and of the layers after it. */
 export const LAYERS = ['surface', 'transport', 'operations', 'capability', 'foundation']
@@ -19,12 +28,12 @@ export const LAYERS = ['surface', 'transport', 'operations', 'capability', 'foun
 export const FOLDERS = {
   // surfaces: what a person or a host process starts
   cli: { layer: 'surface', imports: '*' },
-  service: { layer: 'surface', imports: ['config', 'db', 'errors', 'http', 'models', 'queue', 'release', 'util'] },
+  service: { layer: 'surface', imports: ['config', 'db', 'errors', 'http', 'models', 'queue', 'releases/version', 'util'] },
   supervisor: { layer: 'surface', imports: ['config', 'db', 'util'] },
-  src: { layer: 'surface', imports: ['config', 'db', 'errors', 'export', 'release'] },
+  src: { layer: 'surface', imports: ['config', 'db', 'errors', 'export', 'releases/version'] },
 
   // transports: the MCP server and the HTTP pipeline, over the operation catalogue
-  http: { layer: 'transport', imports: ['activity', 'auth', 'config', 'db', 'errors', 'ingestion', 'mcp', 'oauth', 'operations', 'pages', 'queue', 'util'] },
+  http: { layer: 'transport', imports: ['activity', 'auth', 'config', 'db', 'errors', 'intake/ingestion', 'mcp', 'oauth', 'operations', 'pages', 'queue', 'util'] },
   mcp: { layer: 'transport', imports: ['errors', 'operations', 'util'] },
 
   // the operation catalogue and the job handlers: the one call path into the capabilities
@@ -34,7 +43,6 @@ export const FOLDERS = {
       'activity',
       'answers',
       'auth',
-      'capture',
       'code',
       'config',
       'db',
@@ -42,16 +50,17 @@ export const FOLDERS = {
       'errors',
       'frontmatter',
       'history',
+      'intake/capture',
+      'intake/sources',
+      'intake/sync',
       'links',
       'memory',
       'models',
       'oauth',
       'pages',
       'queue',
-      'release',
+      'releases/version',
       'search',
-      'sources',
-      'sync',
       'util',
     ],
   },
@@ -59,7 +68,6 @@ export const FOLDERS = {
     layer: 'operations',
     imports: [
       'agents',
-      'capture',
       'config',
       'convert',
       'db',
@@ -67,15 +75,16 @@ export const FOLDERS = {
       'errors',
       'frontmatter',
       'history',
-      'import',
-      'ingestion',
+      'intake/capture',
+      'intake/import',
+      'intake/ingestion',
+      'intake/sources',
+      'intake/sync',
       'links',
       'models',
       'pages',
       'queue',
-      'release',
-      'sources',
-      'sync',
+      'releases/version',
     ],
   },
 
@@ -83,8 +92,8 @@ export const FOLDERS = {
   activity: { layer: 'capability', imports: ['db', 'errors'] },
   auth: { layer: 'capability', imports: ['db', 'errors'] },
   oauth: { layer: 'capability', imports: ['auth', 'db', 'errors'] },
-  release: { layer: 'capability', imports: ['errors', 'util'] },
-  update: { layer: 'capability', imports: ['config', 'errors', 'release'] },
+  'releases/version': { layer: 'capability', imports: ['errors', 'util'] },
+  'releases/update': { layer: 'capability', imports: ['config', 'errors', 'releases/version'] },
   skills: { layer: 'capability', imports: ['util'] },
   queue: { layer: 'capability', imports: ['config', 'db', 'errors', 'util'] },
   history: { layer: 'capability', imports: ['config', 'db', 'errors'] },
@@ -99,17 +108,17 @@ export const FOLDERS = {
   links: { layer: 'capability', imports: ['chunking', 'config', 'convert', 'db', 'errors', 'util'] },
   pages: { layer: 'capability', imports: ['chunking', 'code', 'db', 'embedding', 'errors', 'history', 'links', 'util'] },
   memory: { layer: 'capability', imports: ['db', 'embedding', 'errors', 'links', 'pages'] },
-  sources: { layer: 'capability', imports: ['chunking', 'db', 'errors', 'pages'] },
-  import: { layer: 'capability', imports: ['chunking', 'convert', 'db', 'embedding', 'errors', 'history', 'pages', 'sources'] },
-  export: { layer: 'capability', imports: ['db', 'errors', 'import', 'pages', 'util'] },
-  sync: { layer: 'capability', imports: ['chunking', 'config', 'db', 'embedding', 'errors', 'history', 'import', 'pages', 'sources', 'util'] },
-  capture: { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'import', 'models', 'pages', 'util'] },
-  ingestion: { layer: 'capability', imports: ['capture', 'config', 'convert', 'db', 'errors', 'import', 'pages', 'queue', 'sources', 'util'] },
-  frontmatter: { layer: 'capability', imports: ['config', 'db', 'errors', 'pages', 'sources', 'util'] },
+  'intake/sources': { layer: 'capability', imports: ['chunking', 'db', 'errors', 'pages'] },
+  'intake/import': { layer: 'capability', imports: ['chunking', 'convert', 'db', 'embedding', 'errors', 'history', 'intake/sources', 'pages'] },
+  export: { layer: 'capability', imports: ['db', 'errors', 'intake/import', 'pages', 'util'] },
+  'intake/sync': { layer: 'capability', imports: ['chunking', 'config', 'db', 'embedding', 'errors', 'history', 'intake/import', 'intake/sources', 'pages', 'util'] },
+  'intake/capture': { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'intake/import', 'models', 'pages', 'util'] },
+  'intake/ingestion': { layer: 'capability', imports: ['config', 'convert', 'db', 'errors', 'intake/capture', 'intake/import', 'intake/sources', 'pages', 'queue', 'util'] },
+  frontmatter: { layer: 'capability', imports: ['config', 'db', 'errors', 'intake/sources', 'pages', 'util'] },
   agents: { layer: 'capability', imports: ['config', 'convert', 'db', 'errors', 'models', 'pages', 'util'] },
-  upgrade: { layer: 'capability', imports: ['config', 'db', 'errors', 'frontmatter', 'release', 'sources'] },
+  'releases/upgrade': { layer: 'capability', imports: ['config', 'db', 'errors', 'frontmatter', 'intake/sources', 'releases/version'] },
   answers: { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'search'] },
-  doctor: { layer: 'capability', imports: ['answers', 'config', 'db', 'errors', 'history', 'models', 'queue', 'sources', 'upgrade', 'util'] },
+  doctor: { layer: 'capability', imports: ['answers', 'config', 'db', 'errors', 'history', 'intake/sources', 'models', 'queue', 'releases/upgrade', 'util'] },
   // integrations reports its recipes' checks in doctor's check shape
   integrations: { layer: 'capability', imports: ['config', 'db', 'doctor', 'errors', 'util'] },
 
@@ -139,12 +148,12 @@ export const DEEP_IMPORTS = {
   'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
   'src/service/identity.ts': ['src/util/package-root.ts'],
   // one light module of a heavy folder
-  'src/capture/capture-document.ts': ['src/import/import-documents.ts'],
+  'src/intake/capture/capture-document.ts': ['src/intake/import/import-documents.ts'],
   'src/cli/brain-command.ts': ['src/util/json-shape.ts'],
-  'src/cli/commands/frontmatter.ts': ['src/sources/source-repository.ts'],
+  'src/cli/commands/frontmatter.ts': ['src/intake/sources/source-repository.ts'],
   'src/cli/commands/jobs.ts': ['src/operations/jobs.ts'],
   'src/cli/commands/models.ts': ['src/util/logger.ts'],
-  'src/cli/commands/sources.ts': ['src/sources/source-repository.ts'],
+  'src/cli/commands/sources.ts': ['src/intake/sources/source-repository.ts'],
   'src/cli/job-runner.ts': ['src/util/logger.ts'],
   'src/cli/main.ts': ['src/queue/handler.ts'],
   'src/code/query-args.ts': ['src/chunking/languages.ts'],
@@ -154,15 +163,15 @@ export const DEEP_IMPORTS = {
   'src/db/template.ts': ['src/util/package-root.ts'],
   'src/doctor/queue.ts': ['src/queue/settings.ts'],
   'src/doctor/service.ts': ['src/util/process-alive.ts'],
-  'src/doctor/sources.ts': ['src/sources/source-repository.ts'],
-  'src/frontmatter/roots.ts': ['src/sources/source-repository.ts'],
+  'src/doctor/sources.ts': ['src/intake/sources/source-repository.ts'],
+  'src/frontmatter/roots.ts': ['src/intake/sources/source-repository.ts'],
   'src/frontmatter/validate.ts': ['src/pages/slug.ts'],
   'src/http/api-route.ts': ['src/operations/catalogue.ts'],
-  'src/http/ingest-route.ts': ['src/ingestion/dispatch.ts', 'src/ingestion/event.ts', 'src/pages/slug.ts'],
+  'src/http/ingest-route.ts': ['src/intake/ingestion/dispatch.ts', 'src/intake/ingestion/event.ts', 'src/pages/slug.ts'],
   'src/http/ui-route.ts': ['src/util/package-root.ts'],
-  'src/ingestion/plugins.ts': ['src/util/package-root.ts'],
-  'src/ingestion/sources/inbox.ts': ['src/sources/read-text.ts'],
-  'src/ingestion/sources/watcher.ts': ['src/import/import-documents.ts', 'src/sources/file-filter.ts', 'src/sources/read-text.ts'],
+  'src/intake/ingestion/plugins.ts': ['src/util/package-root.ts'],
+  'src/intake/ingestion/sources/inbox.ts': ['src/intake/sources/read-text.ts'],
+  'src/intake/ingestion/sources/watcher.ts': ['src/intake/import/import-documents.ts', 'src/intake/sources/file-filter.ts', 'src/intake/sources/read-text.ts'],
   'src/integrations/report.ts': ['src/doctor/types.ts'],
   'src/links/citations.ts': ['src/chunking/languages.ts'],
   'src/mcp/dispatch.ts': ['src/operations/catalogue.ts', 'src/util/json-shape.ts'],
@@ -171,15 +180,15 @@ export const DEEP_IMPORTS = {
   'src/operations/jobs.ts': ['src/queue/types.ts'],
   'src/pages/write-through.ts': ['src/util/contained-path.ts'],
   'src/queue/sql/workers.ts': ['src/util/process-alive.ts'],
-  'src/release/version.ts': ['src/util/package-root.ts'],
+  'src/releases/version/version.ts': ['src/util/package-root.ts'],
   'src/search/near-symbol.ts': ['src/code/graph.ts'],
   'src/search/options.ts': ['src/chunking/languages.ts'],
   'src/service/host.ts': ['src/queue/worker.ts'],
   'src/service/web-app.ts': ['src/http/server.ts', 'src/http/ui-sessions.ts'],
-  'src/sync/collect.ts': ['src/sources/path-kind.ts'],
-  'src/sync/lock.ts': ['src/util/process-alive.ts'],
-  'src/sync/plan.ts': ['src/sources/path-kind.ts'],
-  'src/sync/target.ts': ['src/sources/source-repository.ts'],
+  'src/intake/sync/collect.ts': ['src/intake/sources/path-kind.ts'],
+  'src/intake/sync/lock.ts': ['src/util/process-alive.ts'],
+  'src/intake/sync/plan.ts': ['src/intake/sources/path-kind.ts'],
+  'src/intake/sync/target.ts': ['src/intake/sources/source-repository.ts'],
   'supervisor/spawn.ts': ['src/util/package-root.ts'],
   'workers/autopilot-cycle.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts', 'src/queue/housekeeping.ts', 'src/queue/settings.ts'],
   'workers/capture-transcript.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
@@ -189,7 +198,7 @@ export const DEEP_IMPORTS = {
   'workers/extract.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
   'workers/frontmatter-audit.ts': ['src/queue/handler.ts'],
   'workers/import.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
-  'workers/ingest-capture.ts': ['src/ingestion/event.ts', 'src/ingestion/to-markdown.ts', 'src/queue/catalogue.ts', 'src/queue/handler.ts'],
+  'workers/ingest-capture.ts': ['src/intake/ingestion/event.ts', 'src/intake/ingestion/to-markdown.ts', 'src/queue/catalogue.ts', 'src/queue/handler.ts'],
   'workers/reconcile-links.ts': ['src/queue/handler.ts'],
   'workers/shell.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
   'workers/switch-model.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
@@ -207,36 +216,45 @@ export const LAZY_ENTRIES = {
   config: ['home.ts'],
   db: ['backup-archive.ts', 'backup.ts', 'open.ts', 'repair.ts', 'restore.ts'],
   http: ['api-route.ts', 'limits.ts', 'server.ts', 'ui-route.ts', 'ui-sessions.ts'],
-  ingestion: ['plugins.ts', 'run-daemon.ts'],
+  'intake/ingestion': ['plugins.ts', 'run-daemon.ts'],
   mcp: ['dispatch.ts', 'remote-client.ts', 'remote-oauth.ts', 'server.ts'],
   operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'pages.ts'],
   pages: ['import-page.ts', 'serialize.ts'],
   queue: ['envelope.ts', 'worker.ts'],
   service: ['client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],
-  sources: ['file-filter.ts', 'source-repository.ts'],
-  sync: ['gate.ts', 'git.ts', 'remove-source.ts', 'target.ts'],
+  'intake/sources': ['file-filter.ts', 'source-repository.ts'],
+  'intake/sync': ['gate.ts', 'git.ts', 'remove-source.ts', 'target.ts'],
   util: ['json-shape.ts', 'logger.ts', 'package-root.ts'],
 }
 
 /** Whether `path` (repository-relative) is declared in LAZY_ENTRIES. */
 export function isLazyEntry(path) {
-  const parts = path.split('/')
-  return parts[0] === 'src' && (LAZY_ENTRIES[parts[1]] ?? []).includes(parts.slice(2).join('/'))
+  const folder = folderOf(path)
+  if (folder === undefined || !path.startsWith(`src/${folder}/`)) return false
+  return (LAZY_ENTRIES[folder] ?? []).includes(path.slice(`src/${folder}/`.length))
 }
 
-/** The folder a repository-relative path belongs to, or undefined outside the checked code. */
+/**
+ * The folder a repository-relative path belongs to, or undefined outside the checked code. A file
+ * of a room's sub-folder belongs to `<room>/<sub-folder>`; the room's own files (its index.ts)
+ * belong to the room, which no folder may import.
+ */
 export function folderOf(path) {
   const parts = path.split('/')
-  if (parts[0] === 'src') return parts.length === 2 ? 'src' : parts[1]
+  if (parts[0] === 'src') {
+    if (parts.length === 2) return 'src'
+    if (Object.hasOwn(ROOMS, parts[1]) && parts.length >= 4) return `${parts[1]}/${parts[2]}`
+    return parts[1]
+  }
   if (parts[0] === 'workers' || parts[0] === 'supervisor') return parts[0]
   return undefined
 }
 
-/** Whether `path` (repository-relative) is a public entry of its folder: an index.ts of src/<folder>/ or of one of its sub-folders. */
+/** Whether `path` (repository-relative) is a public entry of its folder: the index.ts of the folder or of one of its sub-folders. */
 export function isFolderEntry(path) {
-  const parts = path.split('/')
-  if (parts[0] !== 'src') return true
-  return parts.length >= 3 && parts[parts.length - 1] === 'index.ts'
+  if (!path.startsWith('src/')) return true
+  const folder = folderOf(path)
+  return path.startsWith(`src/${folder}/`) && path.endsWith('/index.ts')
 }
 
 /** Whether `from` may import `to` (both folder names) by the table and the layers. */

@@ -2,12 +2,14 @@
 // the folder's "May import:" list exactly as eslint/folders.js declares it, and that no import
 // cycle exists among the files of src/, workers/ and supervisor/ — type-only imports, re-exports
 // and import() calls included. Exits 1 and lists the problems. With --write it rewrites the
-// headers' "May import:" lines from the table instead of reporting them.
+// headers' "May import:" lines from the table instead of reporting them. A room (ROOMS) is checked
+// for what it may hold: sub-folders and an index.ts that describes them, exports nothing and states
+// no "May import:" list, since no folder may import a room.
 import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import ts from 'typescript'
-import { DEEP_IMPORTS, FOLDERS, LAZY_ENTRIES } from '../eslint/folders.js'
+import { DEEP_IMPORTS, FOLDERS, LAZY_ENTRIES, ROOMS } from '../eslint/folders.js'
 
 const defaultRoot = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -111,10 +113,46 @@ export function importsLine(rule) {
 
 const sameList = (a, b) => (a === '*' || b === '*' ? a === b : a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]))
 
+const isDirectory = (path) => statSync(path).isDirectory()
+
+/** The folders present under src/, by the table's names: top-level folders, and each room's sub-folders. */
+function presentFolders(root) {
+  const found = []
+  for (const name of readdirSync(join(root, 'src')).filter((n) => isDirectory(join(root, 'src', n)))) {
+    if (!Object.hasOwn(ROOMS, name)) found.push(name)
+    else for (const sub of readdirSync(join(root, 'src', name)).filter((n) => isDirectory(join(root, 'src', name, n)))) found.push(`${name}/${sub}`)
+  }
+  return found
+}
+
+/** What is wrong with a room: files beside its index.ts, or an index.ts without a header, with a "May import:" list, or with code. */
+export function roomProblems(root = defaultRoot) {
+  const problems = []
+  for (const room of Object.keys(ROOMS)) {
+    const dir = join(root, 'src', room)
+    if (!existsSync(dir)) {
+      problems.push(`eslint/folders.js declares the room ${room}, which is not a folder of src/`)
+      continue
+    }
+    for (const name of readdirSync(dir)) if (name !== 'index.ts' && !isDirectory(join(dir, name))) problems.push(`src/${room}/${name}: a room holds only sub-folders and its index.ts`)
+    const index = join(dir, 'index.ts')
+    if (!existsSync(index)) {
+      problems.push(`src/${room}/ has no index.ts`)
+      continue
+    }
+    const text = readFileSync(index, 'utf8')
+    const header = /^\/\*\*[\s\S]*?\*\//.exec(text)
+    if (header === null) problems.push(`src/${room}/index.ts has no header saying what the room holds`)
+    else if (declaredImports(text) !== undefined) problems.push(`src/${room}/index.ts: a room imports nothing, so its header states no "May import:" list`)
+    if (header !== null && text.slice(header[0].length).trim() !== 'export {}') problems.push(`src/${room}/index.ts: a room exports nothing (only \`export {}\` after its header)`)
+  }
+  return problems
+}
+
 /** Folders of src/ whose index.ts header is missing, lacks the list, or states another list than the table. */
 export function headerProblems(root = defaultRoot) {
-  const problems = []
-  const folders = readdirSync(join(root, 'src')).filter((name) => statSync(join(root, 'src', name)).isDirectory())
+  const problems = roomProblems(root)
+  const folders = presentFolders(root)
   for (const name of folders) {
     const rule = FOLDERS[name]
     if (rule === undefined) {
@@ -148,7 +186,7 @@ export function documentProblems(root = defaultRoot) {
   const text = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8')
   const rows = new Map()
   for (const line of text.split('\n')) {
-    const cells = /^\| `([a-z]+)`[^|]*\|.*\| ([^|]+) \|$/.exec(line)
+    const cells = /^\| `([a-z]+(?:\/[a-z]+)?)`[^|]*\|.*\| ([^|]+) \|$/.exec(line)
     if (cells !== null) rows.set(cells[1], cells[2].trim())
   }
   const problems = []

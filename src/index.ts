@@ -3,7 +3,7 @@
  * embedder needs first. Capabilities live at their own subpaths (`brain/pages`, `brain/search`, …)
  * so importing the root stays cheap.
  */
-import { currentVersion } from './release/index.js'
+import { currentVersion } from './releases/version/index.js'
 
 /** The running release, `A.B.C.D`, as written in the VERSION file. */
 export function brainVersion(): string {

@@ -3,7 +3,7 @@ import { backupSettings, processEnv } from '../src/config/index.js'
 import { backupsDir, createBackup, listBackups, pruneBackups } from '../src/db/index.js'
 import { NotAvailableError, ValidationError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/handler.js'
-import { currentVersion } from '../src/release/index.js'
+import { currentVersion } from '../src/releases/version/index.js'
 
 /**
  * The autopilot's backup phase: an embedded brain is backed up once per `backup.interval` into

@@ -6,7 +6,7 @@ export default defineJob({
   name: 'capture',
   ...JOB_CATALOGUE.capture,
   async run(ctx) {
-    const { capturePage } = await import('../src/capture/index.js')
+    const { capturePage } = await import('../src/intake/capture/index.js')
     const { content, slug, type, source, captured_at: capturedAt, noEmbed } = ctx.data
     return capturePage({ db: ctx.db, config: ctx.config, logger: ctx.logger }, { content, slug, type, source, capturedAt: capturedAt === undefined ? new Date() : new Date(capturedAt), noEmbed })
   },

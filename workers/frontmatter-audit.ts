@@ -20,7 +20,7 @@ export default defineJob({
   invalid: (problem) => new ValidationError('invalid_frontmatter_audit_job', `frontmatter-audit data.${problem.key}: ${problem.message}`),
   run: async (ctx) => {
     const { auditSources, loadPageRoots, nonZeroCounts } = await import('../src/frontmatter/index.js')
-    const { listSources, requireSource } = await import('../src/sources/source-repository.js')
+    const { listSources, requireSource } = await import('../src/intake/sources/source-repository.js')
     const sourceId = ctx.data.sourceId
     const sources = sourceId ? [await requireSource(ctx.db, sourceId)] : await listSources(ctx.db)
     const report = await auditSources(sources, { roots: await loadPageRoots(ctx.db), signal: ctx.signal })

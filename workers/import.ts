@@ -6,8 +6,8 @@ export default defineJob({
   name: 'import',
   ...JOB_CATALOGUE.import,
   async run(ctx) {
-    const { parseSyncStrategy } = await import('../src/sources/index.js')
-    const { importFolder } = await import('../src/import/index.js')
+    const { parseSyncStrategy } = await import('../src/intake/sources/index.js')
+    const { importFolder } = await import('../src/intake/import/index.js')
     const { activeEmbeddingProvider } = await import('../src/models/index.js')
     const job = ctx.data
     return importFolder(ctx.db, job.path, {

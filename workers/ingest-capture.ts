@@ -1,5 +1,5 @@
-import { binaryContentError, classifyContentType, computeContentHash, validateIngestionEvent, type IngestionEvent } from '../src/ingestion/event.js'
-import { eventToMarkdown } from '../src/ingestion/to-markdown.js'
+import { binaryContentError, classifyContentType, computeContentHash, validateIngestionEvent, type IngestionEvent } from '../src/intake/ingestion/event.js'
+import { eventToMarkdown } from '../src/intake/ingestion/to-markdown.js'
 import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob, type JobContext } from '../src/queue/handler.js'
 
@@ -70,7 +70,7 @@ async function ingestDocument(ctx: JobContext, event: IngestionEvent, slug: stri
   const bytes = Buffer.from(event.content, 'base64')
   const fileName = typeof event.metadata?.file_name === 'string' ? event.metadata.file_name : 'ingested'
   if (converterFor(fileName, event.content_type, bytes) === null) throw binaryContentError(event.content_type)
-  const { documentSlugForPath, importDocument } = await import('../src/import/index.js')
+  const { documentSlugForPath, importDocument } = await import('../src/intake/import/index.js')
   const explicit = typeof ctx.data.slug === 'string' || typeof event.metadata?.slug === 'string'
   const target = explicit || fileName === 'ingested' ? slug : `inbox/${documentSlugForPath(fileName)}`
   const result = await importDocument(

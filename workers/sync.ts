@@ -1,4 +1,4 @@
-import type { SyncProgress, SyncResult } from '../src/sync/index.js'
+import type { SyncProgress, SyncResult } from '../src/intake/sync/index.js'
 import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
 import { defineJob } from '../src/queue/handler.js'
 
@@ -17,7 +17,7 @@ export default defineJob({
   ...JOB_CATALOGUE.sync,
   async run(ctx) {
     const request = ctx.data
-    const { runSync } = await import('../src/sync/index.js')
+    const { runSync } = await import('../src/intake/sync/index.js')
     const { activeEmbeddingProvider } = await import('../src/models/index.js')
     const result: SyncResult = await runSync(ctx.db, request, {
       embedder: request.noEmbed ? null : await activeEmbeddingProvider(ctx.db, ctx.config),

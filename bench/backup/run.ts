@@ -15,7 +15,7 @@ import { createBackup, type BackupPlace } from '../../src/db/index.js'
 import { openDatabase } from '../../src/db/open.js'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import { restoreBackup } from '../../src/db/restore.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { startPgCluster, type PgCluster } from '../../test/helpers/pg-cluster.js'
 import { enginesFromArgs, type BenchEngine } from '../lib/engines.js'
 

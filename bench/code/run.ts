@@ -20,7 +20,7 @@ import { codeCallees, codeCallers, codeDef, codeRefs } from '../../src/code/inde
 import type { Database } from '../../src/db/types.js'
 import type { EmbeddingProvider } from '../../src/embedding/index.js'
 import { query, searchContext } from '../../src/search/index.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 import { QUESTIONS, type Question, type QuestionKind } from './questions.js'

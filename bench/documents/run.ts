@@ -17,7 +17,7 @@ import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, wr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 
 const WORDS = 'tide harbour engine budget design parser review channel signal archive column ledger'.split(' ')

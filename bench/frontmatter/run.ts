@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { auditSources, runValidate, type PageRoot } from '../../src/frontmatter/index.js'
-import type { SourceRecord } from '../../src/sources/source-repository.js'
+import type { SourceRecord } from '../../src/intake/sources/source-repository.js'
 
 const BROKEN = [
   (n: number) => `# note ${n} without front matter\n`,

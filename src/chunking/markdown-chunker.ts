@@ -20,6 +20,7 @@
  */
 import { chunkCode, normalizeBudget, type ChunkCodeInput } from './code-chunker.js'
 import { extractFences, fenceMask, type Fence } from './fences.js'
+import { deadlineAfter } from './syntax.js'
 import { estimateTokens, tokensToChars } from './tokens.js'
 import type { ChunkDraft, ChunkSource } from './types.js'
 
@@ -55,7 +56,7 @@ export async function chunkMarkdownWith(input: ChunkMarkdownInput, codeChunker: 
   const maxFences = Math.max(0, Math.floor(input.maxFences ?? DEFAULT_MAX_FENCES))
   // Each parse is bounded (parseBudgetMs), and so is the page: past this, fences are chunked
   // by lines, so a hundred hostile fences cannot hold the thread for a hundred budgets.
-  const parseUntil = performance.now() + FENCES_PARSE_BUDGET_MS
+  const pastPageBudget = deadlineAfter(FENCES_PARSE_BUDGET_MS)
   let processed = 0
   for (let index = 0; index < fences.length && processed < maxFences; index++) {
     const fence = fences[index]!
@@ -67,7 +68,7 @@ export async function chunkMarkdownWith(input: ChunkMarkdownInput, codeChunker: 
         content: fence.body,
         language: fence.language,
         chunkSizeTokens: budget,
-        syntax: performance.now() < parseUntil,
+        syntax: !pastPageBudget(),
       })
       for (const chunk of chunks) drafts.push({ ...chunk, source: 'fenced_code' })
     } catch (err) {

@@ -1,6 +1,6 @@
 import { Builtins, Cli } from 'clipanion'
 import { UsageError } from '../errors/index.js'
-import { currentVersion } from '../release/index.js'
+import { currentVersion } from '../releases/version/index.js'
 import { defaultResolver } from '../../workers/registry.js'
 import { registerHandlers } from '../queue/handler.js'
 import { commands } from './commands/index.js'

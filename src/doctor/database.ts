@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../db/index.js'
-import { schemaVersion } from '../upgrade/index.js'
+import { schemaVersion } from '../releases/upgrade/index.js'
 import { check, type DoctorCheck } from './types.js'
 
 export async function checkConnection(db: SqlExecutor & { location: string }, engine: string): Promise<DoctorCheck> {

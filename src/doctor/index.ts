@@ -1,7 +1,8 @@
 /**
  * Health checks (`brain doctor`): the database, the embedded lock and service, embeddings,
  * sources and upgrades, each with a status and a fix.
- * May import: answers, config, db, errors, history, models, queue, sources, upgrade, util.
+ * May import: answers, config, db, errors, history, intake/sources, models, queue,
+ * releases/upgrade, util.
  */
 export { runDoctor, describeFailure, type DoctorOptions } from './run-doctor.js'
 export { overallStatus, type DoctorCheck, type DoctorReport, type CheckStatus } from './types.js'

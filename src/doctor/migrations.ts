@@ -1,4 +1,4 @@
-import { pendingOrchestrators, readLedger, stuckPartials } from '../upgrade/index.js'
+import { pendingOrchestrators, readLedger, stuckPartials } from '../releases/upgrade/index.js'
 import { check, type DoctorCheck } from './types.js'
 
 /**

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import type { SqlExecutor } from '../db/index.js'
-import { listSources } from '../sources/source-repository.js'
+import { listSources } from '../intake/sources/source-repository.js'
 import { check, type DoctorCheck } from './types.js'
 
 async function isDirectory(path: string): Promise<boolean> {

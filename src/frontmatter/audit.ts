@@ -1,4 +1,4 @@
-import { createFileFilter, type SourceRecord } from '../sources/index.js'
+import { createFileFilter, type SourceRecord } from '../intake/sources/index.js'
 import { emptyCounts, type ParseValidationCode } from './codes.js'
 import { canonicalPath, type PageRoot } from './roots.js'
 import { markdownFilesIn, scanFiles } from './scan.js'

@@ -2,7 +2,7 @@
  * Front-matter hygiene: validation codes, lint rules, `--fix` (inside registered sources
  * only), the audit over sources and the pre-commit hook. Parsing itself is the bounded reader in
  * src/util/frontmatter-doc.ts.
- * May import: config, db, errors, pages, sources, util.
+ * May import: config, db, errors, intake/sources, pages, util.
  */
 export { PARSE_VALIDATION_CODES, FIXABLE_CODES, LINT_RULES, lintRuleFor, lintFindings, emptyCounts, type ParseValidationCode, type ParseValidationError, type LintFinding } from './codes.js'
 export { validateFrontmatter, slugMismatch, type SlugExpectation, type ValidateOptions } from './validate.js'

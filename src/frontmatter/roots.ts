@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises'
 import { isAbsolute, relative, sep } from 'node:path'
 import type { SqlExecutor } from '../db/index.js'
-import type { SourceConfig } from '../sources/source-repository.js'
+import type { SourceConfig } from '../intake/sources/source-repository.js'
 
 /** A directory whose markdown files are pages: a registered source, or the brain directory. */
 export interface PageRoot {
@@ -22,7 +22,7 @@ async function canonical(path: string): Promise<string | null> {
 
 /** The registered sources' directories, plus `sync.repo_path`; directories that are gone are left out. */
 export async function loadPageRoots(db: SqlExecutor): Promise<PageRoot[]> {
-  const { listSources } = await import('../sources/source-repository.js')
+  const { listSources } = await import('../intake/sources/source-repository.js')
   const { readConfigValue } = await import('../config/index.js')
   const roots: PageRoot[] = []
   for (const source of await listSources(db)) {

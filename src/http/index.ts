@@ -1,8 +1,8 @@
 /**
  * The HTTP server of `brain serve --http` (server engine only): a small route table behind
  * CORS and graceful shutdown, and the reusable pieces of the request pipeline.
- * May import: activity, auth, config, db, errors, ingestion, mcp, oauth, operations, pages, queue,
- * util.
+ * May import: activity, auth, config, db, errors, intake/ingestion, mcp, oauth, operations, pages,
+ * queue, util.
  */
 export { createBrainHttpServer, type BrainHttpServer } from './server.js'
 export { ROUTES } from './routes.js'

@@ -10,8 +10,8 @@ import type { Route, RouteRequest } from './types.js'
 import { normalizeSlug } from '../pages/slug.js'
 import { findJobIdByKey, openQueue } from '../queue/index.js'
 import { AdminFeed, adminEventsRoute } from './admin-feed.js'
-import { countWaitingIngestJobs, submitIngestCapture } from '../ingestion/dispatch.js'
-import { classifyContentType, computeContentHash, isDocumentContentType, PROCESSOR_HINT, validateIngestionEvent, type IngestionEvent } from '../ingestion/event.js'
+import { countWaitingIngestJobs, submitIngestCapture } from '../intake/ingestion/dispatch.js'
+import { classifyContentType, computeContentHash, isDocumentContentType, PROCESSOR_HINT, validateIngestionEvent, type IngestionEvent } from '../intake/ingestion/event.js'
 
 /** Waiting `ingest_capture` jobs one client may have before further submissions are refused. */
 const INGEST_BACKLOG_PER_CLIENT = 50

@@ -9,7 +9,7 @@ function sizeText(bytes: number): string {
 
 /** Where backups go and what they record, from the brain's configuration. */
 export async function backupPlace(config: Config): Promise<import('../db/index.js').BackupPlace> {
-  const [{ currentVersion }, { processEnv }] = await Promise.all([import('../release/index.js'), import('../config/index.js')])
+  const [{ currentVersion }, { processEnv }] = await Promise.all([import('../releases/version/index.js'), import('../config/index.js')])
   return { home: config.home, engine: config.engine, brainVersion: currentVersion(), env: processEnv() }
 }
 

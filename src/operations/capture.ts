@@ -44,7 +44,7 @@ export const captureTool = defineOperation({
     }
     if (args.file !== undefined) return captureFile(ctx, args.file, args)
     if (args.url !== undefined) return captureFromUrl(ctx, args.url, args)
-    const { shapeCapture, defaultCaptureSlug } = await import('../capture/index.js')
+    const { shapeCapture, defaultCaptureSlug } = await import('../intake/capture/index.js')
     const { putPage } = await import('../pages/index.js')
     const raw = args.text!.trim()
     const now = new Date()
@@ -81,7 +81,7 @@ function documentWriteThrough(write: { repoPath: string | null; remote: boolean;
 async function captureFromUrl(ctx: OperationContext, url: string, args: { slug?: string; no_embed?: boolean; allow_private?: boolean }) {
   if (ctx.remote && args.allow_private) throw new ValidationError('allow_private_local_only', 'allow_private is for local callers only.', { hint: 'Capture private URLs on the machine itself.' })
   if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A URL capture cannot be previewed.', { hint: 'Run it without --dry-run.' })
-  const { captureUrl } = await import('../capture/index.js')
+  const { captureUrl } = await import('../intake/capture/index.js')
   const write = await pageWriteContext(ctx, args.no_embed ?? false)
   const { config } = await ctx.brain()
   const receipt = await captureUrl(write.db, {
@@ -103,7 +103,7 @@ async function captureFromUrl(ctx: OperationContext, url: string, args: { slug?:
 
 /** A document file through its converter; remote callers keep their slug prefixes and get no derived links. */
 async function captureFile(ctx: OperationContext, file: { name: string; content_type?: string; data_base64: string }, args: { slug?: string; source?: string; no_embed?: boolean }) {
-  const { captureDocument } = await import('../capture/index.js')
+  const { captureDocument } = await import('../intake/capture/index.js')
   const write = await pageWriteContext(ctx, args.no_embed ?? false)
   if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A document capture cannot be previewed.', { hint: 'Run it without --dry-run.' })
   const receipt = await captureDocument(write.db, {

@@ -26,7 +26,7 @@ const auditFrontmatterTool = defineOperation({
   mutating: false,
   async run(ctx, args) {
     const { auditSources, brainIsInUse, loadPageRoots, noBrainError, requireConfiguredBrain } = await import('../frontmatter/index.js')
-    const { listSources, requireSource } = await import('../sources/index.js')
+    const { listSources, requireSource } = await import('../intake/sources/index.js')
     // Checked before the database opens: opening an embedded brain nobody made would create it.
     if (ctx.config) requireConfiguredBrain(await ctx.config(), COMMAND)
     const { db, config } = await ctx.brain()

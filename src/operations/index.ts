@@ -3,8 +3,9 @@
  * the core, result, human presentation). MCP serves the catalogue as tools, the CLI generates
  * commands from the operations that have a `cli` shape, and thin clients call the same tools
  * remotely.
- * May import: activity, answers, auth, capture, code, config, db, doctor, errors, frontmatter,
- * history, links, memory, models, oauth, pages, queue, release, search, sources, sync, util.
+ * May import: activity, answers, auth, code, config, db, doctor, errors, frontmatter, history,
+ * intake/capture, intake/sources, intake/sync, links, memory, models, oauth, pages, queue,
+ * releases/version, search, util.
  */
 export { OPERATIONS, TOOLS, findTool, listTools, type ListedTool } from './catalogue.js'
 export { defineOperation, type Operation, type CliShape, type CliOption } from './operation.js'

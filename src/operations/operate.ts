@@ -27,7 +27,7 @@ const runDoctorTool = defineOperation({
   mutating: false,
   admin: true,
   async run(ctx): Promise<DoctorReport> {
-    const [{ runDoctor }, { currentVersion }, { brainIsConfigured }] = await Promise.all([import('../doctor/index.js'), import('../release/index.js'), import('../frontmatter/index.js')])
+    const [{ runDoctor }, { currentVersion }, { brainIsConfigured }] = await Promise.all([import('../doctor/index.js'), import('../releases/version/index.js'), import('../frontmatter/index.js')])
     // The database is a check of its own: it is opened inside runDoctor, never before.
     const config = ctx.config ? await ctx.config() : (await ctx.brain()).config
     return runDoctor({ config, version: currentVersion(), brainConfigured: brainIsConfigured(config), withBrain: async (fn) => fn((await ctx.brain()).db) })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UsageError } from '../errors/index.js'
-import type { CostPreview, SourceSyncResult, SyncAllResult, SyncRequest } from '../sync/index.js'
+import type { CostPreview, SourceSyncResult, SyncAllResult, SyncRequest } from '../intake/sync/index.js'
 import type { JsonCamelCased } from '../util/index.js'
 import type { OperationContext } from './context.js'
 import { defineOperation } from './operation.js'
@@ -73,7 +73,7 @@ function describeSource(r: SourceShown): string[] {
 
 async function describe(result: Shown): Promise<string> {
   if (result.status === 'preview') {
-    const { formatPreview } = await import('../sync/index.js')
+    const { formatPreview } = await import('../intake/sync/index.js')
     return formatPreview((result as PreviewShown).preview)
   }
   if (!('all' in result)) return describeSource(result as SourceShown).join('\n')
@@ -98,7 +98,7 @@ const input = z.strictObject({
 /** The one target the arguments name: a source (with its directory, checked), every source, a directory, or the configured one. */
 async function request(ctx: OperationContext, args: z.output<typeof input>): Promise<SyncRequest> {
   const sync: SyncRequest = { sourceId: args.source, all: args.all ?? false, repo: args.repo, full: args.full ?? false, dryRun: ctx.dryRun || args.dry_run === true, noEmbed: args.no_embed ?? false }
-  const { validateSyncRequest } = await import('../sync/index.js')
+  const { validateSyncRequest } = await import('../intake/sync/index.js')
   validateSyncRequest(sync)
   const named = args.source !== undefined || args.all === true || args.repo !== undefined
   if (args.configured_repo === true && named) {
@@ -126,7 +126,7 @@ export const syncTool = defineOperation({
     const { openQueue } = await import('../queue/index.js')
     const { db, config } = await ctx.brain()
     if (args.preview === true && sync.all === true) {
-      const { previewSyncAll } = await import('../sync/index.js')
+      const { previewSyncAll } = await import('../intake/sync/index.js')
       return { status: 'preview', preview: await previewSyncAll(db) }
     }
     const queue = await openQueue({ db, config, logger: ctx.logger })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { SourceRecord } from '../sources/index.js'
+import type { SourceRecord } from '../intake/sources/index.js'
 import { defineOperation, type Operation } from './operation.js'
 
 /** One source on one line: id, directory, strategy, globs and bookmark. */
@@ -16,7 +16,7 @@ const listSourcesTool = defineOperation({
   input: z.strictObject({}),
   mutating: false,
   async run(ctx) {
-    const { listSources } = await import('../sources/source-repository.js')
+    const { listSources } = await import('../intake/sources/source-repository.js')
     const { db } = await ctx.brain()
     return { sources: await listSources(db) }
   },

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { currentVersion } from '../release/index.js'
+import { currentVersion } from '../releases/version/index.js'
 import { packageRoot } from '../util/package-root.js'
 import type { Identity } from './protocol.js'
 

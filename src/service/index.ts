@@ -2,7 +2,7 @@
  * The resident brain service: one process per BRAIN_HOME that owns the embedded database,
  * keeps models and connections warm, runs a worker, and runs the commands thin clients forward
  * over its unix socket. Also the client side of that socket.
- * May import: config, db, errors, http, models, queue, release, util.
+ * May import: config, db, errors, http, models, queue, releases/version, util.
  */
 export { BrainService, readServiceState, type ServiceState } from './server.js'
 export { forward, connectOrStart, tryConnect, type ForwardOptions } from './client.js'

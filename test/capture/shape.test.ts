@@ -1,5 +1,5 @@
 import t from 'tap'
-import { captureTitle, defaultCaptureSlug, isStructured, shapeCapture, MAX_CAPTURE_TITLE } from '../../src/capture/index.js'
+import { captureTitle, defaultCaptureSlug, isStructured, shapeCapture, MAX_CAPTURE_TITLE } from '../../src/intake/capture/index.js'
 import { parseMarkdownPage } from '../../src/pages/index.js'
 
 const now = new Date('2024-05-02T23:30:00Z')

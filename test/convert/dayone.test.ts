@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { convertDayOne } from '../../src/convert/dayone.js'
 import { convertBounded, converterFor } from '../../src/convert/index.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { findPage, listPages } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { getBacklinks, getLinks } from '../../src/links/index.js'
 import { findPage, importPage, listPages, serializePage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
@@ -135,7 +135,7 @@ engineTest(t, 'in a folder, pages that only redirect or ask not to be indexed ar
   t.equal(await findPage(db, 'default', 'old-name'), null)
   t.ok(await findPage(db, 'default', 'guide/new-name'))
   t.ok(await findPage(db, 'default', 'live'))
-  const { captureDocument } = await import('../../src/capture/index.js')
+  const { captureDocument } = await import('../../src/intake/capture/index.js')
   await t.rejects(captureDocument(db, { bytes: new TextEncoder().encode(redirect('https://example.org/moved')), name: 'moved.html', embedder: null, writtenVia: 'capture' }), {
     code: 'convert_redirect',
     message: /only redirects to https:\/\/example\.org\/moved/,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { convertBounded, converterFor } from '../../src/convert/index.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { findPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { refreshPlannerStatistics } from '../../src/db/index.js'
 import type { Database } from '../../src/db/types.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { engineTest } from '../helpers/engines.js'
 
 async function analyzed(db: Database, table: string): Promise<{ reltuples: number; columns: number }> {

@@ -4,7 +4,7 @@ import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { findPage } from '../../src/pages/index.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { engineTest } from '../helpers/engines.js'
 
 function oddFolder(): string {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { loadConfig } from '../../src/config/index.js'
 import type { Database } from '../../src/db/types.js'
 import { listVersions, pruneHistory, purgeTrash } from '../../src/history/index.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { dispatchTool } from '../../src/mcp/index.js'
 import type { OperationContext } from '../../src/operations/context.js'
 import { findPage, putPage, listChunks } from '../../src/pages/index.js'
@@ -213,8 +213,8 @@ engineTest(t, 'code pages keep no versions unless history.version_code is on', a
 
 engineTest(t, "sync's deletions go to the trash and restore from it", async (t, { db }) => {
   const { makeRepo } = await import('../sync/helpers.js')
-  const { insertSource } = await import('../../src/sources/source-repository.js')
-  const { runSync } = await import('../../src/sync/index.js')
+  const { insertSource } = await import('../../src/intake/sources/source-repository.js')
+  const { runSync } = await import('../../src/intake/sync/index.js')
   const repo = makeRepo({ 'notes/kept.md': '# Kept\n', 'notes/removed.md': '# Removed\n\nGone from git.\n' })
   await insertSource(db, { id: 'notes', localPath: repo.dir, strategy: 'auto' })
   await runSync(db, { sourceId: 'notes' }, { embedder: null, holder: 'test' })

@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ESLint } from 'eslint'
@@ -9,6 +11,7 @@ interface ArchitectureCheck {
   importGraph(root: string): Map<string, string[]>
   findCycles(graph: Map<string, string[]>): string[][]
   headerProblems(root: string): string[]
+  roomProblems(root: string): string[]
   documentProblems(root: string): string[]
 }
 
@@ -24,32 +27,73 @@ async function folderImportProblems(file: string, code: string): Promise<string[
 
 t.test('the lint fails on an import of a folder the table does not declare', async (t) => {
   // links sits below import: it may not reach up into it, by value or by type.
-  t.same(await folderImportProblems('src/links/fixture.ts', "import { importFiles } from '../import/index.js'\nexport const f = importFiles\n"), ['undeclared'])
-  t.same(await folderImportProblems('src/links/fixture.ts', "import type { ImportFilesResult } from '../import/index.js'\nexport type R = ImportFilesResult\n"), ['undeclared'])
+  t.same(await folderImportProblems('src/links/fixture.ts', "import { importFiles } from '../intake/import/index.js'\nexport const f = importFiles\n"), ['undeclared'])
+  t.same(await folderImportProblems('src/links/fixture.ts', "import type { ImportFilesResult } from '../intake/import/index.js'\nexport type R = ImportFilesResult\n"), ['undeclared'])
   t.same(await folderImportProblems('src/links/fixture.ts', "import { convert } from '../convert/index.js'\nexport const f = convert\n"), [], 'a declared import through the index passes')
 })
 
 t.test('the lint fails on an import that bypasses the target folder’s index.ts', async (t) => {
   const deep = [
-    "import { walkFiles } from '../sources/walk.js'\nexport const f = walkFiles\n",
-    "import type { WalkedFile } from '../sources/walk.js'\nexport type W = WalkedFile\n",
-    "export type W = import('../sources/walk.js').WalkedFile\n",
-    "export { walkFiles } from '../sources/walk.js'\n",
-    "export const load = () => import('../sources/walk.js')\n",
+    "import { walkFiles } from '../intake/sources/walk.js'\nexport const f = walkFiles\n",
+    "import type { WalkedFile } from '../intake/sources/walk.js'\nexport type W = WalkedFile\n",
+    "export type W = import('../intake/sources/walk.js').WalkedFile\n",
+    "export { walkFiles } from '../intake/sources/walk.js'\n",
+    "export const load = () => import('../intake/sources/walk.js')\n",
   ]
   for (const code of deep) t.same(await folderImportProblems('src/frontmatter/fixture.ts', code), ['bypass'], code)
-  t.same(await folderImportProblems('src/frontmatter/fixture.ts', "import { walkFiles } from '../sources/index.js'\nexport const f = walkFiles\n"), [], 'through the index passes')
+  t.same(await folderImportProblems('src/frontmatter/fixture.ts', "import { walkFiles } from '../intake/sources/index.js'\nexport const f = walkFiles\n"), [], 'through the index passes')
   t.same(
-    await folderImportProblems('src/frontmatter/fixture.ts', "export const load = () => import('../sources/source-repository.js')\n"),
+    await folderImportProblems('src/frontmatter/fixture.ts', "export const load = () => import('../intake/sources/source-repository.js')\n"),
     [],
     'a declared lazy entry may be loaded alone with import()',
   )
   t.same(
-    await folderImportProblems('src/frontmatter/fixture.ts', "import { listSources } from '../sources/source-repository.js'\nexport const f = listSources\n"),
+    await folderImportProblems('src/frontmatter/fixture.ts', "import { listSources } from '../intake/sources/source-repository.js'\nexport const f = listSources\n"),
     ['bypass'],
     'but not imported statically',
   )
   t.same(await folderImportProblems('src/frontmatter/fixture.ts', "import { helper } from './helper.js'\nexport const f = helper\n"), [], 'files of one folder import each other freely')
+})
+
+t.test('the folders of a room are folders like any other: declared edges only, through their index', async (t) => {
+  // import sits below sync in the intake room: sync may use it, not the other way round.
+  t.same(
+    await folderImportProblems('src/intake/sync/fixture.ts', "import { importFiles } from '../import/index.js'\nexport const f = importFiles\n"),
+    [],
+    'a declared sibling through its index passes',
+  )
+  t.same(await folderImportProblems('src/intake/import/fixture.ts', "import { runSync } from '../sync/index.js'\nexport const f = runSync\n"), ['undeclared'], 'an undeclared sibling fails')
+  t.same(
+    await folderImportProblems('src/intake/sync/fixture.ts', "import { importFiles } from '../import/import-files.js'\nexport const f = importFiles\n"),
+    ['bypass'],
+    'a declared sibling past its index fails',
+  )
+  t.same(
+    await folderImportProblems('src/intake/ingestion/sources/fixture.ts', "import { importDocument } from '../../import/import-documents.js'\nexport const f = importDocument\n"),
+    ['bypass'],
+    'a sub-folder of a room folder belongs to that folder',
+  )
+  t.same(await folderImportProblems('src/operations/fixture.ts', "export {} from '../intake/index.js'\n"), ['undeclared'], 'no folder imports a room as a whole')
+  t.same(
+    await folderImportProblems('src/operations/fixture.ts', "import { currentVersion } from '../releases/version/index.js'\nexport const f = currentVersion\n"),
+    [],
+    'a room folder is reached by its path',
+  )
+})
+
+t.test('a room holds only its sub-folders and an index.ts that describes them and exports nothing', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'brain-rooms-'))
+  t.teardown(() => rmSync(root, { recursive: true, force: true }))
+  mkdirSync(join(root, 'src', 'intake', 'import'), { recursive: true })
+  writeFileSync(join(root, 'src', 'intake', 'index.ts'), "/**\n * A room.\n * May import: db.\n */\nexport { x } from './import/index.js'\n")
+  writeFileSync(join(root, 'src', 'intake', 'stray.ts'), 'export {}\n')
+  t.same(check.roomProblems(root), [
+    'src/intake/stray.ts: a room holds only sub-folders and its index.ts',
+    'src/intake/index.ts: a room imports nothing, so its header states no "May import:" list',
+    'src/intake/index.ts: a room exports nothing (only `export {}` after its header)',
+    'eslint/folders.js declares the room releases, which is not a folder of src/',
+  ])
+  t.same(check.roomProblems(packageRoot()), [], 'the rooms of the tree are sound')
 })
 
 t.test('no import cycle exists, type-only imports included', async (t) => {

@@ -5,7 +5,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config/index.js'
 import { openDatabase } from '../../src/db/open.js'
-import { computeContentHash } from '../../src/ingestion/event.js'
+import { computeContentHash } from '../../src/intake/ingestion/event.js'
 import { ENGINES } from '../helpers/engines.js'
 import { BRAIN_BIN, cliBrain } from '../helpers/cli.js'
 

@@ -1,9 +1,9 @@
 import t from 'tap'
-import { FakeClock, settle } from '../../src/ingestion/clock.js'
-import type { IngestionSource, IngestionSourceContext } from '../../src/ingestion/contract.js'
-import { IngestionDaemon } from '../../src/ingestion/daemon.js'
-import type { IngestionEvent } from '../../src/ingestion/event.js'
-import { throwingEngineProxy } from '../../src/ingestion/test-harness.js'
+import { FakeClock, settle } from '../../src/intake/ingestion/clock.js'
+import type { IngestionSource, IngestionSourceContext } from '../../src/intake/ingestion/contract.js'
+import { IngestionDaemon } from '../../src/intake/ingestion/daemon.js'
+import type { IngestionEvent } from '../../src/intake/ingestion/event.js'
+import { throwingEngineProxy } from '../../src/intake/ingestion/test-harness.js'
 import { memoryLogger } from '../../src/util/logger.js'
 
 function setup(options: { rate?: { capacity: number; intervalMs: number } } = {}) {

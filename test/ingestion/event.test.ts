@@ -1,9 +1,9 @@
 import t from 'tap'
-import { eventToMarkdown } from '../../src/ingestion/to-markdown.js'
-import { classifyContentType, computeContentHash, INGESTION_SOURCE_API_VERSION, validateIngestionEvent } from '../../src/ingestion/index.js'
-import { DedupeWindow } from '../../src/ingestion/dedupe.js'
-import { FakeClock } from '../../src/ingestion/clock.js'
-import { KeyedRateLimiter } from '../../src/ingestion/rate-limit.js'
+import { eventToMarkdown } from '../../src/intake/ingestion/to-markdown.js'
+import { classifyContentType, computeContentHash, INGESTION_SOURCE_API_VERSION, validateIngestionEvent } from '../../src/intake/ingestion/index.js'
+import { DedupeWindow } from '../../src/intake/ingestion/dedupe.js'
+import { FakeClock } from '../../src/intake/ingestion/clock.js'
+import { KeyedRateLimiter } from '../../src/intake/ingestion/rate-limit.js'
 import { ValidationError } from '../../src/errors/index.js'
 
 t.test('validateIngestionEvent returns a clean copy of a valid event', async (t) => {

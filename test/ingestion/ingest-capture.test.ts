@@ -1,6 +1,6 @@
 import t from 'tap'
 import { jobOfError, openQueue } from '../../src/queue/index.js'
-import { computeContentHash } from '../../src/ingestion/event.js'
+import { computeContentHash } from '../../src/intake/ingestion/event.js'
 import { engineTest } from '../helpers/engines.js'
 import { testConfig, testLogger } from '../queue/helpers.js'
 import type { Database } from '../../src/db/types.js'

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ConfigError } from '../../src/errors/index.js'
-import { INGESTION_SOURCE_API_VERSION, type IngestionSource } from '../../src/ingestion/index.js'
-import { discoverPluginDirs, linkBrainPackage, loadPlugin } from '../../src/ingestion/plugins.js'
+import { INGESTION_SOURCE_API_VERSION, type IngestionSource } from '../../src/intake/ingestion/index.js'
+import { discoverPluginDirs, linkBrainPackage, loadPlugin } from '../../src/intake/ingestion/plugins.js'
 import { cliBrain } from '../helpers/cli.js'
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -83,7 +83,7 @@ t.test('the example feed source, imported by package name, passes the harness', 
   await symlink(join(project, 'feed'), join(project, 'node_modules', 'brain-ingestion-source-feed'))
   const requireFromProject = createRequire(join(project, 'index.js'))
   const feed = (await import(pathToFileURL(requireFromProject.resolve('brain-ingestion-source-feed')).href)) as { createSource: (o: Record<string, unknown>) => IngestionSource; apiVersion: number }
-  const { IngestionTestHarness } = (await import(pathToFileURL(requireFromProject.resolve('brain/ingestion/test-harness')).href)) as typeof import('../../src/ingestion/test-harness.js')
+  const { IngestionTestHarness } = (await import(pathToFileURL(requireFromProject.resolve('brain/ingestion/test-harness')).href)) as typeof import('../../src/intake/ingestion/test-harness.js')
   t.equal(feed.apiVersion, INGESTION_SOURCE_API_VERSION, 'it reads the constant through brain/ingestion')
   const published = [1, 2]
   const { server, url } = await feedServer(() => published.map(item))
@@ -115,7 +115,7 @@ t.test('a plugin installed under $BRAIN_HOME/plugins resolves brain/ingestion to
 })
 
 t.test('the harness reports what a source threw before it was stopped', async (t) => {
-  const { IngestionTestHarness } = await import('../../src/ingestion/test-harness.js')
+  const { IngestionTestHarness } = await import('../../src/intake/ingestion/test-harness.js')
   const harness = new IngestionTestHarness()
   const run = harness.run({ id: 'broken', run: async () => Promise.reject(new Error('cannot connect')) })
   await new Promise((r) => setTimeout(r, 10))

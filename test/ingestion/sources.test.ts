@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FSWatcher } from 'node:fs'
 import { ConfigError } from '../../src/errors/index.js'
-import { InboxSource, contentTypeForFile } from '../../src/ingestion/sources/inbox.js'
-import { DirectoryWatcherSource, inotifyHint } from '../../src/ingestion/sources/watcher.js'
-import { IngestionTestHarness } from '../../src/ingestion/test-harness.js'
+import { InboxSource, contentTypeForFile } from '../../src/intake/ingestion/sources/inbox.js'
+import { DirectoryWatcherSource, inotifyHint } from '../../src/intake/ingestion/sources/watcher.js'
+import { IngestionTestHarness } from '../../src/intake/ingestion/test-harness.js'
 
 async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs

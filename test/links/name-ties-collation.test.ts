@@ -6,7 +6,7 @@ import t, { type Test } from 'tap'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import type { Database } from '../../src/db/index.js'
 import { getLinks } from '../../src/links/index.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { createPgDatabase, openTestDatabase } from '../helpers/engines.js'
 
 // Same length, and the two orders disagree: byte order puts `é` after every unaccented letter,

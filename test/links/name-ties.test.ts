@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { getLinks } from '../../src/links/index.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { engineTest } from '../helpers/engines.js'
 
 const FILES: Record<string, string> = {

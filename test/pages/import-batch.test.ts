@@ -6,12 +6,12 @@
  * repeats a slug and holds a file that fails.
  */
 import t from 'tap'
-import { batchStarts, importFiles } from '../../src/import/import-files.js'
+import { batchStarts, importFiles } from '../../src/intake/import/import-files.js'
 import { importPage } from '../../src/pages/index.js'
 import { search } from '../../src/search/index.js'
 import { context } from '../search/helpers.js'
 import type { SqlExecutor } from '../../src/db/types.js'
-import type { WalkedFile } from '../../src/sources/walk.js'
+import type { WalkedFile } from '../../src/intake/sources/walk.js'
 import { ENGINES, openTestDatabase } from '../helpers/engines.js'
 
 function corpus(): Map<string, string> {

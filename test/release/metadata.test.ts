@@ -26,8 +26,8 @@ t.test('VERSION, package.json and the CHANGELOG header name the same four-part r
 t.test('package.json exports exactly 20 public subpaths, each documented in the README', async (t) => {
   const subpaths = Object.keys(pkg.exports)
   t.equal(subpaths.length, 20)
-  t.equal(pkg.exports['./ingestion'], './dist/src/ingestion/index.js', 'the locked ingestion subpath')
-  t.equal(pkg.exports['./ingestion/test-harness'], './dist/src/ingestion/test-harness.js', 'the locked test-harness subpath')
+  t.equal(pkg.exports['./ingestion'], './dist/src/intake/ingestion/index.js', 'the locked ingestion subpath')
+  t.equal(pkg.exports['./ingestion/test-harness'], './dist/src/intake/ingestion/test-harness.js', 'the locked test-harness subpath')
   const readme = readFileSync(join(root, 'README.md'), 'utf8')
   for (const subpath of subpaths) {
     const specifier = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`

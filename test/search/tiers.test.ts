@@ -1,7 +1,7 @@
 import t from 'tap'
 import { rmSync } from 'node:fs'
 import type { SqlExecutor } from '../../src/db/types.js'
-import { importFolder } from '../../src/import/index.js'
+import { importFolder } from '../../src/intake/import/index.js'
 import { keywordRows, type KeywordMatch } from '../../src/search/keyword.js'
 import { planSearch } from '../../src/search/options.js'
 import { withSearchTransaction } from '../../src/search/sql.js'

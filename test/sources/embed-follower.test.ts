@@ -1,7 +1,7 @@
 import t from 'tap'
 import { countStaleChunks } from '../../src/embedding/store/index.js'
-import { importFiles, type ImportFilesProgress } from '../../src/import/import-files.js'
-import type { WalkedFile } from '../../src/sources/walk.js'
+import { importFiles, type ImportFilesProgress } from '../../src/intake/import/import-files.js'
+import type { WalkedFile } from '../../src/intake/sources/walk.js'
 import { engineTest } from '../helpers/engines.js'
 import { bagOfWordsEmbedder, failingEmbedder } from '../search/helpers.js'
 

@@ -2,8 +2,8 @@ import t from 'tap'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
-import { compileGlobs, createFileFilter, decodeTextBytes, isMinifiedCode, readTextFile, walkFiles } from '../../src/sources/index.js'
-import { kindByExtension, slugForPath } from '../../src/sources/path-kind.js'
+import { compileGlobs, createFileFilter, decodeTextBytes, isMinifiedCode, readTextFile, walkFiles } from '../../src/intake/sources/index.js'
+import { kindByExtension, slugForPath } from '../../src/intake/sources/path-kind.js'
 
 t.test('globs: **/ is zero or more directories, ? one non-slash character', async (t) => {
   const cases: Array<[string, string, boolean]> = [
@@ -92,7 +92,7 @@ t.test('the walker never follows symlinks', async (t) => {
 })
 
 t.test('reading a missing file, a folder or an unreadable path is a clear error', async (t) => {
-  const { readTextFile } = await import('../../src/sources/index.js')
+  const { readTextFile } = await import('../../src/intake/sources/index.js')
   const { serializeError } = await import('../../src/errors/index.js')
   await t.rejects(readTextFile('/no/such/file.md'), { code: 'file_not_found', errorClass: 'NotFoundError' })
   await t.rejects(readTextFile(tmpdir()), { code: 'not_a_file' })
@@ -104,8 +104,8 @@ t.test('reading a missing file, a folder or an unreadable path is a clear error'
 })
 
 t.test('reading a file in a row gives what reading it asynchronously gives, errors included', async (t) => {
-  const { readTextFile, readTextFileSync } = await import('../../src/sources/read-text.js')
-  const { MAX_FILE_BYTES } = await import('../../src/sources/file-filter.js')
+  const { readTextFile, readTextFileSync } = await import('../../src/intake/sources/read-text.js')
+  const { MAX_FILE_BYTES } = await import('../../src/intake/sources/file-filter.js')
   const root = mkdtempSync(join(tmpdir(), 'brain-read-'))
   writeFileSync(join(root, 'note.md'), '\uFEFF# Note\n\nText.\n')
   writeFileSync(join(root, 'bad.md'), Buffer.from([0x23, 0x20, 0xc3, 0x28]))

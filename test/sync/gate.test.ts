@@ -1,6 +1,6 @@
 import t from 'tap'
 import { ConfirmationRequired } from '../../src/errors/index.js'
-import { decideGate, formatPreview, isYes, runGate, summarizePreview, type GateInputs } from '../../src/sync/index.js'
+import { decideGate, formatPreview, isYes, runGate, summarizePreview, type GateInputs } from '../../src/intake/sync/index.js'
 
 t.test('preview arithmetic: sums per source, 0.00013 USD per 1000 tokens', async (t) => {
   const preview = summarizePreview([

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { createFileFilter } from '../../src/sources/index.js'
-import { acceptPath, kindByExtension, slugForPath } from '../../src/sources/path-kind.js'
-import { decideWalk, parseDiffRaw, parseLsTree, planFromDiff, planFromTree, type DiffEntry } from '../../src/sync/index.js'
+import { createFileFilter } from '../../src/intake/sources/index.js'
+import { acceptPath, kindByExtension, slugForPath } from '../../src/intake/sources/path-kind.js'
+import { decideWalk, parseDiffRaw, parseLsTree, planFromDiff, planFromTree, type DiffEntry } from '../../src/intake/sync/index.js'
 
 const Z = '0'.repeat(40)
 const A = 'a'.repeat(40)

@@ -1,8 +1,8 @@
 import t from 'tap'
 import type { Database } from '../../src/db/types.js'
 import { listPages } from '../../src/pages/index.js'
-import { getSource, insertSource, updateSource } from '../../src/sources/source-repository.js'
-import { runSync, type SourceSyncResult, type SyncAllResult, type SyncRequest } from '../../src/sync/index.js'
+import { getSource, insertSource, updateSource } from '../../src/intake/sources/source-repository.js'
+import { runSync, type SourceSyncResult, type SyncAllResult, type SyncRequest } from '../../src/intake/sync/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { makeRepo } from './helpers.js'
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { checkForUpdate, compareVersions, parseVersion, upgradeKind } from '../../src/update/index.js'
+import { checkForUpdate, compareVersions, parseVersion, upgradeKind } from '../../src/releases/update/index.js'
 import { runBrain } from '../helpers/cli.js'
 
 interface Envelope {

@@ -3,8 +3,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadConfig } from '../../src/config/index.js'
-import { compareVersionText as compareVersions, parseVersion } from '../../src/release/index.js'
-import { appendHostWork, appendLedgerEntry, readHostWork, readLedger, runOrchestrator, stuckPartials, upgradePaths, type LedgerEntry, type VersionOrchestrator } from '../../src/upgrade/index.js'
+import { compareVersionText as compareVersions, parseVersion } from '../../src/releases/version/index.js'
+import {
+  appendHostWork,
+  appendLedgerEntry,
+  readHostWork,
+  readLedger,
+  runOrchestrator,
+  stuckPartials,
+  upgradePaths,
+  type LedgerEntry,
+  type VersionOrchestrator,
+} from '../../src/releases/upgrade/index.js'
 
 function entry(version: string, status: LedgerEntry['status'], at = '2026-01-01T00:00:00.000Z'): LedgerEntry {
   return { version, status, at }

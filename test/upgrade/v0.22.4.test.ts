@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import t from 'tap'
 import { loadConfig } from '../../src/config/index.js'
 import type { Database } from '../../src/db/types.js'
-import { insertSource } from '../../src/sources/source-repository.js'
-import { readHostWork, readLedger, runOrchestrator, upgradePaths, type MigrationContext } from '../../src/upgrade/index.js'
-import { v0_22_4 } from '../../src/upgrade/orchestrators/v0.22.4.js'
+import { insertSource } from '../../src/intake/sources/source-repository.js'
+import { readHostWork, readLedger, runOrchestrator, upgradePaths, type MigrationContext } from '../../src/releases/upgrade/index.js'
+import { v0_22_4 } from '../../src/releases/upgrade/orchestrators/v0.22.4.js'
 import { engineTest } from '../helpers/engines.js'
 
 function folder(files: Record<string, string>): string {

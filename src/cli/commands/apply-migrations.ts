@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion'
 import type { Database } from '../../db/index.js'
-import type { ApplyResult, PlannedVersion } from '../../upgrade/index.js'
+import type { ApplyResult, PlannedVersion } from '../../releases/upgrade/index.js'
 import { BrainCommand } from '../brain-command.js'
 import { isTerminal } from '../output.js'
 
@@ -39,7 +39,7 @@ export class ApplyMigrationsCommand extends BrainCommand {
   dryRun = Option.Boolean('--dry-run', false, { description: 'Only show the plan' })
 
   protected async run(): Promise<number> {
-    const upgrade = await import('../../upgrade/index.js')
+    const upgrade = await import('../../releases/upgrade/index.js')
     const { brainIsConfigured, brainIsInUse } = await import('../../frontmatter/index.js')
     const config = await this.loadConfig()
     const plan = upgrade.describePlan(upgrade.pendingOrchestrators(config.home))
@@ -57,7 +57,7 @@ export class ApplyMigrationsCommand extends BrainCommand {
   }
 
   private async confirm(plan: PlannedVersion[]): Promise<'proceed' | 'preview_only' | 'declined'> {
-    const { decideGate, isYes } = await import('../../sync/gate.js')
+    const { decideGate, isYes } = await import('../../intake/sync/gate.js')
     const stdin = this.context.stdin as NodeJS.ReadableStream & { isTTY?: boolean }
     const decision = decideGate({ yes: this.yes, dryRun: this.dryRun, json: this.jsonMode, interactive: isTerminal(this.context.stdout) && stdin.isTTY === true })
     if (decision === 'proceed') return 'proceed'

@@ -36,7 +36,7 @@ export class CaptureCommand extends BrainCommand {
       })
     }
     if (this.file !== undefined) {
-      const { readTextFile } = await import('../../sources/index.js')
+      const { readTextFile } = await import('../../intake/sources/index.js')
       return readTextFile(this.resolvePath(this.file))
     }
     return this.stdin ? this.readStdin() : this.text.join(' ')

@@ -13,8 +13,8 @@ export class CheckUpdateCommand extends BrainCommand {
   })
 
   protected async run(): Promise<number> {
-    const { checkForUpdate, updateFeedUrl } = await import('../../update/index.js')
-    const { currentVersion } = await import('../../release/index.js')
+    const { checkForUpdate, updateFeedUrl } = await import('../../releases/update/index.js')
+    const { currentVersion } = await import('../../releases/version/index.js')
     const current = currentVersion()
     const result = await checkForUpdate(current, updateFeedUrl(this.context.env))
     this.print(result, () => {

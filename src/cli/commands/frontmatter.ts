@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion'
 import type { Config } from '../../config/index.js'
 import type { FileResult, HookResult, PageRoot, ValidateReport } from '../../frontmatter/index.js'
-import type { SourceRecord } from '../../sources/source-repository.js'
+import type { SourceRecord } from '../../intake/sources/source-repository.js'
 import { BrainCommand } from '../brain-command.js'
 
 function describeResult(r: FileResult, lintOnly: boolean): string[] {
@@ -92,7 +92,7 @@ abstract class SourcesCommand extends BrainCommand {
     const config = await this.loadConfig()
     const { requireConfiguredBrain, brainIsInUse, noBrainError, loadPageRoots } = await import('../../frontmatter/index.js')
     requireConfiguredBrain(config, name)
-    const { listSources, requireSource } = await import('../../sources/source-repository.js')
+    const { listSources, requireSource } = await import('../../intake/sources/source-repository.js')
     const { sources, roots } = await this.withBrain(async ({ db }) => {
       if (!(await brainIsInUse(config, db))) throw noBrainError(config, name)
       return {

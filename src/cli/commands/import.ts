@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion'
-import type { ImportFolderResult } from '../../import/index.js'
+import type { ImportFolderResult } from '../../intake/import/index.js'
 import { BrainCommand } from '../brain-command.js'
 
 export class ImportCommand extends BrainCommand {
@@ -21,7 +21,7 @@ export class ImportCommand extends BrainCommand {
   noEmbed = Option.Boolean('--no-embed', false, { description: 'Skip embeddings (run `brain embed --stale` later)' })
 
   protected async run(): Promise<number> {
-    const { parseSyncStrategy } = await import('../../sources/index.js')
+    const { parseSyncStrategy } = await import('../../intake/sources/index.js')
     const strategy = parseSyncStrategy(this.strategy)
     const { runJob } = await import('../job-runner.js')
     const data = {

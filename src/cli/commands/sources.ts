@@ -33,11 +33,11 @@ export class SourcesAddCommand extends SourcesCommand {
 
   protected async run(): Promise<number> {
     this.warnIfDeprecated()
-    const { parseSyncStrategy } = await import('../../sources/file-filter.js')
+    const { parseSyncStrategy } = await import('../../intake/sources/file-filter.js')
     const strategy = parseSyncStrategy(this.strategy)
-    const { canonicalDir } = await import('../../sync/target.js')
-    const { isGitWorkTree } = await import('../../sync/git.js')
-    const { insertSource } = await import('../../sources/source-repository.js')
+    const { canonicalDir } = await import('../../intake/sync/target.js')
+    const { isGitWorkTree } = await import('../../intake/sync/git.js')
+    const { insertSource } = await import('../../intake/sources/source-repository.js')
     const localPath = await canonicalDir(this.resolvePath(this.localPath))
     const source = await this.withBrain(({ db }) => insertSource(db, { id: this.id, name: this.name, localPath, strategy, include: this.include, exclude: this.exclude, syncEnabled: this.sync }))
     if (!(await isGitWorkTree(localPath)) && !this.jsonMode) {
@@ -59,7 +59,7 @@ export class SourcesRemoveCommand extends SourcesCommand {
 
   protected async run(): Promise<number> {
     this.warnIfDeprecated()
-    const { removeSource } = await import('../../sync/remove-source.js')
+    const { removeSource } = await import('../../intake/sync/remove-source.js')
     const removed = await this.withBrain(({ db }) => removeSource(db, this.id))
     this.print(removed, () => `removed source ${removed.id}; its ${removed.trashed} page${removed.trashed === 1 ? '' : 's'} moved to the trash (brain trash list)`)
     return 0
@@ -87,9 +87,9 @@ export class SourcesSetCommand extends SourcesCommand {
 
   protected async run(): Promise<number> {
     this.warnIfDeprecated()
-    const { parseSyncStrategy } = await import('../../sources/file-filter.js')
+    const { parseSyncStrategy } = await import('../../intake/sources/file-filter.js')
     const strategy = this.strategy === undefined ? undefined : parseSyncStrategy(this.strategy)
-    const { updateSource } = await import('../../sources/source-repository.js')
+    const { updateSource } = await import('../../intake/sources/source-repository.js')
     const source = await this.withBrain(({ db }) =>
       updateSource(db, this.id, {
         name: this.name,

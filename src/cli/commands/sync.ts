@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion'
-import type { CostPreview, GateOutcome } from '../../sync/index.js'
+import type { CostPreview, GateOutcome } from '../../intake/sync/index.js'
 import { UsageError } from '../../errors/index.js'
 import { syncExitCode, syncTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
@@ -64,7 +64,7 @@ export class SyncCommand extends BrainCommand {
 
   /** The preview and the gate of `sync --all`; a preview-only run prints the preview as the result. */
   private async costGate(args: Record<string, unknown>): Promise<GateOutcome> {
-    const { runGate } = await import('../../sync/index.js')
+    const { runGate } = await import('../../intake/sync/index.js')
     const previewed = await this.runOperation(syncTool, { ...args, preview: true })
     const stdin = this.context.stdin as NodeJS.ReadableStream & { isTTY?: boolean }
     const outcome = await runGate(

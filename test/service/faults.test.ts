@@ -38,7 +38,9 @@ interface Job {
 t.test('SIGKILL of the service mid-import: the next command restarts it and the job completes once', async (t) => {
   const brain = await cliBrain('pglite', { mode: 'service' })
   t.teardown(brain.cleanup)
-  const FILES = 2000
+  // Enough files that the import is still running after a few polls, each a whole command, on a
+  // fast machine: 2,000 once finished before the first poll saw it active.
+  const FILES = 8000
   const root = notes(FILES)
   const importer = spawnBrain(['import', root, '--no-embed'], brain.env)
   t.teardown(() => stopPid(importer.pid!))
@@ -61,7 +63,7 @@ t.test('SIGKILL of the service mid-import: the next command restarts it and the 
     const got = await brain.run(['jobs', 'get', active!.id])
     job = got.code === 0 ? got.json<Job>() : undefined
     return job?.status === 'completed' || job?.status === 'dead'
-  })
+  }, 600_000)
   t.not(servicePid(brain.home), killed, 'a new service runs')
   t.equal(job!.status, 'completed')
   t.equal(job!.result!.files, FILES)

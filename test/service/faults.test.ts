@@ -59,11 +59,15 @@ t.test('SIGKILL of the service mid-import: the next command restarts it and the 
 
   // The next command starts a new service, which returns the orphaned job to the queue.
   let job: Job | undefined
-  await until('the import to complete', async () => {
-    const got = await brain.run(['jobs', 'get', active!.id])
-    job = got.code === 0 ? got.json<Job>() : undefined
-    return job?.status === 'completed' || job?.status === 'dead'
-  }, 600_000)
+  await until(
+    'the import to complete',
+    async () => {
+      const got = await brain.run(['jobs', 'get', active!.id])
+      job = got.code === 0 ? got.json<Job>() : undefined
+      return job?.status === 'completed' || job?.status === 'dead'
+    },
+    600_000,
+  )
   t.not(servicePid(brain.home), killed, 'a new service runs')
   t.equal(job!.status, 'completed')
   t.equal(job!.result!.files, FILES)

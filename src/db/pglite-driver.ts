@@ -189,7 +189,8 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       exec: base.exec,
       // Checked at each write inside: a read-only transaction (search sets its timeouts in one)
       // works on a full disk, and a refused write rolls the whole transaction back.
-      transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => instance.run((generation) => generation.pg.transaction((tx) => fn(executor((use) => generation.settle(use(tx)), beforeWrite, begin)))),
+      transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) =>
+        instance.run((generation) => generation.pg.transaction((tx) => fn(executor((use) => generation.settle(use(tx), () => tx.query('SELECT 1')), beforeWrite, begin)))),
     }
   }
   const database: Database = {
@@ -202,7 +203,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     snapshotDataDir: (read) =>
       instance.run((generation) =>
         generation.pg.transaction(async (tx) => {
-          const value = await read(executor((use) => generation.settle(use(tx)), null, begin))
+          const value = await read(executor((use) => generation.settle(use(tx), () => tx.query('SELECT 1')), null, begin))
           await tx.exec('CHECKPOINT')
           return { read: value, dump: (await generation.pg.dumpDataDir('none')) as Blob }
         }),

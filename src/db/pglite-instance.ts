@@ -4,8 +4,12 @@ import { DiskError, diskProblemOf } from '../errors/index.js'
 /** One PGLite instance and the promise that rejects every call still waiting on it once it is retired. */
 interface PgliteGeneration {
   readonly pg: PGlite
-  /** Races a call on this instance against its retirement; a full-disk error retires it. */
-  settle<T>(call: Promise<T>): Promise<T>
+  /**
+   * Races a call on this instance against its retirement; after a full-disk error the instance is
+   * asked `probe` (by default a trivial query), and retired if it does not answer. Inside a
+   * transaction the probe must go through the transaction: a query outside it would wait for it.
+   */
+  settle<T>(call: Promise<T>, probe?: () => Promise<unknown>): Promise<T>
 }
 
 interface LiveGeneration extends PgliteGeneration {
@@ -20,14 +24,15 @@ const PROBE_MS = 5000
  * Whether the instance still answers. A full data file (a table that cannot grow) leaves PGLite
  * working, and reads should go on there; only an instance that stopped answering is retired.
  */
-async function answers(pg: PGlite): Promise<boolean> {
+async function answers(probe: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PROBE_MS)))
   try {
+    // An error is an answer too: an aborted transaction refuses every statement, promptly.
     return await Promise.race([
-      pg.query('SELECT 1').then(
+      probe().then(
         () => true as const,
-        () => false as const,
+        () => true as const,
       ),
       late,
     ])
@@ -134,12 +139,12 @@ export class ReplaceablePglite {
         generation.retired = true
         reject(retiredError(err))
       },
-      settle: async <T>(call: Promise<T>): Promise<T> => {
+      settle: async <T>(call: Promise<T>, probe: () => Promise<unknown> = () => pg.query('SELECT 1')): Promise<T> => {
         try {
           return await Promise.race([call, gone])
         } catch (err) {
           if (!generation.retired && diskProblemOf(err) === 'full') {
-            probing ??= answers(pg).finally(() => (probing = null))
+            probing ??= answers(probe).finally(() => (probing = null))
             if (!(await probing)) generation.retire(err)
           }
           throw err

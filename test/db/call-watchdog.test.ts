@@ -4,26 +4,14 @@
  * passed, even though the event loop never turns; what was committed before opens intact.
  */
 import t from 'tap'
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openPglite } from '../../src/db/pglite-driver.js'
+import { runScript } from '../helpers/run-script.js'
 
 const DRIVER = fileURLToPath(new URL('../../src/db/pglite-driver.js', import.meta.url))
-
-function runScript(path: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
-}
 
 t.test('a call that never returns ends the process with a report; committed rows survive', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'brain-watchdog-'))

@@ -7,8 +7,8 @@
  * disk_full, and once space is freed every committed row is there. Needs root for a small tmpfs.
  */
 import t from 'tap'
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,26 +16,11 @@ import type { PGlite } from '@electric-sql/pglite'
 import { openPglite } from '../../src/db/pglite-driver.js'
 import { ReplaceablePglite } from '../../src/db/pglite-instance.js'
 import { DiskError } from '../../src/errors/index.js'
+import { runScript } from '../helpers/run-script.js'
+import { freeBytes } from '../helpers/small-disk.js'
 
 const MiB = 1024 * 1024
 const DRIVER = fileURLToPath(new URL('../../src/db/pglite-driver.js', import.meta.url))
-
-function freeBytes(dir: string): number {
-  const stats = statfsSync(dir)
-  return Number(stats.bavail) * Number(stats.bsize)
-}
-
-function runScript(path: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
-}
 
 t.test('a write that meets a full disk does not hold the brain; freed space brings it back whole', { skip: process.getuid?.() !== 0 ? 'needs root to mount a tmpfs' : false }, async (t) => {
   const disk = mkdtempSync(join(tmpdir(), 'brain-mid-write-'))

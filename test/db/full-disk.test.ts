@@ -6,37 +6,15 @@
  * low-space reading in free-space.test.ts covers the same rules.
  */
 import t from 'tap'
-import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runBrain, stopService, type CliResult } from '../helpers/cli.js'
 import { makeRepo } from '../sync/helpers.js'
+import { freeBytes, mountTmpfs, unmount } from '../helpers/small-disk.js'
 
 const MiB = 1024 * 1024
 const RESERVE = 32 * MiB
-
-function mountTmpfs(dir: string, size: string): boolean {
-  if (process.getuid?.() !== 0) return false
-  return spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { encoding: 'utf8' }).status === 0
-}
-
-/** Unmounts once the last process using the filesystem has gone (a stopped service's exit can lag its pid). */
-async function unmount(dir: string): Promise<void> {
-  const deadline = Date.now() + 30_000
-  while (spawnSync('umount', [dir]).status !== 0) {
-    if (Date.now() > deadline) {
-      spawnSync('umount', ['-l', dir])
-      return
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
-function freeBytes(dir: string): number {
-  const stats = statfsSync(dir)
-  return Number(stats.bavail) * Number(stats.bsize)
-}
 
 /** Writes a file that leaves `leave` bytes free on the filesystem holding `dir`. */
 function fillLeaving(dir: string, path: string, leave: number): void {

@@ -6,37 +6,15 @@
  * intact. Without root, pg-driver's unit test covers the mapping of 53100.
  */
 import t from 'tap'
-import { spawnSync } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statfsSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import { runBrain, stopPid, stopService, type CliResult } from '../helpers/cli.js'
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js'
+import { freeBytes, mountTmpfs, unmount } from '../helpers/small-disk.js'
 
 const MiB = 1024 * 1024
-
-function mountTmpfs(dir: string, size: string): boolean {
-  if (process.getuid?.() !== 0) return false
-  return spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { encoding: 'utf8' }).status === 0
-}
-
-/** Unmounts once the last process using the filesystem has gone (a stopped server's exit can lag its pid). */
-async function unmount(dir: string): Promise<void> {
-  const deadline = Date.now() + 30_000
-  while (spawnSync('umount', [dir]).status !== 0) {
-    if (Date.now() > deadline) {
-      spawnSync('umount', ['-l', dir])
-      return
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
-function freeBytes(dir: string): number {
-  const stats = statfsSync(dir)
-  return Number(stats.bavail) * Number(stats.bsize)
-}
 
 /**
  * Writes a file that leaves about `leave` bytes free on the filesystem holding `dir`, a block at

@@ -1,0 +1,30 @@
+/**
+ * Small real filesystems for full-disk tests: a tmpfs mounted at a folder (root only), its free
+ * space, and an unmount that waits for the processes still using it.
+ */
+import { spawnSync } from 'node:child_process'
+import { statfsSync } from 'node:fs'
+
+/** Mounts a tmpfs of `size` (e.g. `128m`) at `dir`; false when not root or the mount fails. */
+export function mountTmpfs(dir: string, size: string): boolean {
+  if (process.getuid?.() !== 0) return false
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { encoding: 'utf8' }).status === 0
+}
+
+/** Unmounts once the last process using the filesystem has gone (a stopped process's exit can lag its pid). */
+export async function unmount(dir: string): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (spawnSync('umount', [dir]).status !== 0) {
+    if (Date.now() > deadline) {
+      spawnSync('umount', ['-l', dir])
+      return
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** Bytes an unprivileged process may still write on the filesystem holding `dir`. */
+export function freeBytes(dir: string): number {
+  const stats = statfsSync(dir)
+  return Number(stats.bavail) * Number(stats.bsize)
+}

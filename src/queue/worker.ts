@@ -90,7 +90,21 @@ export class Worker {
     return this.inFlight.size
   }
 
+  /**
+   * Registers, listens and starts claiming. A start that fails part way (a full disk refuses the
+   * pg-boss set-up, say) is undone before it throws: a worker left registered but not claiming
+   * would make every command of this process wait for it instead of running its job itself.
+   */
   async start(): Promise<void> {
+    try {
+      await this.begin()
+    } catch (err) {
+      await this.stop().catch(() => undefined)
+      throw err
+    }
+  }
+
+  private async begin(): Promise<void> {
     await heartbeat(bookkeepingOf(this.deps.db), this.registration, [])
     this.unregisterLocal = registerLocalWorker(this.deps.db, this.id, this.registration.names)
     this.unsubscribe = await this.deps.signals.subscribe((event) => {

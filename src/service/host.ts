@@ -5,10 +5,15 @@ import type { Logger } from '../util/index.js'
 import type { Worker } from '../queue/worker.js'
 import type { RunningWebApp } from './web-app.js'
 
+/** How long after a failed start of the worker a command may try again. */
+const WORKER_RETRY_MS = 5000
+
 interface OpenBrain {
   db: Database
   worker: Worker | null
   workerStarting: Promise<void> | null
+  /** When the last start of the worker failed, or null. */
+  workerFailedAt: number | null
   /** `jobs work` commands attached to the worker now. */
   attached: number
 }
@@ -42,7 +47,9 @@ export class ServiceHost implements BrainHost {
       // not kept: the next command tries again.
       opening.catch(() => this.brains.delete(key))
     }
-    return (await opening).db
+    const brain = await opening
+    this.retryWorker(brain)
+    return brain.db
   }
 
   async workerOn(db: Database): Promise<{ pid: number; id: string; concurrency: number } | null> {
@@ -127,20 +134,34 @@ export class ServiceHost implements BrainHost {
       throw new Error('the brain service is stopping')
     }
     this.logger.info(`opened ${db.location}`)
-    const brain: OpenBrain = { db, worker: null, workerStarting: null, attached: 0 }
+    const brain: OpenBrain = { db, worker: null, workerStarting: null, workerFailedAt: null, attached: 0 }
     this.settled.push(brain)
-    // The first command need not wait for the worker (pg-boss start-up): until it runs, a
-    // command waiting for its job runs the job itself, as on an engine without a worker.
-    if (!db.capabilities.multiProcess) {
-      brain.workerStarting = this.startWorker(db).then(
-        (worker) => {
-          brain.worker = worker
-          this.logger.info(`worker ${worker.id} runs on ${db.location}`)
-        },
-        (err: unknown) => this.logger.error(`worker on ${db.location} did not start: ${err instanceof Error ? err.message : String(err)}`),
-      )
-    }
+    if (!db.capabilities.multiProcess) this.launchWorker(brain)
     return brain
+  }
+
+  /**
+   * The first command need not wait for the worker (pg-boss start-up): until it runs, a command
+   * waiting for its job runs the job itself, as on an engine without a worker.
+   */
+  private launchWorker(brain: OpenBrain): void {
+    brain.workerFailedAt = null
+    brain.workerStarting = this.startWorker(brain.db).then(
+      (worker) => {
+        brain.worker = worker
+        this.logger.info(`worker ${worker.id} runs on ${brain.db.location}`)
+      },
+      (err: unknown) => {
+        brain.workerFailedAt = Date.now()
+        this.logger.error(`worker on ${brain.db.location} did not start: ${err instanceof Error ? err.message : String(err)}`)
+      },
+    )
+  }
+
+  /** A worker that could not start (the disk was full, say) is tried again by a later command. */
+  private retryWorker(brain: OpenBrain): void {
+    if (this.closed || brain.workerFailedAt === null || Date.now() - brain.workerFailedAt < WORKER_RETRY_MS) return
+    this.launchWorker(brain)
   }
 
   private async startWorker(db: Database): Promise<Worker> {

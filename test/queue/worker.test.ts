@@ -150,6 +150,19 @@ engineTest(t, "a worker runs pg-boss's maintenance and keeps the recurring autop
   await bad.stop()
 })
 
+engineTest(t, 'a worker whose start fails part way is undone: a waiting caller runs its job itself', async (t, { db }) => {
+  // The schedule is refused after the worker registered and listened, as a full disk refuses
+  // pg-boss's set-up; a half-started worker used to keep its registration and never claim.
+  const failed = new Worker({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({ sync: async () => 'worker' }), autopilotCron: 'every tuesday' })
+  await t.rejects(failed.start(), { code: 'invalid_cron' })
+  t.equal(await Promise.race([failed.done, sleep(5000).then(() => 'still running')]), 'requested', 'the failed worker stopped')
+  const queue = await openQueue({ db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({ sync: async () => 'inline' }) })
+  const job = await queue.submitAndWait('sync', {})
+  t.equal(job.result, 'inline', 'the caller ran the job: nothing waits for the failed worker')
+  const workers = await db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM minion_workers WHERE kind = 'worker'`)
+  t.equal(Number(workers.rows[0]!.n), 0, 'and it is not registered')
+})
+
 engineTest(t, 'signals reach subscribers; a lost LISTEN connection is noticed and re-established', async (t, { db }) => {
   const signals = new JobSignals(db)
   const seen: JobEvent[] = []

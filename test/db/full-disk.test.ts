@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runBrain, stopService, type CliResult } from '../helpers/cli.js'
-import { makeRepo } from '../sync/helpers.js'
+import { makeRepo } from '../intake/sync/helpers.js'
 import { freeBytes, mountTmpfs, unmount } from '../helpers/small-disk.js'
 
 const MiB = 1024 * 1024

@@ -12,7 +12,7 @@ import { BRAIN_BIN, childEnv, cliBrain, type CliBrain } from '../helpers/cli.js'
 import { createPgDatabase } from '../helpers/engines.js'
 import { call, envelope } from '../mcp/tool-suite.js'
 import { makeToken, mcpHeaders, rawRequest, startServe, toolCall } from '../http/helpers.js'
-import { makeRepo } from '../sync/helpers.js'
+import { makeRepo } from '../intake/sync/helpers.js'
 import { aliasBomb } from './fixtures.js'
 
 const BOMB = aliasBomb()

@@ -212,7 +212,7 @@ engineTest(t, 'code pages keep no versions unless history.version_code is on', a
 })
 
 engineTest(t, "sync's deletions go to the trash and restore from it", async (t, { db }) => {
-  const { makeRepo } = await import('../sync/helpers.js')
+  const { makeRepo } = await import('../intake/sync/helpers.js')
   const { insertSource } = await import('../../src/intake/sources/source-repository.js')
   const { runSync } = await import('../../src/intake/sync/index.js')
   const repo = makeRepo({ 'notes/kept.md': '# Kept\n', 'notes/removed.md': '# Removed\n\nGone from git.\n' })

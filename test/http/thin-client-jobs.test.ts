@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { runBrain } from '../helpers/cli.js'
 import { createPgDatabase } from '../helpers/engines.js'
-import { makeRepo } from '../sync/helpers.js'
+import { makeRepo } from '../intake/sync/helpers.js'
 import { makeToken, openDb, startServe } from './helpers.js'
 
 t.test('sync and jobs submit reach the served brain from a thin client', async (t) => {

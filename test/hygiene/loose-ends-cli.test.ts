@@ -1,7 +1,7 @@
 import t from 'tap'
 import { ENGINES } from '../helpers/engines.js'
 import { cliBrain, servedCliMode } from '../helpers/cli.js'
-import { makeRepo } from '../sync/helpers.js'
+import { makeRepo } from '../intake/sync/helpers.js'
 
 interface Envelope {
   error: { class: string; code: string; hint: string; message: string }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { BRAIN_BIN, runBrain, stopService, type CliResult } from '../helpers/cli.js'
-import { makeRepo } from '../sync/helpers.js'
+import { makeRepo } from '../intake/sync/helpers.js'
 
 interface Envelope {
   error: { class: string; code: string; hint: string; message: string }

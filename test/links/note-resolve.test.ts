@@ -13,7 +13,7 @@ import { runSync, type SyncRequest } from '../../src/intake/sync/index.js'
 import { silentLogger } from '../../src/util/logger.js'
 import { makePdf } from '../convert/pdf-fixtures.js'
 import { engineTest } from '../helpers/engines.js'
-import { makeRepo } from '../sync/helpers.js'
+import { makeRepo } from '../intake/sync/helpers.js'
 
 async function note(db: Database, slug: string, content: string, sourceId?: string): Promise<void> {
   await importPage(db, { slug, sourceId, kind: 'markdown', content, path: `${slug}.md` })

@@ -142,6 +142,7 @@ export const FOLDERS = {
  * @type {Record<string, readonly string[]>}
  */
 export const DEEP_IMPORTS = {
+  'workers/ingest-capture.ts': ['src/intake/ingestion/event.ts', 'src/intake/ingestion/to-markdown.ts'],
   // the thin client's start path
   'src/cli/entry.ts': ['src/config/env.ts', 'src/config/home.ts'],
   'src/cli/hook.ts': ['src/agents/hook-events.ts', 'src/config/home.ts'],
@@ -190,19 +191,6 @@ export const DEEP_IMPORTS = {
   'src/intake/sync/plan.ts': ['src/intake/sources/path-kind.ts'],
   'src/intake/sync/target.ts': ['src/intake/sources/source-repository.ts'],
   'supervisor/spawn.ts': ['src/util/package-root.ts'],
-  'workers/autopilot-cycle.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts', 'src/queue/housekeeping.ts', 'src/queue/settings.ts'],
-  'workers/capture-transcript.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
-  'workers/backup.ts': ['src/queue/handler.ts'],
-  'workers/capture.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
-  'workers/embed.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
-  'workers/extract.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
-  'workers/frontmatter-audit.ts': ['src/queue/handler.ts'],
-  'workers/import.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
-  'workers/ingest-capture.ts': ['src/intake/ingestion/event.ts', 'src/intake/ingestion/to-markdown.ts', 'src/queue/catalogue.ts', 'src/queue/handler.ts'],
-  'workers/reconcile-links.ts': ['src/queue/handler.ts'],
-  'workers/shell.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
-  'workers/switch-model.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
-  'workers/sync.ts': ['src/queue/catalogue.ts', 'src/queue/handler.ts'],
 }
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { backupSettings, processEnv } from '../src/config/index.js'
 import { backupsDir, createBackup, listBackups, pruneBackups } from '../src/db/index.js'
 import { NotAvailableError, ValidationError } from '../src/errors/index.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob } from '../src/queue/index.js'
 import { currentVersion } from '../src/releases/version/index.js'
 
 /**

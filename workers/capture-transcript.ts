@@ -1,5 +1,4 @@
-import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
 
 /** The job an agent's Stop or PreCompact hook submits: its session transcript becomes a session page. */
 export default defineJob({

@@ -1,5 +1,4 @@
-import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
 
 /** The job behind `brain capture`: shapes the content and writes it as a page; the result is the receipt. */
 export default defineJob({

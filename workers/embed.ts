@@ -1,7 +1,6 @@
 import { runEmbed } from '../src/embedding/store/index.js'
 import { activeEmbeddingProvider } from '../src/models/index.js'
-import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
 
 /**
  * The `embed` job: embeds stale chunks (or all of them) with the configured provider and reports

@@ -1,6 +1,5 @@
 import { deriveLinks } from '../src/links/index.js'
-import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
 
 /**
  * The `extract` job: derives citation links for the pages it is given. A markdown slug gets its

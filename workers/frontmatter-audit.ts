@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ValidationError } from '../src/errors/index.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob } from '../src/queue/index.js'
 
 const data = z.looseObject({
   sourceId: z

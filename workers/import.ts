@@ -1,5 +1,4 @@
-import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
 
 /** Imports a folder (git or not) into the brain: the job behind `brain import`. */
 export default defineJob({

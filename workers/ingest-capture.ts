@@ -1,7 +1,6 @@
 import { binaryContentError, classifyContentType, computeContentHash, validateIngestionEvent, type IngestionEvent } from '../src/intake/ingestion/event.js'
 import { eventToMarkdown } from '../src/intake/ingestion/to-markdown.js'
-import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
-import { defineJob, type JobContext } from '../src/queue/handler.js'
+import { defineJob, JOB_CATALOGUE, type JobContext } from '../src/queue/index.js'
 
 interface IngestCaptureResult {
   slug: string

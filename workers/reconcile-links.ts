@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { reconcileLinks } from '../src/links/index.js'
 import { ValidationError } from '../src/errors/index.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob } from '../src/queue/index.js'
 
 /** The autopilot's reconcile-links phase: every markdown page's links, re-derived idempotently. */
 export default defineJob({

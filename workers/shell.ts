@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process'
 import { BrainError, NotAvailableError, ValidationError } from '../src/errors/index.js'
-import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
-import { defineJob, type DefinedJob } from '../src/queue/handler.js'
+import { defineJob, JOB_CATALOGUE, type DefinedJob } from '../src/queue/index.js'
 import { parseShellJobData } from './shell-job-data.js'
 
 /** A shell command that ran and exited non-zero. */

@@ -1,6 +1,5 @@
 import { embeddingProviderOfModel, runModelSwitch } from '../src/models/index.js'
-import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
 
 /**
  * The `switch-model` job: embeds every chunk with the model `brain models use` chose, beside the

@@ -1,6 +1,5 @@
 import type { SyncProgress, SyncResult } from '../src/intake/sync/index.js'
-import { JOB_CATALOGUE } from '../src/queue/catalogue.js'
-import { defineJob } from '../src/queue/handler.js'
+import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
 
 function progressMessage(p: SyncProgress): string {
   if (p.phase === 'plan') return `${p.sourceId}: reading git history`

@@ -72,11 +72,14 @@ export const putPageTool = defineOperation({
       .regex(/^[0-9a-f]{64}$/)
       .optional()
       .describe('Write only if the page still has this content_hash (the one you read); otherwise ConflictError write_conflict and nothing is written'),
+    dry_run: z.boolean().optional().describe('Report what the write would do (status, chunks) without writing (default false)'),
   }),
   mutating: true,
   async run(ctx, args) {
     const { putPage } = await import('../pages/index.js')
-    const result = await putPage(await pageWriteContext(ctx, args.no_embed ?? false), {
+    // An argument, not only the caller's context, so a thin client's --dry-run reaches the server.
+    const dryRun = ctx.dryRun || args.dry_run === true
+    const result = await putPage(await pageWriteContext({ ...ctx, dryRun }, args.no_embed ?? false), {
       slug: args.slug,
       content: args.content,
       sourceId: args.source,

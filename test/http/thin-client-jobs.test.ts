@@ -1,5 +1,5 @@
 /**
- * `brain sync` and `brain jobs submit` on a thin client run the served brain's operations: the
+ * `brain sync`, `brain jobs submit` and `brain put --dry-run` on a thin client run the served brain's operations: the
  * pages land in the server's database, the job is the server's, and no local brain appears.
  */
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs'
@@ -64,6 +64,11 @@ t.test('sync and jobs submit reach the served brain from a thin client', async (
   const waited = await brain(['jobs', 'submit', 'extract', '--data', '{"slugs":[]}', '--wait', '--no-json'])
   t.equal(waited.code, 0, waited.stderr)
   t.match(waited.stdout, /^[0-9a-f-]{36}\s+extract\s+completed/)
+  const dryPut = await runBrain(['put', 'notes/preview', '--no-embed', '--dry-run', '--json'], env, '# Preview\n\nNot to be written.\n')
+  t.equal(dryPut.code, 0, dryPut.stderr)
+  t.match(dryPut.json(), { slug: 'notes/preview', status: 'created', write_through: { reason: 'dry_run' } }, 'put --dry-run reports what the served brain would do')
+  const { rows: previewed } = await db.query(`SELECT 1 FROM pages WHERE slug = 'notes/preview'`)
+  t.equal(previewed.length, 0, '--dry-run reaches the server: nothing was written')
   const shell = await brain(['jobs', 'submit', 'shell', '--data', '{"cmd":"echo hi"}', '--json'])
   t.match(shell.json(), { error: { code: 'job_not_allowed_remotely' } })
   t.notOk(existsSync(join(home, 'db')), 'no empty local brain was created')

@@ -22,8 +22,8 @@ export class PutCommand extends BrainCommand {
     const content = await this.readStdin()
     if (content.trim() === '') throw new UsageError('put_requires_content', 'No content on stdin.', { hint: 'Pipe the page in: echo "# Title" | brain put <slug>' })
     const { putPageTool } = await import('../../operations/pages.js')
-    const args = { slug: this.slug, content, source: this.source, no_embed: this.noEmbed || undefined }
-    await this.present(putPageTool, await this.runOperation(putPageTool, checkedArgs(putPageTool, args), { dryRun: this.dryRun }))
+    const args = { slug: this.slug, content, source: this.source, no_embed: this.noEmbed || undefined, dry_run: this.dryRun || undefined }
+    await this.present(putPageTool, await this.runOperation(putPageTool, checkedArgs(putPageTool, args)))
     return 0
   }
 }

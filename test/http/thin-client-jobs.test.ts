@@ -72,4 +72,20 @@ t.test('sync and jobs submit reach the served brain from a thin client', async (
   const shell = await brain(['jobs', 'submit', 'shell', '--data', '{"cmd":"echo hi"}', '--json'])
   t.match(shell.json(), { error: { code: 'job_not_allowed_remotely' } })
   t.notOk(existsSync(join(home, 'db')), 'no empty local brain was created')
+
+  const notAdmin = await brain(['auth', 'clients', 'register', 'inbox-daemon', '--json'])
+  t.equal(notAdmin.code, 1, 'registering an OAuth client needs the admin scope')
+  const adminHome = mkdtempSync(join(tmpdir(), 'brain-thin-admin-'))
+  const adminEnv = { BRAIN_HOME: adminHome, BRAIN_NO_SERVICE: '1' }
+  const adminToken = await makeToken(created.url, 'thin-admin', ['read', 'write', 'admin'])
+  t.equal((await runBrain(['init', '--remote', server.base, '--token', adminToken, '--json'], adminEnv)).code, 0)
+  const registered = await runBrain(['auth', 'clients', 'register', 'inbox-daemon', '--scopes', 'write', '--json'], adminEnv)
+  t.equal(registered.code, 0, registered.stderr)
+  t.match(registered.json(), { name: 'inbox-daemon', client_id: /^bc_/, client_secret: /^bcs_/, grant_types: ['client_credentials'], scopes: ['write'] })
+  const { rows: clients } = await db.query<{ name: string }>(`SELECT name FROM oauth_clients`)
+  t.same(
+    clients.map((c) => c.name),
+    ['inbox-daemon'],
+    "the client is registered in the served brain's database",
+  )
 })

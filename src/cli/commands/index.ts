@@ -3,7 +3,6 @@ import type { BrainContext } from '../../service/index.js'
 import { OPERATIONS } from '../../operations/index.js'
 import { operationCommand } from '../operation-command.js'
 import { AgentsInstallCommand, HookCommand } from './agents.js'
-import { AuthClientsRegisterCommand } from './auth-clients.js'
 import { ApplyMigrationsCommand } from './apply-migrations.js'
 import { AskCommand } from './ask.js'
 import { BackupCommand, RepairCommand, RestoreCommand } from './backup.js'
@@ -83,7 +82,6 @@ export const commands: Array<CommandClass<BrainContext>> = [
   IngestStatusCommand,
   IngestSupervisorCommand,
   ServeCommand,
-  AuthClientsRegisterCommand,
   FrontmatterValidateCommand,
   FrontmatterInstallHookCommand,
   ApplyMigrationsCommand,

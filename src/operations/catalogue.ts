@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { backupTools } from './backup.js'
 import { codeTools } from './code.js'
 import { embedChunksTool } from './embed.js'
+import { reindexSearchTool } from './reindex.js'
 import { deriveLinkTools } from './derive-links.js'
 import { frontmatterTools } from './frontmatter.js'
 import { jobTools } from './jobs.js'
@@ -33,6 +34,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...memoryTools,
   ...jobTools,
   embedChunksTool,
+  reindexSearchTool,
   ...systemTools,
   ...frontmatterTools,
   ...tagTools,

@@ -88,4 +88,8 @@ t.test('sync and jobs submit reach the served brain from a thin client', async (
     ['inbox-daemon'],
     "the client is registered in the served brain's database",
   )
+  const reindexed = await runBrain(['reindex', '--json'], adminEnv)
+  t.equal(reindexed.code, 0, reindexed.stderr)
+  const { rows: pageCount } = await db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM pages`)
+  t.match(reindexed.json(), { language: 'english', pages: Number(pageCount[0]!.n) }, "reindex rebuilds the served brain's index")
 })

@@ -56,6 +56,7 @@ export const EXPECTED_TOOLS = [
   'list_tokens',
   'create_token',
   'revoke_token',
+  'reindex_search',
   'list_oauth_clients',
   'register_oauth_client',
   'revoke_oauth_client',

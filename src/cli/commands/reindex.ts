@@ -1,17 +1,9 @@
 import { Command, Option } from 'clipanion'
-import type { ReindexProgress } from '../../search/index.js'
+import { reindexSearchTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
+import { checkedArgs } from '../operation-command.js'
 
-interface ReindexResult {
-  language: string
-  pages: number
-  chunks: number
-}
-
-function formatReindex(result: ReindexResult): string {
-  return `Re-indexed ${result.pages} pages and ${result.chunks} chunks with search.language = ${result.language}`
-}
-
+/** The face of the `reindex_search` operation: a line of progress per batch on stderr. */
 export class ReindexCommand extends BrainCommand {
   static override paths = [['reindex']]
   static override usage = Command.Usage({
@@ -29,13 +21,11 @@ export class ReindexCommand extends BrainCommand {
   language = Option.String('--language', { description: 'Text-search configuration to use from now on' })
 
   protected async run(): Promise<number> {
-    const { getSearchLanguage, setSearchLanguage } = await import('../../search/index.js')
     const stderr = this.context.stderr
-    const report = (p: ReindexProgress): void => {
-      stderr.write(`brain reindex: ${p.table} ${p.done}/${p.total}\n`)
-    }
-    const result = await this.withBrain(async ({ db }) => setSearchLanguage(db, this.language ?? (await getSearchLanguage(db)), report))
-    this.print(result, () => formatReindex(result))
+    const result = await this.runOperation(reindexSearchTool, checkedArgs(reindexSearchTool, { language: this.language }), {
+      onProgress: (p) => stderr.write(`brain reindex: ${p.message ?? ''} ${p.done}/${p.total ?? '?'}\n`),
+    })
+    await this.present(reindexSearchTool, result)
     return 0
   }
 }

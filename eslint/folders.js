@@ -178,6 +178,7 @@ export const DEEP_IMPORTS = {
   'src/mcp/dispatch.ts': ['src/operations/catalogue.ts', 'src/util/json-shape.ts'],
   'src/mcp/server.ts': ['src/operations/catalogue.ts'],
   'src/models/inspect.ts': ['src/util/contained-path.ts'],
+  'src/operations/dream.ts': ['src/queue/autopilot-phases.ts'],
   'src/operations/jobs.ts': ['src/queue/types.ts'],
   'src/pages/write-through.ts': ['src/util/contained-path.ts'],
   'src/queue/sql/workers.ts': ['src/util/process-alive.ts'],

@@ -1,7 +1,7 @@
 import { readConfigValue } from '../src/config/index.js'
 import type { Database } from '../src/db/index.js'
-import { DEFAULT_TIMINGS, defineJob, JOB_CATALOGUE, runHousekeeping, type DefinedJob, type JobContext, type JobHandler } from '../src/queue/index.js'
-import { selectPhases, skipOrFail, touchedSlugs, type PhaseName, type PhaseReport } from './autopilot/phases.js'
+import { DEFAULT_TIMINGS, defineJob, JOB_CATALOGUE, runHousekeeping, selectPhases, type DefinedJob, type JobContext, type JobHandler, type PhaseName } from '../src/queue/index.js'
+import { skipOrFail, touchedSlugs, type PhaseReport } from './autopilot/phases.js'
 import { resolveSyncTarget, type SyncTarget } from './autopilot/sync-target.js'
 import { phaseLoaders } from './autopilot/phase-loaders.js'
 

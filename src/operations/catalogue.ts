@@ -3,6 +3,7 @@ import { backupTools } from './backup.js'
 import { codeTools } from './code.js'
 import { embedChunksTool } from './embed.js'
 import { reindexSearchTool } from './reindex.js'
+import { runAutopilotCycleTool } from './dream.js'
 import { deriveLinkTools } from './derive-links.js'
 import { frontmatterTools } from './frontmatter.js'
 import { jobTools } from './jobs.js'
@@ -35,6 +36,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...jobTools,
   embedChunksTool,
   reindexSearchTool,
+  runAutopilotCycleTool,
   ...systemTools,
   ...frontmatterTools,
   ...tagTools,

@@ -27,4 +27,5 @@ export { registerHandlers, defineJob, type HandlerResolver, type JobContext, typ
 export { JOB_CATALOGUE, parseJobData, checkJobData, type JobData, type ParsedJobData, type DataProblem, type JobSpec } from './catalogue.js'
 export { Worker, type WorkerOptions } from './worker.js'
 export { runHousekeeping } from './housekeeping.js'
+export { AUTOPILOT_PHASES, selectPhases, type PhaseName } from './autopilot-phases.js'
 export { queueHealthCounts, findJobIdByKey, countJobsOf, type QueueHealthCounts, type CountJobsFilter } from './sql/job-queries.js'

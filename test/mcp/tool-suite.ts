@@ -57,6 +57,7 @@ export const EXPECTED_TOOLS = [
   'create_token',
   'revoke_token',
   'reindex_search',
+  'run_autopilot_cycle',
   'list_oauth_clients',
   'register_oauth_client',
   'revoke_oauth_client',

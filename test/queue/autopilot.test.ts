@@ -2,7 +2,7 @@ import t from 'tap'
 import { NotAvailableError } from '../../src/errors/index.js'
 import type { Database } from '../../src/db/types.js'
 import { createAutopilotHandler, type AutopilotDeps, type AutopilotReport } from '../../workers/autopilot-cycle.js'
-import { selectPhases, AUTOPILOT_PHASES } from '../../workers/autopilot/phases.js'
+import { selectPhases, AUTOPILOT_PHASES } from '../../src/queue/index.js'
 import type { JobContext, JobHandler } from '../../src/queue/handler.js'
 import { testConfig, testLogger } from './helpers.js'
 

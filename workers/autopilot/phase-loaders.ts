@@ -1,5 +1,5 @@
 import type { JobHandler } from '../../src/queue/index.js'
-import type { PhaseName } from './phases.js'
+import type { PhaseName } from '../../src/queue/index.js'
 
 /**
  * The handler behind each autopilot phase that runs one, loaded when the phase runs. Kept apart

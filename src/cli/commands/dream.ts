@@ -1,13 +1,10 @@
 import { Command, Option } from 'clipanion'
+import { UsageError } from '../../errors/index.js'
+import { runAutopilotCycleTool } from '../../operations/index.js'
 import { BrainCommand } from '../brain-command.js'
+import { checkedArgs } from '../operation-command.js'
 
-interface PhaseLine {
-  phase: string
-  status: string
-  reason?: string
-  duration_ms: number
-}
-
+/** The face of the `run_autopilot_cycle` operation: `--dir` from this directory, progress on a terminal, Ctrl-C stops waiting. */
 export class DreamCommand extends BrainCommand {
   static override paths = [['dream']]
   static override usage = Command.Usage({
@@ -22,14 +19,18 @@ export class DreamCommand extends BrainCommand {
   dir = Option.String('--dir', { description: 'Brain directory (default: sync.repo_path)' })
 
   protected async run(): Promise<number> {
-    const { runJob } = await import('../job-runner.js')
-    const { selectPhases } = await import('../../../workers/autopilot/phases.js')
-    const data: Record<string, unknown> = {}
-    if (this.phase !== undefined) data.phase = this.phase
-    if (this.dir !== undefined) data.dir = this.resolvePath(this.dir)
-    selectPhases(data)
-    const report = (await this.withBrain((brain) => runJob(brain, this.context.stderr, 'autopilot-cycle', data, 'dream', this.context.signal))) as { phases: PhaseLine[] }
-    this.print(report, () => report.phases.map((p) => `${p.phase.padEnd(19)} ${p.status.padEnd(9)} ${p.reason ?? ''}`.trimEnd() + ` (${p.duration_ms} ms)`).join('\n'))
+    const { progressPrinter } = await import('../job-runner.js')
+    const args = { phase: this.phase, dir: this.dir === undefined ? undefined : this.resolvePath(this.dir) }
+    const progress = progressPrinter(this.context.stderr, 'dream')
+    const interrupt = this.interruptSignal(() => new UsageError('interrupted', 'Interrupted.'))
+    let result: Record<string, unknown>
+    try {
+      result = await this.runOperation(runAutopilotCycleTool, checkedArgs(runAutopilotCycleTool, args), { onProgress: progress.update, signal: interrupt.signal })
+    } finally {
+      progress.finish()
+      interrupt.dispose()
+    }
+    await this.present(runAutopilotCycleTool, result)
     return 0
   }
 }

@@ -8,7 +8,7 @@
  *   node dist/bench/ask/recall.js [pglite] [postgres]
  */
 import { join } from 'node:path'
-import { buildContextPack } from '../../src/answers/index.js'
+import { buildContextPack, renderItem } from '../../src/answers/index.js'
 import { chunksById } from '../../src/answers/gather.js'
 import type { Database } from '../../src/db/types.js'
 import { countTokens, createEmbeddingProvider, type EmbeddingProvider } from '../../src/embedding/index.js'
@@ -28,8 +28,12 @@ async function loadDocs(db: Database, dataset: Dataset, embedder: EmbeddingProvi
   }
 }
 
-/** Hybrid hits best first, each kept while its chunk text still fits the budget. */
-async function queryWithin(search: SearchContext, text: string, budget: number): Promise<Set<string>> {
+/**
+ * Hybrid hits best first, each kept while its chunk text still fits the budget. `cited` counts
+ * each hit as the pack prints an item, under a numbered line naming its page, so the two pay
+ * the same for being citable.
+ */
+async function queryWithin(search: SearchContext, text: string, budget: number, cited: boolean): Promise<Set<string>> {
   const response = await query(search, text, { limit: 50 })
   const texts = new Map(
     (
@@ -43,7 +47,8 @@ async function queryWithin(search: SearchContext, text: string, budget: number):
   const slugs = new Set<string>()
   let used = 0
   for (const hit of response.results) {
-    const tokens = countTokens(texts.get(hit.chunk_id) ?? hit.snippet)
+    const body = texts.get(hit.chunk_id) ?? hit.snippet
+    const tokens = countTokens(cited ? renderItem({ n: slugs.size + 1, kind: 'hit', slug: hit.slug, line: hit.start_line, page: null, date: null, text: body }) : body)
     if (used + tokens > budget) continue
     used += tokens
     slugs.add(hit.slug)
@@ -62,14 +67,16 @@ async function runSet(engine: BenchEngine, dataset: Dataset, embedder: Embedding
     for (const budget of BUDGETS) {
       let pack = 0
       let plain = 0
+      let cited = 0
       for (const q of dataset.queries) {
         const relevant = [...q.grades].filter(([, g]) => g > 0).map(([id]) => slugOf.get(id) ?? id)
         const built = await buildContextPack({ search }, q.text, { budget })
         pack += recallOf(new Set(built.items.map((i) => i.slug)), relevant)
-        plain += recallOf(await queryWithin(search, q.text, budget), relevant)
+        plain += recallOf(await queryWithin(search, q.text, budget, false), relevant)
+        cited += recallOf(await queryWithin(search, q.text, budget, true), relevant)
       }
       const n = dataset.queries.length
-      process.stdout.write(`| ${engine} | ${dataset.name} | ${n} | ${budget} | ${(pack / n).toFixed(3)} | ${(plain / n).toFixed(3)} |\n`)
+      process.stdout.write(`| ${engine} | ${dataset.name} | ${n} | ${budget} | ${(pack / n).toFixed(3)} | ${(plain / n).toFixed(3)} | ${(cited / n).toFixed(3)} |\n`)
     }
   } finally {
     await close()
@@ -81,7 +88,7 @@ async function main(): Promise<void> {
   const embedder = cachingEmbedder(createEmbeddingProvider({ provider: 'local' }), null)
   const sets = [builtinDataset(), loadBeirDataset(join(packageRoot(), 'bench', 'retrieval', 'readme-set'))]
   try {
-    process.stdout.write('| engine | set | queries | budget | pack recall | query top-k recall |\n')
+    process.stdout.write('| engine | set | queries | budget | pack recall | query top-k recall | cited query top-k recall |\n')
     for (const engine of enginesFromArgs(args)) for (const set of sets) await runSet(engine, set, embedder)
   } finally {
     stopBenchCluster()

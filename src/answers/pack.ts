@@ -11,7 +11,7 @@ export const MIN_PACK_BUDGET = 100
 export const MAX_PACK_BUDGET = 32_000
 /** No single item may take more than this share of the budget, so one long chunk cannot crowd out the rest. */
 const ITEM_SHARE = 0.4
-const HITS = 20
+const HITS = 30
 const PAGES_WITH_NEIGHBOURS = 5
 const NEIGHBOURS = 20
 const TIMELINE_ENTRIES = 8

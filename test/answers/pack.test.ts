@@ -1,6 +1,7 @@
 import t from 'tap'
 import { buildContextPack, renderItem } from '../../src/answers/index.js'
 import { countTokens } from '../../src/embedding/index.js'
+import { query } from '../../src/search/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { seed } from './fixtures.js'
 
@@ -42,6 +43,25 @@ engineTest(t, 'a context pack holds the evidence, numbered, within its budget', 
   t.ok(small.tokens <= 100, `within a small budget (${small.tokens})`)
   t.ok(small.items.length >= 1 && small.items.length < pack.items.length)
   await t.rejects(buildContextPack(deps, QUESTION, { budget: 10 }), { code: 'invalid_budget' })
+})
+
+engineTest(t, "every page among search's first 25 hits reaches a pack with room for them", async (t, { db }) => {
+  const lanterns = Array.from({ length: 26 }, (_, i) => ({
+    slug: `notes/lantern-${i}`,
+    content: `# Lantern walk ${i}\n\nThe lantern walk of week ${i} went along the river${' and the lantern festival'.repeat(1 + (i % 4))}.\n`,
+  }))
+  const deps = await seed(db, lanterns)
+  const question = 'lantern walk festival'
+  const hits = await query(deps.search, question, { limit: 25 })
+  const ranked = [...new Set(hits.results.map((h) => h.slug))]
+  t.ok(ranked.length >= 21, `search ranks more pages than the pack used to take (${ranked.length})`)
+  const pack = await buildContextPack(deps, question, { budget: 8000 })
+  const packed = new Set(pack.items.map((i) => i.slug))
+  t.same(
+    ranked.filter((slug) => !packed.has(slug)),
+    [],
+    'no ranked page is left out while the budget has room',
+  )
 })
 
 engineTest(t, 'linked pages and code definitions join the pack', async (t, { db }) => {

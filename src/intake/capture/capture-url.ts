@@ -1,18 +1,10 @@
 import type { Database } from '../../db/index.js'
-import type { EmbeddingProvider } from '../../embedding/index.js'
-import { captureDocument, type DocumentCaptureReceipt } from './capture-document.js'
+import { captureDocument, type DocumentCaptureReceipt, type DocumentCaptureRequest } from './capture-document.js'
 import { fetchUrl, webSlugForUrl, type FetchOptions } from './fetch-url.js'
 
-export interface UrlCaptureRequest extends FetchOptions {
+/** A document capture whose bytes, name and provenance come from fetching `url`. */
+export interface UrlCaptureRequest extends FetchOptions, Pick<DocumentCaptureRequest, 'slug' | 'embedder' | 'maxFences' | 'writtenVia' | 'writtenBy' | 'checkSlug' | 'autoLink' | 'writeThrough'> {
   url: string
-  slug?: string
-  embedder: EmbeddingProvider | null
-  maxFences?: number
-  writtenVia: string
-  writtenBy?: string | null
-  checkSlug?: (slug: string) => void
-  autoLink?: boolean
-  writeThrough?: { repoPath: string | null; sandboxed: boolean }
 }
 
 /** A file name for the converter's choice when the response's type says little (`.../paper.pdf`). */

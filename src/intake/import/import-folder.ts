@@ -155,6 +155,11 @@ function tallyPage(result: ImportFolderResult, page: ImportResult): void {
   }
 }
 
+/** What every document of a folder is imported with; a file gone from an export takes its pages with it. */
+function documentImportOptions(options: ImportFolderOptions) {
+  return { embedder: options.embedder, maxFences: options.maxFences, onWarning: options.onWarning, keepVersions: options.keepVersions, signal: options.signal, removeMissing: true }
+}
+
 /**
  * A mailbox or chat export read from disk in parts (see importExportInParts): any size, in
  * bounded memory; a part that fails is recorded with the items it holds and the rest go on.
@@ -171,12 +176,7 @@ async function importInParts(
     db,
     { absolutePath: file.absolutePath, kind: file.kind, name: file.path, sourceId: options.sourceId, sourceUri: file.path, sourceKind: 'file' },
     {
-      embedder: options.embedder,
-      maxFences: options.maxFences,
-      onWarning: options.onWarning,
-      keepVersions: options.keepVersions,
-      signal: options.signal,
-      removeMissing: true,
+      ...documentImportOptions(options),
       onItems,
       onPage: (page) => {
         pages++
@@ -220,12 +220,7 @@ async function importDocuments(db: Database, documents: readonly FolderDocument[
         db,
         { bytes, files, name: file.path, sourceId: options.sourceId, sourceUri: file.path, sourceKind: 'file' },
         {
-          embedder: options.embedder,
-          maxFences: options.maxFences,
-          onWarning: options.onWarning,
-          keepVersions: options.keepVersions,
-          signal: options.signal,
-          removeMissing: true,
+          ...documentImportOptions(options),
           refuseNoindex: true,
         },
       )

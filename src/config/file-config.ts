@@ -19,7 +19,8 @@ export interface FileConfig {
   /** Thin-client install: commands call this brain's MCP HTTP route instead of a database. */
   /** `token` for a static access token; `auth: "oauth"` when signed in through the browser (credentials in oauth.json). */
   remote?: { url: string; token?: string; auth?: 'oauth' }
-  mcp?: { allowed_slug_prefixes?: string[] }
+  /** `tools`: the tool profile `brain serve` lists when `--tools` is not given (a profile, or tool names). */
+  mcp?: { allowed_slug_prefixes?: string[]; tools?: string | string[] }
   /** OAuth on `serve --http`: `registration: false` turns dynamic client registration off. */
   oauth?: { registration?: boolean; public_url?: string }
 }

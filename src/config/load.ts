@@ -78,6 +78,12 @@ export interface Config {
     oauth: OAuthConfig
   }
   /**
+   * `mcp.tools` of config.json: the tool profile (or comma-separated tool names) `brain serve`
+   * lists when no `--tools` is given; null serves the whole catalogue. Checked against the
+   * catalogue by the serve command, which knows the tools.
+   */
+  mcp: { tools: string | null }
+  /**
    * Set by `brain init --remote`: page and search commands call that server's tools, with a
    * static token, or (token null) with the OAuth sign-in kept in `credentialsFile`.
    */
@@ -159,6 +165,16 @@ function oauthConfig(env: BrainEnv, file: FileConfig): OAuthConfig {
   }
 }
 
+function mcpToolsConfig(file: FileConfig): string | null {
+  const raw: unknown = file.mcp?.tools
+  if (raw === undefined || raw === null) return null
+  if (typeof raw === 'string') return raw
+  if (Array.isArray(raw) && raw.every((name) => typeof name === 'string')) return raw.join(',')
+  throw new ConfigError('invalid_mcp_tools', 'mcp.tools in config.json must be a profile name or tool names (a string or a list of strings).', {
+    hint: 'For example "mcp": {"tools": "memory"} or "mcp": {"tools": ["search", "get_page"]}.',
+  })
+}
+
 function remoteConfig(file: FileConfig, home: string): Config['remote'] {
   if (!file.remote || typeof file.remote.url !== 'string') return null
   const credentialsFile = oauthCredentialsFile(home)
@@ -238,6 +254,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       oauth: oauthConfig(env, file),
       remoteSlugPrefixes: env.BRAIN_REMOTE_SLUG_PREFIXES !== undefined ? list(env.BRAIN_REMOTE_SLUG_PREFIXES) : (file.mcp?.allowed_slug_prefixes ?? []),
     },
+    mcp: { tools: mcpToolsConfig(file) },
     remote: remoteConfig(file, home),
   }
 }

@@ -82,6 +82,7 @@ export class McpServerPool {
     const { createMcpServer } = await import('../mcp/server.js')
     return createMcpServer((authInfo) => this.contextFor(authInfo), {
       version: this.deps.version,
+      tools: this.deps.mcpTools,
       onToolCall: (_name, outcome, authInfo) => {
         const state = authInfo?.extra?.state as RequestState | undefined
         if (state) state.toolError = outcome.errorCode
@@ -103,7 +104,7 @@ export class McpServerPool {
   private async answerToolCall(token: VerifiedToken, call: PlainToolCall): Promise<McpAnswer> {
     const { dispatchTool, toolResultJson } = await import('../mcp/dispatch.js')
     const authInfo: AuthInfo = { token: token.rateKey, clientId: token.name, scopes: token.scopes, extra: { sourceId: token.sourceId ?? null } }
-    const outcome = await dispatchTool(this.contextFor(authInfo), call.name, call.arguments)
+    const outcome = await dispatchTool(this.contextFor(authInfo), call.name, call.arguments, this.deps.mcpTools)
     const text = `{"result":${toolResultJson(outcome.result)},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
     return { status: 200, contentType: 'application/json', text, toolError: outcome.errorCode }
   }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/index.js'
+import type { ToolSelection } from '../operations/index.js'
 import type { Logger } from '../util/index.js'
 import type { TokenBucketLru } from './token-bucket.js'
 import type { UiSessions } from './ui-sessions.js'
@@ -20,6 +21,8 @@ export interface HttpDeps {
    * a session cookie instead of a token, and keeps no request log (that is the server's).
    */
   uiSessions?: UiSessions
+  /** The tool profile POST /mcp lists and runs (`serve --tools`); the whole catalogue when absent. */
+  mcpTools?: ToolSelection
 }
 
 export interface RouteRequest {

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { toSnakeCaseJson } from '../util/json-shape.js'
 import { BrainError, UsageError, serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { findTool } from '../operations/catalogue.js'
-import type { OperationContext, Operation } from '../operations/index.js'
+import type { OperationContext, Operation, ToolSelection } from '../operations/index.js'
 
 /** A tools/call result as the MCP protocol carries it. */
 export interface ToolResult {
@@ -82,15 +82,24 @@ function limitToSource(ctx: OperationContext, tool: Operation, name: string, arg
 
 /**
  * Validates, authorizes and runs one tool call. Every failure becomes a result with isError and
- * the `{class, code, hint}` envelope; nothing is thrown to the transport.
+ * the `{class, code, hint}` envelope; nothing is thrown to the transport. `tools` is the
+ * session's profile (default: the whole catalogue): a tool outside it is refused as if it were
+ * not served, whatever the caller's scopes.
  */
-export async function dispatchTool(ctx: OperationContext, name: string, rawArgs: unknown): Promise<DispatchOutcome> {
+export async function dispatchTool(ctx: OperationContext, name: string, rawArgs: unknown, tools?: ToolSelection): Promise<DispatchOutcome> {
   const fail = (err: unknown): DispatchOutcome => {
     const envelope = serializeError(err)
     return { result: errorResult(envelope), errorCode: envelope.code }
   }
   const tool = findTool(name)
   if (!tool) return fail(new UsageError('unknown_tool', `There is no tool named ${JSON.stringify(name).slice(0, 200)}.`, { hint: 'Call tools/list for the catalogue.' }))
+  if (tools !== undefined && !tools.names.has(name)) {
+    return fail(
+      new UsageError('tool_not_in_profile', `${name} is not served in this session: its tool profile is ${tools.label.slice(0, 200)}.`, {
+        hint: 'Call tools/list for the tools served here; a server started with `brain serve --tools all` (or a profile that holds the tool) serves it.',
+      }),
+    )
+  }
   const parsed = tool.input.safeParse(rawArgs ?? {})
   if (!parsed.success) {
     return fail(new UsageError('invalid_params', `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`, { hint: `See the input schema of ${name} in tools/list.` }))

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream'
-import type { OperationContext } from '../operations/index.js'
+import type { OperationContext, ToolSelection } from '../operations/index.js'
 import { createMcpServer } from './server.js'
 import { LineTransport } from './stdio-transport.js'
 
@@ -8,12 +8,14 @@ interface StdioSessionOptions {
   stdout: Writable
   ctx: OperationContext
   version: string
+  /** The tool profile served (default: the whole catalogue). */
+  tools?: ToolSelection
 }
 
 /** Serves MCP over the given streams until the input ends. */
 export async function runStdioSession(options: StdioSessionOptions): Promise<void> {
   const { JSONRPCMessageSchema } = await import('@modelcontextprotocol/sdk/types.js')
-  const server = await createMcpServer(options.ctx, { version: options.version })
+  const server = await createMcpServer(options.ctx, { version: options.version, tools: options.tools })
   const transport = new LineTransport(options.stdin, options.stdout, {
     isMessage: (value): value is import('@modelcontextprotocol/sdk/types.js').JSONRPCMessage => JSONRPCMessageSchema.safeParse(value).success,
   })

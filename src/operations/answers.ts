@@ -61,6 +61,7 @@ const contextPackTool = defineOperation({
     'The evidence for a question within a token budget, for an agent that answers with its own model: hybrid search hits, their pages’ summaries, linked pages and timeline entries that bear on it, and code definitions of identifiers it names; deduplicated, best first, each item numbered (cite it as [n]) with slug, chunk_id, line or page, and date. Involves no model. Returns {question, source, budget, tokens, items: [{n, kind, slug, chunk_id, line, page, date, text, tokens}], notice}.',
   input: contextInput,
   mutating: false,
+  memory: true,
   async run(ctx, args): Promise<ContextPack> {
     const { buildContextPack } = await import('../answers/index.js')
     const brain = await ctx.brain()

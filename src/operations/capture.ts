@@ -38,6 +38,7 @@ export const captureTool = defineOperation({
     no_embed: z.boolean().optional(),
   }),
   mutating: true,
+  memory: true,
   async run(ctx, args) {
     if ([args.text, args.file, args.url].filter((v) => v !== undefined).length !== 1) {
       throw new ValidationError('capture_requires_one_input', 'Give capture one of text, file or url.', { hint: 'text: "a thought" | file: {name, data_base64} | url: "https://…"' })

@@ -63,12 +63,27 @@ export interface ListedTool {
 
 const DESTRUCTIVE = new Set(['delete_page', 'purge_trash'])
 
+/**
+ * Drops the bounds zod gives every unbounded integer (±2^53−1): they say nothing `"type":
+ * "integer"` does not, and each costs an agent tokens in every tools/list it reads.
+ */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds)
+  if (node === null || typeof node !== 'object') return node
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue
+    out[key] = withoutSafeIntegerBounds(value)
+  }
+  return out
+}
+
 let listed: ListedTool[] | undefined
 
-/** The tools/list answer; needs no database. */
-export function listTools(): ListedTool[] {
+/** The tools/list answer, of the whole catalogue or of the named tools; needs no database. */
+export function listTools(names?: ReadonlySet<string>): ListedTool[] {
   listed ??= TOOLS.map((tool) => {
-    const { $schema: _schema, ...schema } = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>
+    const { $schema: _schema, ...schema } = withoutSafeIntegerBounds(z.toJSONSchema(tool.input, { io: 'input' })) as Record<string, unknown>
     return {
       name: tool.name,
       description: tool.description,
@@ -76,5 +91,5 @@ export function listTools(): ListedTool[] {
       annotations: { readOnlyHint: !tool.mutating, destructiveHint: DESTRUCTIVE.has(tool.name) },
     }
   })
-  return listed
+  return names === undefined ? listed : listed.filter((tool) => names.has(tool.name))
 }

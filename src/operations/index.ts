@@ -8,6 +8,7 @@
  * releases/version, search, util.
  */
 export { OPERATIONS, TOOLS, findTool, listTools, type ListedTool } from './catalogue.js'
+export { ALL_TOOLS, TOOL_PROFILES, profileTools, resolveToolSelection, type ToolProfileName, type ToolSelection } from './profiles.js'
 export { defineOperation, type Operation, type CliShape, type CliOption } from './operation.js'
 export type { OperationContext, Brain } from './context.js'
 export { sourceLine } from './system.js'

@@ -83,6 +83,7 @@ const getBacklinksTool = defineOperation({
     'Links pointing at a page: notes linking, embedding or mentioning it, property links naming it, notes documenting a code file. Each has from_slug, link_type, line and a short context. Returns {links: [...], total, offset}; total counts every match: page through with limit and offset.',
   input: linkInput,
   mutating: false,
+  memory: true,
   async run(ctx, args) {
     const { getBacklinks, countLinks } = await import('../links/index.js')
     const { db } = await ctx.brain()

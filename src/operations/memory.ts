@@ -29,6 +29,7 @@ const recallTool = defineOperation({
     budget: z.number().int().min(20).max(8000).optional().describe('Most tokens of the whole answer (default 300)'),
   }),
   mutating: false,
+  memory: true,
   sourceScoped: true,
   async run(ctx, args) {
     const { recall } = await import('../memory/index.js')
@@ -70,6 +71,7 @@ const rememberTool = defineOperation({
     source,
   }),
   mutating: true,
+  memory: true,
   sourceScoped: true,
   async run(ctx, args) {
     const { remember } = await import('../memory/index.js')

@@ -73,6 +73,11 @@ export interface Operation<S extends z.ZodType = z.ZodType, R extends object = R
   /** Needs the `admin` scope over HTTP (on top of `write` when mutating). */
   admin?: boolean
   /**
+   * Part of an agent's memory: listed in the lean `memory` tool profile (`brain serve --tools
+   * memory`), which agent installs serve. The other profiles follow from `mutating` and `admin`.
+   */
+  memory?: boolean
+  /**
    * Reads and writes only the one source its `source` argument names (default: default), so a
    * token limited to a source may call it, with that source. Other operations refuse such tokens.
    */

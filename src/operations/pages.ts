@@ -75,6 +75,7 @@ export const putPageTool = defineOperation({
     dry_run: z.boolean().optional().describe('Report what the write would do (status, chunks) without writing (default false)'),
   }),
   mutating: true,
+  memory: true,
   async run(ctx, args) {
     const { putPage } = await import('../pages/index.js')
     // An argument, not only the caller's context, so a thin client's --dry-run reaches the server.
@@ -101,6 +102,7 @@ export const getPageTool = defineOperation({
     'Read one page by its exact slug: title, type, tags, front matter, the markdown body (compiled_truth) and timeline; with chunks=true also its stored chunks. Use search first when you do not know the slug.',
   input: z.strictObject({ slug, source, chunks: z.boolean().optional().describe('Include the stored chunks') }),
   mutating: false,
+  memory: true,
   async run(ctx, args) {
     const { findPage, listChunks, resolvePageRef } = await import('../pages/index.js')
     const { db } = await ctx.brain()
@@ -127,6 +129,7 @@ const listPagesTool = defineOperation({
     offset: z.number().int().min(0).max(100000).optional(),
   }),
   mutating: false,
+  memory: true,
   async run(ctx, args) {
     const { listPages } = await import('../pages/index.js')
     const { db } = await ctx.brain()

@@ -80,6 +80,7 @@ export const searchTool = defineOperation({
     'Keyword (full-text) search over every page and code chunk, one best result per page, ranked by text relevance and source boost. Fast and exact: use it for names, identifiers, quoted phrases. Supports "exact phrase", -excluded and or. Returns {results: [{slug, title, score, snippet, …}]}.',
   input: searchInput,
   mutating: false,
+  memory: true,
   async run(ctx, args) {
     const { search, searchContext } = await import('../search/index.js')
     const { db, config } = await ctx.brain()
@@ -104,6 +105,7 @@ export const queryTool = defineOperation({
     'Hybrid search for a natural-language question: keyword (BM25) and embedding (semantic) results fused into one ranking. Use it when wording may differ from the notes; use search for exact terms. Falls back to keyword-only (and says so in notice) when no embeddings exist.',
   input: searchInput,
   mutating: false,
+  memory: true,
   async run(ctx, args) {
     const { query, searchContext } = await import('../search/index.js')
     const { db, config } = await ctx.brain()

@@ -58,7 +58,7 @@ async function packDeps(brain: Brain): Promise<PackDeps> {
 const contextPackTool = defineOperation({
   name: 'context_pack',
   description:
-    'The evidence for a question within a token budget, for an agent that answers with its own model: hybrid search hits, their pages’ summaries, linked pages and timeline entries that bear on it, and code definitions of identifiers it names; deduplicated, best first, each item numbered (cite it as [n]) with slug, chunk_id, line or page, and date. Involves no model. Returns {question, source, budget, tokens, items: [{n, kind, slug, chunk_id, line, page, date, text, tokens}], notice}.',
+    'Call it before answering a question from the brain with your own model: the evidence (search hits, summaries, linked pages, timeline entries, code definitions) within a token budget, best first, each item numbered to cite as [n].',
   input: contextInput,
   mutating: false,
   memory: true,

@@ -19,22 +19,22 @@ const MAX_FILE_BASE64_CHARS = Math.ceil((50 * 1024 * 1024) / 3) * 4
 export const captureTool = defineOperation({
   name: 'capture',
   description:
-    'Capture a thought, snippet or message as a new page in one step: prose gets front matter and a title, and the slug defaults to inbox/<date>-<hash>. Or capture a document file (PDF, ChatGPT/Claude.ai conversations.json, coding-agent .jsonl log) sent as base64 in `file`: it is converted to markdown pages recording source_format and the file hash, and the same file sent again is skipped. Use it when you do not have a slug in mind; use put_page to write a page you named. Returns the receipt (slug, status, content_hash, write_through, title).',
+    'Save a thought, snippet, web page (url) or document (file, base64) as a new page when you have no slug in mind: it gets a title and an inbox/<date>-<hash> slug. Returns slug and status.',
   input: z.strictObject({
-    text: z.string().min(1).max(MAX_CONTENT_CHARS).optional().describe('What to capture (markdown or prose); or give file'),
+    text: z.string().min(1).max(MAX_CONTENT_CHARS).optional().describe('Markdown or prose to capture'),
     file: z
       .strictObject({
-        name: z.string().trim().min(1).max(255).describe('File name, e.g. report.pdf (picks the converter)'),
-        content_type: z.string().trim().max(200).optional().describe('MIME type, e.g. application/pdf'),
-        data_base64: z.string().min(1).max(MAX_FILE_BASE64_CHARS).describe('The file bytes, base64'),
+        name: z.string().trim().min(1).max(255).describe('e.g. report.pdf (picks the converter)'),
+        content_type: z.string().trim().max(200).optional().describe('MIME type'),
+        data_base64: z.string().min(1).max(MAX_FILE_BASE64_CHARS).describe('File bytes, base64'),
       })
       .optional()
-      .describe('A document file to convert instead of text'),
-    url: z.string().trim().min(1).max(2048).optional().describe('An http(s) URL to fetch and convert (HTML, PDF, text, markdown) into web/<host>/<path>'),
-    allow_private: z.boolean().optional().describe('Let url reach loopback/private addresses (local callers only)'),
+      .describe('A document to convert (PDF, chat export…)'),
+    url: z.string().trim().min(1).max(2048).optional().describe('An http(s) page or file to fetch and convert'),
+    allow_private: z.boolean().optional().describe('Let url reach private addresses (local callers only)'),
     slug: slug.optional(),
     type: z.string().trim().min(1).max(100).optional().describe('Page type for wrapped prose (default capture)'),
-    source: z.string().trim().min(1).max(500).optional().describe('Where the content came from, stamped as provenance'),
+    source: z.string().trim().min(1).max(500).optional().describe('Where it came from (provenance)'),
     no_embed: z.boolean().optional(),
   }),
   mutating: true,

@@ -79,8 +79,7 @@ const getLinksTool = defineOperation({
 
 const getBacklinksTool = defineOperation({
   name: 'get_backlinks',
-  description:
-    'Links pointing at a page: notes linking, embedding or mentioning it, property links naming it, notes documenting a code file. Each has from_slug, link_type, line and a short context. Returns {links: [...], total, offset}; total counts every match: page through with limit and offset.',
+  description: 'Call it to see what points at a page: notes linking, embedding or mentioning it, and notes documenting a code file, each with from_slug, link_type, line and context.',
   input: linkInput,
   mutating: false,
   memory: true,

@@ -61,7 +61,7 @@ function pageNotFound(slugText: string): NotFoundError {
 export const putPageTool = defineOperation({
   name: 'put_page',
   description:
-    'Create or replace one markdown page by slug. Use it to save a note you wrote in full (with optional YAML front matter); use capture instead for a quick thought that should get a title and an inbox slug. Identical content returns status "skipped". Returns slug, status (created|updated|skipped), chunks and content_hash.',
+    'Save a whole markdown page (YAML front matter optional) under a slug you choose, creating or replacing it; for a quick note without a slug call capture. Returns slug, status (created, updated or skipped when identical) and content_hash.',
   input: z.strictObject({
     slug,
     content: z.string().min(1).max(MAX_CONTENT_CHARS).describe('The whole page as markdown, front matter included'),
@@ -71,8 +71,8 @@ export const putPageTool = defineOperation({
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .optional()
-      .describe('Write only if the page still has this content_hash (the one you read); otherwise ConflictError write_conflict and nothing is written'),
-    dry_run: z.boolean().optional().describe('Report what the write would do (status, chunks) without writing (default false)'),
+      .describe('Write only if the page still has this content_hash (else write_conflict, nothing written)'),
+    dry_run: z.boolean().optional().describe('Report what the write would do, without writing'),
   }),
   mutating: true,
   memory: true,
@@ -98,8 +98,7 @@ export const putPageTool = defineOperation({
 
 export const getPageTool = defineOperation({
   name: 'get_page',
-  description:
-    'Read one page by its exact slug: title, type, tags, front matter, the markdown body (compiled_truth) and timeline; with chunks=true also its stored chunks. Use search first when you do not know the slug.',
+  description: 'Read one page by its exact slug: body (compiled_truth), front matter, tags and timeline. Call search or query first when you do not know the slug.',
   input: z.strictObject({ slug, source, chunks: z.boolean().optional().describe('Include the stored chunks') }),
   mutating: false,
   memory: true,
@@ -117,8 +116,7 @@ export const getPageTool = defineOperation({
 
 const listPagesTool = defineOperation({
   name: 'list_pages',
-  description:
-    'List pages newest first, optionally filtered by type, tag, kind (markdown|code), source or slug prefix. Returns {pages: [{slug, title, type, tags, …}]}. Use it to browse; use search to find pages by content.',
+  description: 'Browse pages newest first, filtered by type, tag, kind, source or slug prefix. To find pages by what they say, call search or query.',
   input: z.strictObject({
     type: z.string().max(100).optional(),
     tag: z.string().max(200).optional(),

@@ -7,21 +7,21 @@ const slugPrefixes = z.array(z.string().trim().min(1).max(500)).max(100).optiona
 
 const searchInput = z.strictObject({
   query: z.string().trim().min(1).max(2000).describe('What to look for'),
-  limit: z.number().int().min(1).max(100).optional().describe('Results per call, 1–100 (default 10)'),
+  limit: z.number().int().min(1).max(100).optional().describe('Default 10'),
   offset: z.number().int().min(0).max(1000).optional(),
   // Checked by the search itself, which trims and lower-cases: ` High ` is `high`.
-  detail: z.string().max(20).optional().describe('low, medium (default) or high; high turns the source boost off (use for "when did…" questions)'),
-  language: z.string().max(50).optional().describe('Only code chunks of this language (typescript, python, …)'),
-  symbol_kind: z.string().max(50).optional().describe('Only chunks of this symbol type (function, class, …)'),
-  source: z.string().max(200).optional().describe('Only pages of this source id'),
-  type: z.string().max(100).optional().describe('Only pages of this type (note, person, …)'),
-  tag: z.string().max(200).optional().describe('Only pages carrying this tag'),
-  include_slug_prefixes: slugPrefixes.describe('Slug prefixes taken out of the hard-exclude set for this call (e.g. ["test/"])'),
-  exclude_slug_prefixes: slugPrefixes.describe('Extra slug prefixes never returned by this call'),
-  near_symbol: z.string().trim().min(1).max(500).optional().describe('Boost results near this symbol in the call graph'),
-  walk_depth: z.number().int().optional().describe('Call-graph hops from near_symbol that earn a boost, 0–3 (default 1)'),
-  graph_boost: z.boolean().optional().describe('Rank results that link to each other, and much-linked pages, higher (default off, or BRAIN_SEARCH_GRAPH_BOOST=1)'),
-  rerank: z.boolean().optional().describe('query only: re-score the first results with the local re-ranker (default on when search.reranker is set; false turns it off)'),
+  detail: z.string().max(20).optional().describe('low, medium (default) or high (no source boost: for "when did…")'),
+  language: z.string().max(50).optional().describe('Only code in this language'),
+  symbol_kind: z.string().max(50).optional().describe('Only code symbols of this kind (function, class…)'),
+  source: z.string().max(200).optional().describe('Only this source id'),
+  type: z.string().max(100).optional().describe('Only this page type'),
+  tag: z.string().max(200).optional().describe('Only pages with this tag'),
+  include_slug_prefixes: slugPrefixes.describe('Excluded-by-default prefixes to search too (test/…)'),
+  exclude_slug_prefixes: slugPrefixes.describe('Slug prefixes to leave out'),
+  near_symbol: z.string().trim().min(1).max(500).optional().describe('Boost code near this symbol in the call graph'),
+  walk_depth: z.number().int().optional().describe('Hops from near_symbol, 0–3 (default 1)'),
+  graph_boost: z.boolean().optional().describe('Rank linked and much-linked pages higher'),
+  rerank: z.boolean().optional().describe('query only: local re-ranker (default on when configured)'),
 })
 
 type SearchArgs = z.output<typeof searchInput>
@@ -76,8 +76,7 @@ const presentResults: Presenter<SearchResponse> = { text: formatResults, notice:
 
 export const searchTool = defineOperation({
   name: 'search',
-  description:
-    'Keyword (full-text) search over every page and code chunk, one best result per page, ranked by text relevance and source boost. Fast and exact: use it for names, identifiers, quoted phrases. Supports "exact phrase", -excluded and or. Returns {results: [{slug, title, score, snippet, …}]}.',
+  description: 'Keyword search, one best hit per page: call it for exact names, identifiers and phrases ("exact phrase", -word, or). Returns results with slug, title, score and snippet.',
   input: searchInput,
   mutating: false,
   memory: true,
@@ -101,8 +100,7 @@ export const searchTool = defineOperation({
 
 export const queryTool = defineOperation({
   name: 'query',
-  description:
-    'Hybrid search for a natural-language question: keyword (BM25) and embedding (semantic) results fused into one ranking. Use it when wording may differ from the notes; use search for exact terms. Falls back to keyword-only (and says so in notice) when no embeddings exist.',
+  description: 'Keyword plus semantic search: call it for a question whose wording may differ from the notes (keyword-only, with a notice, when nothing is embedded). Returns results as search does.',
   input: searchInput,
   mutating: false,
   memory: true,

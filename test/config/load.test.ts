@@ -60,3 +60,16 @@ t.test('bad values are clear errors', async (t) => {
   writeFileSync(join(dir, 'config.json'), '{not json')
   t.throws(() => loadConfig({ env: { BRAIN_HOME: dir } }), { code: 'config_file_invalid' })
 })
+
+t.test('mcp.tools in config.json: a profile or tool names, as a string or a list', async (t) => {
+  const withTools = (tools: unknown): string => {
+    const dir = home()
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcp: { tools } }))
+    return dir
+  }
+  t.equal(loadConfig({ env: { BRAIN_HOME: home() } }).mcp.tools, null, 'unset: the serve command serves everything')
+  t.equal(loadConfig({ env: { BRAIN_HOME: withTools('memory') } }).mcp.tools, 'memory')
+  t.equal(loadConfig({ env: { BRAIN_HOME: withTools(['search', 'get_page']) } }).mcp.tools, 'search,get_page')
+  t.throws(() => loadConfig({ env: { BRAIN_HOME: withTools(12) } }), { code: 'invalid_mcp_tools', hint: /memory/ })
+  t.throws(() => loadConfig({ env: { BRAIN_HOME: withTools(['search', 3]) } }), { code: 'invalid_mcp_tools' })
+})

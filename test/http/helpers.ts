@@ -55,12 +55,13 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, what: stri
   }
 }
 
-export async function startServe(databaseUrl: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+/** `args` are added to `serve --http --port <port>`; `env` may name its own BRAIN_HOME. */
+export async function startServe(databaseUrl: string, env: Record<string, string> = {}, args: string[] = []): Promise<ServeProcess> {
   const home = mkdtempSync(join(tmpdir(), 'brain-http-'))
   const port = await freePort()
   const logPath = join(home, 'serve.log')
   const fd = openSync(logPath, 'a')
-  const child = spawn(process.execPath, [BRAIN_BIN, 'serve', '--http', '--port', String(port)], {
+  const child = spawn(process.execPath, [BRAIN_BIN, 'serve', '--http', '--port', String(port), ...args], {
     env: { PATH: process.env.PATH ?? '', BRAIN_HOME: home, BRAIN_DATABASE_URL: databaseUrl, BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...env },
     stdio: ['ignore', fd, fd],
   })

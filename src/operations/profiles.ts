@@ -48,7 +48,7 @@ export function resolveToolSelection(spec: string, from = '--tools'): ToolSelect
     .split(',')
     .map((word) => word.trim())
     .filter((word) => word !== '')
-  const hint = `Use a profile (${TOOL_PROFILES.join(', ')}) or tool names from tools/list, comma-separated: --tools memory, --tools search,get_page.`
+  const hint = `Name a profile (${TOOL_PROFILES.join(', ')}) or tools from tools/list, comma-separated: memory, or search,get_page.`
   if (words.length === 0) throw new UsageError('tools_requires_value', `${from} names no profile and no tool.`, { hint })
   const wanted = new Set<string>()
   for (const word of words) {

@@ -3,7 +3,7 @@
  * server (`brain serve`), the HTTP route (`brain serve --http`) and thin-client installs.
  * May import: errors, operations, util.
  */
-export { TOOLS, findTool, listTools, resolveToolSelection, TOOL_PROFILES, type ListedTool, type ToolSelection } from '../operations/index.js'
+export { TOOLS, findTool, listTools, resolveToolSelection, type ListedTool, type ToolSelection } from '../operations/index.js'
 export { dispatchTool, errorResult, ScopeError, type ToolResult, type DispatchOutcome } from './dispatch.js'
 export { createMcpServer, SERVER_NAME } from './server.js'
 export { runStdioSession } from './stdio.js'

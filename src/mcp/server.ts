@@ -17,6 +17,22 @@ interface McpServerOptions {
 /** A fixed context (stdio), or one built per request from the caller's credentials (HTTP). */
 type ContextSource = OperationContext | ((authInfo: AuthInfo | undefined) => OperationContext)
 
+/** What the server's instructions point to, each clause kept only with the tools it names. */
+const GUIDE: ReadonlyArray<{ tools: readonly string[]; purpose: string }> = [
+  { tools: ['search', 'query'], purpose: 'to find pages' },
+  { tools: ['get_page'], purpose: 'to read one' },
+  { tools: ['put_page', 'capture'], purpose: 'to write' },
+]
+
+/** The instructions a client shows its model, naming only tools this session serves. */
+function instructionsFor(tools: ToolSelection | undefined): string {
+  const clauses = GUIDE.map(({ tools: named, purpose }) => ({ served: named.filter((name) => tools === undefined || tools.names.has(name)), purpose }))
+    .filter(({ served }) => served.length > 0)
+    .map(({ served, purpose }) => `${served.join(' or ')} ${purpose}`)
+  const intro = 'brain is a personal knowledge base of markdown notes and source code.'
+  return clauses.length === 0 ? intro : `${intro} Use ${clauses.join(', ')}.`
+}
+
 /** One MCP server over the catalogue; the transport is attached by the caller. */
 export async function createMcpServer(source: ContextSource, options: McpServerOptions): Promise<Server> {
   const { Server } = await import('@modelcontextprotocol/sdk/server/index.js')
@@ -25,7 +41,7 @@ export async function createMcpServer(source: ContextSource, options: McpServerO
     { name: SERVER_NAME, version: options.version },
     {
       capabilities: { tools: {} },
-      instructions: 'brain is a personal knowledge base of markdown notes and source code. Use search or query to find pages, get_page to read one, put_page or capture to write.',
+      instructions: instructionsFor(options.tools),
     },
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(options.tools?.names) }))

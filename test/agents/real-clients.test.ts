@@ -11,9 +11,22 @@ import { applyInstall, planInstall, type FileChange, type Scope } from '../../sr
 import { agentDirs } from '../../src/config/home.js'
 import { listTools } from '../../src/operations/index.js'
 import { CLIENT_CASES, type ClientCase } from '../helpers/agent-client-cases.js'
-import { agentClientsBin, agentClientsRequired, brainShimDir, clientEnv, clientSandbox, fileTree, runClient, writeFiles, type ClientRun, type ClientSandbox } from '../helpers/agent-clients.js'
+import {
+  agentClientsBin,
+  agentClientsRequired,
+  brainShimDir,
+  clientEnv,
+  clientSandbox,
+  CLIENTS,
+  fileTree,
+  runClient,
+  writeFiles,
+  type ClientName,
+  type ClientRun,
+  type ClientSandbox,
+} from '../helpers/agent-clients.js'
 import { cliBrain, type CliBrain } from '../helpers/cli.js'
-import { FAKE_ANSWER, startFakeModel, type FakeModel, type RecordedRequest } from '../helpers/fake-model.js'
+import { FAKE_ANSWER, startFakeModel, startProxyTrap, type FakeModel, type ProxyTrap, type RecordedRequest } from '../helpers/fake-model.js'
 
 /** Where the agents find brain: for now a `brain` first on PATH, as a user who installed it has. */
 const BRAIN_PATH: readonly string[] = [brainShimDir()]
@@ -96,11 +109,18 @@ function describeRun(run: ClientRun): string {
   return `exit ${run.code} after ${run.ms} ms\nstdout:\n${run.stdout.slice(-4000)}\nstderr:\n${run.stderr.slice(-4000)}`
 }
 
+/** One proxy trap per client, so what each tried to reach beyond 127.0.0.1 can be told apart. */
+type Traps = Record<ClientName, ProxyTrap>
+
 async function main(bin: string): Promise<void> {
   const brain = await cliBrain('pglite', { mode: 'service' })
   t.teardown(brain.cleanup)
+  const traps = Object.fromEntries(await Promise.all(CLIENTS.map(async (c) => [c, await startProxyTrap()] as const))) as Traps
+  t.teardown(() => Promise.all(CLIENTS.map((c) => traps[c].close())))
   const put = await brain.run(['put', 'people/tobiah-marsh'], { input: PAGE })
   t.equal(put.code, 0, `the page about the entity is in the brain ${put.stderr}`)
+  const envFor = (c: ClientName, sandbox: ClientSandbox, extra: Record<string, string> = {}): Record<string, string> =>
+    clientEnv(sandbox, bin, BRAIN_PATH, traps[c].url, { ...brainEnv(brain), ...extra })
 
   for (const scope of ['user', 'project'] as const) {
     t.test(`${scope} scope: each agent's own commands see brain`, async (t) => {
@@ -112,14 +132,11 @@ async function main(bin: string): Promise<void> {
         }),
       )
       // The agents at once: most of each run is waiting on its own start and brain's.
-      const runs = await Promise.all(
-        prepared.map(({ c, sandbox }) => Promise.all(c.checks.map((check) => runClient(bin, c.client, check.args, clientEnv(sandbox, bin, BRAIN_PATH, brainEnv(brain)), sandbox.project)))),
-      )
+      const runs = await Promise.all(prepared.map(({ c, sandbox }) => Promise.all(c.checks.map((check) => runClient(bin, c.client, check.args, envFor(c.client, sandbox), sandbox.project)))))
       prepared.forEach(({ c }, i) => {
         c.checks.forEach((check, j) => {
           const run = runs[i]![j]!
-          const problem = check.problem(run, scope)
-          t.equal(problem, null, `${c.client} ${check.args.join(' ')} (${run.ms} ms)`)
+          t.equal(check.problem(run, scope), null, `${c.client} ${check.args.join(' ')} (${run.ms} ms)`)
         })
       })
     })
@@ -128,16 +145,34 @@ async function main(bin: string): Promise<void> {
   t.test('full turns against a fake model', async (t) => {
     const model: FakeModel = await startFakeModel()
     t.teardown(model.close)
+    const claude = CLIENT_CASES.find((x) => x.client === 'claude')!
+    const gemini = CLIENT_CASES.find((x) => x.client === 'gemini')!
+    const claudeHome = clientSandbox()
+    const geminiHome = clientSandbox()
+    writeFiles({ ...claude.files(claudeHome, 'user'), ...gemini.files(geminiHome, 'user') })
+    await install(claude, 'user', claudeHome, brain)
+    await install(gemini, 'user', geminiHome, brain)
+    // Both turns at once; the model's requests tell them apart by path.
+    const [claudeRun, geminiRun] = await Promise.all([
+      runClient(
+        bin,
+        'claude',
+        ['-p', PROMPT, '--output-format', 'json'],
+        envFor('claude', claudeHome, { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test-not-a-key' }),
+        claudeHome.project,
+      ),
+      runClient(
+        bin,
+        'gemini',
+        ['-p', PROMPT, '-m', 'gemini-2.5-flash', '-o', 'json', ...GEMINI_TURN_ARGS],
+        envFor('gemini', geminiHome, { GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'test-not-a-key' }),
+        geminiHome.project,
+      ),
+    ])
 
-    t.test('claude -p: recall context and brain tools reach the model; the Stop hook files the session', async (t) => {
-      const c = CLIENT_CASES.find((x) => x.client === 'claude')!
-      const sandbox = clientSandbox()
-      writeFiles(c.files(sandbox, 'user'))
-      await install(c, 'user', sandbox, brain)
-      const env = clientEnv(sandbox, bin, BRAIN_PATH, { ...brainEnv(brain), ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test-not-a-key' })
-      const run = await runClient(bin, 'claude', ['-p', PROMPT, '--output-format', 'json'], env, sandbox.project)
-      t.equal(run.code, 0, describeRun(run))
-      const result = JSON.parse(run.stdout) as { result?: string; session_id?: string; is_error?: boolean }
+    t.test(`claude -p (${claudeRun.ms} ms): recall context and brain tools reach the model; the Stop hook files the session`, async (t) => {
+      t.equal(claudeRun.code, 0, describeRun(claudeRun))
+      const result = JSON.parse(claudeRun.stdout) as { result?: string; session_id?: string }
       t.equal(result.result, FAKE_ANSWER, 'the turn ends with the model answer')
 
       const turn = lastWith(model.requests, (r) => r.path.startsWith('/v1/messages') && Array.isArray(r.body?.tools))
@@ -154,20 +189,14 @@ async function main(bin: string): Promise<void> {
         const got = await brain.run(['get', slug, '--json'])
         return got.code === 0 ? got.json<{ type: string; compiled_truth: string }>() : null
       })
-      t.equal(page.type, 'session')
+      t.equal(page.type, 'session', `${slug} is a session page`)
       t.match(page.compiled_truth, PROMPT, 'the session page holds the prompt')
       t.match(page.compiled_truth, FAKE_ANSWER, 'and the answer')
     })
 
-    t.test('gemini -p: recall context and brain tools reach the model', async (t) => {
-      const c = CLIENT_CASES.find((x) => x.client === 'gemini')!
-      const sandbox = clientSandbox()
-      writeFiles(c.files(sandbox, 'user'))
-      await install(c, 'user', sandbox, brain)
-      const env = clientEnv(sandbox, bin, BRAIN_PATH, { ...brainEnv(brain), GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'test-not-a-key' })
-      const run = await runClient(bin, 'gemini', ['-p', PROMPT, '-m', 'gemini-2.5-flash', '-o', 'json', ...GEMINI_TURN_ARGS], env, sandbox.project)
-      t.equal(run.code, 0, describeRun(run))
-      t.equal((JSON.parse(run.stdout) as { response?: string }).response, FAKE_ANSWER, 'the turn ends with the model answer')
+    t.test(`gemini -p (${geminiRun.ms} ms): recall context and brain tools reach the model`, async (t) => {
+      t.equal(geminiRun.code, 0, describeRun(geminiRun))
+      t.equal((JSON.parse(geminiRun.stdout) as { response?: string }).response, FAKE_ANSWER, 'the turn ends with the model answer')
 
       const turn = lastWith(model.requests, (r) => r.path.endsWith(':streamGenerateContent') && Array.isArray(r.body?.tools))
       t.ok(turn, 'Gemini CLI asked the model with tools')
@@ -178,6 +207,11 @@ async function main(bin: string): Promise<void> {
       t.same(tools.brain, EXPECTED_BRAIN_TOOLS, "brain's tools are offered")
       t.same(tools.otherMcp, [], 'no other MCP server is offered')
     })
+  })
+
+  t.test('what the agents tried to reach beyond 127.0.0.1 (refused)', async (t) => {
+    for (const c of CLIENTS) t.comment(`${c}: ${traps[c].attempts.length === 0 ? 'nothing' : [...new Set(traps[c].attempts)].join(', ')}`)
+    t.pass('every attempt went to the refusing proxy')
   })
 }
 

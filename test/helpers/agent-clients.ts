@@ -90,10 +90,9 @@ export function fileTree(dir: string): Record<string, string> {
 
 /**
  * What every client runs with: its sandbox's home, `path` first on PATH, and everything that
- * would reach beyond 127.0.0.1 switched off or sent to a closed local port (the proxy).
+ * would reach beyond 127.0.0.1 switched off or sent to `proxy`, a local one that refuses it.
  */
-export function clientEnv(sandbox: ClientSandbox, bin: string, path: readonly string[], extra: Record<string, string> = {}): Record<string, string> {
-  const deadProxy = 'http://127.0.0.1:9'
+export function clientEnv(sandbox: ClientSandbox, bin: string, path: readonly string[], proxy: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     ...sandbox.dirs,
     PATH: [...path, bin, dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
@@ -101,10 +100,10 @@ export function clientEnv(sandbox: ClientSandbox, bin: string, path: readonly st
     TERM: 'dumb',
     NO_COLOR: '1',
     CI: '1',
-    HTTP_PROXY: deadProxy,
-    HTTPS_PROXY: deadProxy,
-    http_proxy: deadProxy,
-    https_proxy: deadProxy,
+    HTTP_PROXY: proxy,
+    HTTPS_PROXY: proxy,
+    http_proxy: proxy,
+    https_proxy: proxy,
     NO_PROXY: '127.0.0.1,localhost',
     no_proxy: '127.0.0.1,localhost',
     // Claude Code

@@ -5,7 +5,7 @@
  * recorded, so a test can read what the agent sent the model: its context and its tools.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 
 export const FAKE_ANSWER = 'The fake model answers: noted.'
 
@@ -97,11 +97,49 @@ export async function startFakeModel(): Promise<FakeModel> {
       sendJson(res, req.method === 'HEAD' ? 200 : 404, { error: { message: `no ${req.method} ${path} here` } })
     })
   })
+  server.on('clientError', (_err, socket) => socket.destroy())
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+export interface ProxyTrap {
+  url: string
+  /** `CONNECT host:port` or `GET http://…` of each attempt, refused. */
+  attempts: string[]
+  close(): Promise<void>
+}
+
+/**
+ * A proxy on 127.0.0.1 that refuses everything and records what was asked: pointed to by the
+ * clients' HTTP(S)_PROXY, it shows what they would have fetched from beyond this machine.
+ */
+export async function startProxyTrap(): Promise<ProxyTrap> {
+  const attempts: string[] = []
+  const server = createServer((req, res) => {
+    attempts.push(`${req.method} ${req.url}`)
+    res.writeHead(403).end()
+  })
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    attempts.push(`CONNECT ${req.url}`)
+    // A client that hangs up first must not take the test process down with it.
+    socket.on('error', () => undefined)
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n')
+  })
+  server.on('clientError', (_err, socket) => socket.destroy())
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    attempts,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

@@ -29,7 +29,7 @@ import { cliBrain, type CliBrain } from '../helpers/cli.js'
 import { FAKE_ANSWER, startFakeModel, startProxyTrap, type FakeModel, type ProxyTrap, type RecordedRequest } from '../helpers/fake-model.js'
 
 /** Where the agents find brain: for now a `brain` first on PATH, as a user who installed it has. */
-const BRAIN_PATH: readonly string[] = [brainShimDir()]
+const BRAIN_PATH = (): readonly string[] => [brainShimDir()]
 /** The brain tools a turn must offer the model, no more and no fewer: all `brain serve` lists. */
 const EXPECTED_BRAIN_TOOLS: readonly string[] = listTools()
   .map((tool) => tool.name)
@@ -119,8 +119,8 @@ async function main(bin: string): Promise<void> {
   t.teardown(() => Promise.all(CLIENTS.map((c) => traps[c].close())))
   const put = await brain.run(['put', 'people/tobiah-marsh'], { input: PAGE })
   t.equal(put.code, 0, `the page about the entity is in the brain ${put.stderr}`)
-  const envFor = (c: ClientName, sandbox: ClientSandbox, extra: Record<string, string> = {}): Record<string, string> =>
-    clientEnv(sandbox, bin, BRAIN_PATH, traps[c].url, { ...brainEnv(brain), ...extra })
+  const path = BRAIN_PATH()
+  const envFor = (c: ClientName, sandbox: ClientSandbox, extra: Record<string, string> = {}): Record<string, string> => clientEnv(sandbox, bin, path, traps[c].url, { ...brainEnv(brain), ...extra })
 
   for (const scope of ['user', 'project'] as const) {
     t.test(`${scope} scope: each agent's own commands see brain`, async (t) => {

@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 
 bash scripts/setup-postgres.sh
 bash scripts/setup-chromium.sh
+# The coding agents the agent-install tests drive, from a cache outside node_modules. Required
+# here: without them those tests fail and say why, instead of skipping.
+BRAIN_TEST_AGENT_CLIENTS=$(bash scripts/setup-agent-clients.sh) || BRAIN_TEST_AGENT_CLIENTS=""
+export BRAIN_TEST_AGENT_CLIENTS BRAIN_TEST_AGENT_CLIENTS_REQUIRED=1
 if [ ! -d node_modules/.bin ] || [ package.json -nt node_modules/.package-lock.json ]; then
   echo "[test] installing npm packages" >&2
   npm install --no-audit --no-fund >&2

@@ -53,8 +53,9 @@ function jsonTarget(path: string, holds: string, change: (value: Record<string, 
       if (JSON.stringify(doc.value) === before) return text
       if (uninstall) {
         if (typeof original === 'string' && sameValue(original, doc.value)) return original
+        // A file brain created goes again; one it found stays, however little is left in it.
         const keys = Object.keys(doc.value)
-        if (keys.length === 0 || (original === null && keys.every((k) => scaffold.includes(k)))) return null
+        if (original === null ? keys.every((k) => scaffold.includes(k)) : original === undefined && keys.length === 0) return null
       }
       return formatJson(doc)
     },
@@ -164,7 +165,9 @@ function claudeCode(o: TargetOptions): FileTarget[] {
       setHooks(files.hooks!, v, 'claude-code', u ? null : hooksOf(o, 'claude-code', false, HOOK_TIMEOUT_S))
       setApproval(files.hooks!, v, u ? 'remove' : o.trust ? 'add' : 'keep')
     }),
-    ...(existsSync(shared) ? [jsonTarget(shared, 'no hooks (moved to local settings)', (v) => setHooks(shared, v, 'claude-code', null))] : []),
+    ...(existsSync(shared) && readFileSync(shared, 'utf8').includes('hook claude-code')
+      ? [jsonTarget(shared, 'no hooks (moved to local settings)', (v) => setHooks(shared, v, 'claude-code', null))]
+      : []),
     jsonTarget(files.server, 'MCP server (shared)', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, true) }, u)),
     rulesTarget(files.rules!, true, { userFile: agentFiles('claude-code', 'user', o.project, o.dirs).rules }),
   ]

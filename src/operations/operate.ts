@@ -27,16 +27,11 @@ const runDoctorTool = defineOperation({
   mutating: false,
   admin: true,
   async run(ctx): Promise<DoctorReport> {
-    const [{ runDoctor }, { currentVersion }, { brainIsConfigured }, { processEnv }] = await Promise.all([
-      import('../doctor/index.js'),
-      import('../releases/version/index.js'),
-      import('../frontmatter/index.js'),
-      import('../config/index.js'),
-    ])
+    const [{ runDoctor }, { currentVersion }, { brainIsConfigured }] = await Promise.all([import('../doctor/index.js'), import('../releases/version/index.js'), import('../frontmatter/index.js')])
     // The database is a check of its own: it is opened inside runDoctor, never before.
     const config = ctx.config ? await ctx.config() : (await ctx.brain()).config
-    // The coding agents are this machine's: a remote caller's doctor does not look at them.
-    const agents = ctx.remote ? undefined : { env: processEnv(), cwd: process.cwd() }
+    // The coding agents are the local caller's, read from its home and working directory.
+    const agents = ctx.remote || ctx.local === undefined ? undefined : ctx.local
     return runDoctor({ config, version: currentVersion(), brainConfigured: brainIsConfigured(config), withBrain: async (fn) => fn((await ctx.brain()).db), ...(agents ? { agents } : {}) })
   },
   present: { text: doctorText },

@@ -4,6 +4,7 @@
  * starts, and what its client still needs before it uses a project's entries (an approval, a
  * trusted folder). `brain doctor` and the install's closing notes read it.
  */
+import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { AgentDirs } from '../config/index.js'
@@ -93,13 +94,31 @@ function geminiTrusted(project: string, dirs: AgentDirs): boolean {
   return false
 }
 
+/**
+ * Whether git would commit Claude Code's local settings, which hold this machine's launcher path:
+ * false outside a git work tree or without git.
+ */
+function localSettingsTracked(project: string): boolean {
+  if (!existsSync(join(project, '.claude', 'settings.local.json'))) return false
+  try {
+    execFileSync('git', ['check-ignore', '-q', join('.claude', 'settings.local.json')], { cwd: project, stdio: 'ignore' })
+    return false
+  } catch (err) {
+    // Exit 1: not ignored; 128 (not a repository) or no git at all: nothing to commit it to.
+    return (err as { status?: number | null }).status === 1
+  }
+}
+
 /** What a project install still needs from the user in the client; `--trust` writes what has a file. */
 export function pendingSteps(agent: AgentName, scope: Scope, project: string, dirs: AgentDirs): string[] {
   if (scope === 'user') return []
   const trust = `or run \`brain agents install ${agent} --scope project --trust\``
   switch (agent) {
     case 'claude-code':
-      return claudeApproved(project) ? [] : [`Claude Code: approve the project MCP server "brain" (.mcp.json) when it asks, ${trust} (enabledMcpjsonServers in .claude/settings.local.json).`]
+      return [
+        ...(claudeApproved(project) ? [] : [`Claude Code: approve the project MCP server "brain" (.mcp.json) when it asks, ${trust} (enabledMcpjsonServers in .claude/settings.local.json).`]),
+        ...(localSettingsTracked(project) ? ['git: add .claude/settings.local.json to .gitignore; it holds paths of this machine.'] : []),
+      ]
     case 'codex':
       return codexTrusted(project, dirs)
         ? []

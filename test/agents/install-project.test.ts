@@ -3,11 +3,13 @@
  * writes the client's approval or trust (and nothing does without it), the instructions block is
  * written once per agent, Codex and opencode share AGENTS.md, and doctor reports each install.
  */
+import { execFileSync } from 'node:child_process'
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import t from 'tap'
 import { checkAgents } from '../../src/doctor/agents.js'
-import { AGENTS } from '../../src/agents/index.js'
+import { AGENTS, pendingSteps } from '../../src/agents/index.js'
+import { agentDirs } from '../../src/config/index.js'
 import { json, sandbox, snapshot } from '../helpers/agents-sandbox.js'
 import { runBrain } from '../helpers/cli.js'
 
@@ -119,4 +121,14 @@ t.test('the CLI: a mistyped --project is an error and nothing is created', async
   const ok = await runBrain(['agents', 'install', 'gemini-cli', '--scope', 'project', '--json'], s.env, undefined, s.project)
   t.equal(ok.code, 0, ok.stderr)
   t.match(ok.json(), { pending: [/^Gemini CLI: .*--trust/] })
+})
+
+t.test("Claude Code's local settings in a git work tree: a step until git ignores them", async (t) => {
+  const s = sandbox()
+  execFileSync('git', ['init', '-q'], { cwd: s.project })
+  const first = await s.install('claude-code', { scope: 'project', trust: true })
+  t.match(first.changes, [{ holds: 'launcher' }])
+  t.same(pendingSteps('claude-code', 'project', s.project, agentDirs(s.env)), ['git: add .claude/settings.local.json to .gitignore; it holds paths of this machine.'])
+  writeFileSync(join(s.project, '.gitignore'), '.claude/settings.local.json\n')
+  t.same(pendingSteps('claude-code', 'project', s.project, agentDirs(s.env)), [])
 })

@@ -132,3 +132,12 @@ t.test("Claude Code's local settings in a git work tree: a step until git ignore
   writeFileSync(join(s.project, '.gitignore'), '.claude/settings.local.json\n')
   t.same(pendingSteps('claude-code', 'project', s.project, agentDirs(s.env)), [])
 })
+
+t.test("hooks an older install put in a project's shared Claude Code settings move to the local ones", async (t) => {
+  const legacy =
+    '{\n  "hooks": {\n    "Stop": [\n      { "hooks": [{ "type": "command", "command": "guard.sh" }] },\n      { "hooks": [{ "type": "command", "command": "brain hook claude-code stop", "timeout": 10 }] }\n    ]\n  }\n}\n'
+  const s = sandbox({ 'project/.claude/settings.json': legacy })
+  await s.install('claude-code', { scope: 'project' })
+  t.same(json(join(s.project, '.claude', 'settings.json')), { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'guard.sh' }] }] } }, "only brain's old hook leaves the shared file")
+  t.match(json(join(s.project, '.claude', 'settings.local.json')), { hooks: { Stop: [{ hooks: [{ command: /hook claude-code stop # brain:agents-install$/ }] }] } })
+})

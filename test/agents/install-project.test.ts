@@ -118,6 +118,17 @@ t.test('the CLI: a mistyped --project is an error and nothing is created', async
   t.equal(res.code, 1)
   t.match(res.json(), { error: { class: 'UsageError', code: 'project_not_found' } })
   t.same(readdirSync(s.project), [])
+  const refusals: Array<[string[], string]> = [
+    [['vim'], 'unknown_agent'],
+    [['codex', '--scope', 'global'], 'invalid_scope'],
+    [['codex', '--trust'], 'trust_needs_project'],
+    [['codex', '--command', '"node'], 'invalid_command'],
+  ]
+  for (const [args, code] of refusals) {
+    const refused = await runBrain(['agents', 'install', ...args, '--json'], s.env, undefined, s.project)
+    t.match(refused.json(), { error: { class: 'UsageError', code } }, args.join(' '))
+  }
+  t.same(readdirSync(s.home), [], 'a refused install writes nothing, not even the launcher')
   const ok = await runBrain(['agents', 'install', 'gemini-cli', '--scope', 'project', '--json'], s.env, undefined, s.project)
   t.equal(ok.code, 0, ok.stderr)
   t.match(ok.json(), { pending: [/^Gemini CLI: .*--trust/] })

@@ -118,7 +118,7 @@ export const FOLDERS = {
   agents: { layer: 'capability', imports: ['config', 'convert', 'db', 'errors', 'models', 'pages', 'util'] },
   'releases/upgrade': { layer: 'capability', imports: ['config', 'db', 'errors', 'frontmatter', 'intake/sources', 'releases/version'] },
   answers: { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'search'] },
-  doctor: { layer: 'capability', imports: ['answers', 'config', 'db', 'errors', 'history', 'intake/sources', 'models', 'queue', 'releases/upgrade', 'util'] },
+  doctor: { layer: 'capability', imports: ['agents', 'answers', 'config', 'db', 'errors', 'history', 'intake/sources', 'models', 'queue', 'releases/upgrade', 'util'] },
   // integrations reports its recipes' checks in doctor's check shape
   integrations: { layer: 'capability', imports: ['config', 'db', 'doctor', 'errors', 'util'] },
 

@@ -21,6 +21,11 @@ const HOOKS: Record<string, Record<string, { action: HookAction; eventName: stri
     'pre-compact': { action: 'capture', eventName: 'PreCompact' },
     stop: { action: 'capture', eventName: 'Stop' },
   },
+  codex: {
+    'session-start': { action: 'orient', eventName: 'SessionStart' },
+    'user-prompt-submit': { action: 'recall', eventName: 'UserPromptSubmit' },
+    stop: { action: 'capture', eventName: 'Stop' },
+  },
   'gemini-cli': {
     'session-start': { action: 'orient', eventName: 'SessionStart' },
     'user-prompt-submit': { action: 'recall', eventName: 'BeforeAgent' },

@@ -7,14 +7,14 @@ interface JsonDoc {
 }
 
 /** Reads an agent's JSON config; a file with comments or another shape is refused, never rewritten. */
-export function parseJsonConfig(path: string, text: string | null): JsonDoc {
+export function parseJsonConfig(path: string, text: string | null, entries?: () => string): JsonDoc {
   if (text === null || text.trim() === '') return { value: {}, indent: '  ' }
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (err) {
     throw new ConfigError('agent_config_unreadable', `${path} is not plain JSON (${err instanceof Error ? err.message : String(err)}); brain will not rewrite it.`, {
-      hint: 'Remove comments and trailing commas, or add the entries by hand (see `--dry-run` for what brain would write).',
+      hint: `Remove comments and trailing commas and run the install again, or add brain's entries by hand${entries ? `: ${entries()}` : ''}.`,
     })
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

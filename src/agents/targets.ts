@@ -1,71 +1,62 @@
 /**
  * Which files each coding agent reads, and brain's entries in them: the MCP server, the hooks
- * where the agent has hooks brain answers, and the instructions block in its rules file.
+ * where the agent has hooks brain answers, the instructions block in its rules file, and (with
+ * `--trust`) the trust or approval a project needs. Project files that are committed get only the
+ * shared form of an entry; this machine's command goes to the client's local settings where it
+ * has them.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AgentDirs } from '../config/index.js'
 import { ConfigError } from '../errors/index.js'
-import { hookEvents } from './hook-events.js'
+import { SERVER_NAME, hookCommand, serverEntry, type FileTarget, type TargetOptions } from './entries.js'
+import { setHooks, type HookSetting } from './hooks-json.js'
 import { dropIfEmpty, formatJson, isObject, objectAt, parseJsonConfig } from './json-config.js'
 import { BLOCK_BEGIN, editRulesBlock, instructions } from './rules-block.js'
 import { editTomlTable, tomlString } from './toml-table.js'
+import { agentFiles } from './agent-files.js'
+import { codexTrustTarget, geminiTrustTarget, setApproval } from './trust.js'
+
+export { type FileTarget, type Scope, type TargetOptions } from './entries.js'
 
 export const AGENTS = ['claude-code', 'codex', 'cursor', 'gemini-cli', 'opencode'] as const
 export type AgentName = (typeof AGENTS)[number]
-export type Scope = 'user' | 'project'
 
-export interface TargetOptions {
-  scope: Scope
-  /** The project's root (project scope). */
-  project: string
-  dirs: AgentDirs
-  /** How the agent starts brain (`brain`, or a path to it). */
-  command: string
-}
-
-/** One file brain edits: `edit` gets its text (null: absent) and returns the new text (null: delete it). */
-export interface FileTarget {
-  path: string
-  /** What brain keeps there, for the report. */
-  holds: string
-  edit(text: string | null, uninstall: boolean): string | null
-}
-
-export const SERVER_NAME = 'brain'
-/** Seconds Claude Code, milliseconds Gemini CLI: both wait this long at most for a hook. */
+/** Seconds for Claude Code and Codex, milliseconds for Gemini CLI: each waits this long at most for a hook. */
 const HOOK_TIMEOUT_S = 10
 
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
+function sameValue(text: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value)
+  } catch {
+    return false
+  }
 }
 
-function hookCommand(options: TargetOptions, harness: string, event: string): string {
-  const prefix = options.dirs.brainHome === null ? '' : `BRAIN_HOME=${shellQuote(options.dirs.brainHome)} `
-  return `${prefix}${shellQuote(options.command)} hook ${harness} ${event}`
-}
-
-function serverEnv(options: TargetOptions): Record<string, string> | undefined {
-  return options.dirs.brainHome === null ? undefined : { BRAIN_HOME: options.dirs.brainHome }
-}
-
-/** The stdio server entry most agents share: `{command, args, env}`. */
-function stdioServer(options: TargetOptions): Record<string, unknown> {
-  const env = serverEnv(options)
-  return { command: options.command, args: ['serve'], ...(env ? { env } : {}) }
-}
-
-/** Edits a JSON file's object, writing it back only when something changed. */
-function jsonTarget(path: string, holds: string, change: (value: Record<string, unknown>, uninstall: boolean) => void): FileTarget {
+/**
+ * Edits a JSON file's object, writing it back only when something changed. An uninstall that
+ * leaves the value brain first found gives back the file's original bytes; one that leaves only
+ * `scaffold` keys in a file brain created removes the file.
+ */
+function jsonTarget(path: string, holds: string, change: (value: Record<string, unknown>, uninstall: boolean) => void, scaffold: readonly string[] = []): FileTarget {
+  const entries = (): string => {
+    const sample: Record<string, unknown> = {}
+    change(sample, false)
+    return JSON.stringify(sample)
+  }
   return {
     path,
     holds,
-    edit(text, uninstall) {
-      const doc = parseJsonConfig(path, text)
+    edit(text, uninstall, original) {
+      const doc = parseJsonConfig(path, text, entries)
       const before = JSON.stringify(doc.value)
       change(doc.value, uninstall)
       if (JSON.stringify(doc.value) === before) return text
-      if (Object.keys(doc.value).length === 0 && uninstall) return null
+      if (uninstall) {
+        if (typeof original === 'string' && sameValue(original, doc.value)) return original
+        // A file brain created goes again; one it found stays, however little is left in it.
+        const keys = Object.keys(doc.value)
+        if (original === null ? keys.every((k) => scaffold.includes(k)) : original === undefined && keys.length === 0) return null
+      }
       return formatJson(doc)
     },
   }
@@ -78,43 +69,30 @@ function setServer(path: string, value: Record<string, unknown>, key: string, en
   dropIfEmpty(value, key)
 }
 
-function isOurHook(hook: unknown, harness: string): boolean {
-  return isObject(hook) && typeof hook.command === 'string' && new RegExp(`\\bbrain(\\.js)?'?\\s+hook\\s+${harness}\\s`).test(hook.command)
+function hooksOf(o: TargetOptions, harness: string, shared: boolean, timeout: number): HookSetting {
+  return { harness, timeout, command: (event) => hookCommand(o, harness, event, shared) }
 }
 
-/** Claude Code's and Gemini CLI's shape: `hooks.<Event>: [{matcher?, hooks: [{type, command, timeout}]}]`. */
-function setHooks(path: string, value: Record<string, unknown>, harness: string, options: TargetOptions, timeout: number, uninstall: boolean): void {
-  const hooks = objectAt(path, value, 'hooks')
-  const wanted = new Map(hookEvents(harness).map((e) => [e.eventName, e.event]))
-  for (const eventName of new Set([...Object.keys(hooks), ...wanted.keys()])) {
-    const event = uninstall ? undefined : wanted.get(eventName)
-    const groups = hooks[eventName] ?? []
-    if (!Array.isArray(groups)) throw new ConfigError('agent_config_unreadable', `${path}: hooks.${eventName} is not a list.`, { hint: 'Fix the file, then run the install again.' })
-    const entry = event === undefined ? null : { type: 'command', command: hookCommand(options, harness, event), timeout }
-    let placed = false
-    const kept = groups.flatMap((group: unknown) => {
-      if (!isObject(group) || !Array.isArray(group.hooks) || !group.hooks.some((h) => isOurHook(h, harness))) return [group]
-      const inner = group.hooks.flatMap((h: unknown) => {
-        if (!isOurHook(h, harness)) return [h]
-        if (entry === null || placed) return []
-        placed = true
-        return [entry]
-      })
-      return inner.length === 0 ? [] : [{ ...group, hooks: inner }]
-    })
-    if (entry !== null && !placed) kept.push({ hooks: [entry] })
-    if (kept.length > 0) hooks[eventName] = kept
-    else delete hooks[eventName]
-  }
-  dropIfEmpty(value, 'hooks')
+function hasBlock(path: string | undefined): boolean {
+  if (path === undefined || !existsSync(path)) return false
+  return readFileSync(path, 'utf8').includes(BLOCK_BEGIN)
 }
 
-function rulesTarget(path: string, hooked: boolean): FileTarget {
+interface RulesOptions {
+  /** The agent's user-scope rules file: a project install adds no second block when it has one. */
+  userFile?: string
+  /** Another agent installed in the project reads the same file: an uninstall keeps the block. */
+  sharedWith?: () => boolean
+}
+
+function rulesTarget(path: string, hooked: boolean, options: RulesOptions = {}): FileTarget {
   return {
     path,
     holds: 'instructions block',
     edit(text, uninstall) {
-      const next = editRulesBlock(text, uninstall ? null : instructions(hooked))
+      if (uninstall && options.sharedWith?.() === true) return text
+      const once = !uninstall && hasBlock(options.userFile)
+      const next = editRulesBlock(text, uninstall || once ? null : instructions(hooked))
       if (next === (text ?? '')) return text
       return next.trim() === '' ? null : next
     },
@@ -136,70 +114,119 @@ function ownedFileTarget(path: string, content: string): FileTarget {
   }
 }
 
+function tomlServerTarget(path: string, o: TargetOptions, shared: boolean): FileTarget {
+  const entry = serverEntry(o, shared)
+  const env = entry.env
+    ? [
+        `env = { ${Object.entries(entry.env)
+          .map(([k, v]) => `${k} = ${tomlString(v)}`)
+          .join(', ')} }`,
+      ]
+    : []
+  const table = [`[mcp_servers.${SERVER_NAME}]`, `command = ${tomlString(entry.command)}`, `args = [${entry.args.map(tomlString).join(', ')}]`, ...env].join('\n')
+  return {
+    path,
+    holds: 'MCP server',
+    edit(text, uninstall) {
+      const edited = editTomlTable(path, text, ['mcp_servers', SERVER_NAME], uninstall ? null : table)
+      if (!edited.changed) return text
+      return edited.text.trim() === '' ? null : edited.text
+    },
+  }
+}
+
+/** Whether another agent's MCP entry is in a file (JSON key path, or a TOML table). */
+function holdsServer(path: string, keys: readonly string[]): boolean {
+  if (!existsSync(path)) return false
+  const text = readFileSync(path, 'utf8')
+  if (path.endsWith('.toml')) return new RegExp(`^\\s*\\[\\s*${keys.join('\\s*\\.\\s*')}\\s*\\]`, 'm').test(text)
+  try {
+    let value: unknown = JSON.parse(text)
+    for (const key of keys) value = isObject(value) ? value[key] : undefined
+    return value !== undefined
+  } catch {
+    return false
+  }
+}
+
 function claudeCode(o: TargetOptions): FileTarget[] {
-  const user = o.scope === 'user'
-  const settings = user ? join(o.dirs.home, '.claude', 'settings.json') : join(o.project, '.claude', 'settings.json')
-  const mcp = user ? join(o.dirs.home, '.claude.json') : join(o.project, '.mcp.json')
+  const files = agentFiles('claude-code', o.scope, o.project, o.dirs)
+  if (o.scope === 'user') {
+    return [
+      jsonTarget(files.hooks!, 'hooks', (v, u) => setHooks(files.hooks!, v, 'claude-code', u ? null : hooksOf(o, 'claude-code', false, HOOK_TIMEOUT_S))),
+      jsonTarget(files.server, 'MCP server', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, false) }, u)),
+      rulesTarget(files.rules!, true),
+    ]
+  }
+  // The shared settings file held the hooks before they moved to the local one: take them out.
+  const shared = join(o.project, '.claude', 'settings.json')
   return [
-    jsonTarget(settings, 'hooks', (v, u) => setHooks(settings, v, 'claude-code', o, HOOK_TIMEOUT_S, u)),
-    jsonTarget(mcp, 'MCP server', (v, u) => setServer(mcp, v, 'mcpServers', stdioServer(o), u)),
-    rulesTarget(user ? join(o.dirs.home, '.claude', 'CLAUDE.md') : join(o.project, 'CLAUDE.md'), true),
+    jsonTarget(files.hooks!, 'hooks (local settings)', (v, u) => {
+      setHooks(files.hooks!, v, 'claude-code', u ? null : hooksOf(o, 'claude-code', false, HOOK_TIMEOUT_S))
+      setApproval(files.hooks!, v, u ? 'remove' : o.trust ? 'add' : 'keep')
+    }),
+    ...(existsSync(shared) && readFileSync(shared, 'utf8').includes('hook claude-code')
+      ? [jsonTarget(shared, 'no hooks (moved to local settings)', (v) => setHooks(shared, v, 'claude-code', null))]
+      : []),
+    jsonTarget(files.server, 'MCP server (shared)', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, true) }, u)),
+    rulesTarget(files.rules!, true, { userFile: agentFiles('claude-code', 'user', o.project, o.dirs).rules }),
   ]
 }
 
 function codex(o: TargetOptions): FileTarget[] {
-  const config = o.scope === 'user' ? join(o.dirs.codexHome, 'config.toml') : join(o.project, '.codex', 'config.toml')
-  const env = serverEnv(o)
-  const table = [`[mcp_servers.${SERVER_NAME}]`, `command = ${tomlString(o.command)}`, `args = ["serve"]`, ...(env ? [`env = { BRAIN_HOME = ${tomlString(env.BRAIN_HOME!)} }`] : [])].join('\n')
+  const files = agentFiles('codex', o.scope, o.project, o.dirs)
+  const shared = o.scope === 'project'
+  const opencode = agentFiles('opencode', 'project', o.project, o.dirs).server
   return [
-    {
-      path: config,
-      holds: 'MCP server',
-      edit(text, uninstall) {
-        const edited = editTomlTable(config, text, ['mcp_servers', SERVER_NAME], uninstall ? null : table)
-        if (!edited.changed) return text
-        return edited.text.trim() === '' ? null : edited.text
-      },
-    },
-    rulesTarget(o.scope === 'user' ? join(o.dirs.codexHome, 'AGENTS.md') : join(o.project, 'AGENTS.md'), false),
+    tomlServerTarget(files.server, o, shared),
+    jsonTarget(files.hooks!, shared ? 'hooks (shared)' : 'hooks', (v, u) => setHooks(files.hooks!, v, 'codex', u ? null : hooksOf(o, 'codex', shared, HOOK_TIMEOUT_S))),
+    rulesTarget(files.rules!, false, shared ? { userFile: agentFiles('codex', 'user', o.project, o.dirs).rules, sharedWith: () => holdsServer(opencode, ['mcp', SERVER_NAME]) } : {}),
+    ...(shared && o.trust ? [codexTrustTarget(o)] : []),
   ]
 }
 
 function cursor(o: TargetOptions): FileTarget[] {
-  const mcp = o.scope === 'user' ? join(o.dirs.home, '.cursor', 'mcp.json') : join(o.project, '.cursor', 'mcp.json')
-  const targets = [jsonTarget(mcp, 'MCP server', (v, u) => setServer(mcp, v, 'mcpServers', stdioServer(o), u))]
+  const files = agentFiles('cursor', o.scope, o.project, o.dirs)
+  const shared = o.scope === 'project'
+  const targets = [jsonTarget(files.server, shared ? 'MCP server (shared)' : 'MCP server', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, shared) }, u))]
   // Cursor's user rules live in its settings, not in a file: only a project gets the rule.
-  if (o.scope === 'project') {
+  if (files.rules !== undefined) {
     const rule = `---\ndescription: When to recall from and remember to the user's brain\nalwaysApply: true\n---\n\n${editRulesBlock(null, instructions(false))}`
-    targets.push(ownedFileTarget(join(o.project, '.cursor', 'rules', 'brain.mdc'), rule))
+    targets.push(ownedFileTarget(files.rules, rule))
   }
   return targets
 }
 
 function geminiCli(o: TargetOptions): FileTarget[] {
-  const settings = o.scope === 'user' ? join(o.dirs.home, '.gemini', 'settings.json') : join(o.project, '.gemini', 'settings.json')
+  const files = agentFiles('gemini-cli', o.scope, o.project, o.dirs)
+  const shared = o.scope === 'project'
   return [
-    jsonTarget(settings, 'MCP server and hooks', (v, u) => {
-      setServer(settings, v, 'mcpServers', stdioServer(o), u)
-      setHooks(settings, v, 'gemini-cli', o, HOOK_TIMEOUT_S * 1000, u)
+    jsonTarget(files.server, shared ? 'MCP server and hooks (shared)' : 'MCP server and hooks', (v, u) => {
+      setServer(files.server, v, 'mcpServers', { ...serverEntry(o, shared) }, u)
+      setHooks(files.server, v, 'gemini-cli', u ? null : hooksOf(o, 'gemini-cli', shared, HOOK_TIMEOUT_S * 1000))
     }),
-    rulesTarget(o.scope === 'user' ? join(o.dirs.home, '.gemini', 'GEMINI.md') : join(o.project, 'GEMINI.md'), true),
+    rulesTarget(files.rules!, true, shared ? { userFile: agentFiles('gemini-cli', 'user', o.project, o.dirs).rules } : {}),
+    ...(shared && o.trust ? [geminiTrustTarget(o)] : []),
   ]
 }
 
 function opencode(o: TargetOptions): FileTarget[] {
-  const dir = o.scope === 'user' ? join(o.dirs.configHome, 'opencode') : o.project
-  // The .jsonc file when that is the one there; brain still refuses to rewrite one with comments.
-  const config = !existsSync(join(dir, 'opencode.json')) && existsSync(join(dir, 'opencode.jsonc')) ? join(dir, 'opencode.jsonc') : join(dir, 'opencode.json')
-  const env = serverEnv(o)
-  const server = { type: 'local', command: [o.command, 'serve'], enabled: true, ...(env ? { environment: env } : {}) }
+  const files = agentFiles('opencode', o.scope, o.project, o.dirs)
+  const shared = o.scope === 'project'
+  const entry = serverEntry(o, shared)
+  const server = { type: 'local', command: [entry.command, ...entry.args], enabled: true, ...(entry.env ? { environment: entry.env } : {}) }
+  const codexConfig = agentFiles('codex', 'project', o.project, o.dirs).server
   return [
-    jsonTarget(config, 'MCP server', (v, u) => {
-      if (!u && Object.keys(v).length === 0) v.$schema = 'https://opencode.ai/config.json'
-      setServer(config, v, 'mcp', server, u)
-      if (u && Object.keys(v).length === 1 && v.$schema !== undefined) delete v.$schema
-    }),
-    rulesTarget(join(dir, 'AGENTS.md'), false),
+    jsonTarget(
+      files.server,
+      shared ? 'MCP server (shared)' : 'MCP server',
+      (v, u) => {
+        if (!u && Object.keys(v).length === 0) v.$schema = 'https://opencode.ai/config.json'
+        setServer(files.server, v, 'mcp', server, u)
+      },
+      ['$schema'],
+    ),
+    rulesTarget(files.rules!, false, shared ? { userFile: agentFiles('opencode', 'user', o.project, o.dirs).rules, sharedWith: () => holdsServer(codexConfig, ['mcp_servers', SERVER_NAME]) } : {}),
   ]
 }
 

@@ -175,3 +175,28 @@ export function editTomlTable(file: string, text: string | null, path: readonly 
 export function tomlString(value: string): string {
   return JSON.stringify(value)
 }
+
+/** The text of the table at `path` (its own lines, not its subtables'), or null when there is none. */
+export function readTomlTable(text: string | null, path: readonly string[]): string | null {
+  const lines = scan(text ?? '')
+  const at = lines.findIndex((l) => l.header !== null && l.header.length === path.length && startsWith(l.header, path))
+  if (at === -1) return null
+  let end = at + 1
+  while (end < lines.length && lines[end]!.header === null) end++
+  return lines
+    .slice(at, end)
+    .map((l) => l.text)
+    .join('\n')
+    .trimEnd()
+}
+
+/** A one-line string or array value of a key in a table's text (`command = "x"`, `args = ["a"]`), parsed as JSON. */
+export function tomlValue(table: string, key: string): unknown {
+  const raw = new RegExp(`^\\s*${key}\\s*=\\s*(.+?)\\s*$`, 'm').exec(table)?.[1]
+  if (raw === undefined) return undefined
+  try {
+    return JSON.parse(raw)
+  } catch {
+    return undefined
+  }
+}

@@ -64,6 +64,7 @@ export abstract class BrainCommand extends Command<BrainContext> {
       remote: false,
       scopes: null,
       remoteSlugPrefixes: [],
+      local: { cwd: this.context.cwd, env: this.context.env },
       ...(options.onText ? { onText: options.onText } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),

@@ -9,7 +9,7 @@ export { processEnv, parseFlag, parseToggleOff, disableRuntimeTelemetry, type Br
 export { parseDurationMs } from './durations.js'
 export { readConfigValue, writeConfigValue, deleteConfigValue, DB_CONFIG_KEYS } from './db-config.js'
 export { DB_CONFIG_DEFAULTS, effectiveConfigValue, effectiveConfigList, type ConfigEntry } from './db-defaults.js'
-export { brainExists, hookTimeoutMs, type AgentDirs } from './home.js'
+export { brainExists, hookTimeoutMs, agentDirs, type AgentDirs } from './home.js'
 export { configFilePath } from './file-config.js'
 export { readLlmSettings, normalizeLlmUrl, LLM_URL_KEY, LLM_MODEL_KEY, type LlmSettings } from './llm.js'
 export { backupSettings, normalizeBackupValue, BACKUP_DEFAULTS, BACKUP_CONFIG_KEYS, type BackupSettings } from './backup-config.js'

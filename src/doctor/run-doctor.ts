@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js'
 import type { Database } from '../db/index.js'
 import { serializeError } from '../errors/index.js'
 import { checkConnection, checkPgvector, checkSchema } from './database.js'
+import { checkAgents, type AgentsCheckOptions } from './agents.js'
 import { checkBackups } from './backups.js'
 import { checkEmbeddings } from './embeddings.js'
 import { checkHistory } from './history.js'
@@ -22,6 +23,8 @@ export interface DoctorOptions {
   withBrain: <T>(fn: (db: Database) => Promise<T>) => Promise<T>
   /** The database checks give up after this long (default 30 s), so doctor never hangs. */
   timeoutMs?: number
+  /** Check the coding agents brain is installed in on this machine (a local caller only). */
+  agents?: AgentsCheckOptions
 }
 
 /** The error's own words and its cause's: "Could not connect … (connect ECONNREFUSED …)". */
@@ -93,6 +96,7 @@ async function databaseChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
 
 /** Every check, in a fixed order; the overall status is the worst of them. */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
-  const checks = [checkServiceOrLock(options.config, options.version), ...(await databaseChecks(options)), checkVersionMigrations(options.config.home, options.version)]
+  const agents = options.agents === undefined ? [] : await checkAgents(options.agents).catch((err: unknown) => [check('agents', 'warn', `check failed: ${describeFailure(err)}`)])
+  const checks = [checkServiceOrLock(options.config, options.version), ...(await databaseChecks(options)), checkVersionMigrations(options.config.home, options.version), ...agents]
   return { status: overallStatus(checks), checks }
 }

@@ -36,6 +36,8 @@ export interface OperationContext {
    * token reaches only source-scoped operations, and only with this source.
    */
   sourceLimit?: string | null
+  /** A local caller's working directory and environment (the CLI's, in the service too); absent over MCP and HTTP. */
+  local?: { cwd: string; env: Readonly<Record<string, string | undefined>> }
   /** The name of the calling token (HTTP); recorded as who wrote a page. */
   caller?: string | null
 }

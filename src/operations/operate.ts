@@ -22,7 +22,7 @@ function doctorText(report: DoctorReport): string {
 const runDoctorTool = defineOperation({
   name: 'run_doctor',
   description:
-    "Run the brain's health checks (database, schema, pgvector, embeddings coverage, queue and workers, service, sources, history, version migrations). Returns {status, checks: [{name, status: ok|warn|fail, message}]}.",
+    "Run the brain's health checks (database, schema, pgvector, embeddings coverage, queue and workers, service, sources, history, version migrations, and for a local caller the coding agents brain is installed in). Returns {status, checks: [{name, status: ok|warn|fail, message}]}.",
   input: z.strictObject({}),
   mutating: false,
   admin: true,
@@ -30,15 +30,18 @@ const runDoctorTool = defineOperation({
     const [{ runDoctor }, { currentVersion }, { brainIsConfigured }] = await Promise.all([import('../doctor/index.js'), import('../releases/version/index.js'), import('../frontmatter/index.js')])
     // The database is a check of its own: it is opened inside runDoctor, never before.
     const config = ctx.config ? await ctx.config() : (await ctx.brain()).config
-    return runDoctor({ config, version: currentVersion(), brainConfigured: brainIsConfigured(config), withBrain: async (fn) => fn((await ctx.brain()).db) })
+    // The coding agents are the local caller's, read from its home and working directory.
+    const agents = ctx.remote || ctx.local === undefined ? undefined : ctx.local
+    return runDoctor({ config, version: currentVersion(), brainConfigured: brainIsConfigured(config), withBrain: async (fn) => fn((await ctx.brain()).db), ...(agents ? { agents } : {}) })
   },
   present: { text: doctorText },
   cli: {
     path: ['doctor'],
-    description: "Check the brain's health: database, schema, pgvector, embeddings, queue, service or lock, sources, version migrations",
+    description: "Check the brain's health: database, schema, pgvector, embeddings, queue, service or lock, sources, version migrations, coding agents",
     details: [
       'Each check reports ok, warn or fail with a message that says what to do; the overall status is the worst of them. Exit code 1 when any check fails.',
       'The database is tried once, without connect retries, so an unreachable server is reported at once.',
+      "Each coding agent brain is installed in (user scope, and the project scope of the current directory) is a check: whether the command its entry starts runs, and whether its client still needs the project's MCP server approved or the folder trusted.",
     ].join('\n\n'),
     examples: [
       ['Check', '$0 doctor'],

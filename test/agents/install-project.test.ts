@@ -1,0 +1,154 @@
+/**
+ * `brain agents install --scope project`: shared files name nothing of this machine, --trust
+ * writes the client's approval or trust (and nothing does without it), the instructions block is
+ * written once per agent, Codex and opencode share AGENTS.md, and doctor reports each install.
+ */
+import { execFileSync } from 'node:child_process'
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import t from 'tap'
+import { checkAgents } from '../../src/doctor/agents.js'
+import { AGENTS, pendingSteps } from '../../src/agents/index.js'
+import { agentDirs } from '../../src/config/index.js'
+import { json, sandbox, snapshot } from '../helpers/agents-sandbox.js'
+import { runBrain } from '../helpers/cli.js'
+
+function filesUnder(dir: string, skip: string[]): string[] {
+  const out: string[] = []
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name)
+    if (skip.includes(name)) continue
+    if (statSync(full).isDirectory()) out.push(...filesUnder(full, skip))
+    else out.push(full)
+  }
+  return out
+}
+
+t.test("committed project files hold no path of this machine, no brain home, no person's command", async (t) => {
+  const s = sandbox({}, { brainHome: 'elsewhere/brain home' })
+  for (const agent of AGENTS) await s.install(agent, { scope: 'project', source: 'work' })
+  // Claude Code's local settings are this person's by design (and git-ignored by Claude Code).
+  const shared = filesUnder(s.project, ['settings.local.json'])
+  t.same(shared.map((f) => relative(s.project, f)).sort(), [
+    '.codex/config.toml',
+    '.codex/hooks.json',
+    '.cursor/mcp.json',
+    '.cursor/rules/brain.mdc',
+    '.gemini/settings.json',
+    '.mcp.json',
+    'AGENTS.md',
+    'CLAUDE.md',
+    'GEMINI.md',
+    'opencode.json',
+  ])
+  for (const file of shared) {
+    const text = readFileSync(file, 'utf8')
+    for (const machine of [s.root, s.brainHome, s.home, process.execPath, process.cwd()]) t.notOk(text.includes(machine), `${relative(s.project, file)} does not name ${machine}`)
+  }
+  const local = readFileSync(join(s.project, '.claude', 'settings.local.json'), 'utf8')
+  t.ok(local.includes(join(s.brainHome, 'bin', 'brain')), "this person's launcher goes to the local settings")
+})
+
+t.test('--trust writes the approval and trust files; without it nothing is written there', async (t) => {
+  const s = sandbox({ 'home/.codex/config.toml': 'model = "o3"\n', 'home/.gemini/trustedFolders.json': '{ "/srv/other": "TRUST_FOLDER" }\n' })
+  const before = snapshot(s.root, s.brainHome)
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const plain = await s.install(agent, { scope: 'project' })
+    t.ok(plain.changes.every((c) => !/trust/.test(c.holds)))
+  }
+  t.equal(readFileSync(join(s.home, '.codex', 'config.toml'), 'utf8'), 'model = "o3"\n', 'no Codex trust without --trust')
+  t.equal(readFileSync(join(s.home, '.gemini', 'trustedFolders.json'), 'utf8'), before['home/.gemini/trustedFolders.json'], 'no Gemini trust without --trust')
+  t.notOk('enabledMcpjsonServers' in json(join(s.project, '.claude', 'settings.local.json')))
+
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) await s.install(agent, { scope: 'project', trust: true })
+  t.same(json(join(s.project, '.claude', 'settings.local.json')).enabledMcpjsonServers, ['brain'])
+  t.equal(readFileSync(join(s.home, '.codex', 'config.toml'), 'utf8'), `model = "o3"\n\n[projects.${JSON.stringify(s.project)}]\ntrust_level = "trusted"\n`)
+  t.same(json(join(s.home, '.gemini', 'trustedFolders.json')), { '/srv/other': 'TRUST_FOLDER', [s.project]: 'TRUST_FOLDER' })
+  const checks = await checkAgents({ env: s.env, cwd: s.project })
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'])
+    t.match(
+      checks.find((c) => c.name === `agent ${agent} (project)`),
+      { status: 'ok' },
+      `${agent} needs nothing more`,
+    )
+
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) await s.install(agent, { scope: 'project', trust: true, uninstall: true })
+  t.same(snapshot(s.root, s.brainHome), before, 'uninstall --trust gives every file back, byte for byte')
+})
+
+t.test('the instructions block is written once per agent when both scopes are installed', async (t) => {
+  const s = sandbox({ 'project/CLAUDE.md': '# Project\n' })
+  await s.install('claude-code')
+  await s.install('claude-code', { scope: 'project' })
+  t.equal(readFileSync(join(s.project, 'CLAUDE.md'), 'utf8'), '# Project\n', 'the user file has the block: the project gets none')
+  t.match(readFileSync(join(s.home, '.claude', 'CLAUDE.md'), 'utf8'), /brain:begin/)
+})
+
+t.test('Codex and opencode share a project AGENTS.md: uninstalling one keeps the block the other reads', async (t) => {
+  const s = sandbox({ 'project/AGENTS.md': '# Agents\n' })
+  await s.install('codex', { scope: 'project' })
+  await s.install('opencode', { scope: 'project' })
+  const both = readFileSync(join(s.project, 'AGENTS.md'), 'utf8')
+  t.equal(both.match(/brain:begin/g)?.length, 1)
+  await s.install('codex', { scope: 'project', uninstall: true })
+  t.equal(readFileSync(join(s.project, 'AGENTS.md'), 'utf8'), both, 'opencode still reads it')
+  await s.install('opencode', { scope: 'project', uninstall: true })
+  t.equal(readFileSync(join(s.project, 'AGENTS.md'), 'utf8'), '# Agents\n', 'the last one out removes it')
+})
+
+t.test('doctor lists each installed agent, whether its command runs and what its client needs', async (t) => {
+  const s = sandbox()
+  t.match(await checkAgents({ env: s.env, cwd: s.project }), [{ name: 'agents', status: 'ok' }])
+  await s.install('claude-code')
+  await s.install('cursor', { scope: 'project' })
+  const checks = await checkAgents({ env: s.env, cwd: s.project })
+  t.match(checks, [
+    { name: 'agent claude-code (user)', status: 'ok', message: /command runs \(\d+\./ },
+    { name: 'agent cursor (project)', status: 'warn', message: /Cursor Settings/ },
+  ])
+  const launcher = join(s.brainHome, 'bin', 'brain')
+  writeFileSync(launcher, readFileSync(launcher, 'utf8').replace(/\[ -f '?([^' ]+)'? \]/, '[ -f /gone/brain.js ]'))
+  const broken = await checkAgents({ env: s.env, cwd: s.project })
+  t.match(broken[0], { status: 'fail', message: /does not start \(brain: .* is gone/ })
+})
+
+t.test('the CLI: a mistyped --project is an error and nothing is created', async (t) => {
+  const s = sandbox()
+  const res = await runBrain(['agents', 'install', 'codex', '--scope', 'project', '--project', 'no-such-dir', '--json'], s.env, undefined, s.project)
+  t.equal(res.code, 1)
+  t.match(res.json(), { error: { class: 'UsageError', code: 'project_not_found' } })
+  t.same(readdirSync(s.project), [])
+  const refusals: Array<[string[], string]> = [
+    [['vim'], 'unknown_agent'],
+    [['codex', '--scope', 'global'], 'invalid_scope'],
+    [['codex', '--trust'], 'trust_needs_project'],
+    [['codex', '--command', '"node'], 'invalid_command'],
+  ]
+  for (const [args, code] of refusals) {
+    const refused = await runBrain(['agents', 'install', ...args, '--json'], s.env, undefined, s.project)
+    t.match(refused.json(), { error: { class: 'UsageError', code } }, args.join(' '))
+  }
+  t.same(readdirSync(s.home), [], 'a refused install writes nothing, not even the launcher')
+  const ok = await runBrain(['agents', 'install', 'gemini-cli', '--scope', 'project', '--json'], s.env, undefined, s.project)
+  t.equal(ok.code, 0, ok.stderr)
+  t.match(ok.json(), { pending: [/^Gemini CLI: .*--trust/] })
+})
+
+t.test("Claude Code's local settings in a git work tree: a step until git ignores them", async (t) => {
+  const s = sandbox()
+  execFileSync('git', ['init', '-q'], { cwd: s.project })
+  const first = await s.install('claude-code', { scope: 'project', trust: true })
+  t.match(first.changes, [{ holds: 'launcher' }])
+  t.same(pendingSteps('claude-code', 'project', s.project, agentDirs(s.env)), ['git: add .claude/settings.local.json to .gitignore; it holds paths of this machine.'])
+  writeFileSync(join(s.project, '.gitignore'), '.claude/settings.local.json\n')
+  t.same(pendingSteps('claude-code', 'project', s.project, agentDirs(s.env)), [])
+})
+
+t.test("hooks an older install put in a project's shared Claude Code settings move to the local ones", async (t) => {
+  const legacy =
+    '{\n  "hooks": {\n    "Stop": [\n      { "hooks": [{ "type": "command", "command": "guard.sh" }] },\n      { "hooks": [{ "type": "command", "command": "brain hook claude-code stop", "timeout": 10 }] }\n    ]\n  }\n}\n'
+  const s = sandbox({ 'project/.claude/settings.json': legacy })
+  await s.install('claude-code', { scope: 'project' })
+  t.same(json(join(s.project, '.claude', 'settings.json')), { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'guard.sh' }] }] } }, "only brain's old hook leaves the shared file")
+  t.match(json(join(s.project, '.claude', 'settings.local.json')), { hooks: { Stop: [{ hooks: [{ command: /hook claude-code stop # brain:agents-install$/ }] }] } })
+})

@@ -78,11 +78,21 @@ export class Finisher {
 
   private async writeWithRetry(batch: Pending[]): Promise<void> {
     let delay = 250
+    let told = false
     for (;;) {
       try {
         await this.write(batch)
         return
       } catch (err) {
+        // Whoever waits here for a job that ended learns how now: the retries below may last as
+        // long as the disk stays full or the server stays down. A job going back to the queue
+        // has not ended; its waiters keep following it.
+        if (!told) {
+          told = true
+          for (const p of batch) {
+            if (p.kind === 'completed' || p.kind === 'failed') this.signals.deliverHere({ e: 'unrecorded', id: p.item.id, completed: p.kind === 'completed', output: p.item.output })
+          }
+        }
         if (this.stopped) {
           for (const p of batch) p.resolve()
           return

@@ -52,11 +52,16 @@ export class Finisher {
     })
   }
 
-  /** Waits for every queued write. */
-  async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.inFlight.size > 0) {
+  /**
+   * Waits for every queued write, or `withinMs` at most: writes the database keeps refusing
+   * (a full disk) must not hold a stopping worker forever.
+   */
+  async drain(withinMs = Number.POSITIVE_INFINITY): Promise<void> {
+    const deadline = Date.now() + withinMs
+    while ((this.queue.length > 0 || this.inFlight.size > 0) && Date.now() < deadline) {
       if (this.queue.length > 0 && !this.scheduled) this.flush()
-      await Promise.all([...this.inFlight])
+      const left = deadline - Date.now()
+      await (Number.isFinite(left) ? Promise.race([Promise.all([...this.inFlight]), new Promise((r) => setTimeout(r, Math.max(0, left)).unref())]) : Promise.all([...this.inFlight]))
       if (this.queue.length > 0) await new Promise((r) => setImmediate(r))
     }
   }

@@ -19,7 +19,8 @@ import { defaultResolver } from '../../workers/registry.js'
 registerHandlers(defaultResolver)
 
 export type EngineName = 'pglite' | 'postgres'
-export const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
+/** Both engines, or those named in BRAIN_TEST_ENGINES (`pglite` for a fast inner loop). */
+export const ENGINES: readonly EngineName[] = (['pglite', 'postgres'] as const).filter((engine) => (process.env.BRAIN_TEST_ENGINES ?? 'pglite,postgres').split(',').includes(engine))
 
 export interface TestDatabase {
   engine: EngineName

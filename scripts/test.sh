@@ -4,6 +4,7 @@
 # every test file with tap, and stops the cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+suite_started=$(date +%s)
 
 bash scripts/setup-postgres.sh
 bash scripts/setup-chromium.sh
@@ -36,16 +37,33 @@ fi
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/brain-test-run.XXXXXX")
 chmod 755 "$run_tmp"
 export TMPDIR="$run_tmp"
-eval "$(node dist/test/helpers/cluster-cli.js start)"
+# BRAIN_TEST_ENGINES=pglite runs the engine suite on the embedded engine only, with no cluster.
+if [ "${BRAIN_TEST_ENGINES:-pglite,postgres}" != "pglite" ]; then
+  eval "$(node dist/test/helpers/cluster-cli.js start)"
+fi
 finish() {
-  node dist/test/helpers/cluster-cli.js stop "$BRAIN_TEST_PG_DIR" >/dev/null 2>&1 || true
+  if [ -n "${BRAIN_TEST_PG_DIR:-}" ]; then node dist/test/helpers/cluster-cli.js stop "$BRAIN_TEST_PG_DIR" >/dev/null 2>&1 || true; fi
   rm -rf "$run_tmp"
 }
 trap finish EXIT
-echo "[test] PostgreSQL test cluster at ${BRAIN_TEST_PG_URL} (template ${BRAIN_TEST_PG_TEMPLATE})" >&2
+if [ -n "${BRAIN_TEST_PG_URL:-}" ]; then echo "[test] PostgreSQL test cluster at ${BRAIN_TEST_PG_URL} (template ${BRAIN_TEST_PG_TEMPLATE})" >&2; fi
 
-files=("$@")
-if [ ${#files[@]} -eq 0 ]; then
+# Arguments are test files or folders, as sources (test/memory, test/memory/recall.test.ts) or
+# as built files (dist/test/memory/recall.test.js).
+files=()
+for arg in "$@"; do
+  built=$arg
+  case "$built" in
+    dist/*) ;;
+    test/* | test) built="dist/${built%.ts}"; [[ "$built" == *.test ]] && built="$built.js" ;;
+  esac
+  if [ -d "$built" ]; then
+    mapfile -t -O "${#files[@]}" files < <(find "$built" -name '*.test.js' | sort)
+  else
+    files+=("$built")
+  fi
+done
+if [ $# -eq 0 ]; then
   mapfile -t files < <(find dist/test -name '*.test.js' | sort)
 fi
 log=$(mktemp)
@@ -56,6 +74,6 @@ set -e
 # A plain closing line that any CI reader understands.
 passed=$(grep -cE '^ *ok [0-9]+ ' "$log" || true)
 failed=$(grep -cE '^ *not ok [0-9]+ ' "$log" || true)
-echo "tests: ${passed} passed, ${failed} failed"
+echo "tests: ${passed} passed, ${failed} failed in $(($(date +%s) - suite_started)) s"
 rm -f "$log"
 exit "$status"

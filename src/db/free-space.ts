@@ -53,6 +53,15 @@ export class FreeSpaceGuard {
   }
 
   /**
+   * The check before work that writes a lot (a job): room for the reserve and `extraBytes`
+   * beyond it, so the work fails at its start instead of part way, when the log's next segment
+   * takes what the reserve was keeping.
+   */
+  checkRoom(extraBytes: number): void {
+    this.checkAbove(this.options.reserveBytes + extraBytes)
+  }
+
+  /**
    * The check for the small writes that record what happened (a job's outcome, its progress),
    * allowed into the lower half of the reserve: a write refused for lack of space must still be
    * reported to whoever waits for it, or the waiter hangs.

@@ -11,6 +11,14 @@ import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryResult, type
 
 const PARSERS = { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseInt8 }
 
+/**
+ * The write-ahead log's bounds on the embedded engine. PGLite runs PostgreSQL as a single
+ * process with no checkpointer, so the log is trimmed only when it outgrows max_wal_size: at the
+ * default (1 GB) an import could hold hundreds of megabytes of log on disk. Capped, the log
+ * stays within a few 16 MiB segments, which is what the free-space reserve and the room checked before a job (WAL_SEGMENT_BYTES) are sized for.
+ */
+const WAL_SETTINGS = ['-c', 'max_wal_size=64MB', '-c', 'min_wal_size=32MB']
+
 type PgliteQueryable = Pick<PGlite, 'query' | 'exec'> | Transaction
 
 /** Runs before a statement that may write; throws to refuse it. */
@@ -161,6 +169,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
       extensions: modules.extensions,
       parsers: PARSERS,
+      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS],
       ...(options.template && !copied ? { loadDataDir: options.template } : {}),
     })
   } catch (err) {
@@ -169,7 +178,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   }
   const instance = new ReplaceablePglite(first, {
     reopen: () =>
-      modules.PGlite.create(options.dataDir, { extensions: modules.extensions, parsers: PARSERS }).catch((err: unknown) => {
+      modules.PGlite.create(options.dataDir, { extensions: modules.extensions, parsers: PARSERS, startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS] }).catch((err: unknown) => {
         throw openFailure(err, options, openGuard)
       }),
     beforeReopen: () => {
@@ -230,5 +239,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   const bookkeeping: Database = { ...database, ...lanes(() => guard.checkBookkeeping()) }
   bookkeeping.forBookkeeping = () => bookkeeping
   database.forBookkeeping = () => bookkeeping
+  database.checkRoom = (extraBytes) => guard.checkRoom(extraBytes)
+  bookkeeping.checkRoom = database.checkRoom
   return database
 }

@@ -62,7 +62,16 @@ export interface Database extends SqlExecutor {
    * it, so a write refused on a nearly full disk still reaches whoever waits for it.
    */
   forBookkeeping?: () => Database
+  /**
+   * Throws disk_full unless there is room for the free-space reserve and `extraBytes` more (the
+   * engine's next log segment): checked before work that writes a lot, where the engine keeps a
+   * reserve.
+   */
+  checkRoom?: (extraBytes: number) => void
 }
+
+/** PostgreSQL's write-ahead log grows a whole segment of this size at a time. */
+export const WAL_SEGMENT_BYTES = 16 * 1024 * 1024
 
 /** Uniform JS types for both drivers: int8 and numeric as numbers, timestamps as Date. */
 export const INT8_OID = 20

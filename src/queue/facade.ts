@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js'
-import { bookkeepingOf, type Database } from '../db/index.js'
+import { WAL_SEGMENT_BYTES, bookkeepingOf, type Database } from '../db/index.js'
 import { DatabaseError } from '../errors/index.js'
 import type { Logger } from '../util/index.js'
 import { registeredHandlers, type HandlerResolver } from './handler.js'
@@ -69,6 +69,9 @@ class BrainQueue implements Queue {
     }
     // Checked once a job would be inserted: a submission that rejoins a kept job brings no data of its own.
     parseJobData(name, data)
+    // A job starts only with room for the engine's next log segment beyond the reserve, so on a
+    // filling disk it is refused at once rather than stopped part way.
+    this.deps.db.checkRoom?.(WAL_SEGMENT_BYTES)
     // A stately queue (autopilot-cycle) refuses a second waiting job: the caller gets the one
     // that waits. If that one is claimed in between, the next round inserts.
     for (let attempt = 0; attempt < 3; attempt++) {

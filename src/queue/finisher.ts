@@ -52,11 +52,16 @@ export class Finisher {
     })
   }
 
-  /** Waits for every queued write. */
-  async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.inFlight.size > 0) {
+  /**
+   * Waits for every queued write, or `withinMs` at most: writes the database keeps refusing
+   * (a full disk) must not hold a stopping worker forever.
+   */
+  async drain(withinMs = Number.POSITIVE_INFINITY): Promise<void> {
+    const deadline = Date.now() + withinMs
+    while ((this.queue.length > 0 || this.inFlight.size > 0) && Date.now() < deadline) {
       if (this.queue.length > 0 && !this.scheduled) this.flush()
-      await Promise.all([...this.inFlight])
+      const left = deadline - Date.now()
+      await (Number.isFinite(left) ? Promise.race([Promise.all([...this.inFlight]), new Promise((r) => setTimeout(r, Math.max(0, left)).unref())]) : Promise.all([...this.inFlight]))
       if (this.queue.length > 0) await new Promise((r) => setImmediate(r))
     }
   }
@@ -78,11 +83,21 @@ export class Finisher {
 
   private async writeWithRetry(batch: Pending[]): Promise<void> {
     let delay = 250
+    let told = false
     for (;;) {
       try {
         await this.write(batch)
         return
       } catch (err) {
+        // Whoever waits here for a job that ended learns how now: the retries below may last as
+        // long as the disk stays full or the server stays down. A job going back to the queue
+        // has not ended; its waiters keep following it.
+        if (!told) {
+          told = true
+          for (const p of batch) {
+            if (p.kind === 'completed' || p.kind === 'failed') this.signals.deliverHere({ e: 'unrecorded', id: p.item.id, completed: p.kind === 'completed', output: p.item.output })
+          }
+        }
         if (this.stopped) {
           for (const p of batch) p.resolve()
           return

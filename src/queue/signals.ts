@@ -14,6 +14,12 @@ export type JobEvent =
   | { e: 'cancel'; id: string }
   /** A process checking that its own LISTEN still works. */
   | { e: 'ping'; token: string }
+  /**
+   * This process ran the job to an end it could not store (the database refused the write): its
+   * waiters in this process hear the outcome here instead of waiting for a record that may never
+   * come. Never sent to other processes.
+   */
+  | { e: 'unrecorded'; id: string; completed: boolean; output: Record<string, unknown> }
 
 type JobEventListener = (event: JobEvent) => void
 
@@ -49,6 +55,11 @@ export class JobSignals {
   async publish(event: JobEvent): Promise<void> {
     if (this.crossProcess) await this.db.query('SELECT pg_notify($1, $2)', [JOB_CHANNEL, JSON.stringify(event)])
     else this.emitLocal(event)
+  }
+
+  /** Delivers to this process's listeners only, on either engine. */
+  deliverHere(event: JobEvent): void {
+    this.emitLocal(event)
   }
 
   /** For statements that already NOTIFY when cross-process: delivers in-process otherwise. */

@@ -1,4 +1,5 @@
-import { NotFoundError } from '../errors/index.js'
+import { NotAvailableError, NotFoundError, isBrainError, type BrainError } from '../errors/index.js'
+import { JobStalledError } from './errors.js'
 import type { ExecutionDeps } from './execute.js'
 import { runInline, type InlineOptions } from './inline.js'
 import { localWorkerServes } from './local-workers.js'
@@ -6,7 +7,7 @@ import { isFinished } from './record.js'
 import { claimJob } from './sql/claim-job.js'
 import { readJob } from './sql/read-jobs.js'
 import { rescueStalled } from './sql/rescue.js'
-import { liveWorkerCount, reapDeadWorkers } from './sql/workers.js'
+import { jobFollowers, liveWorkerCount, probeWrite, reapDeadWorkers } from './sql/workers.js'
 import type { JobDetail, JobName } from './types.js'
 
 /**
@@ -47,31 +48,92 @@ function sleepUntilWoken(ms: number, signal: AbortSignal | undefined, setWake: (
   })
 }
 
+/** How long a waited-for job may go without a sign of life before the wait ends with an error. */
+export function stallAfterMs(deps: ExecutionDeps): number {
+  // Past a whole rescue period (twice the liveness), so a job whose worker died is first given
+  // back to the queue and run again, and only a job nobody can take any more ends the wait.
+  return 2 * deps.timings.livenessMs + deps.timings.heartbeatMs
+}
+
+/** A job this process ran to an end the database could not store, as its record would read. */
+function endedHere(current: JobDetail, outcome: { completed: boolean; output: Record<string, unknown> }): JobDetail {
+  const completedAt = new Date()
+  if (outcome.completed) return { ...current, status: 'completed', result: outcome.output.result ?? null, completedAt }
+  return { ...current, status: 'dead', error: outcome.output.error ?? null, completedAt }
+}
+
+/** What a sign of life is: a new state, a new claim, or new progress. */
+function lifeMark(job: JobDetail): string {
+  return JSON.stringify([job.status, job.attempts, job.progress])
+}
+
+/**
+ * Why a job stopped moving, as the error its waiter ends with: a disk too full to write on comes
+ * first, since it explains both a worker that cannot beat and a job that cannot be claimed.
+ */
+async function whyStalled(deps: ExecutionDeps, job: JobDetail, silentMs: number): Promise<BrainError> {
+  try {
+    await probeWrite(deps.db)
+  } catch (err) {
+    if (isBrainError(err) && err.code === 'disk_full') return err
+  }
+  const seconds = Math.round(silentMs / 1000)
+  if (job.status === 'waiting') {
+    return new NotAvailableError('worker_unavailable', `No worker has taken job ${job.id} (${job.name}) in ${seconds} s, and none that serves it is alive.`, {
+      hint: 'Check `brain service status` and `brain jobs list`; start a worker with `brain jobs work`. The job stays queued and runs once a worker is back.',
+    })
+  }
+  return new JobStalledError('job_stalled', `Job ${job.id} (${job.name}) has not been heard from in ${seconds} s: the process running it stopped reporting.`, {
+    hint: `See \`brain jobs get ${job.id}\` and the worker's log. The job goes back to the queue once its worker is declared gone; \`brain jobs cancel ${job.id}\` stops it.`,
+  })
+}
+
 /**
  * Waits until a job is completed or dead. A waiting job is run inline when nobody else will run
- * it; otherwise completion arrives by signal, and every liveness period the waiter re-checks
+ * it; otherwise completion arrives by signal, and every heartbeat period the waiter re-checks
  * (a worker may have died: stalled jobs are rescued, and run inline if no worker is left).
+ *
+ * The wait follows the job's liveness, never hope: as long as the job changes state, reports
+ * progress, or has a live process holding it (or a live worker that will claim it), the wait
+ * goes on; once it has shown none of these for stallAfterMs, the wait ends with disk_full,
+ * worker_unavailable or job_stalled. A job this process ran but could not record ends the wait
+ * at once with its real outcome.
  */
 export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: InlineOptions = {}): Promise<JobDetail> {
   let wake: () => void = () => undefined
   let woken = false
+  let unrecorded: { completed: boolean; output: Record<string, unknown> } | null = null
   // While this process runs the job itself, its progress arrives directly, not by NOTIFY. The
   // NOTIFY of an attempt run here can arrive after the run ended, so attempts are remembered.
   let runningHere = false
   const ranHere = new Set<number>()
+  let lastLife = Date.now()
   const unsubscribe = await deps.signals.subscribe((event) => {
-    if (event.e === 'progress' && event.id === job.id && !runningHere && !(event.attempt !== undefined && ranHere.has(event.attempt))) options.onProgress?.(event.p)
+    if (event.e === 'progress' && event.id === job.id) {
+      lastLife = Date.now()
+      if (!runningHere && !(event.attempt !== undefined && ranHere.has(event.attempt))) options.onProgress?.(event.p)
+    }
+    if (event.e === 'unrecorded' && event.id === job.id && !runningHere) {
+      unrecorded = { completed: event.completed, output: event.output }
+      woken = true
+      wake()
+    }
     if (event.e === 'done' && event.ids.includes(job.id)) {
       woken = true
       wake()
     }
   })
+  const stallMs = stallAfterMs(deps)
+  const tickMs = Math.min(deps.timings.livenessMs, deps.timings.heartbeatMs)
+  let mark = lifeMark(job)
+  let lastRescue = Date.now()
   try {
     for (;;) {
       woken = false
       const current = await readJob(deps.db, job.id)
       if (!current) throw new NotFoundError('job_not_found', `Job ${job.id} no longer exists.`)
       if (isFinished(current)) return current
+      if (unrecorded !== null) return endedHere(current, unrecorded)
       options.signal?.throwIfAborted()
       if (current.status === 'waiting' && (await shouldRunInline(deps, job.name as JobName))) {
         const claimed = await claimJob(deps.db, job.name as JobName, job.id)
@@ -83,14 +145,30 @@ export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: Inl
           } finally {
             runningHere = false
           }
+          lastLife = Date.now()
           continue
         }
       }
+      const now = Date.now()
+      if (lifeMark(current) !== mark) {
+        mark = lifeMark(current)
+        lastLife = now
+      } else if (now - lastLife >= stallMs) {
+        const followers = await jobFollowers(deps.db, job.id, job.name as JobName, deps.timings.livenessMs)
+        const alive = current.status === 'waiting' ? followers.server || followers.holder : followers.holder
+        // Where another process may pick it up, a job nobody holds goes back to the queue first.
+        const requeued = !alive && deps.db.capabilities.multiProcess && (await rescue(deps)) > 0
+        if (!alive && !requeued) throw await whyStalled(deps, current, now - lastLife)
+        lastLife = now
+        if (requeued) continue
+      }
       if (woken) continue
-      const before = Date.now()
-      await sleepUntilWoken(deps.timings.livenessMs, options.signal, (w) => (wake = w))
+      await sleepUntilWoken(tickMs, options.signal, (w) => (wake = w))
       wake = () => undefined
-      if (!woken && Date.now() - before >= deps.timings.livenessMs && deps.db.capabilities.multiProcess) await rescue(deps)
+      if (!woken && Date.now() - lastRescue >= deps.timings.livenessMs && deps.db.capabilities.multiProcess) {
+        lastRescue = Date.now()
+        await rescue(deps)
+      }
     }
   } finally {
     await unsubscribe()

@@ -157,7 +157,8 @@ export class Worker {
     for (const entry of this.inFlight.values()) entry.running?.abort(shutdownError)
     await this.loopDone
     await Promise.all([...this.inFlight.values()].map((e) => e.done))
-    await this.deps.finisher.drain()
+    // Outcomes the database still refuses after a liveness period are left to stall rescue.
+    await this.deps.finisher.drain(this.deps.timings.livenessMs)
     this.deps.finisher.stop()
     await this.unsubscribe?.().catch(() => undefined)
     await this.boss?.stop().catch((err: unknown) => this.deps.logger.warn(`pg-boss stop: ${String(err)}`))

@@ -11,6 +11,7 @@ import { migrate } from '../../src/db/migrate.js'
 import { readEmptyTemplate } from '../../src/db/template.js'
 import type { Database } from '../../src/db/types.js'
 import { startPgCluster, type PgCluster } from './pg-cluster.js'
+import { profiled } from './profile.js'
 import { registerHandlers } from '../../src/queue/handler.js'
 import { defaultResolver } from '../../workers/registry.js'
 
@@ -18,7 +19,8 @@ import { defaultResolver } from '../../workers/registry.js'
 registerHandlers(defaultResolver)
 
 export type EngineName = 'pglite' | 'postgres'
-export const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
+/** Both engines, or those named in BRAIN_TEST_ENGINES (`pglite` for a fast inner loop). */
+export const ENGINES: readonly EngineName[] = (['pglite', 'postgres'] as const).filter((engine) => (process.env.BRAIN_TEST_ENGINES ?? 'pglite,postgres').split(',').includes(engine))
 
 export interface TestDatabase {
   engine: EngineName
@@ -60,7 +62,11 @@ export async function clusterAdminUrl(): Promise<string> {
  * Creates an empty database on the test cluster and returns its URL. `icuLocale` makes its
  * default collation that language's (e.g. `en-US`) rather than the cluster's byte order.
  */
-export async function createPgDatabase(options: { migrated: boolean; icuLocale?: string }): Promise<{ url: string; drop: () => Promise<void> }> {
+export function createPgDatabase(options: { migrated: boolean; icuLocale?: string }): Promise<{ url: string; drop: () => Promise<void> }> {
+  return profiled('pgDatabases', () => createDatabase(options))
+}
+
+async function createDatabase(options: { migrated: boolean; icuLocale?: string }): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = await clusterAdminUrl()
   const name = `brain_t_${randomBytes(6).toString('hex')}`
   const template = options.migrated && options.icuLocale === undefined ? process.env.BRAIN_TEST_PG_TEMPLATE : undefined
@@ -93,7 +99,8 @@ export async function createPgDatabase(options: { migrated: boolean; icuLocale?:
 export async function openTestDatabase(engine: EngineName): Promise<TestDatabase & { cleanup: () => Promise<void> }> {
   if (engine === 'pglite') {
     pgliteTemplate ??= makePgliteTemplate()
-    const db = await openPglite({ dataDir: 'memory', memory: true, template: await pgliteTemplate })
+    const template = await pgliteTemplate
+    const db = await profiled('pgliteBoots', () => openPglite({ dataDir: 'memory', memory: true, template }))
     return { engine, db, url: null, cleanup: () => db.close() }
   }
   const created = await createPgDatabase({ migrated: true })

@@ -38,7 +38,7 @@ export function spawnScript(script: string, args: string[], env: Record<string, 
     child,
     lines,
     exited,
-    line(pattern, timeoutMs = 20_000) {
+    line(pattern, timeoutMs = 120_000) {
       const found = lines.find((l) => pattern.test(l))
       if (found) return Promise.resolve(found)
       return new Promise((resolve, reject) => {

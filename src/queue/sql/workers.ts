@@ -72,3 +72,30 @@ export async function pruneWorkers(db: SqlExecutor, olderThanMs: number): Promis
   const { rowCount } = await db.query(`DELETE FROM minion_workers WHERE heartbeat_at < now() - $1::bigint * interval '1 millisecond'`, [olderThanMs])
   return rowCount
 }
+
+export interface JobFollowers {
+  /** A process holds the job and is alive: its heartbeat is fresh, or it is this very process. */
+  holder: boolean
+  /** A long-lived worker serving the job's name has a fresh heartbeat. */
+  server: boolean
+}
+
+/** Who could still finish a job: the process holding it, and the workers that could claim it. */
+export async function jobFollowers(db: SqlExecutor, id: string, name: JobName, livenessMs: number): Promise<JobFollowers> {
+  const { rows } = await db.query<{ holder: boolean | null; server: boolean | null }>(
+    `SELECT
+       bool_or($1::uuid = ANY(active_jobs) AND (heartbeat_at > now() - $3::integer * interval '1 millisecond' OR (pid = $4 AND process_space IS NOT DISTINCT FROM $5))) AS holder,
+       bool_or(kind = 'worker' AND $2 = ANY(names) AND heartbeat_at > now() - $3::integer * interval '1 millisecond') AS server
+     FROM minion_workers`,
+    [id, name, livenessMs, process.pid, processSpace()],
+  )
+  return { holder: rows[0]?.holder === true, server: rows[0]?.server === true }
+}
+
+/**
+ * A statement that writes nothing but is checked as a write: on an engine that keeps a free-space
+ * reserve it fails with disk_full while the disk is short.
+ */
+export async function probeWrite(db: SqlExecutor): Promise<void> {
+  await db.query('UPDATE minion_workers SET heartbeat_at = heartbeat_at WHERE false')
+}

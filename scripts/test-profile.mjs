@@ -35,6 +35,19 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')
+/** Busy and total CPU ticks of the whole machine (Linux), to tell how full the cores were. */
+const cpuTicks = () => {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/)
+    const ticks = fields.map(Number)
+    const idle = ticks[3] + (ticks[4] ?? 0)
+    const total = ticks.reduce((a, b) => a + b, 0)
+    return { busy: total - idle, total }
+  } catch {
+    return null
+  }
+}
+const ticksBefore = cpuTicks()
 const loadBefore = load()
 const started = Date.now()
 let peakLoad = 0
@@ -64,6 +77,8 @@ const status = await new Promise((resolve) => {
 })
 clearInterval(sampler)
 const wallS = (Date.now() - started) / 1000
+const ticksAfter = cpuTicks()
+const busyShare = ticksBefore && ticksAfter ? (ticksAfter.busy - ticksBefore.busy) / (ticksAfter.total - ticksBefore.total) : null
 
 const counted = new Map()
 for (const name of readdirSync(profileDir)) {
@@ -95,7 +110,7 @@ const children = (c) =>
     .join(', ')
 const table = [
   `suite: ${wallS.toFixed(0)} s wall, ${rows.length} files, file time summed ${seconds(sum)} s, CPU summed ${seconds(cpuSum)} s; ${closing || 'no closing line'}`,
-  `load average (1/5/15 min) before: ${loadBefore}; after: ${load()}; peak 1-min: ${peakLoad.toFixed(2)}`,
+  `load average (1/5/15 min) before: ${loadBefore}; after: ${load()}; peak 1-min: ${peakLoad.toFixed(2)}; cores busy ${busyShare === null ? '–' : `${(100 * busyShare).toFixed(0)} %`} of the run`,
   '',
   '| # | file | wall s | share | CPU s | children (top) | PGLite boots | PG dbs | Chromium | waits ≥100 ms (s) |',
   '|---|---|---|---|---|---|---|---|---|---|',
@@ -108,5 +123,5 @@ const table = [
 ].join('\n')
 console.log(`\n${table}`)
 if (out) writeFileSync(out, table + '\n')
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ wallS, loadBefore, peakLoad, closing, rows }, null, 2))
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ wallS, loadBefore, peakLoad, busyShare, closing, rows }, null, 2))
 process.exit(status)

@@ -146,6 +146,7 @@ export const DEEP_IMPORTS = {
   // the thin client's start path
   'src/cli/entry.ts': ['src/config/env.ts', 'src/config/home.ts'],
   'src/cli/hook.ts': ['src/agents/hook-events.ts', 'src/config/home.ts'],
+  'src/cli/hook-call.ts': ['src/config/env.ts', 'src/config/home.ts'],
   'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
   'src/service/identity.ts': ['src/util/package-root.ts'],
   // one light module of a heavy folder
@@ -207,7 +208,7 @@ export const LAZY_ENTRIES = {
   http: ['api-route.ts', 'limits.ts', 'server.ts', 'ui-route.ts', 'ui-sessions.ts'],
   'intake/ingestion': ['plugins.ts', 'run-daemon.ts'],
   mcp: ['dispatch.ts', 'remote-client.ts', 'remote-oauth.ts', 'server.ts'],
-  operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'pages.ts'],
+  operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'memory.ts', 'pages.ts'],
   pages: ['import-page.ts', 'serialize.ts'],
   queue: ['envelope.ts', 'worker.ts'],
   service: ['client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],

@@ -60,7 +60,7 @@ for (const engine of ENGINES) {
       t.equal(res.stderr, '')
       const out = res.json<{ hookSpecificOutput: { hookEventName: string; additionalContext: string } }>()
       t.equal(out.hookSpecificOutput.hookEventName, 'SessionStart')
-      t.match(out.hookSpecificOutput.additionalContext, /holds 1 page: 1 person; sources: 1 default/)
+      t.match(out.hookSpecificOutput.additionalContext, /holds 1 page: 1 person\./)
     })
 
     t.test('user-prompt-submit recalls what the prompt names, once a session', async (t) => {

@@ -5,14 +5,12 @@
  * `mentions` link. A name shared by two entities, a name under three characters and a name on
  * the stop list (`links.mention_stoplist`) never link.
  */
-import { DB_CONFIG_DEFAULTS, readConfigValue } from '../config/index.js'
+import { readConfigValue } from '../config/index.js'
 import type { SqlExecutor } from '../db/index.js'
 import { proseLines, splitFrontmatterLines } from '../util/index.js'
-import { nameWords, normalizeName } from './name-words.js'
+import { DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST, nameWords, normalizeName } from './name-words.js'
 import type { MarkdownPageRef } from './repository.js'
 
-export const DEFAULT_ENTITY_TYPES: readonly string[] = DB_CONFIG_DEFAULTS['links.entity_types'].split(',')
-export const DEFAULT_MENTION_STOPLIST: readonly string[] = DB_CONFIG_DEFAULTS['links.mention_stoplist'].split(',')
 const MIN_NAME_LENGTH = 3
 /** The longest name, in words, looked for. */
 const MAX_NAME_WORDS = 6

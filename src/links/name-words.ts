@@ -4,6 +4,11 @@
  * punctuation split them), a possessive `'s` dropped, so `Tobias's` names Tobias and `Widget-Co`
  * names Widget Co wherever it is read.
  */
+import { DB_CONFIG_DEFAULTS } from '../config/index.js'
+
+/** The page types that are entities, and the names that never link or volunteer, unless configured. */
+export const DEFAULT_ENTITY_TYPES: readonly string[] = DB_CONFIG_DEFAULTS['links.entity_types'].split(',')
+export const DEFAULT_MENTION_STOPLIST: readonly string[] = DB_CONFIG_DEFAULTS['links.mention_stoplist'].split(',')
 
 /** A word as names are compared: letters and digits, an apostrophe inside it kept. */
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu

@@ -4,7 +4,7 @@
  * costs one index scan, not a read of every entity with its aliases.
  */
 import type { SqlExecutor } from '../db/index.js'
-import { DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST, capitalizedWords, nameWords, normalizeName } from '../links/index.js'
+import { DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST, capitalizedWords, nameWords, normalizeName } from '../links/name-words.js'
 
 const MIN_NAME_LENGTH = 3
 const MAX_NAME_WORDS = 6

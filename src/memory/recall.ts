@@ -6,7 +6,7 @@
 import type { SqlExecutor } from '../db/index.js'
 import { capToTokenLimit, countTokens } from '../embedding/index.js'
 import { NotFoundError } from '../errors/index.js'
-import { DEFAULT_SOURCE_ID } from '../pages/index.js'
+import { DEFAULT_SOURCE_ID } from '../pages/types.js'
 import { codeIdentifiers, findCodeDefinitions, type CodeDefinitionHit } from './code-ids.js'
 import { pageExcerpt } from './excerpt.js'
 import { matchEntities, sourceState, type EntityMatch } from './names.js'

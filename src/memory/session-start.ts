@@ -5,7 +5,7 @@
  */
 import type { SqlExecutor } from '../db/index.js'
 import { NotFoundError } from '../errors/index.js'
-import { DEFAULT_SOURCE_ID } from '../pages/index.js'
+import { DEFAULT_SOURCE_ID } from '../pages/types.js'
 import { forgetSession } from './sessions.js'
 
 export interface SessionStartInput {

@@ -14,7 +14,7 @@ const cwd = z.string().trim().min(1).max(4096).optional().describe("The caller's
 async function activeSource(db: SqlExecutor, args: { source?: string | undefined; cwd?: string | undefined }): Promise<string | null> {
   if (args.source !== undefined) return args.source
   if (args.cwd === undefined) return null
-  const { sourceOfDirectory } = await import('../memory/index.js')
+  const { sourceOfDirectory } = await import('../memory/source-dir.js')
   return sourceOfDirectory(db, args.cwd)
 }
 
@@ -42,7 +42,7 @@ const recallTool = defineOperation({
   mutating: false,
   sourceScoped: true,
   async run(ctx, args) {
-    const { recall } = await import('../memory/index.js')
+    const { recall } = await import('../memory/recall.js')
     const { db } = await ctx.brain()
     return recall(db, { text: args.text, sessionId: args.session_id ?? null, sourceId: await activeSource(db, args), budget: args.budget ?? null })
   },
@@ -130,7 +130,7 @@ const startSessionTool = defineOperation({
   mutating: false,
   sourceScoped: true,
   async run(ctx, args) {
-    const { startSession } = await import('../memory/index.js')
+    const { startSession } = await import('../memory/session-start.js')
     const { db } = await ctx.brain()
     return startSession(db, { sessionId: args.session_id ?? null, fresh: args.fresh ?? false, sourceId: await activeSource(db, args) })
   },

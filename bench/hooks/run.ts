@@ -113,13 +113,24 @@ async function main(): Promise<void> {
   }
   try {
     const bare = Array.from({ length: opts.runs }, () => timed(['-e', '0'], {}).ms)
+    const log = join(home, 'logs', 'service.log')
+    const warmLines = (): number =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((l) => l.endsWith(' warm')).length
+        : 0
     const first: number[] = []
+    let warmBefore = 0
     for (let i = 0; i < opts.runs; i++) {
       await stopService(opts.bin, env, home)
+      warmBefore = warmLines()
       first.push(hook(i, 'first'))
     }
-    // The first hook left a service starting for the next one; the warm runs wait for it.
+    // The first hook left a service starting for the next one; the warm runs wait until it has
+    // opened the brain, started its worker and loaded its model, as it has a few seconds later.
     await until('the service to listen', () => existsSync(socket) && socketAnswers(socket))
+    await until('the service to be warm', () => warmLines() > warmBefore)
     hook(0, 'warm-up')
     const warm = Array.from({ length: opts.runs }, (_, i) => hook(i, 'warm'))
     await stopService(opts.bin, env, home)

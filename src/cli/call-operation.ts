@@ -42,7 +42,9 @@ export async function callOperation(call: OperationCall, options: CallIn = {}): 
   const config = await loadConfig({ env: call.env })
   if (config.remote !== null) {
     const { callRemoteTool } = await import('../mcp/remote-client.js')
-    return (await callRemoteTool(config.remote, operation.name, parsed.data as Record<string, unknown>)) as Record<string, unknown>
+    // The working directory is this machine's; the remote brain's sources are not under it.
+    const { cwd: _local, ...remoteArgs } = parsed.data as Record<string, unknown>
+    return (await callRemoteTool(config.remote, operation.name, remoteArgs)) as Record<string, unknown>
   }
   const host = options.host
   let opened: Promise<Database> | undefined

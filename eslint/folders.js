@@ -146,8 +146,14 @@ export const DEEP_IMPORTS = {
   // the thin client's start path
   'src/cli/entry.ts': ['src/config/env.ts', 'src/config/home.ts'],
   'src/cli/hook.ts': ['src/agents/hook-events.ts', 'src/config/home.ts'],
+  'src/cli/hook-call.ts': ['src/config/env.ts', 'src/config/home.ts'],
   'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
   'src/service/identity.ts': ['src/util/package-root.ts'],
+  // recall's path, which a hook runs on every prompt: the names and the default source without
+  // the links and pages folders behind them
+  'src/memory/names.ts': ['src/links/name-words.ts'],
+  'src/memory/recall.ts': ['src/pages/types.ts'],
+  'src/memory/session-start.ts': ['src/pages/types.ts'],
   // one light module of a heavy folder
   'src/intake/capture/capture-document.ts': ['src/intake/import/import-documents.ts'],
   'src/cli/brain-command.ts': ['src/util/json-shape.ts'],
@@ -207,7 +213,8 @@ export const LAZY_ENTRIES = {
   http: ['api-route.ts', 'limits.ts', 'server.ts', 'ui-route.ts', 'ui-sessions.ts'],
   'intake/ingestion': ['plugins.ts', 'run-daemon.ts'],
   mcp: ['dispatch.ts', 'remote-client.ts', 'remote-oauth.ts', 'server.ts'],
-  operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'pages.ts'],
+  memory: ['recall.ts', 'session-start.ts', 'source-dir.ts'],
+  operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'memory.ts', 'pages.ts'],
   pages: ['import-page.ts', 'serialize.ts'],
   queue: ['envelope.ts', 'worker.ts'],
   service: ['client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],

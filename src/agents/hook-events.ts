@@ -6,41 +6,73 @@
 /** The hook commands brain offers, by harness: our event word → what the brain does and the harness's event name. */
 export type HookAction = 'orient' | 'recall' | 'capture'
 
+/** How a harness reads a hook's answer: Claude Code's `hookSpecificOutput`, or Cursor's flat `additional_context`. */
+export type HookReplyForm = 'hook-specific' | 'flat'
+
 export interface HookSpec {
   harness: string
   event: string
   action: HookAction
   /** The event name the harness uses, and expects back in `hookSpecificOutput.hookEventName`. */
   eventName: string
+  reply: HookReplyForm
+  /** The harness is about to compact the conversation: what recall told it is forgotten with it. */
+  compacts: boolean
 }
 
-const HOOKS: Record<string, Record<string, { action: HookAction; eventName: string }>> = {
+interface HookEntry {
+  action: HookAction
+  eventName: string
+  compacts?: boolean
+}
+
+const HOOKS: Record<string, { reply: HookReplyForm; events: Record<string, HookEntry> }> = {
   'claude-code': {
-    'session-start': { action: 'orient', eventName: 'SessionStart' },
-    'user-prompt-submit': { action: 'recall', eventName: 'UserPromptSubmit' },
-    'pre-compact': { action: 'capture', eventName: 'PreCompact' },
-    stop: { action: 'capture', eventName: 'Stop' },
-  },
-  codex: {
-    'session-start': { action: 'orient', eventName: 'SessionStart' },
-    'user-prompt-submit': { action: 'recall', eventName: 'UserPromptSubmit' },
-    stop: { action: 'capture', eventName: 'Stop' },
+    reply: 'hook-specific',
+    events: {
+      'session-start': { action: 'orient', eventName: 'SessionStart' },
+      'user-prompt-submit': { action: 'recall', eventName: 'UserPromptSubmit' },
+      'pre-compact': { action: 'capture', eventName: 'PreCompact', compacts: true },
+      stop: { action: 'capture', eventName: 'Stop' },
+    },
   },
   'gemini-cli': {
-    'session-start': { action: 'orient', eventName: 'SessionStart' },
-    'user-prompt-submit': { action: 'recall', eventName: 'BeforeAgent' },
+    reply: 'hook-specific',
+    events: {
+      'session-start': { action: 'orient', eventName: 'SessionStart' },
+      'user-prompt-submit': { action: 'recall', eventName: 'BeforeAgent' },
+    },
+  },
+  // Codex sends Claude Code's stdin fields and reads the same `hookSpecificOutput` answer.
+  codex: {
+    reply: 'hook-specific',
+    events: {
+      'session-start': { action: 'orient', eventName: 'SessionStart' },
+      'user-prompt-submit': { action: 'recall', eventName: 'UserPromptSubmit' },
+      stop: { action: 'capture', eventName: 'Stop' },
+    },
+  },
+  // Cursor adds context only at session start (`beforeSubmitPrompt` may only let a prompt through or stop it).
+  cursor: {
+    reply: 'flat',
+    events: {
+      'session-start': { action: 'orient', eventName: 'sessionStart' },
+      stop: { action: 'capture', eventName: 'stop' },
+    },
   },
 }
 
 export function hookSpec(harness: string | undefined, event: string | undefined): HookSpec | null {
-  if (harness === undefined || event === undefined) return null
-  const found = Object.hasOwn(HOOKS, harness) && Object.hasOwn(HOOKS[harness]!, event) ? HOOKS[harness]![event]! : null
-  return found === null ? null : { harness, event, ...found }
+  if (harness === undefined || event === undefined || !Object.hasOwn(HOOKS, harness)) return null
+  const { reply, events } = HOOKS[harness]!
+  if (!Object.hasOwn(events, event)) return null
+  const entry = events[event]!
+  return { harness, event, action: entry.action, eventName: entry.eventName, reply, compacts: entry.compacts === true }
 }
 
 /** The events a harness's hooks are installed for, in the order they fire. */
 export function hookEvents(harness: string): Array<{ event: string; eventName: string }> {
-  return Object.entries(HOOKS[harness] ?? {}).map(([event, spec]) => ({ event, eventName: spec.eventName }))
+  return Object.entries(HOOKS[harness]?.events ?? {}).map(([event, spec]) => ({ event, eventName: spec.eventName }))
 }
 
 /** The fields of a hook's stdin JSON brain reads; everything else is ignored. */
@@ -57,6 +89,11 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null
 }
 
+/** The first workspace folder of Cursor's input, its working directory. */
+function firstRoot(value: unknown): string | null {
+  return Array.isArray(value) ? text(value[0]) : null
+}
+
 /** The hook's stdin as brain reads it, or null when it is not a JSON object. */
 export function parseHookInput(raw: string): HookInput | null {
   let value: unknown
@@ -68,19 +105,26 @@ export function parseHookInput(raw: string): HookInput | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
   const v = value as Record<string, unknown>
   return {
-    sessionId: text(v.session_id),
+    // Cursor names the conversation `conversation_id` and its folders `workspace_roots`.
+    sessionId: text(v.session_id) ?? text(v.conversation_id),
     transcriptPath: text(v.transcript_path),
-    cwd: text(v.cwd),
+    cwd: text(v.cwd) ?? firstRoot(v.workspace_roots),
     hookEventName: text(v.hook_event_name),
     prompt: text(v.prompt),
     source: text(v.source),
   }
 }
 
+/** Whether a session-start is the new start of a conversation whose context was just compacted. */
+export function isCompactedStart(input: HookInput): boolean {
+  return input.source === 'compact'
+}
+
 /** What the hook prints: the harness's JSON form with context for the model, or nothing at all. */
-export function hookReply(eventName: string, context: string | null): string {
+export function hookReply(spec: Pick<HookSpec, 'eventName' | 'reply'>, context: string | null): string {
   if (context === null || context.trim() === '') return ''
-  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: context } })}\n`
+  const answer = spec.reply === 'flat' ? { additional_context: context } : { hookSpecificOutput: { hookEventName: spec.eventName, additionalContext: context } }
+  return `${JSON.stringify(answer)}\n`
 }
 
 interface RecalledPage {
@@ -121,25 +165,18 @@ export function recallContext(result: unknown): string | null {
   return lines.length > 1 ? lines.join('\n') : null
 }
 
-function counts(value: unknown, key: string, most: number): string {
-  if (!Array.isArray(value)) return ''
-  const entries = (value as Array<Record<string, unknown>>)
-    .map((e): [unknown, unknown] => [e?.[key], e?.pages])
-    .filter((e): e is [string, number] => typeof e[0] === 'string' && typeof e[1] === 'number' && e[1] > 0)
-  const shown = entries.slice(0, most).map(([name, n]) => `${n} ${name}`)
-  if (entries.length > most) shown.push(`${entries.length - most} more`)
-  return shown.join(', ')
-}
-
-/** A short orientation from `brain stats`: what the brain holds and how to reach it. */
-export function orientationText(stats: unknown): string | null {
-  const s = stats as { pages?: unknown; by_type?: unknown; by_source?: unknown } | null
+/** A short orientation from `start_session`: what the active source holds and how to reach the brain. */
+export function orientationText(start: unknown): string | null {
+  const s = start as { pages?: unknown; by_type?: unknown; source_id?: unknown } | null
   if (typeof s?.pages !== 'number') return null
-  if (s.pages === 0) return "The user's brain (a personal knowledge base, MCP server `brain`) is empty so far. Record decisions and facts worth keeping with its `remember` tool."
-  const types = counts(s.by_type, 'type', 8)
-  const sources = counts(s.by_source, 'source_id', 5)
+  const source = typeof s.source_id === 'string' && s.source_id !== 'default' ? ` (source \`${s.source_id}\`)` : ''
+  if (s.pages === 0) return `The user's brain${source} (a personal knowledge base, MCP server \`brain\`) is empty so far. Record decisions and facts worth keeping with its \`remember\` tool.`
+  const types = Array.isArray(s.by_type)
+    ? (s.by_type as Array<Record<string, unknown>>).filter((e) => typeof e?.type === 'string' && typeof e?.pages === 'number' && e.pages > 0).map((e) => `${e.pages as number} ${e.type as string}`)
+    : []
+  const shown = types.length > 8 ? [...types.slice(0, 8), `${types.length - 8} more`] : types
   return [
-    `The user's brain (a personal knowledge base, MCP server \`brain\`) holds ${s.pages} ${s.pages === 1 ? 'page' : 'pages'}${types ? `: ${types}` : ''}${sources ? `; sources: ${sources}` : ''}.`,
+    `The user's brain${source} (a personal knowledge base, MCP server \`brain\`) holds ${s.pages} ${s.pages === 1 ? 'page' : 'pages'}${shown.length > 0 ? `: ${shown.join(', ')}` : ''}.`,
     'Pages relevant to a prompt are recalled into it automatically. Search for more with its `query` (hybrid) or `search` (keyword) tools and read a page with `get_page`; record decisions and facts worth keeping with `remember`.',
   ].join('\n')
 }

@@ -5,7 +5,7 @@
  * rules file) without disturbing what other tools put there.
  * May import: config, convert, db, errors, models, pages, util.
  */
-export { hookSpec, hookEvents, parseHookInput, hookReply, recallContext, orientationText, type HookSpec, type HookInput, type HookAction } from './hook-events.js'
+export { hookSpec, hookEvents, parseHookInput, hookReply, isCompactedStart, recallContext, orientationText, type HookSpec, type HookInput, type HookAction, type HookReplyForm } from './hook-events.js'
 export { captureTranscript, sessionSlug, type TranscriptCapture, type TranscriptReceipt } from './capture-transcript.js'
 export { AGENTS, isAgentName, agentTargets, type AgentName, type Scope, type FileTarget } from './targets.js'
 export { planInstall, applyInstall, planDiff, runInstall, type FileChange, type FileStatus, type InstallRequest, type InstallOutcome } from './install.js'

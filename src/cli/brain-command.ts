@@ -49,7 +49,10 @@ export abstract class BrainCommand extends Command<BrainContext> {
     const config = await this.loadConfig({ noRetryConnect })
     if (config.remote !== null) {
       const { callRemoteTool } = await import('../mcp/remote-client.js')
-      return camelCaseKeys(await callRemoteTool(config.remote, operation.name, args)) as Record<string, unknown>
+      // The working directory is this machine's; the remote brain's sources are not under it.
+      const cwdField = operation.cli?.cwdField
+      const sent = cwdField === undefined ? args : Object.fromEntries(Object.entries(args).filter(([key]) => key !== cwdField))
+      return camelCaseKeys(await callRemoteTool(config.remote, operation.name, sent)) as Record<string, unknown>
     }
     const { streamLogger } = await import('../util/logger.js')
     const logger = streamLogger(this.context.stderr)

@@ -1,16 +1,18 @@
 /**
- * `brain hook <harness> <event>`: what a coding agent runs on its lifecycle events. A thin client
- * of the resident service that loads no command framework: it reads the hook's JSON on stdin,
- * asks the service (recall, stats, or a capture job), and answers in the harness's JSON form.
- * It never blocks the agent: whatever goes wrong (bad stdin, no brain, a slow service) ends in
- * exit 0 with nothing on stdout, and a line in the brain's `logs/hooks.log`.
+ * `brain hook <harness> <event>`: what a coding agent runs on its lifecycle events. It loads no
+ * command framework: it reads the hook's JSON on stdin, calls one operation (start_session,
+ * recall, or submit_job for a capture) and answers in the harness's JSON form. The call goes to
+ * the resident service when one listens; when none does, the hook opens the brain itself for
+ * that one call (no model, no queue worker is needed for it) and starts the service for the
+ * next hook. It never blocks the agent: whatever goes wrong (bad stdin, no brain, a slow
+ * service) ends in exit 0 with nothing on stdout, and a line in the brain's `logs/hooks.log`.
  */
 import { appendFileSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { PassThrough, Writable } from 'node:stream'
-import { hookReply, hookSpec, orientationText, parseHookInput, recallContext, type HookInput, type HookSpec } from '../agents/hook-events.js'
+import { hookReply, hookSpec, isCompactedStart, orientationText, parseHookInput, recallContext, type HookInput, type HookSpec } from '../agents/hook-events.js'
 import type { BrainEnv } from '../config/index.js'
 import { brainExists, brainHome, hookTimeoutMs } from '../config/home.js'
+import { callBrain, type BrainCall } from './hook-call.js'
 
 /** Hook JSON beyond this is not a hook's; it is dropped unread. */
 const MAX_STDIN_BYTES = 4 * 1024 * 1024
@@ -53,77 +55,6 @@ function readAll(stream: NodeJS.ReadableStream, deadline: Promise<void>): Promis
   })
 }
 
-/** Runs one command line in the service, collecting its stdout; null when it fails or is too slow. */
-async function inService(env: BrainEnv, io: HookIo, argv: string[], deadline: Promise<void>, log: (m: string) => void): Promise<string | null> {
-  const { forward } = await import('../service/client.js')
-  const out: Buffer[] = []
-  const err: Buffer[] = []
-  const sink = (into: Buffer[]): Writable =>
-    new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        into.push(chunk)
-        cb()
-      },
-    })
-  const interrupt = new AbortController()
-  const stdin = new PassThrough()
-  stdin.end()
-  const forwardedEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined))
-  const run = forward({
-    argv,
-    cwd: io.cwd,
-    env: forwardedEnv,
-    home: brainHome(env),
-    stdin,
-    stdout: sink(out),
-    stderr: sink(err),
-    terminal: { stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutColumns: null, stderrColumns: null, colorDepth: 1 },
-    interrupt: interrupt.signal,
-  }).then(
-    (code) => ({ code }),
-    (e: unknown) => ({ code: -1, error: e instanceof Error ? e.message : String(e) }),
-  )
-  const outcome = await Promise.race([run, deadline.then(() => null)])
-  if (outcome === null) {
-    interrupt.abort()
-    log(`${argv[0]}: the brain service did not answer in time`)
-    return null
-  }
-  if (outcome.code !== 0) {
-    const why = 'error' in outcome ? outcome.error : firstLine(Buffer.concat(err).toString('utf8')) || firstLine(Buffer.concat(out).toString('utf8'))
-    log(`${argv[0]}: exit ${outcome.code}: ${why}`)
-    return null
-  }
-  return Buffer.concat(out).toString('utf8')
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n')[0]?.slice(0, 300) ?? ''
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null
-  try {
-    return JSON.parse(text)
-  } catch {
-    return null
-  }
-}
-
-/** The command line a hook's action runs in the service. */
-function serviceArgv(spec: HookSpec, input: HookInput): string[] | null {
-  if (spec.action === 'orient') return ['stats', '--json']
-  if (spec.action === 'recall') {
-    if (input.prompt === null) return null
-    return ['recall', '--json', ...(input.sessionId === null ? [] : ['--session', input.sessionId]), '--', input.prompt]
-  }
-  if (input.transcriptPath === null) return null
-  const data = { transcript_path: input.transcriptPath, session_id: input.sessionId, harness: spec.harness, cwd: input.cwd, event: spec.event }
-  // One capture per state of the transcript: a second Stop with nothing new is the same job.
-  const key = `${spec.harness}:${input.sessionId ?? input.transcriptPath}:${transcriptSize(input.transcriptPath)}`
-  return ['jobs', 'submit', 'capture_transcript', '--data', JSON.stringify(data), '--idempotency-key', key.slice(0, 200), '--json']
-}
-
 function transcriptSize(path: string): number {
   try {
     return statSync(path).size
@@ -132,18 +63,52 @@ function transcriptSize(path: string): number {
   }
 }
 
-async function answer(spec: HookSpec, input: HookInput, env: BrainEnv, io: HookIo, deadline: Promise<void>, log: (m: string) => void): Promise<string> {
-  const argv = serviceArgv(spec, input)
-  if (argv === null) return ''
-  const out = await inService(env, io, argv, deadline, log)
-  if (spec.action === 'recall') return hookReply(spec.eventName, recallContext(parseJson(out)))
-  if (spec.action === 'orient') return hookReply(spec.eventName, orientationText(parseJson(out)))
-  return ''
+/** What a hook did, for the log: never the prompt's text, only what was said back or why nothing. */
+interface Answer {
+  reply: string
+  note: string
+}
+
+function slugsOf(result: unknown): string[] {
+  const inject = (result as { inject?: unknown } | null)?.inject
+  return Array.isArray(inject) ? inject.map((i: unknown) => (i as { slug?: unknown })?.slug).filter((s): s is string => typeof s === 'string') : []
+}
+
+async function answer(spec: HookSpec, input: HookInput, run: (call: BrainCall) => Promise<unknown>, cwd: string): Promise<Answer> {
+  const where = { cwd: input.cwd ?? cwd }
+  const session = input.sessionId === null ? {} : { session_id: input.sessionId }
+  if (spec.action === 'orient') {
+    const fresh = isCompactedStart(input) && input.sessionId !== null
+    const start = (await run({ operation: 'start_session', args: { ...session, ...where, ...(fresh ? { fresh: true } : {}) } })) as { source_id?: unknown; forgotten?: unknown }
+    const reply = hookReply(spec, orientationText(start))
+    const forgot = fresh ? `, compacted: forgot ${String(start?.forgotten ?? 0)} told items` : ''
+    return { reply, note: reply === '' ? `nothing injected: no orientation${forgot}` : `injected orientation of source ${String(start?.source_id)}${forgot}` }
+  }
+  if (spec.action === 'recall') {
+    if (input.prompt === null) return { reply: '', note: 'nothing injected: no prompt' }
+    const result = await run({ operation: 'recall', args: { text: input.prompt, ...session, ...where } })
+    const reply = hookReply(spec, recallContext(result))
+    const slugs = slugsOf(result)
+    return { reply, note: reply === '' ? 'nothing injected: nothing named, or all of it told before in this session' : `injected ${slugs.length}: ${slugs.join(', ')}` }
+  }
+  const notes: string[] = []
+  if (spec.compacts && input.sessionId !== null) {
+    const start = (await run({ operation: 'start_session', args: { session_id: input.sessionId, fresh: true, ...where } })) as { forgotten?: unknown }
+    notes.push(`compacting: forgot ${String(start?.forgotten ?? 0)} told items`)
+  }
+  if (input.transcriptPath === null) return { reply: '', note: [...notes, 'no capture: no transcript_path'].join('; ') }
+  const data = { transcript_path: input.transcriptPath, session_id: input.sessionId, harness: spec.harness, cwd: input.cwd, event: spec.event }
+  // One capture per state of the transcript: a second Stop with nothing new is the same job.
+  const key = `${spec.harness}:${input.sessionId ?? input.transcriptPath}:${transcriptSize(input.transcriptPath)}`
+  const job = (await run({ operation: 'submit_job', args: { name: 'capture_transcript', data, idempotency_key: key.slice(0, 200) } })) as { id?: unknown }
+  notes.push(`capture job ${String(job?.id)} submitted`)
+  return { reply: '', note: notes.join('; ') }
 }
 
 /** Runs a hook; always resolves with 0, the only exit code a hook of brain's gives. */
 export async function runHook(args: readonly string[], env: BrainEnv, io: HookIo): Promise<number> {
-  const log = (message: string): void => logLine(env, `hook ${args.join(' ')}: ${message}`)
+  const started = performance.now()
+  const log = (message: string): void => logLine(env, `hook ${args.join(' ')}: ${message} (${Math.round(performance.now() - started)} ms)`)
   try {
     const spec = hookSpec(args[0], args[1])
     if (spec === null) {
@@ -162,11 +127,21 @@ export async function runHook(args: readonly string[], env: BrainEnv, io: HookIo
       log('stdin is not a hook JSON object')
       return 0
     }
-    const reply = await answer(spec, input, env, io, deadline, log)
+    const via: string[] = []
+    const run = async (call: BrainCall): Promise<unknown> => {
+      const outcome = await callBrain(env, call, { cwd: input.cwd ?? io.cwd, deadline })
+      via.push(outcome.via)
+      if (!outcome.ok) throw new HookCallError(`${call.operation}: ${outcome.why}`)
+      return outcome.result
+    }
+    const { reply, note } = await answer(spec, input, run, io.cwd)
     clearTimeout(timer)
     if (reply !== '') io.stdout.write(reply)
+    log(`${note}${via.length > 0 ? ` [${[...new Set(via)].join(', ')}]` : ''}`)
   } catch (err) {
-    log(`failed: ${err instanceof Error ? err.message : String(err)}`)
+    log(err instanceof HookCallError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}`)
   }
   return 0
 }
+
+class HookCallError extends Error {}

@@ -129,6 +129,7 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
         const value = fieldValue(option, self[`option:${option.field}`], prefix)
         if (value !== undefined) args[option.field] = value
       }
+      if (shape.cwdField && args[shape.cwdField] === undefined) args[shape.cwdField] = this.context.cwd
       return checkedArgs(operation, args, prefix)
     }
 

@@ -5,13 +5,12 @@
  * `mentions` link. A name shared by two entities, a name under three characters and a name on
  * the stop list (`links.mention_stoplist`) never link.
  */
-import { DB_CONFIG_DEFAULTS, readConfigValue } from '../config/index.js'
+import { readConfigValue } from '../config/index.js'
 import type { SqlExecutor } from '../db/index.js'
 import { proseLines, splitFrontmatterLines } from '../util/index.js'
+import { DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST, nameWords, normalizeName } from './name-words.js'
 import type { MarkdownPageRef } from './repository.js'
 
-export const DEFAULT_ENTITY_TYPES: readonly string[] = DB_CONFIG_DEFAULTS['links.entity_types'].split(',')
-export const DEFAULT_MENTION_STOPLIST: readonly string[] = DB_CONFIG_DEFAULTS['links.mention_stoplist'].split(',')
 const MIN_NAME_LENGTH = 3
 /** The longest name, in words, looked for. */
 const MAX_NAME_WORDS = 6
@@ -23,7 +22,6 @@ interface MentionPlace {
 }
 
 const TIMELINE_HEADING = /^#{1,3}[ \t]+timeline[ \t]*$/i
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’&._-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu
 
 const CLAUSE_BREAK = /!?\[\[[^[\]\n]*\]\]|!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)|<https?:[^>\s]*>|https?:\/\/\S+|[,;:!?()"“”]|\.(?:\s|$)| {2,}/
 
@@ -52,7 +50,7 @@ function nameStarts(names: ReadonlyMap<string, number>): NameStarts {
 }
 
 function addPhrases(out: Map<string, MentionPlace>, clause: string, place: MentionPlace, starts: NameStarts | null): void {
-  const words = [...clause.matchAll(WORD)].map((m) => m[0])
+  const words = nameWords(clause)
   const most = starts?.maxWords ?? MAX_NAME_WORDS
   for (let i = 0; i < words.length; i++) {
     if (starts && !starts.first.has(words[i]!)) continue
@@ -62,11 +60,6 @@ function addPhrases(out: Map<string, MentionPlace>, clause: string, place: Menti
       if (!out.has(phrase)) out.set(phrase, place)
     }
   }
-}
-
-/** A name as mentions are compared: lower-cased words joined by one space. */
-export function normalizeName(name: string): string {
-  return [...name.toLowerCase().matchAll(WORD)].map((m) => m[0]).join(' ')
 }
 
 /**

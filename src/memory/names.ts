@@ -4,15 +4,13 @@
  * costs one index scan, not a read of every entity with its aliases.
  */
 import type { SqlExecutor } from '../db/index.js'
-import { DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST } from '../links/index.js'
+import { DEFAULT_ENTITY_TYPES, DEFAULT_MENTION_STOPLIST, capitalizedWords, nameWords, normalizeName } from '../links/name-words.js'
 
 const MIN_NAME_LENGTH = 3
 const MAX_NAME_WORDS = 6
 /** A shorter word is no sign of a near miss: `co` begins too many words. */
 const MIN_NEAR_MISS_STEM = 4
 
-/** A word as names are compared: letters and digits, a possessive `'s` dropped. */
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu
 /** Where a name cannot run on: punctuation that ends a clause, or a full stop before a space. */
 const CLAUSE_BREAK = /[,;:!?()[\]{}"“”<>|]|\.(?:\s|$)|\s[-–—]\s/
 
@@ -39,20 +37,6 @@ interface NameTable {
   surnames: Map<string, number[]>
   entities: Map<number, EntityEntry>
   maxWords: number
-}
-
-function wordsOf(text: string): string[] {
-  return [...text.toLowerCase().matchAll(WORD)].map((m) => m[0].replace(/['’]s$/u, ''))
-}
-
-/** Whether each word, as written, opens with a capital letter. */
-function capitalized(text: string): boolean[] {
-  return [...text.matchAll(WORD)].map((m) => /^\p{Lu}/u.test(m[0]))
-}
-
-/** A name as compared: lower-cased words (hyphens, dots and underscores split them) joined by one space. */
-export function normalizeName(name: string): string {
-  return wordsOf(name).join(' ')
 }
 
 function stopSet(value: string | null): Set<string> {
@@ -117,7 +101,8 @@ const STATE_SQL = `SELECT (SELECT value FROM config WHERE key = 'links.entity_ty
     (SELECT value FROM config WHERE key = 'links.mention_stoplist') AS stoplist,
     (SELECT max(updated_at) FROM pages)::text AS newest,
     (SELECT max(id) FROM pages)::text AS top,
-    (SELECT max(id) FROM page_trash)::text AS trashed`
+    (SELECT max(id) FROM page_trash)::text AS trashed,
+    EXISTS (SELECT 1 FROM sources WHERE id = $1) AS known`
 
 function listSetting(value: string | null | undefined, fallback: readonly string[]): string[] {
   if (value === null || value === undefined) return [...fallback]
@@ -131,6 +116,8 @@ interface SourceState {
   table: NameTable
   /** The source has code pages: only then is the code index asked. */
   hasCode: boolean
+  /** The source is registered; recall refuses one that is not, as a page write does. */
+  known: boolean
 }
 
 /**
@@ -138,8 +125,9 @@ interface SourceState {
  * query when nothing has.
  */
 export async function sourceState(db: SqlExecutor, sourceId: string): Promise<SourceState> {
-  const { rows } = await db.query<{ types: string | null; stoplist: string | null; newest: string | null; top: string | null; trashed: string | null }>(STATE_SQL)
+  const { rows } = await db.query<{ types: string | null; stoplist: string | null; newest: string | null; top: string | null; trashed: string | null; known: boolean }>(STATE_SQL, [sourceId])
   const state = rows[0]!
+  if (!state.known) return { table: buildTable([], new Set()), hasCode: false, known: false }
   const fingerprint = JSON.stringify([state.types, state.stoplist, state.newest, state.top, state.trashed])
   // The database's identity is part of the key: tests and a service may hold several brains.
   const key = `${identityOf(db)}\u0000${sourceId}`
@@ -154,7 +142,7 @@ export async function sourceState(db: SqlExecutor, sourceId: string): Promise<So
     [types, sourceId],
   )
   const { rows: code } = await db.query<{ has_code: boolean }>(`SELECT EXISTS (SELECT 1 FROM pages WHERE page_kind = 'code' AND source_id = $1) AS has_code`, [sourceId])
-  const built = { table: buildTable(entities, stopSet(state.stoplist)), hasCode: code[0]?.has_code === true }
+  const built = { table: buildTable(entities, stopSet(state.stoplist)), hasCode: code[0]?.has_code === true, known: true }
   tables.set(key, { fingerprint, state: built })
   return built
 }
@@ -191,8 +179,8 @@ export function matchEntities(text: string, table: NameTable): EntityMatch[] {
   const found = new Map<number, EntityMatch>()
   let position = 0
   for (const clause of text.split(CLAUSE_BREAK)) {
-    const words = wordsOf(clause)
-    const capitals = capitalized(clause)
+    const words = nameWords(clause)
+    const capitals = capitalizedWords(clause)
     for (let i = 0; i < words.length;) {
       const hit = longestName(words, i, table) ?? surnameAt(words, capitals, i, table)
       if (!hit) {

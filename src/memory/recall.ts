@@ -5,18 +5,28 @@
  */
 import type { SqlExecutor } from '../db/index.js'
 import { capToTokenLimit, countTokens } from '../embedding/index.js'
-import { DEFAULT_SOURCE_ID } from '../pages/index.js'
+import { NotFoundError } from '../errors/index.js'
+import { DEFAULT_SOURCE_ID } from '../pages/types.js'
 import { codeIdentifiers, findCodeDefinitions, type CodeDefinitionHit } from './code-ids.js'
 import { pageExcerpt } from './excerpt.js'
 import { matchEntities, sourceState, type EntityMatch } from './names.js'
-import { recordVolunteered, volunteered } from './sessions.js'
+import { claimVolunteered, volunteered } from './sessions.js'
 
 export const DEFAULT_RECALL_BUDGET = 300
 /** No page takes more than this (or a third of a larger budget): several short pointers beat one long one. */
 const PAGE_TOKENS = 90
 /** An excerpt cut below this says nothing; the page is left out instead. */
 const MIN_EXCERPT_TOKENS = 8
+/** Of a longer turn, the head and the tail are read: a pasted log or file rarely names what the ask at either end does not. */
 const MAX_TEXT_CHARS = 20_000
+
+/** The part of a turn recall reads: all of it, or its first and last halves of MAX_TEXT_CHARS. */
+export function boundedTurn(text: string): string {
+  if (text.length <= MAX_TEXT_CHARS) return text
+  const half = MAX_TEXT_CHARS / 2
+  // A line break between the two keeps a name from running across the cut.
+  return `${text.slice(0, half)}\n\n${text.slice(text.length - half)}`
+}
 
 export interface RecallInput {
   text: string
@@ -132,8 +142,9 @@ export async function recall(db: SqlExecutor, input: RecallInput): Promise<Recal
   const sourceId = input.sourceId ?? DEFAULT_SOURCE_ID
   const session = input.sessionId ?? null
   const budget = input.budget ?? DEFAULT_RECALL_BUDGET
-  const text = input.text.slice(0, MAX_TEXT_CHARS)
-  const { table, hasCode } = await sourceState(db, sourceId)
+  const text = boundedTurn(input.text)
+  const { table, hasCode, known } = await sourceState(db, sourceId)
+  if (!known) throw new NotFoundError('source_not_found', `No source "${sourceId}".`, { hint: 'List sources with `brain sources list`, or add one with `brain sources add`.' })
   const matches = matchEntities(text, table)
   // Titles before aliases, then the order the turn names them in.
   matches.sort((a, b) => Number(b.byTitle) - Number(a.byTitle) || a.position - b.position)
@@ -143,14 +154,15 @@ export async function recall(db: SqlExecutor, input: RecallInput): Promise<Recal
   if (candidates.length === 0) return { inject: [], tokens: 0, session }
   if (session !== null) candidates = unseen(candidates, await volunteered(db, session, sourceId))
   const { items, tokens } = fitBudget(candidates, budget)
-  if (session !== null && items.length > 0) {
-    const chosen = new Set(items.map((i) => `${i.slug}\u0000${i.title}`))
-    await recordVolunteered(
-      db,
-      session,
-      sourceId,
-      candidates.filter((c) => chosen.has(`${c.head.slug}\u0000${c.head.title}`)).map((c) => c.item),
-    )
-  }
-  return { inject: items, tokens, session }
+  if (session === null || items.length === 0) return { inject: items, tokens, session }
+  // Another recall of the session may have told some of them meanwhile: only what this one claims is said.
+  const keyOf = new Map(candidates.map((c) => [`${c.head.slug}\u0000${c.head.title}`, c.item]))
+  const claimed = await claimVolunteered(
+    db,
+    session,
+    sourceId,
+    items.map((i) => keyOf.get(`${i.slug}\u0000${i.title}`)!),
+  )
+  const told = items.filter((i) => claimed.has(keyOf.get(`${i.slug}\u0000${i.title}`)!))
+  return { inject: told, tokens: told.length === items.length ? tokens : told.reduce((n, i) => n + countTokens(recallLine(i)), 0), session }
 }

@@ -54,6 +54,8 @@ export interface CliShape {
   aliases?: { paths: string[][]; notice: string }
   /** The exit code of a result that was printed (default 0). */
   exitCode?: (result: Record<string, unknown>) => number
+  /** An input field the command fills with its working directory, unless given otherwise. */
+  cwdField?: string
   /** Try the database once, without connect retries, so that an unreachable server is reported at once. */
   connectOnce?: boolean
 }

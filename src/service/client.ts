@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import { packageRoot } from '../util/package-root.js'
 import { currentIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
-import { Frame, FrameDecoder, encodeFrame, encodeJson, type Hello, type Identity, type Reply, type TerminalFacts } from './protocol.js'
+import { Frame, FrameDecoder, encodeFrame, encodeJson, type Hello, type Identity, type OperationCall, type Reply, type TerminalFacts } from './protocol.js'
 import { processAlive } from '../util/process-alive.js'
 import { BrainError } from '../errors/index.js'
 
@@ -61,6 +61,23 @@ function spawnService(paths: ServicePaths, env: Record<string, string>): { exite
   } finally {
     closeSync(log)
   }
+}
+
+/** Starts the service for the next client and returns at once: nobody waits for it to listen. */
+export function startServiceDetached(home: string, env: Record<string, string>): number {
+  return spawnService(servicePaths(home), env).pid
+}
+
+/**
+ * Calls one operation in the service listening on `socket` and returns its reply: the result or
+ * the error, or a refusal (a service of another build). Null when the connection ends first.
+ */
+export async function callOperationOn(socket: Socket, call: OperationCall, identity: Identity = currentIdentity()): Promise<Reply | null> {
+  let reply: Reply | null = null
+  await request(socket, { kind: 'call', ...call, ...identity }, (type, payload) => {
+    if (type === Frame.reply) reply = JSON.parse(payload.toString('utf8')) as Reply
+  })
+  return reply
 }
 
 /** Connects to the running service, starting one when none answers. */

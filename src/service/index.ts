@@ -4,8 +4,8 @@
  * over its unix socket. Also the client side of that socket.
  * May import: config, db, errors, http, models, queue, releases/version, util.
  */
-export { BrainService, readServiceState, type ServiceState } from './server.js'
-export { forward, connectOrStart, tryConnect, type ForwardOptions } from './client.js'
+export { BrainService, readServiceState, type ServiceState, type CallOperation } from './server.js'
+export { forward, connectOrStart, tryConnect, callOperationOn, startServiceDetached, waitForExit, type ForwardOptions } from './client.js'
 export type { BrainContext, BrainHost, AttachedWorker } from './context.js'
-export type { ServiceStatus } from './protocol.js'
+export type { ServiceStatus, OperationCall, CallOutcome, Reply } from './protocol.js'
 export type { ServicePaths } from './paths.js'

@@ -39,7 +39,22 @@ export interface TerminalFacts {
   colorDepth: number
 }
 
-export type Hello = ({ kind: 'run'; argv: string[]; cwd: string; env: Record<string, string>; terminal: TerminalFacts } & Identity) | ({ kind: 'status' } & Identity) | ({ kind: 'stop' } & Identity)
+/** One operation of the catalogue called by name with its arguments, answered by a `result` reply: no command line, no printed text. */
+export interface OperationCall {
+  operation: string
+  args: Record<string, unknown>
+  cwd: string
+  env: Record<string, string>
+}
+
+export type Hello =
+  | ({ kind: 'run'; argv: string[]; cwd: string; env: Record<string, string>; terminal: TerminalFacts } & Identity)
+  | ({ kind: 'call' } & OperationCall & Identity)
+  | ({ kind: 'status' } & Identity)
+  | ({ kind: 'stop' } & Identity)
+
+/** How a called operation ended: its JSON result, or the error's code and message. */
+export type CallOutcome = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } }
 
 export interface ServiceStatus {
   pid: number
@@ -56,6 +71,7 @@ export interface ServiceStatus {
 export type Reply =
   | { kind: 'status'; status: ServiceStatus }
   | { kind: 'stopping'; pid: number }
+  | ({ kind: 'result' } & CallOutcome)
   /** A different build: the service restarts (idle) or refuses (busy). */
   | { kind: 'skew'; restarting: boolean; pid: number; message: string }
 

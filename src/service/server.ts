@@ -8,8 +8,12 @@ import type { Logger } from '../util/index.js'
 import { ServiceHost } from './host.js'
 import { currentIdentity, sameIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
-import { Frame, FrameDecoder, encodeJson, type Hello, type Identity, type Reply, type ServiceStatus } from './protocol.js'
+import { Frame, FrameDecoder, encodeJson, type CallOutcome, type Hello, type Identity, type OperationCall, type Reply, type ServiceStatus } from './protocol.js'
 import { Session, type SessionDeps } from './session.js'
+import type { BrainHost } from './context.js'
+
+/** Runs one operation of the catalogue by name in the service's process, over its shared brains. */
+export type CallOperation = (call: OperationCall, host: BrainHost, signal: AbortSignal) => Promise<unknown>
 
 /** How long a new service waits for its first client even with a shorter idle timeout. */
 const START_GRACE_MS = 10_000
@@ -58,6 +62,8 @@ export class BrainService {
   readonly identity: Identity
   private readonly host: ServiceHost
   private readonly sessions = new Set<Session>()
+  /** Operation calls being answered now. */
+  private calls = 0
   private readonly startedAt = new Date().toISOString()
   private server: Server | null = null
   private lock: FileLock | null = null
@@ -73,15 +79,17 @@ export class BrainService {
   readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve))
 
   private readonly runCli: SessionDeps['runCli']
+  private readonly callOperation: CallOperation
 
-  /** `runCli` runs one forwarded command line; the CLI hands in its own, so neither imports the other. */
+  /** `runCli` runs one forwarded command line, `callOperation` one operation; the CLI hands in its own, so neither imports the other. */
   constructor(
     private readonly config: Config,
     private readonly logger: Logger,
-    options: { identity?: Identity; runCli?: SessionDeps['runCli'] } = {},
+    options: { identity?: Identity; runCli?: SessionDeps['runCli']; callOperation?: CallOperation } = {},
   ) {
     this.identity = options.identity ?? currentIdentity()
     this.runCli = options.runCli ?? (() => Promise.reject(new Error('this brain service was started without a command line to run')))
+    this.callOperation = options.callOperation ?? (() => Promise.reject(new Error('this brain service was started without the operations to call')))
     this.paths = servicePaths(config.home)
     this.host = new ServiceHost(config, logger)
   }
@@ -128,7 +136,7 @@ export class BrainService {
       ...this.identity,
       socket: this.paths.socket,
       startedAt: this.startedAt,
-      clients: this.sessions.size,
+      clients: this.sessions.size + this.calls,
       runningJobs: this.host.runningJobs,
       idleTimeoutMs: this.config.service.idleTimeoutMs,
       brains: this.host.locations,
@@ -136,7 +144,7 @@ export class BrainService {
   }
 
   get busy(): boolean {
-    return this.sessions.size > 0 || this.host.runningJobs > 0 || this.host.webAppUsedWithin(this.config.service.idleTimeoutMs)
+    return this.sessions.size > 0 || this.calls > 0 || this.host.runningJobs > 0 || this.host.webAppUsedWithin(this.config.service.idleTimeoutMs)
   }
 
   /** Stops listening, ends running commands, stops the worker and closes the brains. */
@@ -286,7 +294,34 @@ export class BrainService {
       this.reply(socket, { kind: 'skew', restarting: true, pid: process.pid, message: 'The brain service is stopping.' })
       return null
     }
+    if (hello.kind === 'call') {
+      this.runCall(socket, hello)
+      return null
+    }
     return this.runSession(socket, hello)
+  }
+
+  /** Answers one operation call with its result or its error, as one reply frame. */
+  private runCall(socket: Socket, call: OperationCall): void {
+    const controller = new AbortController()
+    socket.once('close', () => controller.abort(new Error('the client went away')))
+    this.calls += 1
+    this.idleSince = Date.now()
+    void this.callOperation({ operation: call.operation, args: call.args, cwd: call.cwd, env: call.env }, this.host, controller.signal)
+      .then(
+        (result): CallOutcome => ({ ok: true, result }),
+        (err: unknown): CallOutcome => ({
+          ok: false,
+          error: { code: isBrainError(err) ? err.code : 'internal_error', message: err instanceof Error ? err.message : String(err) },
+        }),
+      )
+      .then((outcome) => {
+        if (!socket.destroyed) this.reply(socket, { kind: 'result', ...outcome })
+      })
+      .finally(() => {
+        this.calls -= 1
+        this.idleSince = Date.now()
+      })
   }
 
   private runSession(socket: Socket, hello: Extract<Hello, { kind: 'run' }>): Session {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { servicePaths } from '../../src/service/paths.js'
-import { cliBrain, runBrain, spawnBrain, stopPid, type CliBrain } from '../helpers/cli.js'
+import { cliBrain, runBrain, servicePid, spawnBrain, stopPid, stopService, type CliBrain } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 
 /** A slow machine's first hook starts the service; the default wait is for a warm one. */
@@ -60,7 +60,7 @@ for (const engine of ENGINES) {
       t.equal(res.stderr, '')
       const out = res.json<{ hookSpecificOutput: { hookEventName: string; additionalContext: string } }>()
       t.equal(out.hookSpecificOutput.hookEventName, 'SessionStart')
-      t.match(out.hookSpecificOutput.additionalContext, /holds 1 page: 1 person; sources: 1 default/)
+      t.match(out.hookSpecificOutput.additionalContext, /holds 1 page: 1 person\./)
     })
 
     t.test('user-prompt-submit recalls what the prompt names, once a session', async (t) => {
@@ -99,6 +99,18 @@ for (const engine of ENGINES) {
       const compact = await hook(brain, 'pre-compact', { session_id: 'sess-4', transcript_path: path, hook_event_name: 'PreCompact', trigger: 'auto' })
       t.equal(compact.code, 0)
       t.equal(compact.stdout, '')
+    })
+
+    t.test('with no service running, the hook answers itself and leaves a service for the next hook', async (t) => {
+      await stopService(brain.home)
+      const res = await hook(brain, 'user-prompt-submit', { session_id: 'sess-cold', prompt: 'prep my call with Tobiah Marsh' })
+      t.equal(res.code, 0, res.stderr)
+      t.match(res.stdout, /people\/tobiah-marsh/)
+      t.match(readFileSync(join(brain.home, 'logs', 'hooks.log'), 'utf8'), /injected 1: people\/tobiah-marsh \[in-process, service started\]/)
+      await waitFor('the service the hook started', async () => servicePid(brain.home))
+      const warm = await hook(brain, 'user-prompt-submit', { session_id: 'sess-warm', prompt: 'prep my call with Tobiah Marsh' })
+      t.match(warm.stdout, /people\/tobiah-marsh/)
+      t.match(readFileSync(join(brain.home, 'logs', 'hooks.log'), 'utf8'), /injected 1: people\/tobiah-marsh \[service\]/)
     })
 
     t.test('bad stdin: exit 0, no output, a line in the hooks log', async (t) => {

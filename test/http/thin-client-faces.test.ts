@@ -46,6 +46,11 @@ t.test('tag, sources list, doctor and auth reach the served brain; export refuse
     { id: 'work', pages: 1 },
   ])
 
+  // Recall sends no working directory to the remote brain: this machine's folders are not its sources.
+  const recalled = await brain(['recall', 'hello there', '--source', 'work', '--json'])
+  t.equal(recalled.code, 0, recalled.stderr)
+  t.match(recalled.json(), { inject: [], tokens: 0 })
+
   const doctor = await brain(['doctor', '--json'])
   t.match(doctor.json(), { checks: [{ name: 'service' }] })
   t.match(JSON.stringify(doctor.json()), /postgres/, "the served brain's database is checked, not a local one")

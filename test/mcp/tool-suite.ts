@@ -64,6 +64,7 @@ export const EXPECTED_TOOLS = [
   'list_requests',
   'recall',
   'remember',
+  'start_session',
   'create_backup',
   'list_backups',
 ]

@@ -17,6 +17,9 @@ for (const engine of ENGINES) {
     t.equal(human.code, 0, human.stderr)
     t.equal(human.stdout, 'Noor Wrenhaven (person, people/noor-wrenhaven): Founder of Windrose.\n', 'one line a page')
     t.equal((await brain.run(['recall', 'thanks, that covers it', '--no-json'])).stdout, 'Nothing to volunteer.\n')
+    const unknown = await brain.run(['recall', 'Noor', '--source', 'nope', '--json'])
+    t.equal(unknown.code, 1)
+    t.match(unknown.json(), { error: { code: 'source_not_found' } }, 'an unknown source is refused as put refuses it')
 
     const piped = await brain.run(['recall', '--stdin', '--session', 'cli-1', '--json'], { input: 'Prep my call with Noor Wrenhaven about Windrose' })
     t.equal(piped.code, 0, piped.stderr)

@@ -103,7 +103,7 @@ engineTest(t, 'recall: only the active source is read', async (t, { db }) => {
     team.inject.some((i) => /Personal/.test(i.excerpt)),
     'no excerpt of another source',
   )
-  t.same(slugs(await recall(db, { text: 'Alice Example', sourceId: 'no-such-source' })), [], 'an unknown source holds nothing')
+  await t.rejects(recall(db, { text: 'Alice Example', sourceId: 'no-such-source' }), { code: 'source_not_found' }, 'an unknown source is refused, as a page write refuses it')
 })
 
 engineTest(t, 'recall: the budget bounds the whole answer; pages ranked, excerpts cut to fit', async (t, { db }) => {

@@ -68,7 +68,10 @@ export class ServiceStartCommand extends ServiceCommand {
     const config = await this.loadConfig()
     const stderr = this.context.stderr
     const logger = streamLogger({ write: (text: string) => stderr.write(`${new Date().toISOString()} ${text}`) }, 'brain service')
-    const service = new BrainService(config, logger, { runCli: this.context.runCli })
+    const service = new BrainService(config, logger, {
+      runCli: this.context.runCli,
+      callOperation: async (call, host, signal) => (await import('../call-operation.js')).callOperation(call, { host, signal }),
+    })
     await service.start()
     const onSignal = (signal: NodeJS.Signals): void => void service.stop(`received ${signal}`)
     process.once('SIGTERM', onSignal)

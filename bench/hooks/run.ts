@@ -1,0 +1,150 @@
+/**
+ * bench/hooks: wall time of `brain hook claude-code user-prompt-submit` as the agent runs it, a
+ * fresh process each time, against a bare `node -e 0`: the first hook after the resident service
+ * has gone (idle exit; every run starts with no service), and the warm hook (the service the
+ * first hook started is listening). Embedded engine, a brain of a few pages; every prompt names
+ * one entity in a new session, so every hook injects one page.
+ *
+ *   node dist/bench/hooks/run.js [--runs N] [--bin path/to/bin/brain.js] [--json]
+ *
+ * `--bin` times another build's hook (a checkout of an older commit) against the same brain.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig } from '../../src/config/index.js'
+import { openDatabase } from '../../src/db/open.js'
+import { importPage } from '../../src/pages/index.js'
+import { packageRoot } from '../../src/util/package-root.js'
+
+interface Options {
+  runs: number
+  bin: string
+  json: boolean
+}
+
+function options(argv: readonly string[]): Options {
+  const at = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag)
+    return i === -1 ? undefined : argv[i + 1]
+  }
+  return { runs: Number(at('--runs') ?? 10), bin: at('--bin') ?? join(packageRoot(), 'bin', 'brain.js'), json: argv.includes('--json') }
+}
+
+function timed(args: string[], env: Record<string, string>, input = ''): { ms: number; stdout: string } {
+  const started = performance.now()
+  const run = spawnSync(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', input })
+  const ms = performance.now() - started
+  if (run.status !== 0) throw new Error(`${args.join(' ')} failed (${run.status}): ${run.stderr}`)
+  return { ms, stdout: run.stdout }
+}
+
+function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path)
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+async function until(what: string, probe: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+function servicePid(home: string): number | null {
+  try {
+    const pid = (JSON.parse(readFileSync(join(home, 'service.json'), 'utf8')) as { pid?: unknown }).pid
+    return typeof pid === 'number' ? pid : null
+  } catch {
+    return null
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Stops the home's service (if any) and waits until it has let go of the brain. */
+async function stopService(bin: string, env: Record<string, string>, home: string): Promise<void> {
+  const pid = servicePid(home)
+  spawnSync(process.execPath, [bin, 'service', 'stop'], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' })
+  if (pid !== null) await until('the service to exit', () => !alive(pid))
+}
+
+const mean = (values: readonly number[]): number => Math.round(values.reduce((a, b) => a + b, 0) / values.length)
+
+async function main(): Promise<void> {
+  const opts = options(process.argv.slice(2))
+  const home = mkdtempSync(join(tmpdir(), 'brain-bench-hooks-'))
+  const env: Record<string, string> = { BRAIN_HOME: home, BRAIN_NO_SERVICE: '0', BRAIN_EMBEDDING_PROVIDER: 'local', BRAIN_HOOK_TIMEOUT_MS: '60000' }
+  const db = await openDatabase(loadConfig({ env }).engine)
+  try {
+    for (const [slug, title] of [
+      ['people/tobiah-marsh', 'Tobiah Marsh'],
+      ['people/odile-brackenridge', 'Odile Brackenridge'],
+      ['companies/marrowline', 'Marrowline'],
+    ] as const) {
+      const type = slug.startsWith('people/') ? 'person' : 'company'
+      await importPage(db, { slug, kind: 'markdown', content: `---\ntitle: ${title}\ntype: ${type}\nsummary: ${title} in a sentence.\n---\n\n${title}.\n`, path: `${slug}.md` })
+    }
+  } finally {
+    await db.close()
+  }
+  const socket = join(home, 'brain.sock')
+  const hook = (i: number, kind: string): number => {
+    const input = JSON.stringify({ session_id: `${kind}-${i}`, prompt: 'prep my call with Tobiah Marsh', cwd: home })
+    const { ms, stdout } = timed([opts.bin, 'hook', 'claude-code', 'user-prompt-submit'], env, input)
+    if (!stdout.includes('people/tobiah-marsh')) throw new Error(`the ${kind} hook injected nothing: ${JSON.stringify(stdout)}`)
+    return ms
+  }
+  try {
+    const bare = Array.from({ length: opts.runs }, () => timed(['-e', '0'], {}).ms)
+    const log = join(home, 'logs', 'service.log')
+    const warmLines = (): number =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((l) => l.endsWith(' warm')).length
+        : 0
+    const first: number[] = []
+    let warmBefore = 0
+    for (let i = 0; i < opts.runs; i++) {
+      await stopService(opts.bin, env, home)
+      warmBefore = warmLines()
+      first.push(hook(i, 'first'))
+    }
+    // The first hook left a service starting for the next one; the warm runs wait until it has
+    // opened the brain, started its worker and loaded its model, as it has a few seconds later.
+    await until('the service to listen', () => existsSync(socket) && socketAnswers(socket))
+    await until('the service to be warm', () => warmLines() > warmBefore)
+    hook(0, 'warm-up')
+    const warm = Array.from({ length: opts.runs }, (_, i) => hook(i, 'warm'))
+    await stopService(opts.bin, env, home)
+    const row = { runs: opts.runs, bin: opts.bin, nodeMs: mean(bare), firstMs: mean(first), warmMs: mean(warm) }
+    if (opts.json) process.stdout.write(`${JSON.stringify(row)}\n`)
+    else {
+      process.stdout.write(`node -e 0          ${row.nodeMs} ms\n`)
+      process.stdout.write(`first hook         ${row.firstMs} ms (target ≤ 1000 ms)\n`)
+      process.stdout.write(`warm hook          ${row.warmMs} ms (${(row.warmMs / row.nodeMs).toFixed(2)}× node -e 0; target ≤ 1.5×)\n`)
+    }
+  } finally {
+    await stopService(opts.bin, env, home)
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
+await main()

@@ -4,7 +4,7 @@ import { query, type SearchContext, type SearchResult } from '../search/index.js
 import { chunksById, definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
 import { renderItem } from './render.js'
-import { contentTerms, identifiersIn, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
+import { asksAboutThePast, contentTerms, currentFacts, identifiersIn, isSupersededFact, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
 import type { ContextPack, PackItem, PackItemKind } from './types.js'
 
 export const DEFAULT_PACK_BUDGET = 2000
@@ -51,6 +51,8 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const response = await query(deps.search, asWords(question), { limit, ...(source !== null ? { sourceId: source } : {}) })
   const hits = response.results.filter((r) => source === null || r.source_id === source)
   const terms = contentTerms(question)
+  // A fact since replaced answers only a question about what held before.
+  const past = asksAboutThePast(question)
   const chunks = await chunksById(
     db,
     hits.map((h) => h.chunk_id),
@@ -68,10 +70,10 @@ export async function buildContextPack(deps: PackDeps, question: string, options
     ...hits.flatMap((hit, rank) => {
       const chunk = chunkById.get(hit.chunk_id)
       const page = chunk ? pages.get(chunk.page_id) : undefined
-      return chunk && page ? [hitCandidate(hit, rank, chunk.chunk_text, page, terms)] : []
+      return chunk && page ? [hitCandidate(hit, rank, past ? chunk.chunk_text : currentText(hit, chunk.chunk_text), page, terms)] : []
     }),
     ...hitPageIds.slice(0, PAGES_WITH_NEIGHBOURS).flatMap((id, rank) => summaryCandidates(pages.get(id), 0.5 - rank * 0.05, 'summary', terms)),
-    ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms),
+    ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms, past),
     ...neighbours.flatMap((page) => summaryCandidates(page, 0.25, 'neighbour', terms)),
   ]
   return { question, source, budget, ...fit(candidates, budget, deps.countTokens ?? countTokens), notice: response.notice }
@@ -95,6 +97,13 @@ function pdfPage(hit: SearchResult): number | null {
   if (hit.symbol_type !== 'pdf_page' || hit.symbol_name === null) return null
   const match = /(\d+)/.exec(hit.symbol_name)
   return match ? Number(match[1]) : null
+}
+
+/** A timeline chunk's text without the facts since replaced (all of it when nothing else is left). */
+function currentText(hit: SearchResult, text: string): string {
+  if (hit.chunk_source !== 'timeline') return text
+  const current = currentFacts(text)
+  return current.trim() === '' ? text : current
 }
 
 /** Spelled as search syntax, a question's quotes and dashes would filter; it is asked as plain words. */
@@ -178,13 +187,14 @@ function summaryCandidates(page: PageRow | undefined, base: number, kind: PackIt
   ]
 }
 
-function timelineCandidates(pages: ReadonlyArray<PageRow | undefined>, terms: readonly string[]): Candidate[] {
+function timelineCandidates(pages: ReadonlyArray<PageRow | undefined>, terms: readonly string[], past: boolean): Candidate[] {
   const out: Candidate[] = []
   const seen = new Set<number>()
   for (const page of pages) {
     if (!page || seen.has(page.id) || page.timeline === '') continue
     seen.add(page.id)
     for (const entry of timelineEntries(page.timeline)) {
+      if (!past && isSupersededFact(entry.text)) continue
       const coverage = termCoverage(terms, `${page.title} ${entry.text}`)
       if (coverage === 0) continue
       out.push({

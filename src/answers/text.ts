@@ -128,3 +128,23 @@ export function lineOf(page: string, text: string): number | null {
   for (let i = 0; i < at; i++) if (page.charCodeAt(i) === 10) line++
   return line
 }
+
+/** A keyed fact a later one replaced, as `remember --key` closes it: `- **date** | **key:** value (until date)`. */
+const SUPERSEDED = /^\s*(?:[-*+]\s+)?\*\*\d{4}-\d{2}-\d{2}\*\*\s*\|\s*\*\*[^*]+:\*\*.*\(until \d{4}-\d{2}-\d{2}\)\s*$/
+
+export function isSupersededFact(line: string): boolean {
+  return SUPERSEDED.test(line)
+}
+
+/** A question about what held before: the facts since replaced bear on it. */
+export function asksAboutThePast(question: string): boolean {
+  return /\b(before|previous(?:ly)?|earlier|used to|former(?:ly)?|originally|history|changed?|until|old)\b/i.test(question)
+}
+
+/** A timeline without the facts since replaced. */
+export function currentFacts(timeline: string): string {
+  return timeline
+    .split('\n')
+    .filter((line) => !isSupersededFact(line))
+    .join('\n')
+}

@@ -1,5 +1,5 @@
 import { citationOf } from './citations.js'
-import { contentTerms, sentences, stem } from './text.js'
+import { contentTerms, stem, wholeSentences } from './text.js'
 import type { AskResult, ContextPack } from './types.js'
 
 const MAX_SENTENCES = 5
@@ -17,7 +17,7 @@ interface Scored {
  */
 export function extractiveAnswer(pack: ContextPack): AskResult {
   const terms = contentTerms(pack.question)
-  const perItem = pack.items.map((item) => sentences(item.text).map((s) => ({ n: item.n, sentence: s, words: new Set(contentTerms(s)) })))
+  const perItem = pack.items.map((item) => wholeSentences(item.text).map((s) => ({ n: item.n, sentence: s, words: new Set(contentTerms(s)) })))
   const all = perItem.flat()
   // A word in every sentence tells them apart no better than none.
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (all.length + 1) / (1 + all.filter((s) => s.words.has(t)).length))]))

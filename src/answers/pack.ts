@@ -2,8 +2,9 @@ import { capToTokenLimit, countTokens } from '../embedding/index.js'
 import { UsageError } from '../errors/index.js'
 import { query, type SearchContext, type SearchResult } from '../search/index.js'
 import { chunksById, definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
+import { resolveRelativeDates } from './dates.js'
 import { renderItem } from './render.js'
-import { contentTerms, identifiersIn, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
+import { asksAboutThePast, contentTerms, currentFacts, identifiersIn, isSupersededFact, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
 import type { ContextPack, PackItem, PackItemKind } from './types.js'
 
 export const DEFAULT_PACK_BUDGET = 2000
@@ -12,6 +13,9 @@ export const MAX_PACK_BUDGET = 32_000
 /** No single item may take more than this share of the budget, so one long chunk cannot crowd out the rest. */
 const ITEM_SHARE = 0.4
 const HITS = 30
+/** A larger budget asks search for more hits, about one per this many tokens, so it can be filled. */
+const TOKENS_PER_HIT = 35
+const MAX_HITS = 100
 const PAGES_WITH_NEIGHBOURS = 5
 const NEIGHBOURS = 20
 const TIMELINE_ENTRIES = 8
@@ -43,9 +47,12 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const budget = checkBudget(options.budget)
   const source = options.source ?? null
   const db = deps.search.db
-  const response = await query(deps.search, question, { limit: HITS, ...(source !== null ? { sourceId: source } : {}) })
+  const limit = Math.min(MAX_HITS, Math.max(HITS, Math.round(budget / TOKENS_PER_HIT)))
+  const response = await query(deps.search, asWords(question), { limit, ...(source !== null ? { sourceId: source } : {}) })
   const hits = response.results.filter((r) => source === null || r.source_id === source)
   const terms = contentTerms(question)
+  // A fact since replaced answers only a question about what held before.
+  const past = asksAboutThePast(question)
   const chunks = await chunksById(
     db,
     hits.map((h) => h.chunk_id),
@@ -63,10 +70,10 @@ export async function buildContextPack(deps: PackDeps, question: string, options
     ...hits.flatMap((hit, rank) => {
       const chunk = chunkById.get(hit.chunk_id)
       const page = chunk ? pages.get(chunk.page_id) : undefined
-      return chunk && page ? [hitCandidate(hit, rank, chunk.chunk_text, page, terms)] : []
+      return chunk && page ? [hitCandidate(hit, rank, past ? chunk.chunk_text : currentText(hit, chunk.chunk_text), page, terms)] : []
     }),
     ...hitPageIds.slice(0, PAGES_WITH_NEIGHBOURS).flatMap((id, rank) => summaryCandidates(pages.get(id), 0.5 - rank * 0.05, 'summary', terms)),
-    ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms),
+    ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms, past),
     ...neighbours.flatMap((page) => summaryCandidates(page, 0.25, 'neighbour', terms)),
   ]
   return { question, source, budget, ...fit(candidates, budget, deps.countTokens ?? countTokens), notice: response.notice }
@@ -92,15 +99,29 @@ function pdfPage(hit: SearchResult): number | null {
   return match ? Number(match[1]) : null
 }
 
+/** A timeline chunk's text without the facts since replaced (all of it when nothing else is left). */
+function currentText(hit: SearchResult, text: string): string {
+  if (hit.chunk_source !== 'timeline') return text
+  const current = currentFacts(text)
+  return current.trim() === '' ? text : current
+}
+
+/** Spelled as search syntax, a question's quotes and dashes would filter; it is asked as plain words. */
+function asWords(question: string): string {
+  return question.replace(/["“”]/g, ' ').replace(/(^|\s)-+(?=\S)/g, '$1')
+}
+
 function hitCandidate(hit: SearchResult, rank: number, text: string, page: PageRow, terms: readonly string[]): Candidate {
   // A hit that shares no word with the question came from the vector side alone: keep it, after
   // the evidence that names what was asked.
   const shares = termCoverage(terms, `${page.title} ${text}`) > 0 || terms.length === 0
   const body = hit.chunk_source === 'timeline' ? page.timeline : page.compiled_truth
   const line = hit.start_line ?? (page.page_kind === 'code' ? null : lineOf(body, text))
+  const written = page.page_kind === 'code' ? null : writtenOn(page)
   return {
     key: `chunk:${hit.chunk_id}`,
-    score: (1 - rank * 0.04) * (shares ? 1 : 0.5),
+    // Past the first 25 hits the rank still orders them, above nothing else.
+    score: Math.max(0.01, 1 - rank * 0.04) * (shares ? 1 : 0.5),
     kind: 'hit',
     slug: hit.slug,
     source_id: hit.source_id,
@@ -109,8 +130,14 @@ function hitCandidate(hit: SearchResult, rank: number, text: string, page: PageR
     line,
     page: pdfPage(hit),
     date: pageDate(page),
-    text,
+    text: resolveRelativeDates(text, written),
   }
+}
+
+/** The date a page says it was written on (front matter `date`), the anchor of its relative dates. */
+function writtenOn(page: Pick<PageRow, 'frontmatter'>): string | null {
+  const date = page.frontmatter.date
+  return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(date) ? date.slice(0, 10) : null
 }
 
 function definitionCandidate(row: DefinitionRow, rank: number): Candidate {
@@ -160,13 +187,14 @@ function summaryCandidates(page: PageRow | undefined, base: number, kind: PackIt
   ]
 }
 
-function timelineCandidates(pages: ReadonlyArray<PageRow | undefined>, terms: readonly string[]): Candidate[] {
+function timelineCandidates(pages: ReadonlyArray<PageRow | undefined>, terms: readonly string[], past: boolean): Candidate[] {
   const out: Candidate[] = []
   const seen = new Set<number>()
   for (const page of pages) {
     if (!page || seen.has(page.id) || page.timeline === '') continue
     seen.add(page.id)
     for (const entry of timelineEntries(page.timeline)) {
+      if (!past && isSupersededFact(entry.text)) continue
       const coverage = termCoverage(terms, `${page.title} ${entry.text}`)
       if (coverage === 0) continue
       out.push({

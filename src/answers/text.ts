@@ -128,3 +128,65 @@ export function lineOf(page: string, text: string): number | null {
   for (let i = 0; i < at; i++) if (page.charCodeAt(i) === 10) line++
   return line
 }
+
+/** A keyed fact a later one replaced, as `remember --key` closes it: `- **date** | **key:** value (until date)`. */
+const SUPERSEDED = /^\s*(?:[-*+]\s+)?\*\*\d{4}-\d{2}-\d{2}\*\*\s*\|\s*\*\*[^*]+:\*\*.*\(until \d{4}-\d{2}-\d{2}\)\s*$/
+
+export function isSupersededFact(line: string): boolean {
+  return SUPERSEDED.test(line)
+}
+
+/** A question about what held before: the facts since replaced bear on it. */
+export function asksAboutThePast(question: string): boolean {
+  return /\b(before|previous(?:ly)?|earlier|used to|former(?:ly)?|originally|history|changed?|until|old)\b/i.test(question)
+}
+
+/** A timeline without the facts since replaced. */
+export function currentFacts(timeline: string): string {
+  return timeline
+    .split('\n')
+    .filter((line) => !isSupersededFact(line))
+    .join('\n')
+}
+
+/** A line that starts a block of its own: a heading, a list item, a fence, a table row, a quote. */
+const BLOCK_START = /^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|```|\||>)/
+
+/**
+ * The whole sentences of a text: the lines of a paragraph joined (a wrapped sentence is one
+ * sentence), then cut after . ! ? only; a list item, heading or table row stands alone. A piece
+ * that opens in lower case is the tail of a sentence begun before the text, and is left out.
+ */
+export function wholeSentences(text: string, minChars = 12): string[] {
+  const blocks: string[] = []
+  let current: string[] = []
+  const close = (): void => {
+    if (current.length > 0) blocks.push(current.join(' '))
+    current = []
+  }
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || /^\s*```/.test(line) || /^\s*---+\s*$/.test(line)) {
+      close()
+      continue
+    }
+    if (BLOCK_START.test(line)) close()
+    current.push(line.trim())
+    // A heading is one line.
+    if (/^\s*#{1,6}\s/.test(line)) close()
+  }
+  close()
+  const out: string[] = []
+  blocks.forEach((block, index) => {
+    if (/^#{1,6}\s/.test(block) || block.startsWith('|')) return
+    const clean = block
+      .replace(/^(?:[-*+]|\d+[.)])\s+/, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+    clean.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(*[])/u).forEach((part, at) => {
+      const sentence = part.trim()
+      if (index === 0 && at === 0 && /^\p{Ll}/u.test(sentence)) return
+      if (sentence.length >= minChars) out.push(sentence)
+    })
+  })
+  return out
+}

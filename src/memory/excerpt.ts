@@ -3,6 +3,8 @@
  * entries and the decisions its text records. Pure: page text in, one line out.
  */
 
+import { isSuperseded } from './keyed.js'
+
 /** A timeline line that opens with a date, in any of the forms notes use (`- **2025-04-14** | …`, `### 2025-04-14 — …`). */
 const DATED_LINE = /^\s*(?:[-*+]\s+|#{1,6}\s+)?(?:\*\*|__|\[\[)?(\d{4}-\d{2}-\d{2})(?:\*\*|__|\]\])?\s*(?:[|:–—-]\s*)?(.*)$/
 const DECISION = /\b(?:decided|decision|agreed|committed|chose|will not|won't)\b/i
@@ -56,7 +58,8 @@ function timelineEntries(timeline: string): TimelineEntry[] {
   const entries: Array<TimelineEntry & { at: number }> = []
   timeline.split('\n').forEach((line, at) => {
     const m = DATED_LINE.exec(line)
-    if (!m) return
+    // A fact a later one of the same key replaced is history, not what holds now.
+    if (!m || isSuperseded(line)) return
     const text = plainText(m[2] ?? '')
     if (text !== '') entries.push({ date: m[1]!, text, at })
   })

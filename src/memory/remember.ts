@@ -5,6 +5,7 @@
  */
 import { NotFoundError, ValidationError } from '../errors/index.js'
 import { DEFAULT_SOURCE_ID, findPage, normalizeSlug, putPage, serializePage, type PutPageContext } from '../pages/index.js'
+import { KEY_PATTERN, keyedEntry, supersede } from './keyed.js'
 import { matchEntities, sourceState } from './names.js'
 import { recordVolunteered } from './sessions.js'
 
@@ -16,6 +17,8 @@ export interface RememberInput {
   sessionId?: string | null
   harness?: string | null
   sourceId?: string | null
+  /** The fact's name: a later fact of the same key on the same page supersedes this one. */
+  key?: string | null
   /** When the entry is dated; now by default. */
   now?: Date
 }
@@ -26,6 +29,8 @@ export interface RememberedPage {
   title: string
   status: string
   entry: string
+  /** The earlier fact of the same key, now closed with "(until <date>)"; null when none. */
+  superseded: string | null
 }
 
 export interface RememberResult {
@@ -34,10 +39,21 @@ export interface RememberResult {
   harness: string | null
 }
 
-/** One timeline line: the date, then the text on one line. */
-function timelineEntry(date: Date, text: string): string {
+/** One timeline line: the date, then the text on one line, after its key when it has one. */
+function timelineEntry(date: string, text: string, key: string | null): string {
   const oneLine = text.replace(/\s+/g, ' ').trim().slice(0, MAX_ENTRY_CHARS)
-  return `- **${date.toISOString().slice(0, 10)}** | ${oneLine}`
+  return key === null ? `- **${date}** | ${oneLine}` : keyedEntry(date, key, oneLine)
+}
+
+function checkedKey(key: string | null | undefined): string | null {
+  if (key === undefined || key === null) return null
+  const trimmed = key.trim()
+  if (!KEY_PATTERN.test(trimmed)) {
+    throw new ValidationError('remember_invalid_key', `The key "${key}" is not a fact's name.`, {
+      hint: 'Use up to 60 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit.',
+    })
+  }
+  return trimmed
 }
 
 /** Who wrote the entry, as history keeps it: the caller, the agent harness and its session. */
@@ -61,6 +77,7 @@ export async function remember(ctx: PutPageContext, input: RememberInput): Promi
   const session = input.sessionId ?? null
   const harness = input.harness ?? null
   if (input.text.trim() === '') throw new ValidationError('remember_empty', 'There is nothing to remember: the text is empty.')
+  const key = checkedKey(input.key)
   const slugs = await targetSlugs(ctx, input, sourceId)
   const pages = await Promise.all(slugs.map((slug) => findPage(ctx.db, sourceId, slug)))
   const missing = slugs.filter((_, i) => !pages[i] || pages[i]!.pageKind !== 'markdown')
@@ -69,11 +86,13 @@ export async function remember(ctx: PutPageContext, input: RememberInput): Promi
       hint: 'Find the slug with list_entities or search, or create the page first.',
     })
   }
-  const entry = timelineEntry(input.now ?? new Date(), input.text)
+  const date = (input.now ?? new Date()).toISOString().slice(0, 10)
+  const entry = timelineEntry(date, input.text, key)
   const writeCtx: PutPageContext = { ...ctx, caller: rememberedBy(ctx.caller, harness, session) }
   const written: RememberedPage[] = []
   for (const page of pages) {
-    const timeline = page!.timeline.trim() === '' ? entry : `${page!.timeline.trimEnd()}\n${entry}`
+    const { timeline, superseded } =
+      key === null ? { timeline: page!.timeline.trim() === '' ? entry : `${page!.timeline.trimEnd()}\n${entry}`, superseded: null } : supersede(page!.timeline, entry, date)
     const result = await putPage(writeCtx, {
       slug: page!.slug,
       sourceId,
@@ -81,7 +100,7 @@ export async function remember(ctx: PutPageContext, input: RememberInput): Promi
       writtenVia: ctx.remote ? 'mcp:remember' : 'remember',
       expectedContentHash: page!.contentHash,
     })
-    written.push({ slug: page!.slug, source_id: sourceId, title: page!.title, status: result.status, entry })
+    written.push({ slug: page!.slug, source_id: sourceId, title: page!.title, status: result.status, entry, superseded })
   }
   // The session that wrote the entry knows it: its own recall does not tell it back.
   if (session !== null && !ctx.dryRun)

@@ -68,18 +68,21 @@ const recallTool = defineOperation({
 })
 
 function rememberText(result: JsonCamelCased<RememberResult>): string {
-  return result.written.map((page) => `${page.status === 'skipped' ? 'unchanged' : 'remembered on'} ${page.slug}: ${page.entry}`).join('\n')
+  return result.written
+    .map((page) => `${page.status === 'skipped' ? 'unchanged' : 'remembered on'} ${page.slug}: ${page.entry}${page.superseded ? `\n  supersedes: ${page.superseded}` : ''}`)
+    .join('\n')
 }
 
 const rememberTool = defineOperation({
   name: 'remember',
   description:
-    'Call it when a decision or fact worth keeping comes up: it adds a dated timeline entry to each page it is about (the slugs in about, else the entities the text names), for later recalls.',
+    'Call it when a decision or fact worth keeping comes up: it adds a dated timeline entry to each page it is about (the slugs in about, else the entities the text names). With key (price, owner, status…), a later fact of the same key on the same page supersedes the earlier one, which stays marked "(until <date>)".',
   input: z.strictObject({
     text: z.string().trim().min(1).max(4000).describe('The decision or fact, in one or two sentences'),
     about: z.array(slugText).max(20).optional().describe('Slugs of the pages it is about (default: the entities the text names)'),
     session_id: sessionId.describe('The conversation it was decided in (kept in the page history)'),
     harness: z.string().trim().min(1).max(100).optional().describe('The agent that records it: claude-code, codex, cursor… (kept in the page history)'),
+    key: z.string().trim().min(1).max(60).optional().describe("The fact's name (price, owner, status…): a later fact of the same key on the page supersedes this one"),
     source,
   }),
   mutating: true,
@@ -92,6 +95,7 @@ const rememberTool = defineOperation({
       about: args.about ?? null,
       sessionId: args.session_id ?? null,
       harness: args.harness ?? null,
+      key: args.key ?? null,
       sourceId: args.source ?? null,
     })
   },
@@ -102,12 +106,14 @@ const rememberTool = defineOperation({
     examples: [
       ['Record on the entities named', '$0 remember We decided to wait on the Umbergale Labs round'],
       ['Record on a given page', '$0 remember Pricing is too rich --about companies/widget-co --harness codex'],
+      ['A fact that changes', '$0 remember 14 euros a seat --key price --about companies/widget-co'],
     ],
     positional: { field: 'text', rest: true, required: true },
     options: [
       { field: 'about', flag: '--about', kind: 'list', description: 'Slug of a page it is about (repeatable; default: the entities the text names)' },
       { field: 'session_id', flag: '--session', kind: 'string', description: 'The conversation it was decided in' },
       { field: 'harness', flag: '--harness', kind: 'string', description: 'The agent recording it (claude-code, codex, …)' },
+      { field: 'key', flag: '--key', kind: 'string', description: "The fact's name: a later fact of the same key on the page supersedes it" },
       { field: 'source', flag: '--source', kind: 'string', description: 'The source of the pages (default: default)' },
     ],
   },

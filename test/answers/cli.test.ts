@@ -32,7 +32,7 @@ for (const engine of ENGINES) {
     t.equal(pack.code, 0, pack.stderr)
     t.match(pack.json(), { question: QUESTION, budget: 500, items: [{ n: 1, slug: 'projects/probe' }] })
     const human = await brain.run(['context', '--no-json', QUESTION])
-    t.match(human.stdout, /^\[1\] projects\/probe \(line 1, \d{4}-\d{2}-\d{2}\)$/m)
+    t.match(human.stdout, /^\[1\] projects\/probe \d{4}-\d{2}-\d{2}$/m)
 
     const extractive = await brain.run(['ask', '--json', QUESTION])
     t.equal(extractive.code, 0, extractive.stderr)

@@ -258,6 +258,10 @@ async function exerciseMemory(t: Test, client: Client, options: { remote: boolea
   t.match(remembered.data, { written: [{ slug: 'people/wren-fenwhistle', status: 'updated' }], session: 'mcp-a', harness: 'test-harness' })
   const later = await call(client, 'recall', { text: 'where are we with Wren Fenwhistle', session_id: 'mcp-b' })
   t.match(later.data, { inject: [{ slug: 'people/wren-fenwhistle', excerpt: /Decided to wait for the Q3 numbers/ }] }, 'another session sees the decision')
+  const about = ['people/wren-fenwhistle']
+  t.notOk((await call(client, 'remember', { text: 'Tidecraft seats cost 12 euros.', about, key: 'price' })).isError)
+  const repriced = await call(client, 'remember', { text: 'Tidecraft seats cost 15 euros.', about, key: 'price' })
+  t.match(repriced.data, { written: [{ entry: /\*\*price:\*\* Tidecraft seats cost 15 euros\.$/, superseded: /12 euros\. \(until \d{4}-\d{2}-\d{2}\)$/ }] }, 'a keyed fact supersedes the earlier one')
   const versions = await call(client, 'list_versions', { slug: 'people/wren-fenwhistle' })
   t.match(versions.data, { versions: [{ current: true, via: options.remote ? 'mcp:remember' : 'remember' }] })
   t.match(envelope(await call(client, 'remember', { text: 'nobody named here' })), { code: 'remember_nothing_named' })

@@ -1,0 +1,79 @@
+import t from 'tap'
+import { buildContextPack, extractiveAnswer, renderItem } from '../../src/answers/index.js'
+import { resolveRelativeDates } from '../../src/answers/dates.js'
+import { wholeSentences } from '../../src/answers/text.js'
+import { engineTest } from '../helpers/engines.js'
+import { seed } from './fixtures.js'
+
+const turn = (n: number, date: string, text: string) => ({
+  slug: `chats/garden-club/turn-${n}`,
+  content: `---\ntitle: Garden club, turn ${n}\ndate: ${date}\n---\n${text}\n`,
+})
+
+t.test('relative dates name the date they mean, from the date they were written', async (t) => {
+  t.equal(
+    resolveRelativeDates('I went yesterday, and last Saturday; two weeks ago too. Next month, again.', '2023-05-08'),
+    'I went yesterday (2023-05-07), and last Saturday (2023-05-06); two weeks ago (2023-04-24) too. Next month (2023-06), again.',
+  )
+  t.equal(resolveRelativeDates('three days ago and last year', '2024-03-01'), 'three days ago (2024-02-27) and last year (2023)')
+  t.equal(resolveRelativeDates('yesterday', null), 'yesterday', 'nothing to resolve against')
+  t.equal(resolveRelativeDates('the last day of the fair', '2023-05-08'), 'the last day of the fair', 'a word that only looks relative is left')
+})
+
+engineTest(t, 'a pack item carries its page date and its relative dates resolved', async (t, { db }) => {
+  const deps = await seed(db, [turn(1, '2023-05-08', 'Odile: I went to the seed swap at the library yesterday.'), turn(2, '2023-05-08', 'Piet: Lovely. I still have to prune the pear tree.')])
+  const pack = await buildContextPack(deps, 'When did Odile go to the seed swap?', { budget: 500 })
+  const swap = pack.items.find((i) => i.slug === 'chats/garden-club/turn-1')
+  t.ok(swap, 'the turn is in the pack')
+  t.equal(swap?.date, '2023-05-08')
+  t.match(swap?.text, /yesterday \(2023-05-07\)/, 'the relative date is resolved in the item')
+  t.equal(renderItem(swap!).split('\n')[0], `[${swap!.n}] chats/garden-club/turn-1 2023-05-08`, 'a short heading: slug and date')
+})
+
+engineTest(t, 'a larger budget is filled with more hits than a small one holds', async (t, { db }) => {
+  const turns = Array.from({ length: 45 }, (_, i) => turn(i, '2024-01-01', `Mara: the compost heap needed turning again on round ${i}, with straw.`))
+  const deps = await seed(db, turns)
+  const pages = async (budget: number) => new Set((await buildContextPack(deps, 'compost heap straw', { budget })).items.map((i) => i.slug)).size
+  const [small, large] = [await pages(1000), await pages(4000)]
+  t.ok(large > 30, `more than the first 30 hits reach a large pack (${large})`)
+  t.ok(large > small, `${large} pages at 4,000 tokens, ${small} at 1,000`)
+})
+
+engineTest(t, 'a quoted title in a question is words to find, not a filter', async (t, { db }) => {
+  const deps = await seed(db, [turn(1, '2023-06-01', 'Odile: The novel about the lighthouse keeper moved me to tears.')])
+  const pack = await buildContextPack(deps, 'What did Odile think of the novel "Lamps at Sea"?', { budget: 500 })
+  t.ok(
+    pack.items.some((i) => i.slug === 'chats/garden-club/turn-1'),
+    'the turn that never names the quoted title is still found',
+  )
+})
+
+t.test('whole sentences: wrapped lines joined, never cut inside a sentence', async (t) => {
+  const text =
+    'of the week before. Spaced repetition works better for memory: fewer\nreviews than cramming, and spread over days.\nIt lasts for years.\n\n- A list item stands alone\n# Heading\nA line under the heading stands apart'
+  t.same(wholeSentences(text), [
+    'Spaced repetition works better for memory: fewer reviews than cramming, and spread over days.',
+    'It lasts for years.',
+    'A list item stands alone',
+    'A line under the heading stands apart',
+  ])
+})
+
+engineTest(t, 'the extractive answer quotes whole sentences, each with its citation', async (t, { db }) => {
+  const deps = await seed(db, [
+    {
+      slug: 'notes/study',
+      content: '# Study habits\n\nSpaced repetition works better for long-term memory, with fewer\nreviews than cramming. Sleep between sessions helps\nthe memory settle.\n',
+    },
+  ])
+  const pack = await buildContextPack(deps, 'does spaced repetition need fewer reviews than cramming?', { budget: 1000 })
+  const answer = extractiveAnswer(pack)
+  const study = pack.items.find((i) => i.slug === 'notes/study')!
+  const lines = answer.answer.split('\n')
+  t.ok(lines.includes(`Spaced repetition works better for long-term memory, with fewer reviews than cramming. [${study.n}]`), answer.answer)
+  for (const line of lines) t.match(line, /^\P{Ll}.*[.!?]? \[\d+\]$/u, `a whole sentence with its citation: ${line}`)
+  t.notOk(
+    lines.some((l) => l.startsWith('reviews than cramming')),
+    'no fragment of a wrapped sentence',
+  )
+})

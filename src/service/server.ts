@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, unlinkSync, writeFileSync, readFileSync, lstatSyn
 import { createServer, type Server, type Socket } from 'node:net'
 import { dirname } from 'node:path'
 import type { Config } from '../config/index.js'
-import { acquireFileLock, type FileLock } from '../db/index.js'
+import { acquireFileLock, type FileLock, type SqlExecutor } from '../db/index.js'
 import { LockError, isBrainError } from '../errors/index.js'
 import type { Logger } from '../util/index.js'
 import { ServiceHost } from './host.js'
@@ -116,11 +116,15 @@ export class BrainService {
     this.logger.info(`service ${process.pid} listening on ${this.paths.socket} (version ${this.identity.version}, build ${this.identity.build})`)
   }
 
-  /** Opens the configured brain and loads the embedding model, so the first command is fast. */
+  /**
+   * Opens the configured brain and, when it holds embeddings, loads the embedding model, so the
+   * first command is fast. A brain with none yet has nothing for a query to compare with: its
+   * first import loads the model when it embeds, and the service saves a second of CPU.
+   */
   async warmUp(): Promise<void> {
     try {
       const db = await this.host.database(this.config.engine)
-      if (this.config.embedding.provider === 'local') {
+      if (this.config.embedding.provider === 'local' && (await holdsEmbeddings(db))) {
         const { activeEmbeddingProvider } = await import('../models/index.js')
         await (await activeEmbeddingProvider(db, this.config)).embed(['warm up'])
       }
@@ -334,4 +338,9 @@ export class BrainService {
     })
     return session
   }
+}
+
+async function holdsEmbeddings(db: SqlExecutor): Promise<boolean> {
+  const { rows } = await db.query<{ some: boolean }>('SELECT EXISTS (SELECT 1 FROM content_chunks WHERE embedding IS NOT NULL) AS some')
+  return rows[0]?.some === true
 }

@@ -4,11 +4,13 @@ import { ConfigError } from '../errors/index.js'
 interface JsonDoc {
   value: Record<string, unknown>
   indent: string
+  /** Whether the file ends with a newline: Claude Code writes its ~/.claude.json without one. */
+  finalNewline: boolean
 }
 
 /** Reads an agent's JSON config; a file with comments or another shape is refused, never rewritten. */
 export function parseJsonConfig(path: string, text: string | null, entries?: () => string): JsonDoc {
-  if (text === null || text.trim() === '') return { value: {}, indent: '  ' }
+  if (text === null || text.trim() === '') return { value: {}, indent: '  ', finalNewline: true }
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -21,11 +23,20 @@ export function parseJsonConfig(path: string, text: string | null, entries?: () 
     throw new ConfigError('agent_config_unreadable', `${path} does not hold a JSON object.`, { hint: 'Fix the file, then run the install again.' })
   }
   const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  '
-  return { value: value as Record<string, unknown>, indent }
+  return { value: value as Record<string, unknown>, indent, finalNewline: text.endsWith('\n') }
 }
 
 export function formatJson(doc: JsonDoc): string {
-  return `${JSON.stringify(doc.value, null, doc.indent)}\n`
+  return `${JSON.stringify(doc.value, null, doc.indent)}${doc.finalNewline ? '\n' : ''}`
+}
+
+/** Whether a file's text holds this value (what an uninstall compares with the file brain found). */
+export function holdsValue(text: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value)
+  } catch {
+    return false
+  }
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -13,7 +13,7 @@ import { SERVER_NAME, type Scope } from './entries.js'
 import { isObject } from './json-config.js'
 import { AGENTS, type AgentName } from './targets.js'
 import { readTomlTable, tomlValue } from './toml-table.js'
-import { CODEX_TRUSTED, codexTrustFile, geminiTrustFile } from './trust.js'
+import { CODEX_TRUSTED, claudeTrustFile, codexTrustFile, geminiTrustFile } from './trust.js'
 
 export interface InstalledAgent {
   agent: AgentName
@@ -76,17 +76,29 @@ function claudeApproved(project: string): boolean {
   })
 }
 
+/** The project and its parents, nearest first: each client's trust of a folder covers the folders in it. */
+function selfAndParents(project: string): string[] {
+  const dirs = [project]
+  while (dirname(dirs.at(-1)!) !== dirs.at(-1)) dirs.push(dirname(dirs.at(-1)!))
+  return dirs
+}
+
+/** Whether Claude Code's trust dialog was accepted for the project or a folder it is in. */
+function claudeTrusted(project: string, dirs: AgentDirs): boolean {
+  const projects = at(readJson(claudeTrustFile({ dirs })), 'projects')
+  return selfAndParents(project).some((dir) => at(projects, dir, 'hasTrustDialogAccepted') === true)
+}
+
 function codexTrusted(project: string, dirs: AgentDirs): boolean {
   const file = codexTrustFile({ dirs })
   if (!existsSync(file)) return false
   const text = readFileSync(file, 'utf8')
-  for (let dir = project; ; dir = dirname(dir)) {
-    if (readTomlTable(text, ['projects', dir])?.includes(CODEX_TRUSTED)) return true
-    if (dirname(dir) === dir) return false
-  }
+  return selfAndParents(project).some((dir) => readTomlTable(text, ['projects', dir])?.includes(CODEX_TRUSTED) === true)
 }
 
+/** Whether Gemini CLI trusts the folder, or asks nothing because its user turned folder trust off. */
 function geminiTrusted(project: string, dirs: AgentDirs): boolean {
+  if (at(readJson(agentFiles('gemini-cli', 'user', project, dirs).server), 'security', 'folderTrust', 'enabled') === false) return true
   const folders = readJson(geminiTrustFile({ dirs }))
   if (!isObject(folders)) return false
   if (folders[project] === 'TRUST_FOLDER' || folders[dirname(project)] === 'TRUST_PARENT') return true
@@ -109,16 +121,29 @@ function localSettingsTracked(project: string): boolean {
   }
 }
 
-/** What a project install still needs from the user in the client; `--trust` writes what has a file. */
+/**
+ * What an install still needs from the user in the client before it uses brain in `project` (for
+ * user scope, the folder the agent runs in); `--trust` writes what has a file.
+ */
 export function pendingSteps(agent: AgentName, scope: Scope, project: string, dirs: AgentDirs): string[] {
-  if (scope === 'user') return []
+  if (scope === 'user') {
+    if (agent !== 'gemini-cli' || geminiTrusted(project, dirs)) return []
+    return [
+      `Gemini CLI: starts no MCP server, not even brain from user scope, in a folder it does not trust: trust ${project} and each folder you run it in when it asks, or run \`brain agents install gemini-cli --trust --project <folder>\` (${geminiTrustFile({ dirs })}).`,
+    ]
+  }
   const trust = `or run \`brain agents install ${agent} --scope project --trust\``
   switch (agent) {
-    case 'claude-code':
+    case 'claude-code': {
+      const approved = claudeApproved(project)
+      const trusted = claudeTrusted(project, dirs)
+      const asks = [...(trusted ? [] : ["accept the folder's trust dialog"]), ...(approved ? [] : ['approve the project MCP server "brain" (.mcp.json)'])]
+      const files = [...(trusted ? [] : [`hasTrustDialogAccepted in ${claudeTrustFile({ dirs })}`]), ...(approved ? [] : ['enabledMcpjsonServers in .claude/settings.local.json'])]
       return [
-        ...(claudeApproved(project) ? [] : [`Claude Code: approve the project MCP server "brain" (.mcp.json) when it asks, ${trust} (enabledMcpjsonServers in .claude/settings.local.json).`]),
+        ...(asks.length === 0 ? [] : [`Claude Code: ${asks.join(' and ')} when it asks, ${trust} (${files.join(', ')}).`]),
         ...(localSettingsTracked(project) ? ['git: add .claude/settings.local.json to .gitignore; it holds paths of this machine.'] : []),
       ]
+    }
     case 'codex':
       return codexTrusted(project, dirs)
         ? []

@@ -10,11 +10,11 @@ import { join } from 'node:path'
 import { ConfigError } from '../errors/index.js'
 import { SERVER_NAME, hookCommand, serverEntry, type FileTarget, type TargetOptions } from './entries.js'
 import { setHooks, type HookSetting } from './hooks-json.js'
-import { dropIfEmpty, formatJson, isObject, objectAt, parseJsonConfig } from './json-config.js'
+import { dropIfEmpty, formatJson, holdsValue, isObject, objectAt, parseJsonConfig } from './json-config.js'
 import { BLOCK_BEGIN, editRulesBlock, instructions } from './rules-block.js'
 import { editTomlTable, tomlString } from './toml-table.js'
 import { agentFiles } from './agent-files.js'
-import { codexTrustTarget, geminiTrustTarget, setApproval } from './trust.js'
+import { claudeTrustTarget, codexTrustTarget, geminiTrustTarget, setApproval } from './trust.js'
 
 export { type FileTarget, type Scope, type TargetOptions } from './entries.js'
 
@@ -23,14 +23,6 @@ export type AgentName = (typeof AGENTS)[number]
 
 /** Seconds for Claude Code and Codex, milliseconds for Gemini CLI: each waits this long at most for a hook. */
 const HOOK_TIMEOUT_S = 10
-
-function sameValue(text: string, value: unknown): boolean {
-  try {
-    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value)
-  } catch {
-    return false
-  }
-}
 
 /**
  * Edits a JSON file's object, writing it back only when something changed. An uninstall that
@@ -52,7 +44,7 @@ function jsonTarget(path: string, holds: string, change: (value: Record<string, 
       change(doc.value, uninstall)
       if (JSON.stringify(doc.value) === before) return text
       if (uninstall) {
-        if (typeof original === 'string' && sameValue(original, doc.value)) return original
+        if (typeof original === 'string' && holdsValue(original, doc.value)) return original
         // A file brain created goes again; one it found stays, however little is left in it.
         const keys = Object.keys(doc.value)
         if (original === null ? keys.every((k) => scaffold.includes(k)) : original === undefined && keys.length === 0) return null
@@ -170,6 +162,7 @@ function claudeCode(o: TargetOptions): FileTarget[] {
       : []),
     jsonTarget(files.server, 'MCP server (shared)', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, true) }, u)),
     rulesTarget(files.rules!, true, { userFile: agentFiles('claude-code', 'user', o.project, o.dirs).rules }),
+    ...(o.trust ? [claudeTrustTarget(o)] : []),
   ]
 }
 
@@ -206,7 +199,8 @@ function geminiCli(o: TargetOptions): FileTarget[] {
       setHooks(files.server, v, 'gemini-cli', u ? null : hooksOf(o, 'gemini-cli', shared, HOOK_TIMEOUT_S * 1000))
     }),
     rulesTarget(files.rules!, true, shared ? { userFile: agentFiles('gemini-cli', 'user', o.project, o.dirs).rules } : {}),
-    ...(shared && o.trust ? [geminiTrustTarget(o)] : []),
+    // Gemini CLI starts no MCP server in an untrusted folder, not even one of the user's own.
+    ...(o.trust ? [geminiTrustTarget(o)] : []),
   ]
 }
 

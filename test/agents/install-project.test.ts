@@ -49,8 +49,15 @@ t.test("committed project files hold no path of this machine, no brain home, no 
   t.ok(local.includes(join(s.brainHome, 'bin', 'brain')), "this person's launcher goes to the local settings")
 })
 
+/** Claude Code's own state file as it writes it: two-space JSON, no final newline, a record per project. */
+function claudeState(project: string): string {
+  const seen = { allowedTools: [], hasTrustDialogAccepted: false, projectOnboardingSeenCount: 1 }
+  return JSON.stringify({ numStartups: 7, projects: { '/srv/other': { ...seen, hasTrustDialogAccepted: true }, [project]: seen }, userID: 'u1' }, null, 2)
+}
+
 t.test('--trust writes the approval and trust files; without it nothing is written there', async (t) => {
   const s = sandbox({ 'home/.codex/config.toml': 'model = "o3"\n', 'home/.gemini/trustedFolders.json': '{ "/srv/other": "TRUST_FOLDER" }\n' })
+  writeFileSync(join(s.home, '.claude.json'), claudeState(s.project))
   const before = snapshot(s.root, s.brainHome)
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
     const plain = await s.install(agent, { scope: 'project' })
@@ -62,6 +69,9 @@ t.test('--trust writes the approval and trust files; without it nothing is writt
 
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) await s.install(agent, { scope: 'project', trust: true })
   t.same(json(join(s.project, '.claude', 'settings.local.json')).enabledMcpjsonServers, ['brain'])
+  const accepted = JSON.parse(claudeState(s.project)) as { projects: Record<string, Record<string, unknown>> }
+  accepted.projects[s.project]!.hasTrustDialogAccepted = true
+  t.equal(readFileSync(join(s.home, '.claude.json'), 'utf8'), JSON.stringify(accepted, null, 2), "Claude Code's trust dialog is accepted for the project, and nothing else in its file changes")
   t.equal(readFileSync(join(s.home, '.codex', 'config.toml'), 'utf8'), `model = "o3"\n\n[projects.${JSON.stringify(s.project)}]\ntrust_level = "trusted"\n`)
   t.same(json(join(s.home, '.gemini', 'trustedFolders.json')), { '/srv/other': 'TRUST_FOLDER', [s.project]: 'TRUST_FOLDER' })
   const checks = await checkAgents({ env: s.env, cwd: s.project })
@@ -74,6 +84,27 @@ t.test('--trust writes the approval and trust files; without it nothing is writt
 
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) await s.install(agent, { scope: 'project', trust: true, uninstall: true })
   t.same(snapshot(s.root, s.brainHome), before, 'uninstall --trust gives every file back, byte for byte')
+})
+
+t.test("Gemini CLI's user scope: --trust --project trusts the folder it runs in, and without it a step says so", async (t) => {
+  const s = sandbox({ 'home/.gemini/trustedFolders.json': '{ "/srv/other": "TRUST_FOLDER" }\n' })
+  const before = snapshot(s.root, s.brainHome)
+  await s.install('gemini-cli')
+  t.match(pendingSteps('gemini-cli', 'user', s.project, agentDirs(s.env)), [/^Gemini CLI: starts no MCP server, not even brain from user scope, in a folder it does not trust: .*--trust --project/])
+  t.same(pendingSteps('codex', 'user', s.project, agentDirs(s.env)), [], 'the other agents run user-scope servers anywhere')
+
+  const trusted = await s.install('gemini-cli', { trust: true })
+  t.match(trusted.changes, [
+    { holds: 'launcher' },
+    { holds: 'MCP server and hooks', status: 'unchanged' },
+    { holds: 'instructions block', status: 'unchanged' },
+    { holds: 'folder trust', status: 'updated' },
+  ])
+  t.same(json(join(s.home, '.gemini', 'trustedFolders.json')), { '/srv/other': 'TRUST_FOLDER', [s.project]: 'TRUST_FOLDER' })
+  t.same(pendingSteps('gemini-cli', 'user', s.project, agentDirs(s.env)), [])
+
+  await s.install('gemini-cli', { trust: true, uninstall: true })
+  t.same(snapshot(s.root, s.brainHome), before, 'uninstall --trust takes the trust back too')
 })
 
 t.test('the instructions block is written once per agent when both scopes are installed', async (t) => {
@@ -122,6 +153,8 @@ t.test('the CLI: a mistyped --project is an error and nothing is created', async
     [['vim'], 'unknown_agent'],
     [['codex', '--scope', 'global'], 'invalid_scope'],
     [['codex', '--trust'], 'trust_needs_project'],
+    [['gemini-cli', '--trust'], 'trust_needs_project'],
+    [['opencode', '--project', '.'], 'project_needs_scope'],
     [['codex', '--command', '"node'], 'invalid_command'],
   ]
   for (const [args, code] of refusals) {
@@ -132,6 +165,13 @@ t.test('the CLI: a mistyped --project is an error and nothing is created', async
   const ok = await runBrain(['agents', 'install', 'gemini-cli', '--scope', 'project', '--json'], s.env, undefined, s.project)
   t.equal(ok.code, 0, ok.stderr)
   t.match(ok.json(), { pending: [/^Gemini CLI: .*--trust/] })
+  const user = await runBrain(['agents', 'install', 'gemini-cli', '--trust', '--project', s.project, '--json'], s.env, undefined, s.home)
+  t.equal(user.code, 0, user.stderr)
+  t.match(
+    user.json(),
+    { scope: 'user', files: [{ holds: 'launcher' }, {}, {}, { path: join(s.home, '.gemini', 'trustedFolders.json'), status: 'created' }], pending: [] },
+    'user scope with --trust trusts --project',
+  )
 })
 
 t.test("Claude Code's local settings in a git work tree: a step until git ignores them", async (t) => {

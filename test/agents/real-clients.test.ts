@@ -7,15 +7,17 @@
  *   context and brain's tools reach the model, and Claude Code's Stop hook files the session.
  */
 import t, { type Test } from 'tap'
-import { applyInstall, planInstall, type FileChange, type Scope } from '../../src/agents/index.js'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { launcherPath, runInstall, type FileChange, type Scope } from '../../src/agents/index.js'
 import { agentDirs } from '../../src/config/home.js'
-import { listTools } from '../../src/operations/index.js'
-import { CLIENT_CASES, type ClientCase } from '../helpers/agent-client-cases.js'
+import { profileTools } from '../../src/operations/index.js'
+import { CLIENT_CASES, type ClientCase, type Expected } from '../helpers/agent-client-cases.js'
 import {
   agentClientsBin,
   agentClientsRequired,
-  brainShimDir,
   clientEnv,
+  clientPath,
   clientSandbox,
   CLIENTS,
   fileTree,
@@ -28,15 +30,25 @@ import {
 import { cliBrain, type CliBrain } from '../helpers/cli.js'
 import { FAKE_ANSWER, startFakeModel, startProxyTrap, type FakeModel, type ProxyTrap, type RecordedRequest } from '../helpers/fake-model.js'
 
-/** Where the agents find brain: for now a `brain` first on PATH, as a user who installed it has. */
-const BRAIN_PATH = (): readonly string[] => [brainShimDir()]
-/** The brain tools a turn must offer the model, no more and no fewer: all `brain serve` lists. */
-const EXPECTED_BRAIN_TOOLS: readonly string[] = listTools()
+/**
+ * What the agents get on PATH before their own folder and node's: nothing, so no `brain` is there
+ * and every entry must start brain through the launcher the install writes.
+ */
+const BRAIN_PATH: readonly string[] = []
+/** The brain tools a turn must offer the model, no more and no fewer: the memory profile installs serve. */
+const EXPECTED_BRAIN_TOOLS: readonly string[] = profileTools('memory')
   .map((tool) => tool.name)
   .sort()
+/** What brain's server entry starts: this brain's launcher in a personal file, a lookup of each person's in a shared one. */
+function expected(scope: Scope, brain: CliBrain): Expected {
+  const serve = ['serve', '--tools', 'memory']
+  return { scope, brainHome: brain.home, argv: scope === 'user' ? [launcherPath(brain.home), ...serve] : ['sh', '-c', 'exec "${BRAIN_HOME:-$HOME/.brain}/bin/brain" "$@"', 'brain', ...serve] }
+}
 /**
  * Gemini CLI's `-p` offers the model only tools that need no confirmation: a server without
- * `trust` (brain's entry has none) gets its tools offered only when every call is pre-approved.
+ * `trust` gets its tools offered only when every call is pre-approved. brain's entry carries no
+ * `trust: true`, which would let every agent call brain's writing tools unasked; the headless
+ * turn pre-approves its calls instead, as a user scripting `gemini -p` chooses to.
  */
 const GEMINI_TURN_ARGS: readonly string[] = ['--approval-mode', 'yolo']
 
@@ -48,16 +60,29 @@ function installEnv(sandbox: ClientSandbox, brain: CliBrain): Record<string, str
   return { ...sandbox.dirs, BRAIN_HOME: brain.home }
 }
 
-/** `brain agents install` in this process: the CLI's own test covers its process boundary. */
+/**
+ * `brain agents install <agent> --trust` in this process (the CLI's own test covers its process
+ * boundary), with no `brain` on PATH: the consent each agent asks of its user comes from the
+ * install wherever brain writes it, not from the sandbox's files.
+ */
 async function install(c: ClientCase, scope: Scope, sandbox: ClientSandbox, brain: CliBrain, uninstall = false): Promise<FileChange[]> {
-  const changes = await planInstall({ agent: c.agent, scope, project: sandbox.project, dirs: agentDirs(installEnv(sandbox, brain)), command: 'brain', uninstall })
-  await applyInstall(changes)
-  return changes
+  const env = { ...installEnv(sandbox, brain), PATH: '/usr/bin:/bin' }
+  const request = { agent: c.agent, scope, project: sandbox.project, dirs: agentDirs(env), brainHome: brain.home, command: null, source: null, trust: c.trusts(scope), uninstall }
+  return (await runInstall(request, { dryRun: false, env })).changes
 }
 
-/** What the brain's processes, started by an agent, need beyond what the installed entries carry. */
+/**
+ * What the brain's processes, started by an agent, need beyond what the installed entries carry.
+ * BRAIN_HOME is what a user whose home is not ~/.brain exports: shared project files look up the
+ * launcher in it (personal entries name the launcher, which sets it itself).
+ */
 function brainEnv(brain: CliBrain): Record<string, string> {
-  return { BRAIN_EMBEDDING_PROVIDER: brain.env.BRAIN_EMBEDDING_PROVIDER!, BRAIN_SERVICE_IDLE_TIMEOUT: brain.env.BRAIN_SERVICE_IDLE_TIMEOUT!, BRAIN_HOOK_TIMEOUT_MS: '60000' }
+  return {
+    BRAIN_HOME: brain.home,
+    BRAIN_EMBEDDING_PROVIDER: brain.env.BRAIN_EMBEDDING_PROVIDER!,
+    BRAIN_SERVICE_IDLE_TIMEOUT: brain.env.BRAIN_SERVICE_IDLE_TIMEOUT!,
+    BRAIN_HOOK_TIMEOUT_MS: '60000',
+  }
 }
 
 async function installRoundTrip(t: Test, c: ClientCase, scope: Scope, sandbox: ClientSandbox, brain: CliBrain): Promise<void> {
@@ -119,8 +144,13 @@ async function main(bin: string): Promise<void> {
   t.teardown(() => Promise.all(CLIENTS.map((c) => traps[c].close())))
   const put = await brain.run(['put', 'people/tobiah-marsh'], { input: PAGE })
   t.equal(put.code, 0, `the page about the entity is in the brain ${put.stderr}`)
-  const path = BRAIN_PATH()
-  const envFor = (c: ClientName, sandbox: ClientSandbox, extra: Record<string, string> = {}): Record<string, string> => clientEnv(sandbox, bin, path, traps[c].url, { ...brainEnv(brain), ...extra })
+  const envFor = (c: ClientName, sandbox: ClientSandbox, extra: Record<string, string> = {}): Record<string, string> =>
+    clientEnv(sandbox, bin, BRAIN_PATH, traps[c].url, { ...brainEnv(brain), ...extra })
+  t.same(
+    clientPath(bin, BRAIN_PATH).filter((dir) => existsSync(join(dir, 'brain'))),
+    [],
+    'no brain on the PATH the agents get: the entries start the launcher',
+  )
 
   for (const scope of ['user', 'project'] as const) {
     t.test(`${scope} scope: each agent's own commands see brain`, async (t) => {
@@ -136,7 +166,7 @@ async function main(bin: string): Promise<void> {
       prepared.forEach(({ c }, i) => {
         c.checks.forEach((check, j) => {
           const run = runs[i]![j]!
-          t.equal(check.problem(run, scope), null, `${c.client} ${check.args.join(' ')} (${run.ms} ms)`)
+          t.equal(check.problem(run, expected(scope, brain)), null, `${c.client} ${check.args.join(' ')} (${run.ms} ms)`)
         })
       })
     })

@@ -4,11 +4,10 @@
  * an environment that keeps them off the network, and a way to run one and always stop it.
  */
 import { spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { processAlive } from '../../src/util/process-alive.js'
-import { BRAIN_BIN } from './cli.js'
 
 export type ClientName = 'claude' | 'codex' | 'gemini' | 'opencode'
 export const CLIENTS: readonly ClientName[] = ['claude', 'codex', 'gemini', 'opencode']
@@ -29,15 +28,6 @@ export function agentClientsBin(): { bin: string } | { missing: string } {
 
 export function agentClientsRequired(): boolean {
   return process.env.BRAIN_TEST_AGENT_CLIENTS_REQUIRED === '1'
-}
-
-/** A folder holding an executable `brain` that runs this checkout's binary: what a user with brain on PATH has. */
-export function brainShimDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'brain-shim-'))
-  const shim = join(dir, 'brain')
-  writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${BRAIN_BIN}' "$@"\n`)
-  chmodSync(shim, 0o755)
-  return dir
 }
 
 export interface ClientSandbox {
@@ -88,6 +78,11 @@ export function fileTree(dir: string): Record<string, string> {
   return out
 }
 
+/** The clients' PATH: `path` first, then the clients' folder, node's and the system's. */
+export function clientPath(bin: string, path: readonly string[]): string[] {
+  return [...path, bin, dirname(process.execPath), '/usr/bin', '/bin']
+}
+
 /**
  * What every client runs with: its sandbox's home, `path` first on PATH, and everything that
  * would reach beyond 127.0.0.1 switched off or sent to `proxy`, a local one that refuses it.
@@ -95,7 +90,7 @@ export function fileTree(dir: string): Record<string, string> {
 export function clientEnv(sandbox: ClientSandbox, bin: string, path: readonly string[], proxy: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     ...sandbox.dirs,
-    PATH: [...path, bin, dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+    PATH: clientPath(bin, path).join(':'),
     ...(process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }),
     TERM: 'dumb',
     NO_COLOR: '1',

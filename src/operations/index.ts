@@ -8,7 +8,7 @@
  * releases/version, search, util.
  */
 export { OPERATIONS, TOOLS, findTool, listTools, type ListedTool } from './catalogue.js'
-export { defineOperation, type Operation, type CliShape, type CliOption } from './operation.js'
+export { defineOperation, type Operation, type CliShape, type CliOption, type TextView } from './operation.js'
 export type { OperationContext, Brain } from './context.js'
 export { sourceLine } from './system.js'
 export { jobDetailText, jobLine, submitJobTool } from './jobs.js'

@@ -11,6 +11,7 @@ export { OPERATIONS, TOOLS, findTool, listTools, type ListedTool } from './catal
 export { defineOperation, type Operation, type CliShape, type CliOption, type TextView } from './operation.js'
 export type { OperationContext, Brain } from './context.js'
 export { sourceLine } from './system.js'
+export { listSupervisorEventsTool, supervisorEventLine } from './operate.js'
 export { jobDetailText, jobLine, submitJobTool } from './jobs.js'
 export { syncTool, syncExitCode } from './sync.js'
 export { extractLinksTool } from './derive-links.js'

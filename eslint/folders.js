@@ -48,6 +48,7 @@ export const FOLDERS = {
       'db',
       'doctor',
       'errors',
+      'export',
       'frontmatter',
       'history',
       'intake/capture',

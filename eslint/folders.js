@@ -110,7 +110,7 @@ export const FOLDERS = {
   pages: { layer: 'capability', imports: ['chunking', 'code', 'db', 'embedding', 'errors', 'history', 'links', 'util'] },
   memory: { layer: 'capability', imports: ['db', 'embedding', 'errors', 'links', 'pages'] },
   'intake/sources': { layer: 'capability', imports: ['chunking', 'db', 'errors', 'pages'] },
-  'intake/import': { layer: 'capability', imports: ['chunking', 'convert', 'db', 'embedding', 'errors', 'history', 'intake/sources', 'pages'] },
+  'intake/import': { layer: 'capability', imports: ['convert', 'db', 'embedding', 'errors', 'history', 'intake/sources', 'pages'] },
   export: { layer: 'capability', imports: ['db', 'errors', 'intake/import', 'pages', 'util'] },
   'intake/sync': { layer: 'capability', imports: ['chunking', 'config', 'db', 'embedding', 'errors', 'history', 'intake/import', 'intake/sources', 'pages', 'util'] },
   'intake/capture': { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'intake/import', 'models', 'pages', 'util'] },

@@ -1,6 +1,6 @@
 import { readConfigValue } from '../src/config/index.js'
 import type { Database } from '../src/db/index.js'
-import { DEFAULT_TIMINGS, defineJob, JOB_CATALOGUE, runHousekeeping, selectPhases, type DefinedJob, type JobContext, type JobHandler, type PhaseName } from '../src/queue/index.js'
+import { DEFAULT_TIMINGS, defineJob, runHousekeeping, selectPhases, type DefinedJob, type JobContext, type JobHandler, type PhaseName } from '../src/queue/index.js'
 import { skipOrFail, touchedSlugs, type PhaseReport } from './autopilot/phases.js'
 import { resolveSyncTarget, type SyncTarget } from './autopilot/sync-target.js'
 import { phaseLoaders } from './autopilot/phase-loaders.js'
@@ -97,10 +97,9 @@ async function runPhase(deps: AutopilotDeps, ctx: JobContext, phase: PhaseName, 
  * reason. The abort signal is checked between phases, so a timed-out cycle stops after the
  * phase it is in.
  */
-export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): DefinedJob {
+export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): DefinedJob<'autopilot-cycle'> {
   return defineJob({
     name: 'autopilot-cycle',
-    ...JOB_CATALOGUE['autopilot-cycle'],
     run: async (ctx) => {
       const phases = selectPhases(ctx.data)
       const target = phases.includes('sync') || phases.includes('frontmatter-audit') ? await resolveSyncTarget(ctx.db, await brainDir(ctx)) : null
@@ -132,5 +131,5 @@ export function createAutopilotHandler(deps: AutopilotDeps = defaultDeps): Defin
   })
 }
 
-const autopilotHandler: DefinedJob = createAutopilotHandler()
+const autopilotHandler: DefinedJob<'autopilot-cycle'> = createAutopilotHandler()
 export default autopilotHandler

@@ -1,7 +1,6 @@
-import { z } from 'zod'
 import { backupSettings, processEnv } from '../src/config/index.js'
 import { backupsDir, createBackup, listBackups, pruneBackups } from '../src/db/index.js'
-import { NotAvailableError, ValidationError } from '../src/errors/index.js'
+import { NotAvailableError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/index.js'
 import { currentVersion } from '../src/releases/version/index.js'
 
@@ -12,13 +11,6 @@ import { currentVersion } from '../src/releases/version/index.js'
  */
 export default defineJob({
   name: 'backup',
-  data: z.looseObject({
-    force: z
-      .unknown()
-      .optional()
-      .transform((flag) => flag === true),
-  }),
-  invalid: (problem) => new ValidationError('invalid_backup_job', `backup data.${problem.key}: ${problem.message}`),
   run: async (ctx) => {
     if (ctx.db.capabilities.multiProcess) {
       throw new NotAvailableError('backup_not_embedded', 'The autopilot backs up embedded brains; a server database is backed up with `brain backup` or the server’s own tools.')

@@ -1,9 +1,8 @@
-import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
+import { defineJob } from '../src/queue/index.js'
 
 /** The job an agent's Stop or PreCompact hook submits: its session transcript becomes a session page. */
 export default defineJob({
   name: 'capture_transcript',
-  ...JOB_CATALOGUE.capture_transcript,
   async run(ctx) {
     const { captureTranscript } = await import('../src/agents/index.js')
     const d = ctx.data

@@ -1,9 +1,8 @@
-import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
+import { defineJob } from '../src/queue/index.js'
 
 /** The job behind `brain capture`: shapes the content and writes it as a page; the result is the receipt. */
 export default defineJob({
   name: 'capture',
-  ...JOB_CATALOGUE.capture,
   async run(ctx) {
     const { capturePage } = await import('../src/intake/capture/index.js')
     const { content, slug, type, source, captured_at: capturedAt, noEmbed } = ctx.data

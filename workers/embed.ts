@@ -1,6 +1,6 @@
 import { runEmbed } from '../src/embedding/store/index.js'
 import { activeEmbeddingProvider } from '../src/models/index.js'
-import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
+import { defineJob } from '../src/queue/index.js'
 
 /**
  * The `embed` job: embeds stale chunks (or all of them) with the configured provider and reports
@@ -9,7 +9,6 @@ import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
  */
 export default defineJob({
   name: 'embed',
-  ...JOB_CATALOGUE.embed,
   async run(ctx) {
     const provider = await activeEmbeddingProvider(ctx.db, ctx.config)
     return runEmbed(ctx.db, provider, ctx.data.mode, { signal: ctx.signal, onProgress: (p) => ctx.progress({ ...p, unit: 'chunks' }) })

@@ -1,5 +1,5 @@
 import { deriveLinks } from '../src/links/index.js'
-import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
+import { defineJob } from '../src/queue/index.js'
 
 /**
  * The `extract` job: derives citation links for the pages it is given. A markdown slug gets its
@@ -8,7 +8,6 @@ import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
  */
 export default defineJob({
   name: 'extract',
-  ...JOB_CATALOGUE.extract,
   async run(ctx) {
     const { slugs, sourceId } = ctx.data
     // A code slug is cited by notes in any source, so the source narrows markdown slugs only when no slugs are given.

@@ -1,13 +1,4 @@
-import { z } from 'zod'
-import { ValidationError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/index.js'
-
-const data = z.looseObject({
-  sourceId: z
-    .unknown()
-    .optional()
-    .transform((id) => (typeof id === 'string' && id !== '' ? id : undefined)),
-})
 
 /**
  * The autopilot's frontmatter-audit phase: the read-only scan of `brain frontmatter audit`.
@@ -16,8 +7,6 @@ const data = z.looseObject({
  */
 export default defineJob({
   name: 'frontmatter-audit',
-  data,
-  invalid: (problem) => new ValidationError('invalid_frontmatter_audit_job', `frontmatter-audit data.${problem.key}: ${problem.message}`),
   run: async (ctx) => {
     const { auditSources, loadPageRoots, nonZeroCounts } = await import('../src/frontmatter/index.js')
     const { listSources, requireSource } = await import('../src/intake/sources/source-repository.js')

@@ -1,9 +1,8 @@
-import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
+import { defineJob } from '../src/queue/index.js'
 
 /** Imports a folder (git or not) into the brain: the job behind `brain import`. */
 export default defineJob({
   name: 'import',
-  ...JOB_CATALOGUE.import,
   async run(ctx) {
     const { parseSyncStrategy } = await import('../src/intake/sources/index.js')
     const { importFolder } = await import('../src/intake/import/index.js')

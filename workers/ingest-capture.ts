@@ -1,6 +1,6 @@
 import { binaryContentError, classifyContentType, computeContentHash, validateIngestionEvent, type IngestionEvent } from '../src/intake/ingestion/event.js'
 import { eventToMarkdown } from '../src/intake/ingestion/to-markdown.js'
-import { defineJob, JOB_CATALOGUE, type JobContext } from '../src/queue/index.js'
+import { defineJob, type JobContext } from '../src/queue/index.js'
 
 interface IngestCaptureResult {
   slug: string
@@ -39,7 +39,6 @@ async function queueEmbed(ctx: JobContext): Promise<string | null> {
  */
 const handler = defineJob({
   name: 'ingest_capture',
-  ...JOB_CATALOGUE.ingest_capture,
   run: async (ctx) => {
     const event = validateIngestionEvent(ctx.data.event)
     const type = classifyContentType(event.content_type)

@@ -1,13 +1,15 @@
-import type { HandlerResolver, JobHandler, JobName } from '../src/queue/index.js'
+import type { DefinedJob, HandlerResolver, JobName } from '../src/queue/index.js'
 
 export type { HandlerResolver }
-type HandlerLoader = () => Promise<JobHandler>
+
+/** Each job name loads a handler defined for that name: a handler filed under another does not compile. */
+type HandlerLoaders = { readonly [N in JobName]: () => Promise<DefinedJob<N>> }
 
 /**
  * One lazy loader per job name, so a command that runs one job loads one handler module and
  * `brain --version` loads none.
  */
-export const handlerLoaders: Record<JobName, HandlerLoader> = {
+export const handlerLoaders: HandlerLoaders = {
   sync: async () => (await import('./sync.js')).default,
   embed: async () => (await import('./embed.js')).default,
   extract: async () => (await import('./extract.js')).default,

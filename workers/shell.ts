@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { BrainError, NotAvailableError, ValidationError } from '../src/errors/index.js'
-import { defineJob, JOB_CATALOGUE, type DefinedJob } from '../src/queue/index.js'
+import { defineJob, type DefinedJob } from '../src/queue/index.js'
 import { parseShellJobData } from './shell-job-data.js'
 
 /** A shell command that ran and exited non-zero. */
@@ -36,12 +36,11 @@ function collect(stream: NodeJS.ReadableStream, max: number): Buffer[] {
  * configuration allows shell jobs (BRAIN_ALLOW_SHELL_JOBS=1), never for an untrusted payload.
  * On abort the group gets SIGTERM, then SIGKILL if it is still there after the grace period.
  */
-export function createShellHandler(options: ShellOptions = {}): DefinedJob {
+export function createShellHandler(options: ShellOptions = {}): DefinedJob<'shell'> {
   const killGraceMs = options.killGraceMs ?? 5000
   const maxOutput = options.maxOutputBytes ?? 64 * 1024
   return defineJob({
     name: 'shell',
-    ...JOB_CATALOGUE.shell,
     run: async (ctx) => {
       if (!ctx.config.jobs.allowShell) {
         throw new NotAvailableError('shell_jobs_disabled', 'Shell jobs are disabled on the process that ran this job.', {
@@ -103,5 +102,5 @@ export function createShellHandler(options: ShellOptions = {}): DefinedJob {
   })
 }
 
-const shellHandler: DefinedJob = createShellHandler()
+const shellHandler: DefinedJob<'shell'> = createShellHandler()
 export default shellHandler

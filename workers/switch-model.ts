@@ -1,5 +1,5 @@
 import { embeddingProviderOfModel, runModelSwitch } from '../src/models/index.js'
-import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
+import { defineJob } from '../src/queue/index.js'
 
 /**
  * The `switch-model` job: embeds every chunk with the model `brain models use` chose, beside the
@@ -8,7 +8,6 @@ import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
  */
 export default defineJob({
   name: 'switch-model',
-  ...JOB_CATALOGUE['switch-model'],
   async run(ctx) {
     const provider = await embeddingProviderOfModel(ctx.config.home, ctx.data.model, ctx.config.embedding)
     return runModelSwitch(ctx.db, ctx.data.model, provider, { signal: ctx.signal, onProgress: (p) => ctx.progress({ ...p, unit: 'chunks' }) })

@@ -1,5 +1,5 @@
 import type { SyncProgress, SyncResult } from '../src/intake/sync/index.js'
-import { defineJob, JOB_CATALOGUE } from '../src/queue/index.js'
+import { defineJob } from '../src/queue/index.js'
 
 function progressMessage(p: SyncProgress): string {
   if (p.phase === 'plan') return `${p.sourceId}: reading git history`
@@ -13,7 +13,6 @@ function progressMessage(p: SyncProgress): string {
  */
 export default defineJob({
   name: 'sync',
-  ...JOB_CATALOGUE.sync,
   async run(ctx) {
     const request = ctx.data
     const { runSync } = await import('../src/intake/sync/index.js')

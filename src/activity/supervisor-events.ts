@@ -55,8 +55,8 @@ function parseLines(text: string, supervisor: 'jobs' | 'ingest'): SupervisorEven
 /** Reading at most this much from each file's end keeps a long-lived file cheap to show. */
 const TAIL_BYTES = 256 * 1024
 
-/** The newest `limit` events of both supervisors, newest last. */
-export async function readRecentEvents(home: string, limit: number): Promise<SupervisorEventLine[]> {
+/** The newest `limit` events of both supervisors at or after `since` (an ISO time), newest last. */
+export async function readRecentEvents(home: string, limit: number, since?: string): Promise<SupervisorEventLine[]> {
   const all: SupervisorEventLine[] = []
   for (const { supervisor, file } of supervisorEventFiles(home)) {
     const size = await sizeOf(file)
@@ -65,8 +65,9 @@ export async function readRecentEvents(home: string, limit: number): Promise<Sup
     if (from > 0) text = text.slice(text.indexOf('\n') + 1)
     all.push(...parseLines(text, supervisor))
   }
-  all.sort((a, b) => a.ts.localeCompare(b.ts))
-  return all.slice(-limit)
+  const kept = since === undefined ? all : all.filter((e) => e.ts >= since)
+  kept.sort((a, b) => a.ts.localeCompare(b.ts))
+  return kept.slice(-limit)
 }
 
 /**

@@ -3,11 +3,11 @@ import { resolve } from 'node:path'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/index.js'
 import { NotAvailableError } from '../errors/index.js'
-import type { Operation } from '../operations/index.js'
+import type { Operation, TextView } from '../operations/index.js'
 import type { JobProgress } from '../queue/index.js'
 import type { BrainContext } from '../service/index.js'
 import { toSnakeCaseKeys } from '../util/json-shape.js'
-import { reportError, wantsJson, writeJson } from './output.js'
+import { isTerminal, reportError, wantsJson, writeJson } from './output.js'
 
 /** How a command watches an operation it runs in this process (a remote call reports only its result). */
 interface RunOptions {
@@ -97,8 +97,14 @@ export abstract class BrainCommand extends Command<BrainContext> {
     if (this.jsonMode) return this.print(presenter.json ? presenter.json(result) : result, () => '')
     const notice = presenter.notice?.(result)
     if (notice) this.context.stderr.write(`note: ${notice}\n`)
-    const text = await presenter.text(result)
+    const text = await presenter.text(result, this.textView())
     this.print(result, () => text)
+  }
+
+  /** Bold emphasis on a terminal unless NO_COLOR is set (no-color.org); plain text elsewhere. */
+  private textView(): TextView {
+    const styled = isTerminal(this.context.stdout) && (this.context.env.NO_COLOR ?? '') === ''
+    return styled ? { emphasis: (word) => `\u001b[1m${word}\u001b[22m` } : {}
   }
 
   protected print(value: unknown, human: () => string): void {

@@ -8,6 +8,15 @@ import { DEFAULT_SOURCE_ID, serializePage, type Page } from '../pages/index.js'
 import { containedDirectory, lexicallyWithin, outsideRoot } from '../util/index.js'
 import { pagesToExport, type ExportFilter } from './export-query.js'
 
+/** One page as the file an export writes: where (relative to the folder), and what. */
+export interface ExportFile {
+  path: string
+  slug: string
+  source_id: string
+  page_kind: Page['pageKind']
+  content: string
+}
+
 export interface ExportOptions extends ExportFilter {
   /** Replace files that exist with other content; without it the export refuses and writes nothing. */
   force?: boolean
@@ -26,10 +35,14 @@ export interface ExportResult {
 }
 
 interface PlannedFile {
-  page: Page
   path: string
   relativePath: string
   content: string
+}
+
+/** A page as its export file. */
+export function exportFileOf(page: Page): ExportFile {
+  return { path: relativePathOf(page), slug: page.slug, source_id: page.sourceId, page_kind: page.pageKind, content: serializePage(page) }
 }
 
 /** Where a page goes: `<slug>.md` (code pages: their file path), other sources under `.sources/<id>/`. */
@@ -81,25 +94,33 @@ async function writeAtomically(path: string, content: string): Promise<void> {
  */
 export async function exportPages(db: SqlExecutor, dir: string, options: ExportOptions = {}): Promise<ExportResult> {
   const root = await prepareTarget(dir)
-  const pages = await pagesToExport(db, options)
+  return writeExport(root, (await pagesToExport(db, options)).map(exportFileOf), options)
+}
+
+/**
+ * Writes export files into a folder, whoever made them: this brain's pages, or a remote brain's
+ * read through its operations on a thin client. The same files either way.
+ */
+export async function writeExport(dir: string, files: readonly ExportFile[], options: Pick<ExportOptions, 'force' | 'onProgress'> = {}): Promise<ExportResult> {
+  const root = await prepareTarget(dir)
   const planned: PlannedFile[] = []
   const conflicts: string[] = []
   let unchanged = 0
   const manifest: ExportManifest = { format: 'brain-export', version: 1, slugs: {} }
-  for (const page of pages) {
-    const relativePath = relativePathOf(page)
+  for (const file of files) {
+    const relativePath = file.path
     const path = resolve(root, relativePath)
     if (!lexicallyWithin(root, path)) throw outsideRoot(root, path)
-    const content = serializePage(page)
-    const inDefault = page.sourceId === DEFAULT_SOURCE_ID
-    if (inDefault && slugForFileSafe(relativePath, page.pageKind) !== page.slug) manifest.slugs[relativePath] = page.slug
+    const content = file.content
+    const inDefault = file.source_id === DEFAULT_SOURCE_ID
+    if (inDefault && slugForFileSafe(relativePath, file.page_kind) !== file.slug) manifest.slugs[relativePath] = file.slug
     const before = await existingText(path)
     if (before === content) {
       unchanged++
       continue
     }
     if (before !== null && !options.force) conflicts.push(relative(root, path).split(sep).join('/'))
-    planned.push({ page, path, relativePath, content })
+    planned.push({ path, relativePath, content })
   }
   if (conflicts.length > 0) {
     throw new ValidationError(
@@ -121,11 +142,11 @@ export async function exportPages(db: SqlExecutor, dir: string, options: ExportO
   if (manifestEntries > 0) await writeAtomically(join(root, EXPORT_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`)
   return {
     dir: root,
-    pages: pages.length,
+    pages: files.length,
     written: planned.length,
     unchanged,
     bytes,
-    sources: [...new Set(pages.map((p) => p.sourceId))].sort(),
+    sources: [...new Set(files.map((f) => f.source_id))].sort(),
     manifest_entries: manifestEntries,
   }
 }

@@ -10,14 +10,15 @@ export interface ExportFilter {
   includeCode?: boolean
 }
 
-/** The pages an export writes, in slug order, read in batches. */
-export async function pagesToExport(db: SqlExecutor, filter: ExportFilter): Promise<Page[]> {
+/** The pages an export writes, in source then slug order, read in batches; `window` takes one stretch of them. */
+export async function pagesToExport(db: SqlExecutor, filter: ExportFilter, window?: { offset: number; limit: number }): Promise<Page[]> {
   const { rows } = await db.query<{ id: number }>(
     `SELECT id FROM pages
      WHERE ($1::text IS NULL OR source_id = $1) AND ($2::text IS NULL OR starts_with(slug, $2))
        AND ($3::text IS NULL OR type = $3) AND ($4::boolean OR page_kind = 'markdown')
-     ORDER BY source_id, slug`,
-    [filter.sourceId ?? null, filter.prefix ?? null, filter.type ?? null, filter.includeCode ?? false],
+     ORDER BY source_id, slug
+     OFFSET $5::integer LIMIT $6::integer`,
+    [filter.sourceId ?? null, filter.prefix ?? null, filter.type ?? null, filter.includeCode ?? false, window?.offset ?? 0, window?.limit ?? null],
   )
   const pages: Page[] = []
   for (let i = 0; i < rows.length; i += BATCH)

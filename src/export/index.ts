@@ -3,5 +3,5 @@
  * timeline (other sources under `.sources/<id>/`) — that import into the same pages.
  * May import: db, errors, intake/import, pages, util.
  */
-export { exportPages, type ExportOptions, type ExportResult } from './export-pages.js'
-export type { ExportFilter } from './export-query.js'
+export { exportPages, exportFileOf, writeExport, type ExportOptions, type ExportResult, type ExportFile } from './export-pages.js'
+export { pagesToExport, type ExportFilter } from './export-query.js'

@@ -1,7 +1,8 @@
 /**
- * Links between pages, one model (ARCHITECTURE decision 14): explicit note links (wikilinks,
- * embeds, markdown and front-matter property links), code citations (documents / documented_by),
- * entity mentions, their storage, resolution, queries and the graph walk; reconcile and extract.
+ * Links between pages, one model in one table, so every kind is queried, resolved and walked the
+ * same way: explicit note links (wikilinks, embeds, markdown and front-matter property links),
+ * code citations (documents / documented_by), entity mentions, their storage, resolution, queries
+ * and the graph walk; reconcile and extract.
  * May import: chunking, config, convert, db, errors, util.
  */
 export { CITATION_ROOTS, citationsIn, pageCitations, type CitationField, type CodeCitation } from './citations.js'

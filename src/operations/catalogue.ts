@@ -19,6 +19,7 @@ import { systemTools } from './system.js'
 import { operateTools } from './operate.js'
 import { oauthClientTools } from './oauth-clients.js'
 import { tagTools } from './tags.js'
+import { exportTools } from './export.js'
 import type { Operation } from './operation.js'
 
 /** Every operation: served as MCP tools over stdio and HTTP, as commands where they have a CLI shape. */
@@ -40,6 +41,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...systemTools,
   ...frontmatterTools,
   ...tagTools,
+  ...exportTools,
   ...operateTools,
   ...oauthClientTools,
   ...backupTools,

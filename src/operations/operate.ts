@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { TOKEN_SCOPES, type TokenInfo, type TokenScope } from '../auth/index.js'
 import type { Database } from '../db/index.js'
+import type { RequestLogRow } from '../activity/index.js'
 import type { DoctorReport } from '../doctor/index.js'
-import type { JsonCamelCased } from '../util/index.js'
+import { toSnakeCaseKeys, type JsonCamelCased } from '../util/index.js'
 import type { OperationContext } from './context.js'
 import { defineOperation, type Operation } from './operation.js'
 
@@ -72,18 +73,38 @@ const listWorkersTool = defineOperation({
   cli: { path: ['jobs', 'workers'], description: 'List the workers registered with the job queue', options: [] },
 })
 
-const listSupervisorEventsTool = defineOperation({
+/** The fields of an event beyond when, which supervisor and what, as `key=value`. */
+function eventDetails(event: Record<string, unknown>): string {
+  // Named as the event file names them, whatever casing the result travelled in.
+  return Object.entries(toSnakeCaseKeys(event) as Record<string, unknown>)
+    .filter(([key]) => key !== 'ts' && key !== 'supervisor' && key !== 'event')
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(' ')
+}
+
+/** One event on one line: time, supervisor, event, details. */
+export function supervisorEventLine(event: { ts: string; supervisor: string; event: string }): string {
+  const details = eventDetails(event as Record<string, unknown>)
+  return `${event.ts}  ${event.supervisor.padEnd(6)}  ${event.event}${details ? `  ${details}` : ''}`
+}
+
+export const listSupervisorEventsTool = defineOperation({
   name: 'list_supervisor_events',
   description:
     "The newest events of the jobs and ingest supervisors (worker started, exited, restart scheduled, health warnings …), read from their event files in the brain's home. Returns {events: [{supervisor, ts, event, …}]}, oldest first.",
-  input: z.strictObject({ limit: z.number().int().min(1).max(1000).optional().describe('At most this many (default 100)') }),
+  input: z.strictObject({
+    limit: z.number().int().min(1).max(1000).optional().describe('At most this many (default 100)'),
+    since: z.iso.datetime({ offset: true }).optional().describe('Only events at or after this ISO 8601 time'),
+  }),
   mutating: false,
   admin: true,
   async run(ctx, args) {
     const { readRecentEvents } = await import('../activity/index.js')
-    return { events: await readRecentEvents((await ctx.brain()).config.home, args.limit ?? 100) }
+    // The events are files in the brain's home: reading them needs no database.
+    const config = ctx.config ? await ctx.config() : (await ctx.brain()).config
+    return { events: await readRecentEvents(config.home, args.limit ?? 100, args.since === undefined ? undefined : new Date(args.since).toISOString()) }
   },
-  present: { text: (r) => (r.events.length === 0 ? 'No supervisor events.' : r.events.map((e) => `${e.ts}  ${e.supervisor.padEnd(6)}  ${e.event}`).join('\n')) },
+  present: { text: (r) => (r.events.length === 0 ? 'No supervisor events.' : r.events.map(supervisorEventLine).join('\n')) },
 })
 
 /** A token as every surface shows it: dates as ISO text, never the token or its hash. */
@@ -179,6 +200,14 @@ const revokeTokenTool = defineOperation({
   },
 })
 
+function requestLine(r: JsonCamelCased<RequestLogRow>): string {
+  const who = r.tokenName ?? (r.oauthClientId ? `oauth:${r.oauthClientId}` : '-')
+  // method is what was asked of the route: an MCP method (tools/call) or an HTTP verb.
+  const what = [r.method, r.toolName].filter((part) => part !== null && part !== '').join(' ')
+  const took = r.durationMs === null ? '' : `  ${r.durationMs} ms`
+  return `${r.createdAt}  ${r.status}  ${r.route}  ${what || '-'}  ${who}${r.errorCode ? `  ${r.errorCode}` : ''}${took}`
+}
+
 const listRequestsTool = defineOperation({
   name: 'list_requests',
   description: 'The HTTP request log of the server engine, newest first: when, token or OAuth client, route, tool, status, error code and duration. Never a token or a body.',
@@ -192,6 +221,21 @@ const listRequestsTool = defineOperation({
   async run(ctx, args) {
     const { listRequests } = await import('../activity/index.js')
     return { requests: await listRequests((await ctx.brain()).db, { limit: args.limit ?? 100, errorsOnly: args.errors_only, route: args.route }) }
+  },
+  present: { text: (r) => (r.requests.length === 0 ? 'No requests logged.' : r.requests.map(requestLine).join('\n')) },
+  cli: {
+    path: ['requests'],
+    description: 'The HTTP request log of `serve --http`, newest first (server engine; admin scope on a thin client)',
+    details: 'One line per request: when, status, route, what was asked of it (an MCP method and tool), the token or OAuth client, the error code and the duration. Never a token or a body.',
+    examples: [
+      ['The last failures', '$0 requests --errors-only --limit 20'],
+      ['Only MCP calls', '$0 requests --route /mcp'],
+    ],
+    options: [
+      { field: 'limit', flag: '--limit', kind: 'integer', description: 'At most this many (default 100)' },
+      { field: 'errors_only', flag: '--errors-only', kind: 'boolean', description: 'Only requests that failed (status 400 and above)' },
+      { field: 'route', flag: '--route', kind: 'string', description: 'Only this route, e.g. /mcp' },
+    ],
   },
 })
 

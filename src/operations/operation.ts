@@ -20,6 +20,12 @@ interface CliPositional {
   label?: string
 }
 
+/** Where human text is shown: on a terminal that takes styling, matched words can be emphasised. */
+export interface TextView {
+  /** Wraps a word to stand out (bold on a terminal); absent where text must stay plain. */
+  emphasis?: (word: string) => string
+}
+
 /** How a result reads for a person: the one presenter every surface prints with. */
 export interface Presenter<R> {
   /**
@@ -27,7 +33,7 @@ export interface Presenter<R> {
    * result as the command line hands it over, from this process or a remote brain alike: through
    * JSON and back, every key in camelCase.
    */
-  text: (result: JsonCamelCased<R>) => string | Promise<string>
+  text: (result: JsonCamelCased<R>, view?: TextView) => string | Promise<string>
   /** What `--json` prints; the whole result by default. */
   json?: (result: JsonCamelCased<R>) => unknown
   /** A result's `notice`, printed on stderr before human text. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { SearchOptions, SearchResponse } from '../search/index.js'
 import type { JsonCamelCased } from '../util/index.js'
-import { defineOperation, type CliOption, type CliShape, type Operation, type Presenter } from './operation.js'
+import { defineOperation, type CliOption, type CliShape, type Operation, type Presenter, type TextView } from './operation.js'
 
 const slugPrefixes = z.array(z.string().trim().min(1).max(500)).max(100).optional()
 
@@ -46,9 +46,9 @@ function options(args: SearchArgs): SearchOptions {
 }
 
 /** `[score] slug -- snippet`, one line per result; `No results.` when there are none. */
-export function formatResults(response: Pick<JsonCamelCased<SearchResponse>, 'results'>): string {
+export function formatResults(response: Pick<JsonCamelCased<SearchResponse>, 'results'>, snippet: (text: string) => string = (text) => text): string {
   if (response.results.length === 0) return 'No results.'
-  return response.results.map((r) => `[${r.score.toFixed(4)}] ${r.slug}${r.symbolType === 'pdf_page' ? ` (${r.symbolName})` : ''} -- ${r.snippet}`).join('\n')
+  return response.results.map((r) => `[${r.score.toFixed(4)}] ${r.slug}${r.symbolType === 'pdf_page' ? ` (${r.symbolName})` : ''} -- ${snippet(r.snippet)}`).join('\n')
 }
 
 const SEARCH_FLAGS: CliOption[] = [
@@ -72,7 +72,16 @@ function searchCli(path: string, usage: Pick<CliShape, 'description' | 'details'
   return { path: [path], ...usage, positional: { field: 'query', rest: true, required: true }, options: SEARCH_FLAGS }
 }
 
-const presentResults: Presenter<SearchResponse> = { text: formatResults, notice: (r) => r.notice }
+/** The query's words emphasised in each snippet where the view can show it (bold on a terminal). */
+async function resultsText(response: JsonCamelCased<SearchResponse>, view?: TextView): Promise<string> {
+  const emphasis = view?.emphasis
+  if (!emphasis) return formatResults(response)
+  const { markMatches, queryTerms } = await import('../search/index.js')
+  const terms = queryTerms(response.query)
+  return formatResults(response, (text) => markMatches(text, terms, emphasis))
+}
+
+const presentResults: Presenter<SearchResponse> = { text: resultsText, notice: (r) => r.notice }
 
 export const searchTool = defineOperation({
   name: 'search',

@@ -106,6 +106,14 @@ const getHealthTool = defineOperation({
     await db.query('SELECT 1')
     return { status: 'ok', db: 'ok', engine: config.engine.kind, latency_ms: Date.now() - started }
   },
+  present: { text: (r) => `${r.status}  database ${r.db} (${r.engine}, ${r.latencyMs} ms)` },
+  cli: {
+    path: ['health'],
+    description: 'Check that the brain answers: one trivial query, its engine and how long it took',
+    details: 'Exit code 1, with the error and a hint, when the database does not answer. On a thin client it asks the remote brain. `brain doctor` runs every check.',
+    options: [],
+    connectOnce: true,
+  },
 })
 
 export const systemTools: Operation[] = [listSourcesTool, getStatsTool, getHealthTool]

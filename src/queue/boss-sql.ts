@@ -1,20 +1,82 @@
 /**
- * The statements the queue runs against pg-boss's tables, owned here rather than taken from
- * pg-boss's private plans module, which a patch release may move or change. They are written
- * for the schema pg-boss 10.4.2 installs (schema version 24, migration 0100), the version
- * package.json pins; test/queue/boss-sql.test.ts runs each one on both engines. The one-shot CLI
- * path needs no PgBoss instance (its module pulls in node-postgres, ~70 ms of start-up the
- * embedded engine never needs); long-lived workers also run the PgBoss class, through its public
- * API, for its maintenance and cron (boss-runtime.ts).
+ * Every statement brain runs against pg-boss's own tables (job, archive, queue, and the
+ * job_state type), in this one module, written for the schema pg-boss 10.4.2 installs (schema
+ * version 24, migration 0100), the version package.json pins. They are owned here rather than
+ * taken from pg-boss's private plans module, which a patch release may move or change;
+ * test/queue/boss-sql.test.ts runs each one on both engines, and test/queue/boss-shape.test.ts
+ * fails when the installed pg-boss builds tables of another shape than PG_BOSS_TABLES records.
+ * The one-shot CLI path needs no PgBoss instance (its module pulls in node-postgres, ~70 ms of
+ * start-up the embedded engine never needs); long-lived workers also run the PgBoss class,
+ * through its public API, for its maintenance and cron (boss-runtime.ts). The queues themselves
+ * are rows that migrations insert; minion_jobs is a view over these tables (migrations).
  */
 import type { SqlExecutor, SqlParam } from '../db/index.js'
-import type { JobName } from './types.js'
+import type { JobName, JobProgress } from './types.js'
 
 export const QUEUE_SCHEMA = 'brain_queue'
 
 /** The pg-boss release, and its schema version, these statements are written for. */
 export const PG_BOSS_VERSION = '10.4.2'
 export const PG_BOSS_SCHEMA_VERSION = 24
+
+/**
+ * The columns of pg-boss's tables these statements read or write, with their types as
+ * information_schema names them, and the job states they compare: what an upgrade must keep.
+ */
+export const PG_BOSS_TABLES = {
+  job: {
+    id: 'uuid',
+    name: 'text',
+    priority: 'integer',
+    data: 'jsonb',
+    state: 'USER-DEFINED',
+    retry_limit: 'integer',
+    retry_count: 'integer',
+    retry_delay: 'integer',
+    retry_backoff: 'boolean',
+    start_after: 'timestamp with time zone',
+    started_on: 'timestamp with time zone',
+    singleton_key: 'text',
+    singleton_on: 'timestamp without time zone',
+    expire_in: 'interval',
+    created_on: 'timestamp with time zone',
+    completed_on: 'timestamp with time zone',
+    keep_until: 'timestamp with time zone',
+    output: 'jsonb',
+    dead_letter: 'text',
+    policy: 'text',
+  },
+  archive: {
+    id: 'uuid',
+    name: 'text',
+    priority: 'integer',
+    data: 'jsonb',
+    state: 'USER-DEFINED',
+    retry_limit: 'integer',
+    retry_count: 'integer',
+    retry_delay: 'integer',
+    retry_backoff: 'boolean',
+    start_after: 'timestamp with time zone',
+    started_on: 'timestamp with time zone',
+    singleton_key: 'text',
+    singleton_on: 'timestamp without time zone',
+    expire_in: 'interval',
+    created_on: 'timestamp with time zone',
+    completed_on: 'timestamp with time zone',
+    keep_until: 'timestamp with time zone',
+    output: 'jsonb',
+    dead_letter: 'text',
+    policy: 'text',
+    archived_on: 'timestamp with time zone',
+  },
+  queue: { name: 'text', policy: 'text', dead_letter: 'text', retention_minutes: 'integer' },
+} as const
+
+/** job_state in its order: the statements compare states with < ('active', 'completed'). */
+export const PG_BOSS_JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const
+
+/** The channel on which finished and progressing jobs are announced to waiting processes. */
+export const JOB_CHANNEL = 'brain_jobs'
 
 const Q = QUEUE_SCHEMA
 
@@ -124,6 +186,76 @@ SELECT count(*)::integer AS count FROM changed`,
 
   /** Active jobs past their lease (started_on + expire_in), in every queue. */
   expire: failStatement(`j.state = 'active' AND j.started_on + j.expire_in < now()`, `'{"value": {"message": "job failed by timeout in active state"}}'::jsonb`),
+
+  /**
+   * $1 name, $2 id: claims one specific waiting job for an inline run, with the same bookkeeping
+   * as the claim above (retry_count counts re-claims).
+   */
+  claimOne: `
+UPDATE ${Q}.job
+SET state = 'active', started_on = now(),
+  retry_count = CASE WHEN started_on IS NOT NULL THEN retry_count + 1 ELSE retry_count END
+WHERE name = $1 AND id = $2::uuid AND state < 'active'
+RETURNING id, data, retry_count`,
+
+  /**
+   * $1 names, $2 ids, $3 fences, $4 outputs, $5 state, $6 notify. Ends a batch of claimed jobs,
+   * each with its own output. Only rows still active under the same claim (retry_count = fence)
+   * change, so a job reclaimed after a stall is never overwritten by the process that lost it.
+   * With $6, one NOTIFY lists the finished ids for processes waiting on them.
+   */
+  finish: `
+WITH finished AS (
+  UPDATE ${Q}.job AS j
+  SET state = $5::${Q}.job_state, completed_on = now(), output = u.output::jsonb
+  FROM unnest($1::text[], $2::uuid[], $3::integer[], $4::text[]) AS u(name, id, fence, output)
+  WHERE j.name = u.name AND j.id = u.id AND j.retry_count = u.fence AND j.state = 'active'
+  RETURNING j.id
+)
+SELECT count(*)::integer AS finished,
+  CASE WHEN $6::boolean AND count(*) > 0
+    THEN pg_notify('${JOB_CHANNEL}', json_build_object('e', 'done', 'ids', json_agg(id))::text) END AS notified
+FROM finished`,
+
+  /**
+   * $1 name, $2 id, $3 fence, $4 output. Puts a claimed job back to waiting without spending
+   * its stall budget: the re-claim increments retry_count, so the limit moves too.
+   */
+  release: `
+UPDATE ${Q}.job
+SET state = 'retry', retry_limit = retry_limit + 1, output = $4::jsonb
+WHERE name = $1 AND id = $2::uuid AND retry_count = $3 AND state = 'active'`,
+
+  /**
+   * $1 name, $2 id, $3 fence, $4 progress, $5 notify. Stores a running job's progress in its
+   * output and, with $5, tells waiting processes which attempt it came from.
+   */
+  progress: `
+WITH stored AS (
+  UPDATE ${Q}.job SET output = jsonb_build_object('progress', $4::jsonb)
+  WHERE name = $1 AND id = $2::uuid AND retry_count = $3 AND state = 'active'
+  RETURNING id
+)
+SELECT CASE WHEN $5::boolean
+  THEN pg_notify('${JOB_CHANNEL}', json_build_object('e', 'progress', 'id', id, 'attempt', $3::integer, 'p', $4::jsonb)::text) END AS notified
+FROM stored`,
+
+  /**
+   * $1 minimum age in ms, $2 liveness in ms, $3 ids or null. Active jobs nobody alive holds: a
+   * job counts as held when a process with a fresh heartbeat listed it at its last beat (our
+   * minion_workers table); jobs younger than $1 are left alone, their process may not have
+   * beaten since claiming them.
+   */
+  stalled: `
+SELECT j.name, j.id, j.output->'progress'->>'message' AS last_at, j.retry_count, j.retry_limit FROM ${Q}.job AS j
+WHERE j.state = 'active'
+  AND j.started_on < now() - $1::integer * interval '1 millisecond'
+  AND NOT EXISTS (
+    SELECT 1 FROM minion_workers AS w
+    WHERE w.heartbeat_at > now() - $2::integer * interval '1 millisecond' AND j.id = ANY(w.active_jobs)
+  )
+  AND ($3::uuid[] IS NULL OR j.id = ANY($3::uuid[]))
+LIMIT 1000`,
 } as const
 
 /**
@@ -218,7 +350,7 @@ export async function fetchJobs(db: SqlExecutor, name: JobName, batchSize: numbe
   }
 }
 
-export function isUniqueViolation(err: unknown): boolean {
+function isUniqueViolation(err: unknown): boolean {
   return sqlState(err) === UNIQUE_VIOLATION
 }
 
@@ -253,4 +385,67 @@ export function failWithRetry(db: SqlExecutor, name: JobName, ids: readonly stri
 /** failWithRetry for one stalled job, only while it is still active in the attempt that stalled. */
 export function failStalledAttempt(db: SqlExecutor, name: JobName, id: string, attempt: number, output: object): Promise<number> {
   return countOf(db, BOSS_SQL.failStalled, [name, [id], JSON.stringify(output), attempt])
+}
+
+/**
+ * Claims one specific waiting job for an inline run. Null when the job is not waiting any more,
+ * or when a stately queue already has an active job.
+ */
+export async function claimJob(db: SqlExecutor, name: JobName, id: string): Promise<ClaimedJob | null> {
+  try {
+    const { rows } = await db.query<FetchedRow>(BOSS_SQL.claimOne, [name, id])
+    const row = rows[0]
+    return row ? { id: row.id, name, data: row.data, fence: Number(row.retry_count) } : null
+  } catch (err) {
+    if (isUniqueViolation(err)) return null
+    throw err
+  }
+}
+
+export interface FinishItem {
+  name: JobName
+  id: string
+  fence: number
+  /** Stored in pg-boss's output column: {result} or {error}. */
+  output: Record<string, unknown>
+}
+
+/** Ends claimed jobs; returns how many changed (fewer than given when some were reclaimed or cancelled). */
+export async function finishJobs(db: SqlExecutor, state: 'completed' | 'failed', items: readonly FinishItem[], notify: boolean): Promise<number> {
+  if (items.length === 0) return 0
+  const { rows } = await db.query<{ finished: number }>(BOSS_SQL.finish, [
+    items.map((i) => i.name),
+    items.map((i) => i.id),
+    items.map((i) => i.fence),
+    items.map((i) => JSON.stringify(i.output)),
+    state,
+    notify,
+  ])
+  return Number(rows[0]?.finished ?? 0)
+}
+
+/** Puts a claimed job back to waiting without spending its stall budget (a graceful shutdown is not the job's fault). */
+export async function releaseJob(db: SqlExecutor, item: FinishItem): Promise<boolean> {
+  const { rowCount } = await db.query(BOSS_SQL.release, [item.name, item.id, item.fence, JSON.stringify(item.output)])
+  return rowCount > 0
+}
+
+/** Stores a running job's progress on its record, in the attempt it came from. */
+export async function storeProgress(db: SqlExecutor, job: { name: JobName; id: string; fence: number }, progress: JobProgress, notify: boolean): Promise<void> {
+  await db.query(BOSS_SQL.progress, [job.name, job.id, job.fence, JSON.stringify(progress), notify])
+}
+
+export interface StalledRow {
+  name: JobName
+  id: string
+  /** The last progress message the job stored: for imports and syncs, the file it was at. */
+  last_at: string | null
+  retry_count: number
+  retry_limit: number
+}
+
+/** Active jobs no live process holds, older than minAgeMs (see BOSS_SQL.stalled). */
+export async function stalledJobs(db: SqlExecutor, options: { minAgeMs: number; livenessMs: number; ids?: readonly string[] }): Promise<StalledRow[]> {
+  const { rows } = await db.query<StalledRow>(BOSS_SQL.stalled, [options.minAgeMs, options.livenessMs, options.ids ? [...options.ids] : null])
+  return rows
 }

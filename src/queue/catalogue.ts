@@ -1,10 +1,13 @@
 import { z } from 'zod'
 import { UsageError, ValidationError, type BrainError } from '../errors/index.js'
+import { AUTOPILOT_PHASES, selectPhases } from './autopilot-phases.js'
 
 /**
- * The job catalogue: for every job name, the schema of its data and the error a refused payload
- * raises. The same entry checks a submission (at compile time through JobData, at run time in
- * submit) and parses the data a handler receives, so the two can no longer disagree.
+ * The job catalogue: for every job name, written here once, the schema of its data and the error
+ * a refused payload raises; and the same for the autopilot phases that run as handlers of their
+ * own. The same entry checks a submission (at compile time through JobData, at run time in
+ * submit) and parses the data a handler receives (defineJob takes the schema from here, by the
+ * handler's name), so the two can no longer disagree.
  */
 
 /** The first thing a job's data schema refused: where, and what it says. */
@@ -35,9 +38,11 @@ const nonEmptyText = z
   .nullish()
   .transform((value) => value ?? undefined)
 const flag = z
-  .unknown()
+  .boolean()
   .optional()
   .transform((value) => value === true)
+/** A source id: a non-empty string when given. */
+const sourceId = z.string().min(1).optional()
 const stringList = z
   .unknown()
   .optional()
@@ -49,7 +54,8 @@ export const JOB_CATALOGUE = {
     data: z
       .looseObject({ sourceId: nonEmptyText, repo: nonEmptyText, repoPath: nonEmptyText, dir: nonEmptyText, all: flag, full: flag, dryRun: flag, noEmbed: flag, noExtract: flag })
       .transform((d) => ({ sourceId: d.sourceId, all: d.all, repo: d.repo ?? d.repoPath ?? d.dir, full: d.full, dryRun: d.dryRun, noEmbed: d.noEmbed, noExtract: d.noExtract })),
-    invalid: (problem) => new UsageError('invalid_sync_data', `Sync job data.${problem.key} must be a non-empty string.`),
+    invalid: (problem, raw) =>
+      new UsageError('invalid_sync_data', `Sync job data.${problem.key} must be ${typeof raw[problem.key] === 'string' || problem.key === 'sourceId' ? 'a non-empty string' : 'true or false'}.`),
   }),
   // `stale` (default): chunks without an embedding. `all`: every chunk, page by page.
   embed: spec({
@@ -65,22 +71,32 @@ export const JOB_CATALOGUE = {
     data: z.looseObject({
       /** Pages to derive links for; all pages when absent, nothing when empty. */
       slugs: z.array(z.string()).optional(),
-      sourceId: z
-        .unknown()
-        .optional()
-        .transform((id) => (typeof id === 'string' ? id : undefined)),
+      sourceId,
     }),
-    invalid: () => new ValidationError('extract_invalid_slugs', 'extract expects `slugs` to be a list of page slugs.', { hint: 'e.g. {"slugs": ["notes/design"]}' }),
+    invalid: (problem) =>
+      problem.key === 'sourceId'
+        ? new ValidationError('extract_invalid_source', 'extract expects `sourceId` to be a source id.', { hint: 'e.g. {"sourceId": "default"}' })
+        : new ValidationError('extract_invalid_slugs', 'extract expects `slugs` to be a list of page slugs.', { hint: 'e.g. {"slugs": ["notes/design"]}' }),
   }),
   ingest_capture: spec({
     // The event itself is checked by validateIngestionEvent, the one reader of events for every entry path.
     data: z.looseObject({ event: z.unknown().refine((event) => event !== undefined) }),
     invalid: () => new ValidationError('invalid_ingestion_event', 'The ingest_capture job has no event.', { hint: 'Submit {"event": {content_type, content, source_id}}.' }),
   }),
-  // selectPhases reads `phases` and `dir` with its own error codes.
+  // A phase name outside AUTOPILOT_PHASES is refused by selectPhases, with its own code and hint.
   'autopilot-cycle': spec({
-    data: z.record(z.string(), z.unknown()),
-    invalid: (problem) => new ValidationError('invalid_autopilot_job', `Autopilot job data: ${problem.message}`),
+    data: z.strictObject({
+      phase: z.string().optional(),
+      phases: z.array(z.string()).optional(),
+      /** The brain directory to sync and audit; the configured one when absent. */
+      dir: z.string().min(1).optional(),
+    }),
+    invalid(problem, raw) {
+      if (problem.key === 'phase' || problem.key.startsWith('phases')) selectPhases(raw)
+      return new ValidationError('invalid_autopilot_job', `Autopilot job data${problem.key ? `.${problem.key}` : ''}: ${problem.message}`, {
+        hint: `e.g. {"phases": ["${AUTOPILOT_PHASES[0]}", "${AUTOPILOT_PHASES[1]}"], "dir": "/abs/brain"}`,
+      })
+    },
   }),
   // The shell handler reads cmd, argv, cwd and env once the job may run at all: a disabled or
   // untrusted shell job is refused for that before its data is looked at.
@@ -94,13 +110,13 @@ export const JOB_CATALOGUE = {
       strategy: z.unknown().optional(),
       include: stringList,
       exclude: stringList,
-      sourceId: z
-        .unknown()
-        .optional()
-        .transform((id) => (typeof id === 'string' ? id : 'default')),
+      sourceId: sourceId.transform((id) => id ?? 'default'),
       noEmbed: flag,
     }),
-    invalid: () => new UsageError('import_requires_path', 'The import job needs data.path, the folder to import.'),
+    invalid: (problem) =>
+      problem.key === 'path' || problem.key === ''
+        ? new UsageError('import_requires_path', 'The import job needs data.path, the folder to import.')
+        : new UsageError('invalid_import_job', `The import job's data.${problem.key} is not valid: ${problem.message}`),
   }),
   capture: spec({
     data: z.looseObject({
@@ -136,7 +152,33 @@ export const JOB_CATALOGUE = {
   }),
 } satisfies Record<string, JobSpec<z.ZodType>>
 
-/** A job name the catalogue knows (types.ts's JobName; the queue checks they agree). */
+/** The autopilot phases that run as handlers of their own (workers/<phase>.ts), never submitted as jobs. */
+const PHASE_CATALOGUE = {
+  // With `force` (the phase asked for on its own) it backs up whatever the interval says.
+  backup: spec({
+    data: z.strictObject({ force: flag }),
+    invalid: (problem) => new ValidationError('invalid_backup_job', `backup data.${problem.key}: ${problem.message}`),
+  }),
+  'frontmatter-audit': spec({
+    data: z.strictObject({ sourceId }),
+    invalid: (problem) => new ValidationError('invalid_frontmatter_audit_job', `frontmatter-audit data.${problem.key}: ${problem.message}`),
+  }),
+  'reconcile-links': spec({
+    data: z.strictObject({ dryRun: flag }),
+    invalid: (problem) => new ValidationError('invalid_reconcile_job', `reconcile-links data.${problem.key}: ${problem.message}`),
+  }),
+} satisfies Record<string, JobSpec<z.ZodType>>
+
+/** Every handler's entry: the jobs and the phases. */
+export const HANDLER_CATALOGUE = { ...JOB_CATALOGUE, ...PHASE_CATALOGUE }
+
+/** A name a handler runs as: a job name or a phase of its own. */
+export type HandlerName = keyof typeof HANDLER_CATALOGUE
+
+/** The data a handler of this name receives, as its schema parsed it. */
+export type HandlerData<N extends HandlerName> = z.output<(typeof HANDLER_CATALOGUE)[N]['data']>
+
+/** A job name the catalogue knows (types.ts's JobName is derived from it). */
 export type CataloguedJob = keyof typeof JOB_CATALOGUE
 
 /** The data a submitter may pass for a job of this name. */

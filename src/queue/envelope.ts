@@ -2,13 +2,13 @@ import { createHash, randomUUID } from 'node:crypto'
 import { UsageError } from '../errors/index.js'
 import type { JobEnvelope } from './boss-sql.js'
 import { DEFAULT_MAX_STALLED, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './settings.js'
-import { isJobName, type JobName, type SubmitOptions } from './types.js'
+import { isJobName, JOB_NAMES, type JobName, type SubmitOptions } from './types.js'
 
 /** The name as a JobName, or a UsageError naming the valid ones. */
 export function toJobName(name: string): JobName {
   if (!isJobName(name)) {
     throw new UsageError('unknown_job_name', `There is no job named "${name}".`, {
-      hint: 'Job names: sync, embed, extract, ingest_capture, autopilot-cycle, shell, import.',
+      hint: `Job names: ${JOB_NAMES.join(', ')}.`,
     })
   }
   return name

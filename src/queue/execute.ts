@@ -10,7 +10,7 @@ import { createProgressWriter } from './progress-writer.js'
 import { startJob, type RunningJob, type RunOutcome, type Timers } from './run-job.js'
 import type { QueueTimings } from './settings.js'
 import type { JobSignals } from './signals.js'
-import type { FinishItem } from './sql/finish-jobs.js'
+import type { FinishItem } from './boss-sql.js'
 import type { JobProgress } from './types.js'
 
 /** What running a job needs, shared by workers and inline runs. */

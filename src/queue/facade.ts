@@ -14,7 +14,7 @@ import type { Timers } from './run-job.js'
 import { leaseSeconds, resolveTimings, type QueueTimings } from './settings.js'
 import { signalsFor } from './signals.js'
 import { countJobs, listJobs, readJob, readOldestWaiting } from './sql/read-jobs.js'
-import { rescueStalled } from './sql/rescue.js'
+import { rescueStalled } from './rescue.js'
 import type { JobDetail, JobName, JobRecord, ListFilter, Queue, QueueStats, SubmitAndWaitOptions, SubmitOptions } from './types.js'
 import { awaitJob } from './wait.js'
 

@@ -2,8 +2,7 @@ import type { Database } from '../db/index.js'
 import type { Logger } from '../util/index.js'
 import { MAX_BATCH } from './settings.js'
 import type { JobSignals } from './signals.js'
-import { finishJobs, releaseJob, type FinishItem } from './sql/finish-jobs.js'
-import { failWithRetry } from './boss-sql.js'
+import { failWithRetry, finishJobs, releaseJob, type FinishItem } from './boss-sql.js'
 
 export type FinishKind = 'completed' | 'failed' | 'release' | 'stall'
 

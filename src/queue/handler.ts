@@ -3,7 +3,7 @@ import { NotAvailableError } from '../errors/index.js'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/index.js'
 import type { JobName, JobProgress } from './types.js'
-import { parseWith, type JobSpec } from './catalogue.js'
+import { HANDLER_CATALOGUE, parseWith, type HandlerData, type HandlerName, type JobSpec } from './catalogue.js'
 import type { Logger } from '../util/index.js'
 
 /**
@@ -29,23 +29,23 @@ export interface JobContext<D = Record<string, unknown>> {
 export type JobHandler = (ctx: JobContext) => Promise<unknown>
 
 /**
- * One job handler as a file in `workers/` defines it: its name, the schema of its data, the
- * error a refused payload raises (the handler's own code, so callers see what they always saw),
- * and what it runs with the data the schema returned.
+ * One job handler as a file in `workers/` defines it: the name it runs as (a job or an autopilot
+ * phase of the catalogue) and what it runs with the data the catalogue's schema returned. The
+ * schema and the error a refused payload raises come from the catalogue entry of that name.
  */
-export interface JobDefinition<S extends z.ZodType> extends JobSpec<S> {
-  /** The job name, or the autopilot phase, it runs as. */
-  name: string
-  run: (ctx: JobContext<z.output<S>>) => Promise<unknown>
+export interface JobDefinition<N extends HandlerName> {
+  name: N
+  run: (ctx: JobContext<HandlerData<N>>) => Promise<unknown>
 }
 
 /** A handler made by defineJob: callable as any JobHandler, and it carries its name and schema. */
-export type DefinedJob = JobHandler & { readonly jobName: string; readonly dataSchema: z.ZodType }
+export type DefinedJob<N extends HandlerName = HandlerName> = JobHandler & { readonly jobName: N; readonly dataSchema: z.ZodType }
 
-/** Makes a handler that validates the job's data with its schema before it runs. */
-export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): DefinedJob {
-  const handler: JobHandler = async (ctx) => definition.run({ ...ctx, data: parseWith(definition, ctx.data) })
-  return Object.assign(handler, { jobName: definition.name, dataSchema: definition.data })
+/** Makes a handler that validates the job's data with its catalogue schema before it runs. */
+export function defineJob<N extends HandlerName>(definition: JobDefinition<N>): DefinedJob<N> {
+  const entry = HANDLER_CATALOGUE[definition.name] as JobSpec<z.ZodType>
+  const handler: JobHandler = async (ctx) => definition.run({ ...ctx, data: parseWith(entry, ctx.data) as HandlerData<N> })
+  return Object.assign(handler, { jobName: definition.name, dataSchema: entry.data })
 }
 
 /** Resolves a job name to its handler; workers and inline runs take one of these. */

@@ -1,7 +1,7 @@
 import { refreshPlannerStatistics, type Database } from '../db/index.js'
 import { maintenanceSql } from './boss-sql.js'
 import type { QueueTimings } from './settings.js'
-import { rescueStalled } from './sql/rescue.js'
+import { rescueStalled } from './rescue.js'
 import { pruneWorkers } from './sql/workers.js'
 
 interface HousekeepingOptions {

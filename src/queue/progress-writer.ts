@@ -1,6 +1,6 @@
 import type { Database } from '../db/index.js'
 import type { Logger } from '../util/index.js'
-import { storeProgress } from './sql/progress.js'
+import { storeProgress } from './boss-sql.js'
 import type { JobName, JobProgress } from './types.js'
 
 interface ProgressWriter {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import type { Database } from '../db/index.js'
-import { JOB_CHANNEL } from './sql/finish-jobs.js'
+import { JOB_CHANNEL } from './boss-sql.js'
 import type { JobProgress } from './types.js'
 
 /** What processes tell each other about jobs. */

@@ -2,10 +2,13 @@
  * The queue's public vocabulary. pg-boss stores and claims jobs; callers only ever see these
  * shapes, which follow the spec's job record (`minion_jobs`).
  */
-import type { CataloguedJob, JobData } from './catalogue.js'
+import { JOB_CATALOGUE, type CataloguedJob, type JobData } from './catalogue.js'
 
-export const JOB_NAMES = ['sync', 'embed', 'extract', 'ingest_capture', 'autopilot-cycle', 'shell', 'import', 'capture', 'switch-model', 'capture_transcript'] as const
-export type JobName = (typeof JOB_NAMES)[number] & CataloguedJob
+/** A job's name, as the catalogue writes it (the spec fixes both spellings: `ingest_capture`, `autopilot-cycle`). */
+export type JobName = CataloguedJob
+
+/** Every job name, in the catalogue's order. */
+export const JOB_NAMES = Object.keys(JOB_CATALOGUE) as [JobName, ...JobName[]]
 
 export const JOB_STATUSES = ['waiting', 'active', 'completed', 'dead'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]

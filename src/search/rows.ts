@@ -1,4 +1,5 @@
 import type { ResultRow } from './sql.js'
+import { plainSnippetText, STEM_PREFIX } from './snippet-text.js'
 import type { SearchResult } from './types.js'
 
 interface RowContext {
@@ -19,7 +20,8 @@ function snippetOf(row: ResultRow, context: RowContext): string {
   if (kept && kept.chars === context.snippetChars && kept.terms.length === context.terms.length && kept.terms.every((term, i) => term === context.terms[i])) {
     return kept.snippet
   }
-  const snippet = makeSnippet(row.chunk_text, context.terms, context.snippetChars)
+  const prose = row.page_kind === 'markdown' && row.chunk_source !== 'fenced_code'
+  const snippet = makeSnippet(prose ? plainSnippetText(row.chunk_text) : row.chunk_text, context.terms, context.snippetChars)
   snippets.set(row, { terms: context.terms, chars: context.snippetChars, snippet })
   return snippet
 }
@@ -57,8 +59,6 @@ export function queryTerms(query: string): string[] {
   const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
   return [...new Set(words)]
 }
-
-const STEM_PREFIX = 4
 
 /**
  * One line of context: heading markers dropped, whitespace collapsed, at most `maxChars` characters, starting a little

@@ -4,9 +4,9 @@
  */
 import t from 'tap'
 import { openQueue } from '../../src/queue/index.js'
-import { storeProgress } from '../../src/queue/sql/progress.js'
-import { claimJob } from '../../src/queue/sql/claim-job.js'
-import { rescueStalled } from '../../src/queue/sql/rescue.js'
+import { storeProgress } from '../../src/queue/boss-sql.js'
+import { claimJob } from '../../src/queue/boss-sql.js'
+import { rescueStalled } from '../../src/queue/rescue.js'
 import { engineTest } from '../helpers/engines.js'
 import { cliBrain } from '../helpers/cli.js'
 import { FAST_TIMINGS, resolverOf, testConfig, testLogger } from '../queue/helpers.js'

@@ -67,6 +67,7 @@ export const EXPECTED_TOOLS = [
   'start_session',
   'create_backup',
   'list_backups',
+  'export_files',
 ]
 
 export interface CallOutcome {
@@ -151,6 +152,11 @@ export async function exerciseCatalogue(t: Test, client: Client, options: { remo
 
   t.match((await call(client, 'list_sources', {})).data, { sources: [{ id: 'default' }] })
   t.match((await call(client, 'get_stats', {})).data, { pages: 2, markdown_pages: 2, jobs: {} })
+  t.match(
+    (await call(client, 'export_files', { limit: 1 })).data,
+    { files: [{ path: /\.md$/, source_id: 'default', page_kind: 'markdown', content: /^---\n/ }], next_offset: 1 },
+    'export files a stretch at a time',
+  )
   t.match((await call(client, 'get_health', {})).data, { status: 'ok', db: 'ok' })
 
   const synced = await call(client, 'sync', { all: true, no_embed: true })

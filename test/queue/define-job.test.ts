@@ -21,17 +21,17 @@ t.test('a refused payload raises the handler error, and run never sees it', asyn
   let ran = 0
   const job = defineJob({
     name: 'extract',
-    data: z.looseObject({ slugs: z.array(z.string()) }),
-    invalid: (problem) => new ValidationError('demo_invalid', `bad ${problem.key}`),
     run: async (ctx) => {
       ran++
-      return ctx.data.slugs.length
+      return ctx.data.slugs?.length ?? -1
     },
   })
   const ctx = (data: Record<string, unknown>) => ({ data }) as unknown as JobContext
-  await t.rejects(job(ctx({ slugs: 'x' })), { code: 'demo_invalid', message: 'bad slugs' })
+  await t.rejects(job(ctx({ slugs: 'x' })), { code: 'extract_invalid_slugs' })
+  await t.rejects(job(ctx({ slugs: [], sourceId: 7 })), { code: 'extract_invalid_source' }, 'a source id is a string')
   t.equal(ran, 0)
   t.equal(await job(ctx({ slugs: ['a', 'b'] })), 2, 'valid data reaches run, parsed')
+  t.equal(job.jobName, 'extract')
 })
 
 t.test('the built-in handlers keep their codes for bad data', async (t) => {
@@ -42,6 +42,11 @@ t.test('the built-in handlers keep their codes for bad data', async (t) => {
     ['capture', { content: 'x', captured_at: 'someday' }, 'invalid_capture_job'],
     ['import', {}, 'import_requires_path'],
     ['sync', { sourceId: '' }, 'invalid_sync_data'],
+    ['sync', { noEmbed: 'yes' }, 'invalid_sync_data'],
+    ['import', { path: '/x', sourceId: 3 }, 'invalid_import_job'],
+    ['autopilot-cycle', { phase: 'nap' }, 'unknown_phase'],
+    ['autopilot-cycle', { phases: ['sync', 'nap'] }, 'unknown_phase'],
+    ['autopilot-cycle', { sleep: true }, 'invalid_autopilot_job'],
     ['ingest_capture', {}, 'invalid_ingestion_event'],
   ]
   for (const [name, data, code] of cases) {

@@ -71,6 +71,7 @@ t.test('sign in, search, read, follow a link, edit, and nothing in a page runs',
   }
   await put('notes/alpha', HOSTILE)
   await put('notes/beta', '# Beta\n\nThe second note.\n')
+  await put('notes/gamma', '# Gamma\n\n| who | seen |\n|---|---|\n| [[people/ada|Ada]] | [[Rottnest]] |\n\nWe counted wombats there. ^b15695\n')
   t.equal((await fetch(`${server.base}/api/list_pages`, { method: 'POST', body: '{}' })).status, 401, 'no API call without a token')
 
   const browser = await launch(t)
@@ -130,6 +131,17 @@ t.test('sign in, search, read, follow a link, edit, and nothing in a page runs',
   await page.goto(`${server.base}/ui#/search/quokkas`)
   await page.waitForSelector('#filters select[name="mode"]')
   t.ok(await page.$eval('.snippet mark', (m) => m.textContent?.toLowerCase() === 'quokkas'), 'matches are highlighted')
+  t.equal(
+    await page.$eval('.snippet', (s) => s.textContent),
+    'Alpha Alpha links to the beta note and talks about quokkas. <script>window.__pwned = "script"</script> <img src="x" onerror="window.__pwned = \'img\'"> [a trap](javascript:window.__pwned=1) and [a site](https://example.org)',
+    'a snippet shows a wikilink as its text, and markup as text',
+  )
+  await page.goto(`${server.base}/ui#/search/wombats`)
+  await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Search: wombats' && document.querySelector('.snippet') !== null`)
+  t.equal(await page.$eval('.snippet', (s) => s.textContent), 'Gamma who seen Ada Rottnest We counted wombats there.', 'wikilinks, table pipes and block ids are gone from a snippet')
+  t.same(await page.$$eval('.snippet mark', (marks) => marks.map((m) => m.textContent)), ['wombats'], 'the matched word is marked')
+  await page.goto(`${server.base}/ui#/search/quokkas`)
+  await page.waitForSelector('#filters select[name="mode"]')
   await page.select('#filters select[name="mode"]', 'query')
   await page.waitForSelector('p[role="note"]')
   t.same(await page.$$eval('.results a.result', (links) => links.map((a) => a.textContent)), ['Alpha'], 'hybrid mode answers, keyword-only without embeddings, and says so')

@@ -1,6 +1,8 @@
 import { Command, Option } from 'clipanion'
 import { BrainCommand } from '../brain-command.js'
+import type { ExportFile, ExportResult } from '../../export/index.js'
 import { progressPrinter } from '../job-runner.js'
+import { checkedArgs } from '../operation-command.js'
 
 export class ExportCommand extends BrainCommand {
   static override paths = [['export']]
@@ -21,19 +23,33 @@ export class ExportCommand extends BrainCommand {
   force = Option.Boolean('--force', false, { description: 'Replace existing files that differ' })
 
   protected async run(): Promise<number> {
-    const { exportPages } = await import('../../export/index.js')
+    const config = await this.loadConfig()
     const progress = progressPrinter(this.context.stderr, 'exporting')
-    const result = await this.withBrain(({ db }) =>
-      exportPages(db, this.resolvePath(this.dir), {
-        sourceId: this.source,
-        prefix: this.prefix,
-        type: this.type,
-        includeCode: this.includeCode,
-        force: this.force,
-        onProgress: (p) => progress.update({ done: p.done, total: p.total, unit: 'pages' }),
-      }),
+    const filter = { sourceId: this.source, prefix: this.prefix, type: this.type, includeCode: this.includeCode }
+    const options = { force: this.force, onProgress: (p: { done: number; total: number }) => progress.update({ done: p.done, total: p.total, unit: 'pages' }) }
+    const dir = this.resolvePath(this.dir)
+    const result = await (
+      config.remote === null ? this.withBrain(async ({ db }) => (await import('../../export/index.js')).exportPages(db, dir, { ...filter, ...options })) : this.exportRemote(dir, options)
     ).finally(() => progress.finish())
     this.print({ ...result }, () => `exported ${result.pages} pages to ${result.dir} (${result.written} written, ${result.unchanged} unchanged)`)
     return 0
+  }
+
+  /** On a thin client: the remote brain's export files, a stretch at a time, written here. */
+  private async exportRemote(dir: string, options: { force: boolean; onProgress: (p: { done: number; total: number }) => void }): Promise<ExportResult> {
+    const { exportFilesTool } = await import('../../operations/index.js')
+    const { writeExport } = await import('../../export/index.js')
+    const files: ExportFile[] = []
+    let offset: number | null = 0
+    while (offset !== null) {
+      const args = checkedArgs(exportFilesTool, { source: this.source, prefix: this.prefix, type: this.type, include_code: this.includeCode || undefined, offset })
+      const page = (await this.runOperation(exportFilesTool, args)) as {
+        files: Array<{ path: string; slug: string; sourceId: string; pageKind: ExportFile['page_kind']; content: string }>
+        nextOffset: number | null
+      }
+      files.push(...page.files.map((f) => ({ path: f.path, slug: f.slug, source_id: f.sourceId, page_kind: f.pageKind, content: f.content })))
+      offset = page.nextOffset
+    }
+    return writeExport(dir, files, options)
   }
 }

@@ -26,6 +26,7 @@ import {
   IntegrationsStatusCommand,
   IntegrationsTestCommand,
 } from './integrations.js'
+import { JobsEventsCommand } from './jobs-events.js'
 import { JobsCancelCommand, JobsRetryCommand, JobsSubmitCommand, JobsSupervisorCommand, JobsWorkCommand } from './jobs.js'
 import { ExportCommand } from './export.js'
 import { UiCommand } from './ui.js'
@@ -73,6 +74,7 @@ export const commands: Array<CommandClass<BrainContext>> = [
   JobsRetryCommand,
   JobsWorkCommand,
   JobsSupervisorCommand,
+  JobsEventsCommand,
   DreamCommand,
   ServiceStatusCommand,
   ServiceStartCommand,

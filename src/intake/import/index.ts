@@ -3,7 +3,7 @@
  * each imported or reported (collisions, unreadable files, links and pipes), with progress,
  * embeddings following the writes, and planner statistics refreshed after; large mailboxes and
  * chat exports read from disk in parts.
- * May import: chunking, convert, db, embedding, errors, history, intake/sources, pages.
+ * May import: convert, db, embedding, errors, history, intake/sources, pages.
  */
 export { importFiles, slugForFile, type ImportFilesResult, type ImportFilesOptions, type ImportFilesProgress, type FileFailure } from './import-files.js'
 export { importFolder, type ImportFolderOptions, type ImportFolderResult } from './import-folder.js'

@@ -1,24 +1,8 @@
-import type { SqlExecutor } from '../../db/index.js'
-import { failStalledAttempt, QUEUE_SCHEMA } from '../boss-sql.js'
-import { JobStalledError } from '../errors.js'
-import { serializeError } from '../../errors/index.js'
-import type { JobName } from '../types.js'
-
-/**
- * Active jobs nobody alive holds. A job counts as held when a process with a fresh heartbeat
- * listed it at its last beat; jobs younger than `minAgeMs` are left alone because their
- * process may not have beaten since claiming them.
- */
-const STALLED_SQL = `
-SELECT j.name, j.id, j.output->'progress'->>'message' AS last_at, j.retry_count, j.retry_limit FROM ${QUEUE_SCHEMA}.job AS j
-WHERE j.state = 'active'
-  AND j.started_on < now() - $1::integer * interval '1 millisecond'
-  AND NOT EXISTS (
-    SELECT 1 FROM minion_workers AS w
-    WHERE w.heartbeat_at > now() - $2::integer * interval '1 millisecond' AND j.id = ANY(w.active_jobs)
-  )
-  AND ($3::uuid[] IS NULL OR j.id = ANY($3::uuid[]))
-LIMIT 1000`
+import type { SqlExecutor } from '../db/index.js'
+import { failStalledAttempt, stalledJobs, type StalledRow } from './boss-sql.js'
+import { JobStalledError } from './errors.js'
+import { serializeError } from '../errors/index.js'
+import type { JobName } from './types.js'
 
 interface RescueOptions {
   /** Processes silent for longer are gone. 0 treats every other process as gone. */
@@ -33,7 +17,7 @@ interface RescueOptions {
  * max_stalled (pg-boss's retry limit does the counting). Returns the jobs it touched.
  */
 export async function rescueStalled(db: SqlExecutor, options: RescueOptions): Promise<Array<{ name: JobName; id: string }>> {
-  const { rows } = await db.query<StalledRow>(STALLED_SQL, [options.minAgeMs, options.livenessMs, options.ids ? [...options.ids] : null])
+  const rows = await stalledJobs(db, options)
   // One by one: each error names where its own job was (almost always a single job). A job
   // another rescuer put back in the meantime (and maybe a worker claimed again) is left alone.
   const rescued: Array<{ name: JobName; id: string }> = []
@@ -41,15 +25,6 @@ export async function rescueStalled(db: SqlExecutor, options: RescueOptions): Pr
     if ((await failStalledAttempt(db, row.name, row.id, Number(row.retry_count), { error: stallError(row) })) > 0) rescued.push({ name: row.name, id: row.id })
   }
   return rescued
-}
-
-interface StalledRow {
-  name: JobName
-  id: string
-  /** The last progress message the job stored: for imports and syncs, the file it was at. */
-  last_at: string | null
-  retry_count: number
-  retry_limit: number
 }
 
 /**

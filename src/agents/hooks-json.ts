@@ -44,4 +44,3 @@ export function setHooks(path: string, value: Record<string, unknown>, harness: 
   }
   dropIfEmpty(value, 'hooks')
 }
-

@@ -49,7 +49,7 @@ function sleepUntilWoken(ms: number, signal: AbortSignal | undefined, setWake: (
 }
 
 /** How long a waited-for job may go without a sign of life before the wait ends with an error. */
-export function stallAfterMs(deps: ExecutionDeps): number {
+function stallAfterMs(deps: ExecutionDeps): number {
   // Past a whole rescue period (twice the liveness), so a job whose worker died is first given
   // back to the queue and run again, and only a job nobody can take any more ends the wait.
   return 2 * deps.timings.livenessMs + deps.timings.heartbeatMs

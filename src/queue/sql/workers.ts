@@ -73,7 +73,7 @@ export async function pruneWorkers(db: SqlExecutor, olderThanMs: number): Promis
   return rowCount
 }
 
-export interface JobFollowers {
+interface JobFollowers {
   /** A process holds the job and is alive: its heartbeat is fresh, or it is this very process. */
   holder: boolean
   /** A long-lived worker serving the job's name has a fresh heartbeat. */

@@ -48,6 +48,9 @@ const stringList = z
   .optional()
   .transform((value) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []))
 
+/** What the envelope adds to every job's data (whether it came from an untrusted caller), so strict schemas accept it. */
+const ENVELOPE_KEYS = { untrusted_payload: z.boolean().optional() }
+
 export const JOB_CATALOGUE = {
   // The directory may come as `repo` (CLI), `repoPath` (autopilot cycle) or `dir`; each means the same thing.
   sync: spec({
@@ -86,6 +89,7 @@ export const JOB_CATALOGUE = {
   // A phase name outside AUTOPILOT_PHASES is refused by selectPhases, with its own code and hint.
   'autopilot-cycle': spec({
     data: z.strictObject({
+      ...ENVELOPE_KEYS,
       phase: z.string().optional(),
       phases: z.array(z.string()).optional(),
       /** The brain directory to sync and audit; the configured one when absent. */
@@ -156,15 +160,15 @@ export const JOB_CATALOGUE = {
 const PHASE_CATALOGUE = {
   // With `force` (the phase asked for on its own) it backs up whatever the interval says.
   backup: spec({
-    data: z.strictObject({ force: flag }),
+    data: z.strictObject({ ...ENVELOPE_KEYS, force: flag }),
     invalid: (problem) => new ValidationError('invalid_backup_job', `backup data.${problem.key}: ${problem.message}`),
   }),
   'frontmatter-audit': spec({
-    data: z.strictObject({ sourceId }),
+    data: z.strictObject({ ...ENVELOPE_KEYS, sourceId }),
     invalid: (problem) => new ValidationError('invalid_frontmatter_audit_job', `frontmatter-audit data.${problem.key}: ${problem.message}`),
   }),
   'reconcile-links': spec({
-    data: z.strictObject({ dryRun: flag }),
+    data: z.strictObject({ ...ENVELOPE_KEYS, dryRun: flag }),
     invalid: (problem) => new ValidationError('invalid_reconcile_job', `reconcile-links data.${problem.key}: ${problem.message}`),
   }),
 } satisfies Record<string, JobSpec<z.ZodType>>

@@ -97,7 +97,7 @@ for (const name of readdirSync(profileDir)) {
 }
 rmSync(profileDir, { recursive: true, force: true })
 
-const rows = [...times.entries()].map(([file, ms]) => ({ file, ms, ...(counted.get(file) ?? {}) }))
+const rows = [...times.entries()].map(([file, ms]) => ({ ...(counted.get(file) ?? {}), file, ms }))
 const sum = rows.reduce((s, r) => s + r.ms, 0)
 const cpuSum = rows.reduce((s, r) => s + (r.cpuMs ?? 0), 0)
 rows.sort((a, b) => b.ms - a.ms)

@@ -8,6 +8,9 @@ import { mkdtempSync, openSync, readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Test } from 'tap'
 import { createToken, type TokenScope } from '../../src/auth/index.js'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import type { Database } from '../../src/db/types.js'
@@ -131,4 +134,13 @@ export async function auditRows(url: string): Promise<Array<Record<string, unkno
   } finally {
     await db.close()
   }
+}
+
+/** A real MCP SDK client of a served brain's /mcp with a bearer token, closed when the test ends. */
+export async function httpClient(t: Test, server: ServeProcess, token: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } })
+  const client = new Client({ name: 'brain-test', version: '1' })
+  await client.connect(transport)
+  t.teardown(() => client.close())
+  return client
 }

@@ -6,14 +6,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import t, { type Test } from 'tap'
 import { countTokens } from '../../src/embedding/index.js'
 import { profileTools, type ToolProfileName } from '../../src/operations/index.js'
 import { createPgDatabase } from '../helpers/engines.js'
 import { call, envelope } from '../mcp/tool-suite.js'
-import { auditRows, makeToken, mcpHeaders, rawRequest, startServe, type ServeProcess } from './helpers.js'
+import { auditRows, makeToken, mcpHeaders, rawRequest, httpClient, startServe, type ServeProcess } from './helpers.js'
 
 async function serve(t: Test, env: Record<string, string>, args: string[]): Promise<{ url: string; server: ServeProcess }> {
   const created = await createPgDatabase({ migrated: true })
@@ -21,14 +19,6 @@ async function serve(t: Test, env: Record<string, string>, args: string[]): Prom
   const server = await startServe(created.url, env, args)
   t.teardown(() => server.stop('SIGKILL'))
   return { url: created.url, server }
-}
-
-async function httpClient(t: Test, server: ServeProcess, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } })
-  const client = new Client({ name: 'brain-test', version: '1' })
-  await client.connect(transport)
-  t.teardown(() => client.close())
-  return client
 }
 
 const expected = (profile: ToolProfileName): string[] =>

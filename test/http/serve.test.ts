@@ -3,13 +3,11 @@
  * Streamable HTTP, and raw requests for every step of the request pipeline.
  */
 import { connect } from 'node:net'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import t, { type Test } from 'tap'
 import { runBrain } from '../helpers/cli.js'
 import { createPgDatabase } from '../helpers/engines.js'
 import { call, envelope, exerciseCatalogue } from '../mcp/tool-suite.js'
-import { auditRows, makeToken, mcpHeaders, rawRequest, startServe, toolCall, waitFor, type ServeProcess } from './helpers.js'
+import { auditRows, makeToken, mcpHeaders, rawRequest, httpClient, startServe, toolCall, waitFor, type ServeProcess } from './helpers.js'
 
 async function database(t: Test): Promise<string> {
   const created = await createPgDatabase({ migrated: true })
@@ -21,14 +19,6 @@ async function serve(t: Test, url: string, env: Record<string, string> = {}): Pr
   const server = await startServe(url, env)
   t.teardown(() => server.stop('SIGKILL'))
   return server
-}
-
-async function httpClient(t: Test, server: ServeProcess, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } })
-  const client = new Client({ name: 'brain-test', version: '1' })
-  await client.connect(transport)
-  t.teardown(() => client.close())
-  return client
 }
 
 const post = (server: ServeProcess, token: string | null, body: string, extra: Record<string, string> = {}) => rawRequest(`${server.base}/mcp`, { headers: mcpHeaders(token, extra), body })

@@ -1,20 +1,9 @@
-import type { Test } from 'tap'
 import t from 'tap'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { createToken } from '../../src/auth/index.js'
 import { importPage } from '../../src/pages/index.js'
 import { createPgDatabase } from '../helpers/engines.js'
 import { call, envelope } from '../mcp/tool-suite.js'
-import { openDb, startServe, type ServeProcess } from '../http/helpers.js'
-
-async function httpClient(t: Test, server: ServeProcess, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } })
-  const client = new Client({ name: 'brain-test', version: '1' })
-  await client.connect(transport)
-  t.teardown(() => client.close())
-  return client
-}
+import { httpClient, openDb, startServe } from '../http/helpers.js'
 
 const person = (title: string, summary: string) => `---\ntitle: ${title}\ntype: person\naliases: [${title.split(' ')[0]}]\nsummary: ${summary}\n---\n\n${title}.\n`
 

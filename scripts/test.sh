@@ -66,9 +66,15 @@ done
 if [ $# -eq 0 ]; then
   mapfile -t files < <(find dist/test -name '*.test.js' | sort)
 fi
+# Test processes and the brains they start live seconds, so V8's optimizing recompile of the
+# database's WebAssembly (about a second of CPU per process) never pays back: they all stay on
+# the baseline compiler. BRAIN_WASM_TIER=auto runs the suite with each command's own choice.
+export BRAIN_WASM_TIER="${BRAIN_WASM_TIER:-baseline}"
+node_args=()
+if [ "$BRAIN_WASM_TIER" = baseline ]; then node_args=(--node-arg=--liftoff-only); fi
 log=$(mktemp)
 set +e
-npx tap --disable-coverage --allow-empty-coverage --timeout=600 --jobs="${BRAIN_TEST_JOBS:-2}" --reporter=tap "${files[@]}" | tee "$log"
+npx tap --disable-coverage --allow-empty-coverage --timeout=600 --jobs="${BRAIN_TEST_JOBS:-2}" "${node_args[@]}" --reporter=tap "${files[@]}" | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 # A plain closing line that any CI reader understands.

@@ -45,7 +45,7 @@ async function main(): Promise<number> {
     return runHook(argv.slice(1), env, { stdin: process.stdin, stdout: process.stdout, cwd: process.cwd() })
   }
   if (runsInProcess(argv, env)) {
-    chooseWasmTier(argv)
+    chooseWasmTier(argv, env.BRAIN_WASM_TIER)
     const { runCli, processContext } = await import('./main.js')
     return runCli(argv, processContext())
   }

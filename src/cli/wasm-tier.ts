@@ -45,7 +45,17 @@ export function runsLong(argv: readonly string[]): boolean {
  */
 const LONG_RUNNING_TIERING_BUDGET = 20_000_000
 
+/**
+ * What `BRAIN_WASM_TIER` asks for: `baseline` keeps every command on the baseline compiler (for
+ * machines where processes live seconds, such as a test suite starting services by the hundred),
+ * `optimizing` lets every command recompile, anything else leaves the choice to the command.
+ */
+export function tierFor(argv: readonly string[], requested: string | undefined): 'baseline' | 'optimizing' {
+  if (requested === 'baseline' || requested === 'optimizing') return requested
+  return runsLong(argv) ? 'optimizing' : 'baseline'
+}
+
 /** Called before any WebAssembly module is compiled in this process; later calls have no effect on it. */
-export function chooseWasmTier(argv: readonly string[]): void {
-  setFlagsFromString(runsLong(argv) ? `--wasm-tiering-budget=${LONG_RUNNING_TIERING_BUDGET}` : '--liftoff-only')
+export function chooseWasmTier(argv: readonly string[], requested?: string): void {
+  setFlagsFromString(tierFor(argv, requested) === 'optimizing' ? `--wasm-tiering-budget=${LONG_RUNNING_TIERING_BUDGET}` : '--liftoff-only')
 }

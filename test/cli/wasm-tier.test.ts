@@ -1,6 +1,6 @@
 import t from 'tap'
 import { buildCli } from '../../src/cli/main.js'
-import { LONG_RUNNING, runsLong } from '../../src/cli/wasm-tier.js'
+import { LONG_RUNNING, runsLong, tierFor } from '../../src/cli/wasm-tier.js'
 
 t.test('commands that do bulk work or stay up keep the optimizing tier', async (t) => {
   for (const argv of [
@@ -31,4 +31,12 @@ t.test('every long-running command name is a command', async (t) => {
       .map((d) => d.path.split(' ')[1]),
   )
   for (const name of LONG_RUNNING) t.ok(firstWords.has(name), name)
+})
+
+t.test('BRAIN_WASM_TIER overrides the choice either way; any other value leaves it to the command', async (t) => {
+  t.equal(tierFor(['serve', '--http'], 'baseline'), 'baseline')
+  t.equal(tierFor(['search', 'x'], 'optimizing'), 'optimizing')
+  t.equal(tierFor(['serve'], undefined), 'optimizing')
+  t.equal(tierFor(['search', 'x'], 'auto'), 'baseline')
+  t.equal(tierFor(['import', 'notes'], 'auto'), 'optimizing')
 })

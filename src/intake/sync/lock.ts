@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import type { SqlExecutor } from '../../db/index.js'
+import { bookkeepingOf, type Database, type SqlExecutor } from '../../db/index.js'
 import { LockError } from '../../errors/index.js'
 import { processAlive } from '../../util/process-alive.js'
 
@@ -30,6 +30,13 @@ interface LockRow {
 export const SYNC_LOCK_STALE_MS = 120_000
 const HEARTBEAT_MS = 20_000
 
+/**
+ * Locks this process let go of but could not delete (the delete itself refused, as on a disk
+ * past even the bookkeeping floor): the next sync from this process takes them over instead of
+ * waiting two minutes for a lock nobody holds.
+ */
+const releasedUndeleted = new Set<string>()
+
 async function tryInsert(db: SqlExecutor, sourceId: string, token: string, holder: string, staleAfterMs: number): Promise<boolean> {
   const { rows } = await db.query<{ token: string }>(
     `INSERT INTO sync_locks (source_id, token, holder, pid, hostname) VALUES ($1, $2, $3, $4, $5)
@@ -48,7 +55,7 @@ async function tryInsert(db: SqlExecutor, sourceId: string, token: string, holde
  * interleaved; the second is refused with `sync_in_progress` naming the holder. A holder that
  * died is replaced at once when it ran on this host, else once its heartbeat is stale.
  */
-export async function acquireSyncLock(db: SqlExecutor, sourceId: string, options: SyncLockOptions): Promise<SyncLock> {
+export async function acquireSyncLock(db: Database, sourceId: string, options: SyncLockOptions): Promise<SyncLock> {
   const token = randomUUID()
   const staleAfterMs = options.staleAfterMs ?? SYNC_LOCK_STALE_MS
   const isAlive = options.isAlive ?? processAlive
@@ -56,8 +63,10 @@ export async function acquireSyncLock(db: SqlExecutor, sourceId: string, options
   if (!taken) {
     const { rows } = await db.query<LockRow>('SELECT token, holder, pid, hostname, acquired_at FROM sync_locks WHERE source_id = $1', [sourceId])
     const current = rows[0]
-    if (current && current.hostname === hostname() && current.pid !== process.pid && !isAlive(current.pid)) {
+    const ownLeftover = current !== undefined && releasedUndeleted.has(current.token)
+    if (current && current.hostname === hostname() && (ownLeftover || (current.pid !== process.pid && !isAlive(current.pid)))) {
       await db.query('DELETE FROM sync_locks WHERE source_id = $1 AND token = $2', [sourceId, current.token])
+      releasedUndeleted.delete(current.token)
     } else if (current) {
       const since = current.acquired_at instanceof Date ? current.acquired_at.toISOString() : String(current.acquired_at)
       throw new LockError('sync_in_progress', `Source "${sourceId}" is already being synced by ${current.holder} (pid ${current.pid} on ${current.hostname}, since ${since}).`, {
@@ -67,8 +76,10 @@ export async function acquireSyncLock(db: SqlExecutor, sourceId: string, options
     taken = await tryInsert(db, sourceId, token, options.holder, staleAfterMs)
     if (!taken) throw new LockError('sync_in_progress', `Source "${sourceId}" was just locked by another sync.`, { hint: 'Run the sync again once it finishes.' })
   }
+  // The lock's own upkeep is bookkeeping: a sync stopped by a full disk must still let go of it.
+  const upkeep: SqlExecutor = bookkeepingOf(db)
   const timer = setInterval(() => {
-    db.query('UPDATE sync_locks SET heartbeat_at = now() WHERE source_id = $1 AND token = $2', [sourceId, token]).catch(() => undefined)
+    upkeep.query('UPDATE sync_locks SET heartbeat_at = now() WHERE source_id = $1 AND token = $2', [sourceId, token]).catch(() => undefined)
   }, options.heartbeatMs ?? HEARTBEAT_MS)
   timer.unref()
   let released = false
@@ -78,7 +89,12 @@ export async function acquireSyncLock(db: SqlExecutor, sourceId: string, options
       if (released) return
       released = true
       clearInterval(timer)
-      await db.query('DELETE FROM sync_locks WHERE source_id = $1 AND token = $2', [sourceId, token])
+      try {
+        await upkeep.query('DELETE FROM sync_locks WHERE source_id = $1 AND token = $2', [sourceId, token])
+      } catch {
+        // Not thrown: it would hide why the sync stopped, and the next sync takes this row over.
+        releasedUndeleted.add(token)
+      }
     },
   }
 }

@@ -57,22 +57,62 @@ export function asDiskError(err: unknown): unknown {
   return diskErrorFrom(err, 'on the PostgreSQL server', SERVER_DISK_ADVICE) ?? err
 }
 
-function executor(target: Pick<Pool | PoolClient, 'query'>): SqlExecutor {
+/** SQLSTATEs and socket errors of a connection the server or the network closed under a statement. */
+const LOST_CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED'])
+
+/**
+ * Whether a statement failed because its connection went away (a server restart, a dropped
+ * network), not because of the statement: node-postgres reports a connection that ended under a
+ * query as a plain Error with no code.
+ */
+export function isLostConnection(err: unknown): boolean {
+  if (!(err instanceof Error)) return false
+  const code = (err as { code?: unknown }).code
+  if (typeof code === 'string') return LOST_CONNECTION_CODES.has(code)
+  return /Connection terminated|connection (is )?closed|Client has encountered a connection error/i.test(err.message)
+}
+
+/** A lost connection as the error a person can act on; other errors as they are. */
+function asLostConnection(err: unknown): unknown {
+  if (!isLostConnection(err)) return err
+  return new DatabaseError('database_connection_lost', 'The connection to PostgreSQL was lost under a statement: the server restarted or the network dropped.', {
+    hint: 'Run the command again once the server answers (`brain doctor` checks it). Pages stored before are kept; a write that was cut off is either whole or absent.',
+    cause: err,
+  })
+}
+
+/**
+ * A plain read on a pooled connection may meet a connection the server closed while it sat idle;
+ * it is safe to send again on a fresh one. Writes and locking reads are never resent: the first
+ * may have taken effect.
+ */
+function resendable(text: string): boolean {
+  return /^\s*SELECT\b/i.test(text) && !/\bFOR\s+(UPDATE|NO\s+KEY\s+UPDATE|SHARE|KEY\s+SHARE)\b|\bnextval\s*\(|\bpg_advisory/i.test(text)
+}
+
+function executor(target: Pick<Pool | PoolClient, 'query'>, pooled: boolean): SqlExecutor {
   return {
     async query<R extends object>(text: string, params: readonly SqlParam[] = [], options: QueryOptions = {}): Promise<QueryResult<R>> {
       const values = params as unknown[]
+      const send = () => (options.prepared ? target.query<R>({ name: statementName(text), text, values }) : target.query<R>(text, values))
       try {
-        const result = options.prepared ? await target.query<R>({ name: statementName(text), text, values }) : await target.query<R>(text, values)
+        let result
+        try {
+          result = await send()
+        } catch (err) {
+          if (!(pooled && isLostConnection(err) && resendable(text))) throw err
+          result = await send()
+        }
         return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length }
       } catch (err) {
-        throw asDiskError(err)
+        throw asLostConnection(asDiskError(err))
       }
     },
     async exec(sql: string): Promise<void> {
       try {
         await target.query(sql)
       } catch (err) {
-        throw asDiskError(err)
+        throw asLostConnection(asDiskError(err))
       }
     },
   }
@@ -122,7 +162,7 @@ export async function openPostgres(options: PgOpenOptions): Promise<Database> {
       cause: err,
     })
   }
-  const base = executor(pool)
+  const base = executor(pool, true)
   const listeners: PoolClient[] = []
   return {
     capabilities: { multiProcess: true, rowLevelSecurity: true, httpServer: true, notifications: true, autoAnalyze: true, parallelStatements: true },
@@ -131,16 +171,20 @@ export async function openPostgres(options: PgOpenOptions): Promise<Database> {
     exec: base.exec,
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       const client = await pool.connect()
+      let broken: Error | undefined
       try {
         await client.query('BEGIN')
-        const result = await fn(executor(client))
+        const result = await fn(executor(client, false))
         await client.query('COMMIT')
         return result
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined)
-        throw asDiskError(err)
+        const failure = asLostConnection(asDiskError(err))
+        // A connection that was lost goes nowhere near the pool again.
+        if (failure instanceof DatabaseError && failure.code === 'database_connection_lost') broken = failure
+        else await client.query('ROLLBACK').catch(() => undefined)
+        throw failure
       } finally {
-        client.release()
+        client.release(broken)
       }
     },
     async listen(channel, onPayload) {

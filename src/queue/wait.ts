@@ -1,4 +1,4 @@
-import { NotAvailableError, NotFoundError, isBrainError, type BrainError } from '../errors/index.js'
+import { DatabaseError, NotAvailableError, NotFoundError, isBrainError, type BrainError } from '../errors/index.js'
 import { JobStalledError } from './errors.js'
 import type { ExecutionDeps } from './execute.js'
 import { runInline, type InlineOptions } from './inline.js'
@@ -129,45 +129,60 @@ export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: Inl
   let lastRescue = Date.now()
   try {
     for (;;) {
-      woken = false
-      const current = await readJob(deps.db, job.id)
-      if (!current) throw new NotFoundError('job_not_found', `Job ${job.id} no longer exists.`)
-      if (isFinished(current)) return current
-      if (unrecorded !== null) return endedHere(current, unrecorded)
-      options.signal?.throwIfAborted()
-      if (current.status === 'waiting' && (await shouldRunInline(deps, job.name as JobName))) {
-        const claimed = await claimJob(deps.db, job.name as JobName, job.id)
-        if (claimed) {
-          runningHere = true
-          ranHere.add(claimed.fence)
-          try {
-            await runInline(deps, claimed, options)
-          } finally {
-            runningHere = false
+      try {
+        woken = false
+        const current = await readJob(deps.db, job.id)
+        if (!current) throw new NotFoundError('job_not_found', `Job ${job.id} no longer exists.`)
+        if (isFinished(current)) return current
+        if (unrecorded !== null) return endedHere(current, unrecorded)
+        options.signal?.throwIfAborted()
+        if (current.status === 'waiting' && (await shouldRunInline(deps, job.name as JobName))) {
+          const claimed = await claimJob(deps.db, job.name as JobName, job.id)
+          if (claimed) {
+            runningHere = true
+            ranHere.add(claimed.fence)
+            try {
+              await runInline(deps, claimed, options)
+            } finally {
+              runningHere = false
+            }
+            lastLife = Date.now()
+            continue
           }
-          lastLife = Date.now()
-          continue
         }
-      }
-      const now = Date.now()
-      if (lifeMark(current) !== mark) {
-        mark = lifeMark(current)
-        lastLife = now
-      } else if (now - lastLife >= stallMs) {
-        const followers = await jobFollowers(deps.db, job.id, job.name as JobName, deps.timings.livenessMs)
-        const alive = current.status === 'waiting' ? followers.server || followers.holder : followers.holder
-        // Where another process may pick it up, a job nobody holds goes back to the queue first.
-        const requeued = !alive && deps.db.capabilities.multiProcess && (await rescue(deps)) > 0
-        if (!alive && !requeued) throw await whyStalled(deps, current, now - lastLife)
-        lastLife = now
-        if (requeued) continue
-      }
-      if (woken) continue
-      await sleepUntilWoken(tickMs, options.signal, (w) => (wake = w))
-      wake = () => undefined
-      if (!woken && Date.now() - lastRescue >= deps.timings.livenessMs && deps.db.capabilities.multiProcess) {
-        lastRescue = Date.now()
-        await rescue(deps)
+        const now = Date.now()
+        if (lifeMark(current) !== mark) {
+          mark = lifeMark(current)
+          lastLife = now
+        } else if (now - lastLife >= stallMs) {
+          const followers = await jobFollowers(deps.db, job.id, job.name as JobName, deps.timings.livenessMs)
+          const alive = current.status === 'waiting' ? followers.server || followers.holder : followers.holder
+          // Where another process may pick it up, a job nobody holds goes back to the queue first.
+          const requeued = !alive && deps.db.capabilities.multiProcess && (await rescue(deps)) > 0
+          if (!alive && !requeued) throw await whyStalled(deps, current, now - lastLife)
+          lastLife = now
+          if (requeued) continue
+        }
+        if (woken) continue
+        await sleepUntilWoken(tickMs, options.signal, (w) => (wake = w))
+        wake = () => undefined
+        if (!woken && Date.now() - lastRescue >= deps.timings.livenessMs && deps.db.capabilities.multiProcess) {
+          lastRescue = Date.now()
+          await rescue(deps)
+        }
+      } catch (err) {
+        // A server restart or a dropped network: the job may still be running, so the wait goes
+        // on while the database is away, within the same bound as a silent job.
+        if (!isBrainError(err) || err.code !== 'database_connection_lost') throw err
+        const silentMs = Date.now() - lastLife
+        if (silentMs >= stallMs) {
+          throw new DatabaseError('database_unreachable', `PostgreSQL has not answered for ${Math.round(silentMs / 1000)} s while waiting for job ${job.id} (${job.name}).`, {
+            hint: `Check the server (\`brain doctor\`). The job is kept: \`brain jobs get ${job.id}\` shows how it ended once the server is back.`,
+            cause: err,
+          })
+        }
+        await sleepUntilWoken(tickMs, options.signal, (w) => (wake = w))
+        wake = () => undefined
       }
     }
   } finally {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { openPostgres } from '../../src/db/pg-driver.js'
+import { isLostConnection, openPostgres } from '../../src/db/pg-driver.js'
 import { createPgDatabase } from '../helpers/engines.js'
 
 t.test('session timeouts arrive as start-up parameters on every connection', async (t) => {
@@ -58,4 +58,33 @@ t.test('an unreachable server fails with database_unreachable, without retries w
 t.test('malformed URLs are refused before connecting', async (t) => {
   await t.rejects(openPostgres({ url: 'not a url', statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false }), { code: 'invalid_database_url' })
   await t.rejects(openPostgres({ url: 'mysql://u@h/db', statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false }), { code: 'invalid_database_url' })
+})
+
+t.test('a connection the server ended is told from an error of the statement', async (t) => {
+  t.ok(isLostConnection(new Error('Connection terminated unexpectedly')), 'node-postgres: the socket ended under a query')
+  t.ok(isLostConnection(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })), 'a server shutting down')
+  t.ok(isLostConnection(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })), 'a server not yet back')
+  t.notOk(isLostConnection(Object.assign(new Error('relation "x" does not exist'), { code: '42P01' })), 'an error of the statement')
+  t.notOk(isLostConnection(new Error('something else')), 'any other plain error')
+})
+
+t.test('a connection killed under a statement is database_connection_lost, and the next read works', async (t) => {
+  const created = await createPgDatabase({ migrated: false })
+  const db = await openPostgres({ url: created.url, statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false, maxConnections: 2 })
+  t.teardown(async () => {
+    await db.close()
+    await created.drop()
+  })
+  const other = await openPostgres({ url: created.url, statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false })
+  t.teardown(() => other.close())
+  const cut = db
+    .transaction((tx) => tx.query('SELECT pg_sleep(5)'))
+    .then(
+      () => null,
+      (err: unknown) => err,
+    )
+  const sleeper = "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query = 'SELECT pg_sleep(5)'"
+  while ((await other.query<{ ended: boolean }>(sleeper)).rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+  t.match(await cut, { code: 'database_connection_lost', hint: /Run the command again/ })
+  t.same((await db.query<{ one: number }>('SELECT 1 AS one')).rows, [{ one: 1 }], 'the pool hands out a working connection')
 })

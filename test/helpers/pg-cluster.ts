@@ -20,6 +20,8 @@ export interface PgCluster {
   /** Stops the server but keeps its data, to simulate an outage. */
   pause(): void
   resume(): void
+  /** Restarts the server as an operator does (fast mode: sessions ended, committed work kept). */
+  restart(): void
 }
 
 export async function freePort(): Promise<number> {
@@ -92,6 +94,11 @@ export async function startPgCluster(options: PgClusterOptions = {}): Promise<Pg
     },
     resume() {
       if (!running) start()
+      running = true
+    },
+    restart() {
+      if (running) runAsPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'])
+      start()
       running = true
     },
     stop() {

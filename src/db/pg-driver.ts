@@ -75,6 +75,14 @@ export function isLostConnection(err: unknown): boolean {
 /** A lost connection as the error a person can act on; other errors as they are. */
 function asLostConnection(err: unknown): unknown {
   if (!isLostConnection(err)) return err
+  const code = (err as { code?: unknown }).code
+  // No connection to lose: the server is down or still starting, and says so in its own words.
+  if (code === 'ECONNREFUSED' || code === '57P03') {
+    return new DatabaseError('database_unreachable', `PostgreSQL did not take the connection: ${(err as Error).message}.`, {
+      hint: 'Check that the server is running (`brain doctor` checks it), then run the command again.',
+      cause: err,
+    })
+  }
   return new DatabaseError('database_connection_lost', 'The connection to PostgreSQL was lost under a statement: the server restarted or the network dropped.', {
     hint: 'Run the command again once the server answers (`brain doctor` checks it). Pages stored before are kept; a write that was cut off is either whole or absent.',
     cause: err,
@@ -170,7 +178,9 @@ export async function openPostgres(options: PgOpenOptions): Promise<Database> {
     query: base.query,
     exec: base.exec,
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      const client = await pool.connect()
+      const client = await pool.connect().catch((err: unknown) => {
+        throw asLostConnection(err)
+      })
       let broken: Error | undefined
       try {
         await client.query('BEGIN')

@@ -173,7 +173,7 @@ export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: Inl
       } catch (err) {
         // A server restart or a dropped network: the job may still be running, so the wait goes
         // on while the database is away, within the same bound as a silent job.
-        if (!isBrainError(err) || err.code !== 'database_connection_lost') throw err
+        if (!isBrainError(err) || (err.code !== 'database_connection_lost' && err.code !== 'database_unreachable')) throw err
         const silentMs = Date.now() - lastLife
         if (silentMs >= stallMs) {
           throw new DatabaseError('database_unreachable', `PostgreSQL has not answered for ${Math.round(silentMs / 1000)} s while waiting for job ${job.id} (${job.name}).`, {

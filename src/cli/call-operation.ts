@@ -29,6 +29,8 @@ interface CallIn {
   /** The resident service's shared brains; without it the brain is opened for this call and closed after. */
   host?: BrainHost
   signal?: AbortSignal
+  /** Opened for this call alone, in a process that exits after it (a hook); see OpenOptions.brief. */
+  brief?: boolean
 }
 
 export async function callOperation(call: OperationCall, options: CallIn = {}): Promise<Record<string, unknown>> {
@@ -48,7 +50,8 @@ export async function callOperation(call: OperationCall, options: CallIn = {}): 
   }
   const host = options.host
   let opened: Promise<Database> | undefined
-  const database = (): Promise<Database> => (opened ??= host ? host.database(config.engine) : import('../db/open.js').then(({ openDatabase }) => openDatabase(config.engine)))
+  const database = (): Promise<Database> =>
+    (opened ??= host ? host.database(config.engine) : import('../db/open.js').then(({ openDatabase }) => openDatabase(config.engine, { brief: options.brief === true })))
   const ctx: OperationContext = {
     brain: async () => ({ db: await database(), config }),
     config: async () => config,

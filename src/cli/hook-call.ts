@@ -68,7 +68,7 @@ export async function callBrain(env: BrainEnv, call: BrainCall, options: { cwd: 
   const { callOperation } = await import('./call-operation.js')
   let inProcess: CallResult
   try {
-    const result = await beforeDeadline(callOperation(full), options.deadline)
+    const result = await beforeDeadline(callOperation(full, { brief: true }), options.deadline)
     inProcess = result === null ? { ok: false, why: 'the brain did not answer in time', via: 'in-process' } : { ok: true, result, via: 'in-process' }
   } catch (err) {
     const locked = (err as { code?: unknown } | null)?.code === 'brain_locked'

@@ -34,14 +34,17 @@ interface CallIn {
 }
 
 export async function callOperation(call: OperationCall, options: CallIn = {}): Promise<Record<string, unknown>> {
+  const { loadConfig } = await import('../config/index.js')
+  const config = await loadConfig({ env: call.env })
+  // The embedded engine's WebAssembly compiles while the operation's modules load.
+  if (options.brief && !options.host && config.remote === null && config.engine.kind === 'pglite') (await import('../db/pglite-driver.js')).compilePgliteEarly()
   const operation = await findOperation(call.operation)
   const parsed = operation.input.safeParse(call.args)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     throw new UsageError('invalid_params', `Invalid arguments for ${call.operation}: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'not accepted'}.`)
   }
-  const [{ loadConfig }, { toSnakeCaseJson }, { silentLogger }] = await Promise.all([import('../config/index.js'), import('../util/json-shape.js'), import('../util/logger.js')])
-  const config = await loadConfig({ env: call.env })
+  const [{ toSnakeCaseJson }, { silentLogger }] = await Promise.all([import('../util/json-shape.js'), import('../util/logger.js')])
   if (config.remote !== null) {
     const { callRemoteTool } = await import('../mcp/remote-client.js')
     // The working directory is this machine's; the remote brain's sources are not under it.

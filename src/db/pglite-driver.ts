@@ -129,6 +129,17 @@ async function compilePgliteModule(): Promise<WasmModule> {
   return wasm.compile(await readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))))
 }
 
+let compiledEarly: Promise<WasmModule | undefined> | null = null
+
+/**
+ * Starts compiling PGLite's WebAssembly for this process's next open, on V8's background threads,
+ * so that a process with other start-up work before its open (loading its own modules) overlaps
+ * the two.
+ */
+export function compilePgliteEarly(): void {
+  compiledEarly ??= compilePgliteModule().catch(() => undefined)
+}
+
 interface PgliteModules {
   PGlite: typeof PGlite
   extensions: NonNullable<PGliteOptions['extensions']>
@@ -170,7 +181,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   let first: PGlite
   try {
     const fromTemplate = !options.memory && options.templateDirectory !== undefined
-    const compiled = fromTemplate ? compilePgliteModule().catch(() => undefined) : undefined
+    const compiled = compiledEarly ?? (fromTemplate ? compilePgliteModule().catch(() => undefined) : undefined)
     const loading = loadModules(options.brief === true)
     const copied = fromTemplate && copyTemplateDirectory(options.templateDirectory!, options.dataDir)
     const [loaded, pgliteWasmModule] = await Promise.all([loading, compiled])

@@ -36,8 +36,8 @@ interface CallIn {
 export async function callOperation(call: OperationCall, options: CallIn = {}): Promise<Record<string, unknown>> {
   const { loadConfig } = await import('../config/index.js')
   const config = await loadConfig({ env: call.env })
-  // The embedded engine's WebAssembly compiles while the operation's modules load.
-  if (options.brief && !options.host && config.remote === null && config.engine.kind === 'pglite') (await import('../db/pglite-driver.js')).compilePgliteEarly()
+  // An embedded engine's WebAssembly compiles while the operation's modules load.
+  if (options.brief && !options.host && config.remote === null) await (await import('../db/open.js')).prepareToOpen(config.engine)
   const operation = await findOperation(call.operation)
   const parsed = operation.input.safeParse(call.args)
   if (!parsed.success) {

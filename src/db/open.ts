@@ -17,6 +17,16 @@ export interface OpenOptions {
   brief?: boolean
 }
 
+/**
+ * Starts the work of the next open that can go on while this process does other things: for the
+ * embedded engine, compiling its WebAssembly on V8's background threads.
+ */
+export async function prepareToOpen(engine: EngineConfig): Promise<void> {
+  if (engine.kind === 'postgres' && engine.url) return
+  const { compilePgliteEarly } = await import('./pglite-driver.js')
+  compilePgliteEarly()
+}
+
 /** Opens the configured engine; the only place that chooses a driver. */
 export async function openDatabase(engine: EngineConfig, options: OpenOptions = {}): Promise<Database> {
   let db: Database

@@ -10,7 +10,7 @@ export interface RankFile {
   bpe_ranks: string
 }
 
-export interface PieceEncoder {
+interface PieceEncoder {
   /** The tokens of one pre-tokenized piece of text. */
   encodePiece(piece: string): number[]
   decode(tokens: readonly number[]): string

@@ -218,7 +218,7 @@ export const LAZY_ENTRIES = {
   operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'memory.ts', 'pages.ts'],
   pages: ['import-page.ts', 'serialize.ts'],
   queue: ['envelope.ts', 'worker.ts'],
-  service: ['client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],
+  service: ['call.ts', 'client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],
   'intake/sources': ['file-filter.ts', 'source-repository.ts'],
   'intake/sync': ['gate.ts', 'git.ts', 'remove-source.ts', 'target.ts'],
   util: ['json-shape.ts', 'logger.ts', 'package-root.ts'],

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError } from '../errors/index.js'
 import { SERVER_NAME, hookCommand, serverEntry, type FileTarget, type TargetOptions } from './entries.js'
-import { setHooks, type HookSetting } from './hooks-json.js'
+import { setFlatHooks, setHooks, type HookSetting } from './hooks-json.js'
 import { dropIfEmpty, formatJson, holdsValue, isObject, objectAt, parseJsonConfig } from './json-config.js'
 import { BLOCK_BEGIN, editRulesBlock, instructions } from './rules-block.js'
 import { editTomlTable, tomlString } from './toml-table.js'
@@ -181,7 +181,12 @@ function codex(o: TargetOptions): FileTarget[] {
 function cursor(o: TargetOptions): FileTarget[] {
   const files = agentFiles('cursor', o.scope, o.project, o.dirs)
   const shared = o.scope === 'project'
-  const targets = [jsonTarget(files.server, shared ? 'MCP server (shared)' : 'MCP server', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, shared) }, u))]
+  const targets = [
+    jsonTarget(files.server, shared ? 'MCP server (shared)' : 'MCP server', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, shared) }, u)),
+    // Cursor's prompt hook may only let a prompt through or stop it: the session start orients
+    // and the stop captures; recall on each turn is the model's call of the recall tool.
+    jsonTarget(files.hooks!, shared ? 'hooks (shared)' : 'hooks', (v, u) => setFlatHooks(files.hooks!, v, 'cursor', u ? null : hooksOf(o, 'cursor', shared, HOOK_TIMEOUT_S)), ['version']),
+  ]
   // Cursor's user rules live in its settings, not in a file: only a project gets the rule.
   if (files.rules !== undefined) {
     const rule = `---\ndescription: When to recall from and remember to the user's brain\nalwaysApply: true\n---\n\n${editRulesBlock(null, instructions(false))}`

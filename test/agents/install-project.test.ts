@@ -32,6 +32,7 @@ t.test("committed project files hold no path of this machine, no brain home, no 
   t.same(shared.map((f) => relative(s.project, f)).sort(), [
     '.codex/config.toml',
     '.codex/hooks.json',
+    '.cursor/hooks.json',
     '.cursor/mcp.json',
     '.cursor/rules/brain.mdc',
     '.gemini/settings.json',

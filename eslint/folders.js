@@ -150,10 +150,10 @@ export const DEEP_IMPORTS = {
   'src/cli/hook-call.ts': ['src/config/env.ts', 'src/config/home.ts'],
   'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
   'src/service/identity.ts': ['src/util/package-root.ts'],
-  // recall's path, which a hook runs on every prompt: the names and the default source without
-  // the links and pages folders behind them
+  // recall's path, which a hook runs on every prompt: the names, the token count and the default
+  // source without the links, embedding and pages folders behind them
   'src/memory/names.ts': ['src/links/name-words.ts'],
-  'src/memory/recall.ts': ['src/pages/types.ts'],
+  'src/memory/recall.ts': ['src/embedding/tokens.ts', 'src/pages/types.ts'],
   'src/memory/session-start.ts': ['src/pages/types.ts'],
   // one light module of a heavy folder
   'src/intake/capture/capture-document.ts': ['src/intake/import/import-documents.ts'],

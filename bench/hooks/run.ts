@@ -78,6 +78,14 @@ function alive(pid: number): boolean {
   }
 }
 
+/** How the last hook reached the brain, from the end of its hooks.log line: `in-process, service started`, `service`. */
+function lastHookPath(home: string): string {
+  const lines = readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')
+    .trimEnd()
+    .split('\n')
+  return /\[([^\]]+)\] \(\d+ ms\)$/.exec(lines[lines.length - 1] ?? '')?.[1] ?? 'unknown'
+}
+
 /** Stops the home's service (if any) and waits until it has let go of the brain. */
 async function stopService(bin: string, env: Record<string, string>, home: string): Promise<void> {
   const pid = servicePid(home)
@@ -130,6 +138,10 @@ async function main(): Promise<void> {
       warmBefore = warmLines()
       workersBefore = workerLines()
       first.push(hook(i, 'first'))
+      const path = lastHookPath(home)
+      if (!path.startsWith('in-process')) throw new Error(`a first hook was answered by a running service (${path}): the service was not stopped`)
+      // The hook started a service for the next one: once it listens, the next run's stop finds it.
+      if (i < opts.runs - 1) await until('the service to listen', () => existsSync(socket) && socketAnswers(socket))
     }
     // The first hook left a service starting for the next one; the warm runs wait until it has
     // opened the brain, loaded its model and started its worker, as it has a few seconds later.

@@ -150,10 +150,10 @@ export const DEEP_IMPORTS = {
   'src/cli/hook-call.ts': ['src/config/env.ts', 'src/config/home.ts'],
   'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
   'src/service/identity.ts': ['src/util/package-root.ts'],
-  // recall's path, which a hook runs on every prompt: the names and the default source without
-  // the links and pages folders behind them
+  // recall's path, which a hook runs on every prompt: the names, the token count and the default
+  // source without the links, embedding and pages folders behind them
   'src/memory/names.ts': ['src/links/name-words.ts'],
-  'src/memory/recall.ts': ['src/pages/types.ts'],
+  'src/memory/recall.ts': ['src/embedding/tokens.ts', 'src/pages/types.ts'],
   'src/memory/session-start.ts': ['src/pages/types.ts'],
   // one light module of a heavy folder
   'src/intake/capture/capture-document.ts': ['src/intake/import/import-documents.ts'],
@@ -218,7 +218,7 @@ export const LAZY_ENTRIES = {
   operations: ['answers.ts', 'backup.ts', 'capture.ts', 'history.ts', 'jobs.ts', 'memory.ts', 'pages.ts'],
   pages: ['import-page.ts', 'serialize.ts'],
   queue: ['envelope.ts', 'worker.ts'],
-  service: ['client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],
+  service: ['call.ts', 'client.ts', 'control.ts', 'identity.ts', 'paths.ts', 'server.ts'],
   'intake/sources': ['file-filter.ts', 'source-repository.ts'],
   'intake/sync': ['gate.ts', 'git.ts', 'remove-source.ts', 'target.ts'],
   util: ['json-shape.ts', 'logger.ts', 'package-root.ts'],

@@ -3,7 +3,7 @@
  * fresh process each time, against a bare `node -e 0`: the first hook after the resident service
  * has gone (idle exit; every run starts with no service), and the warm hook (the service the
  * first hook started is listening). Embedded engine, a brain of a few pages; every prompt names
- * one entity in a new session, so every hook injects one page.
+ * one entity in a new session, so every hook injects one page. Each figure is the median run.
  *
  *   node dist/bench/hooks/run.js [--runs N] [--bin path/to/bin/brain.js] [--json]
  *
@@ -78,6 +78,14 @@ function alive(pid: number): boolean {
   }
 }
 
+/** How the last hook reached the brain, from the end of its hooks.log line: `in-process, service started`, `service`. */
+function lastHookPath(home: string): string {
+  const lines = readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')
+    .trimEnd()
+    .split('\n')
+  return /\[([^\]]+)\] \(\d+ ms\)$/.exec(lines[lines.length - 1] ?? '')?.[1] ?? 'unknown'
+}
+
 /** Stops the home's service (if any) and waits until it has let go of the brain. */
 async function stopService(bin: string, env: Record<string, string>, home: string): Promise<void> {
   const pid = servicePid(home)
@@ -85,7 +93,12 @@ async function stopService(bin: string, env: Record<string, string>, home: strin
   if (pid !== null) await until('the service to exit', () => !alive(pid))
 }
 
-const mean = (values: readonly number[]): number => Math.round(values.reduce((a, b) => a + b, 0) / values.length)
+/** The middle run: on a shared machine one slow run moves a mean far more than the median. */
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return Math.round(sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2)
+}
 
 async function main(): Promise<void> {
   const opts = options(process.argv.slice(2))
@@ -114,29 +127,34 @@ async function main(): Promise<void> {
   try {
     const bare = Array.from({ length: opts.runs }, () => timed(['-e', '0'], {}).ms)
     const log = join(home, 'logs', 'service.log')
-    const warmLines = (): number =>
-      existsSync(log)
-        ? readFileSync(log, 'utf8')
-            .split('\n')
-            .filter((l) => l.endsWith(' warm')).length
-        : 0
+    const linesOf = (test: (line: string) => boolean): number => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(test).length : 0)
+    const warmLines = (): number => linesOf((l) => l.endsWith(' warm'))
+    const workerLines = (): number => linesOf((l) => / worker \S+ runs on /.test(l))
     const first: number[] = []
     let warmBefore = 0
+    let workersBefore = 0
     for (let i = 0; i < opts.runs; i++) {
       await stopService(opts.bin, env, home)
       warmBefore = warmLines()
+      workersBefore = workerLines()
       first.push(hook(i, 'first'))
+      const path = lastHookPath(home)
+      if (!path.startsWith('in-process')) throw new Error(`a first hook was answered by a running service (${path}): the service was not stopped`)
+      // The hook started a service for the next one: once it listens, the next run's stop finds it.
+      if (i < opts.runs - 1) await until('the service to listen', () => existsSync(socket) && socketAnswers(socket))
     }
     // The first hook left a service starting for the next one; the warm runs wait until it has
-    // opened the brain, started its worker and loaded its model, as it has a few seconds later.
+    // opened the brain, loaded its model and started its worker, as it has a few seconds later.
     await until('the service to listen', () => existsSync(socket) && socketAnswers(socket))
     await until('the service to be warm', () => warmLines() > warmBefore)
+    await until("the service's worker to start", () => workerLines() > workersBefore)
     hook(0, 'warm-up')
     const warm = Array.from({ length: opts.runs }, (_, i) => hook(i, 'warm'))
     await stopService(opts.bin, env, home)
-    const row = { runs: opts.runs, bin: opts.bin, nodeMs: mean(bare), firstMs: mean(first), warmMs: mean(warm) }
+    const row = { runs: opts.runs, bin: opts.bin, nodeMs: median(bare), firstMs: median(first), warmMs: median(warm) }
     if (opts.json) process.stdout.write(`${JSON.stringify(row)}\n`)
     else {
+      process.stdout.write(`medians of ${row.runs} runs\n`)
       process.stdout.write(`node -e 0          ${row.nodeMs} ms\n`)
       process.stdout.write(`first hook         ${row.firstMs} ms (target ≤ 1000 ms)\n`)
       process.stdout.write(`warm hook          ${row.warmMs} ms (${(row.warmMs / row.nodeMs).toFixed(2)}× node -e 0; target ≤ 1.5×)\n`)

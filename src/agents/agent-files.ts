@@ -31,7 +31,9 @@ export function agentFiles(agent: string, scope: Scope, project: string, dirs: A
         : { server: join(project, '.codex', 'config.toml'), hooks: join(project, '.codex', 'hooks.json'), rules: join(project, 'AGENTS.md') }
     case 'cursor':
       // Cursor's user rules live in its settings, not in a file.
-      return user ? { server: join(dirs.home, '.cursor', 'mcp.json') } : { server: join(project, '.cursor', 'mcp.json'), rules: join(project, '.cursor', 'rules', 'brain.mdc') }
+      return user
+        ? { server: join(dirs.home, '.cursor', 'mcp.json'), hooks: join(dirs.home, '.cursor', 'hooks.json') }
+        : { server: join(project, '.cursor', 'mcp.json'), hooks: join(project, '.cursor', 'hooks.json'), rules: join(project, '.cursor', 'rules', 'brain.mdc') }
     case 'gemini-cli':
       return user
         ? { server: join(dirs.home, '.gemini', 'settings.json'), rules: join(dirs.home, '.gemini', 'GEMINI.md') }

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError } from '../errors/index.js'
 import { SERVER_NAME, hookCommand, serverEntry, type FileTarget, type TargetOptions } from './entries.js'
-import { setHooks, type HookSetting } from './hooks-json.js'
+import { setFlatHooks, setHooks, type HookSetting } from './hooks-json.js'
 import { dropIfEmpty, formatJson, holdsValue, isObject, objectAt, parseJsonConfig } from './json-config.js'
 import { BLOCK_BEGIN, editRulesBlock, instructions } from './rules-block.js'
 import { editTomlTable, tomlString } from './toml-table.js'
@@ -91,6 +91,45 @@ function rulesTarget(path: string, hooked: boolean, options: RulesOptions = {}):
   }
 }
 
+/** Each agent's MCP entry in its project file: whether brain is installed in the project. */
+const PROJECT_SERVER_KEYS: Partial<Record<AgentName, readonly string[]>> = {
+  'claude-code': ['mcpServers', SERVER_NAME],
+  codex: ['mcp_servers', SERVER_NAME],
+  'gemini-cli': ['mcpServers', SERVER_NAME],
+  opencode: ['mcp', SERVER_NAME],
+}
+
+function installedInProject(agent: AgentName, o: TargetOptions): boolean {
+  const keys = PROJECT_SERVER_KEYS[agent]
+  return keys !== undefined && holdsServer(agentFiles(agent, 'project', o.project, o.dirs).server, keys)
+}
+
+/**
+ * A user-scope install's edit of the project's rules file, so that an agent with brain in both
+ * scopes reads the block once, whichever scope came first: the block is the user file's while
+ * user scope is installed, and goes back to the project's file when user scope is uninstalled.
+ * It stays in the project while another agent installed there reads the same file without a
+ * user block of its own (Codex and opencode share AGENTS.md).
+ */
+function projectRulesTarget(agent: AgentName, o: TargetOptions, hooked: boolean): FileTarget[] {
+  const path = agentFiles(agent, 'project', o.project, o.dirs).rules
+  if (path === undefined || !installedInProject(agent, o)) return []
+  return [
+    {
+      path,
+      holds: 'instructions block (project, once with user scope)',
+      edit(text, uninstall) {
+        if (uninstall) return text !== null && text.includes(BLOCK_BEGIN) ? text : editRulesBlock(text, instructions(hooked))
+        const readers = AGENTS.filter((a) => a !== agent && agentFiles(a, 'project', o.project, o.dirs).rules === path && installedInProject(a, o))
+        if (text === null || readers.some((a) => !hasBlock(agentFiles(a, 'user', o.project, o.dirs).rules))) return text
+        const next = editRulesBlock(text, null)
+        if (next === text) return text
+        return next.trim() === '' ? null : next
+      },
+    },
+  ]
+}
+
 /** A file of brain's own (a Cursor rule): written whole, deleted on uninstall if it is still brain's. */
 function ownedFileTarget(path: string, content: string): FileTarget {
   return {
@@ -148,6 +187,7 @@ function claudeCode(o: TargetOptions): FileTarget[] {
       jsonTarget(files.hooks!, 'hooks', (v, u) => setHooks(files.hooks!, v, 'claude-code', u ? null : hooksOf(o, 'claude-code', false, HOOK_TIMEOUT_S))),
       jsonTarget(files.server, 'MCP server', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, false) }, u)),
       rulesTarget(files.rules!, true),
+      ...projectRulesTarget('claude-code', o, true),
     ]
   }
   // The shared settings file held the hooks before they moved to the local one: take them out.
@@ -174,6 +214,7 @@ function codex(o: TargetOptions): FileTarget[] {
     tomlServerTarget(files.server, o, shared),
     jsonTarget(files.hooks!, shared ? 'hooks (shared)' : 'hooks', (v, u) => setHooks(files.hooks!, v, 'codex', u ? null : hooksOf(o, 'codex', shared, HOOK_TIMEOUT_S))),
     rulesTarget(files.rules!, false, shared ? { userFile: agentFiles('codex', 'user', o.project, o.dirs).rules, sharedWith: () => holdsServer(opencode, ['mcp', SERVER_NAME]) } : {}),
+    ...(shared ? [] : projectRulesTarget('codex', o, false)),
     ...(shared && o.trust ? [codexTrustTarget(o)] : []),
   ]
 }
@@ -181,7 +222,12 @@ function codex(o: TargetOptions): FileTarget[] {
 function cursor(o: TargetOptions): FileTarget[] {
   const files = agentFiles('cursor', o.scope, o.project, o.dirs)
   const shared = o.scope === 'project'
-  const targets = [jsonTarget(files.server, shared ? 'MCP server (shared)' : 'MCP server', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, shared) }, u))]
+  const targets = [
+    jsonTarget(files.server, shared ? 'MCP server (shared)' : 'MCP server', (v, u) => setServer(files.server, v, 'mcpServers', { ...serverEntry(o, shared) }, u)),
+    // Cursor's prompt hook may only let a prompt through or stop it: the session start orients
+    // and the stop captures; recall on each turn is the model's call of the recall tool.
+    jsonTarget(files.hooks!, shared ? 'hooks (shared)' : 'hooks', (v, u) => setFlatHooks(files.hooks!, v, 'cursor', u ? null : hooksOf(o, 'cursor', shared, HOOK_TIMEOUT_S)), ['version']),
+  ]
   // Cursor's user rules live in its settings, not in a file: only a project gets the rule.
   if (files.rules !== undefined) {
     const rule = `---\ndescription: When to recall from and remember to the user's brain\nalwaysApply: true\n---\n\n${editRulesBlock(null, instructions(false))}`
@@ -199,6 +245,7 @@ function geminiCli(o: TargetOptions): FileTarget[] {
       setHooks(files.server, v, 'gemini-cli', u ? null : hooksOf(o, 'gemini-cli', shared, HOOK_TIMEOUT_S * 1000))
     }),
     rulesTarget(files.rules!, true, shared ? { userFile: agentFiles('gemini-cli', 'user', o.project, o.dirs).rules } : {}),
+    ...(shared ? [] : projectRulesTarget('gemini-cli', o, true)),
     // Gemini CLI starts no MCP server in an untrusted folder, not even one of the user's own.
     ...(o.trust ? [geminiTrustTarget(o)] : []),
   ]
@@ -221,6 +268,7 @@ function opencode(o: TargetOptions): FileTarget[] {
       ['$schema'],
     ),
     rulesTarget(files.rules!, false, shared ? { userFile: agentFiles('opencode', 'user', o.project, o.dirs).rules, sharedWith: () => holdsServer(codexConfig, ['mcp_servers', SERVER_NAME]) } : {}),
+    ...(shared ? [] : projectRulesTarget('opencode', o, false)),
   ]
 }
 

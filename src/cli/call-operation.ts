@@ -29,17 +29,22 @@ interface CallIn {
   /** The resident service's shared brains; without it the brain is opened for this call and closed after. */
   host?: BrainHost
   signal?: AbortSignal
+  /** Opened for this call alone, in a process that exits after it (a hook); see OpenOptions.brief. */
+  brief?: boolean
 }
 
 export async function callOperation(call: OperationCall, options: CallIn = {}): Promise<Record<string, unknown>> {
+  const { loadConfig } = await import('../config/index.js')
+  const config = await loadConfig({ env: call.env })
+  // An embedded engine's WebAssembly compiles while the operation's modules load.
+  if (options.brief && !options.host && config.remote === null) await (await import('../db/open.js')).prepareToOpen(config.engine)
   const operation = await findOperation(call.operation)
   const parsed = operation.input.safeParse(call.args)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     throw new UsageError('invalid_params', `Invalid arguments for ${call.operation}: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'not accepted'}.`)
   }
-  const [{ loadConfig }, { toSnakeCaseJson }, { silentLogger }] = await Promise.all([import('../config/index.js'), import('../util/json-shape.js'), import('../util/logger.js')])
-  const config = await loadConfig({ env: call.env })
+  const [{ toSnakeCaseJson }, { silentLogger }] = await Promise.all([import('../util/json-shape.js'), import('../util/logger.js')])
   if (config.remote !== null) {
     const { callRemoteTool } = await import('../mcp/remote-client.js')
     // The working directory is this machine's; the remote brain's sources are not under it.
@@ -48,7 +53,8 @@ export async function callOperation(call: OperationCall, options: CallIn = {}): 
   }
   const host = options.host
   let opened: Promise<Database> | undefined
-  const database = (): Promise<Database> => (opened ??= host ? host.database(config.engine) : import('../db/open.js').then(({ openDatabase }) => openDatabase(config.engine)))
+  const database = (): Promise<Database> =>
+    (opened ??= host ? host.database(config.engine) : import('../db/open.js').then(({ openDatabase }) => openDatabase(config.engine, { brief: options.brief === true })))
   const ctx: OperationContext = {
     brain: async () => ({ db: await database(), config }),
     config: async () => config,

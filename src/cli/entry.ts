@@ -3,10 +3,8 @@
  * this process (version, help, `service …`, BRAIN_NO_SERVICE=1) or in the brain's resident
  * service, which this process then only relays to.
  */
-import { WriteStream } from 'node:tty'
 import { parseFlag, processEnv } from '../config/env.js'
 import { brainHome } from '../config/home.js'
-import { chooseWasmTier } from './wasm-tier.js'
 
 const LOCAL_FLAGS = new Set(['--help', '-h'])
 /** The program's version is asked with the flag alone; `get <slug> --version 3` is a page version. */
@@ -45,11 +43,12 @@ async function main(): Promise<number> {
     return runHook(argv.slice(1), env, { stdin: process.stdin, stdout: process.stdout, cwd: process.cwd() })
   }
   if (runsInProcess(argv, env)) {
+    const { chooseWasmTier } = await import('./wasm-tier.js')
     chooseWasmTier(argv, env.BRAIN_WASM_TIER)
     const { runCli, processContext } = await import('./main.js')
     return runCli(argv, processContext())
   }
-  const { forward } = await import('../service/client.js')
+  const [{ forward }, { WriteStream }] = await Promise.all([import('../service/client.js'), import('node:tty')])
   const interrupt = new AbortController()
   let interrupted = false
   process.on('SIGINT', () => {

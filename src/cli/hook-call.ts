@@ -43,7 +43,9 @@ export async function callBrain(env: BrainEnv, call: BrainCall, options: { cwd: 
   const home = brainHome(env)
   const forwardedEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined))
   const full: OperationCall = { ...call, cwd: options.cwd, env: forwardedEnv }
-  const [{ tryConnect, callOperationOn, connectOrStart, startServiceDetached, waitForExit }, { servicePaths }] = await Promise.all([import('../service/client.js'), import('../service/paths.js')])
+  // Only the socket and the protocol: starting a service is client.js's, loaded when one is needed.
+  const [{ tryConnect, callOperationOn }, { servicePaths }] = await Promise.all([import('../service/call.js'), import('../service/paths.js')])
+  const client = () => import('../service/client.js')
   const paths = servicePaths(home)
   const overService = async (socket: Awaited<ReturnType<typeof tryConnect>>, via: string): Promise<CallResult | Restarting> => {
     if (socket === null) return { ok: false, why: 'no brain service', via }
@@ -59,6 +61,7 @@ export async function callBrain(env: BrainEnv, call: BrainCall, options: { cwd: 
     const answered = await overService(await tryConnect(paths.socket), 'service')
     if ('restarting' in answered) {
       // A service of another build stops for this one: once it is gone, this process may open the brain.
+      const { waitForExit } = await client()
       if ((await beforeDeadline(waitForExit(answered.restarting), options.deadline)) !== true) return { ok: false, why: 'the old brain service did not stop in time', via: 'service' }
     } else if (answered.ok || answered.why !== 'no brain service') return answered
   }
@@ -68,19 +71,20 @@ export async function callBrain(env: BrainEnv, call: BrainCall, options: { cwd: 
   const { callOperation } = await import('./call-operation.js')
   let inProcess: CallResult
   try {
-    const result = await beforeDeadline(callOperation(full), options.deadline)
+    const result = await beforeDeadline(callOperation(full, { brief: true }), options.deadline)
     inProcess = result === null ? { ok: false, why: 'the brain did not answer in time', via: 'in-process' } : { ok: true, result, via: 'in-process' }
   } catch (err) {
     const locked = (err as { code?: unknown } | null)?.code === 'brain_locked'
     if (!locked || noService) return { ok: false, why: errorText(err), via: 'in-process' }
     // A service opening the brain holds it: ask that service once it listens.
+    const { connectOrStart } = await client()
     const socket = await beforeDeadline(connectOrStart(paths, forwardedEnv), options.deadline).catch(() => null)
     const answered = await overService(socket, 'service after start')
     return 'restarting' in answered ? { ok: false, why: 'the brain service is restarting', via: 'service after start' } : answered
   }
   if (!noService) {
     // Started after the brain was closed, so the service never waits for this process's lock.
-    startServiceDetached(home, forwardedEnv)
+    ;(await client()).startServiceDetached(home, forwardedEnv)
     return { ...inProcess, via: 'in-process, service started' }
   }
   return inProcess

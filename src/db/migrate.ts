@@ -19,6 +19,14 @@ export function migrationsDir(): string {
   return join(packageRoot(), 'migrations')
 }
 
+/** The versions of the migrations in `dir`, from their file names alone. */
+export function migrationVersions(dir = migrationsDir()): number[] {
+  return readdirSync(dir)
+    .map((file) => FILE_PATTERN.exec(file))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => Number(match[1]))
+}
+
 export function loadMigrations(dir = migrationsDir()): Migration[] {
   return readdirSync(dir)
     .map((file) => ({ file, match: FILE_PATTERN.exec(file) }))
@@ -107,6 +115,13 @@ function migrationFailure(migration: Migration, err: unknown): DatabaseError {
 export interface MigrateResult {
   applied: number[]
   skipped: number[]
+}
+
+/** Whether every migration of this build is applied; reads no migration's text. */
+export async function schemaIsCurrent(db: SqlExecutor, versions = migrationVersions()): Promise<boolean> {
+  if (!(await ledgerExists(db))) return false
+  const done = await appliedVersions(db)
+  return versions.every((v) => done.has(v))
 }
 
 /**

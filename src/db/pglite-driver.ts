@@ -73,7 +73,18 @@ interface PgliteOpenOptions {
   freeSpace?: { dir: string; reserveBytes: number; read?: (dir: string) => number }
   /** A call that has not returned after this long ends the process (0: never); see call-watchdog.ts. */
   callLimitMs?: number
+  /**
+   * A process that opens the brain for a few statements and exits. It loads pgvector, without
+   * which no statement on a table with a vector index can be planned, but not pg_trgm, whose
+   * library PostgreSQL loads only when a statement's condition could use a trigram index. A
+   * small buffer pool spares zeroing 128 MB of memory. No call watchdog either: it is a thread of
+   * its own to start, and an agent ends a hook that runs past its own timeout.
+   */
+  brief?: boolean
 }
+
+/** The buffer pool of a brief open: enough for the few pages its statements read. */
+const BRIEF_SETTINGS = ['-c', 'shared_buffers=16MB']
 
 /**
  * A plain recursive copy, one file after the other: cpSync stats every entry again, and copies
@@ -118,14 +129,25 @@ async function compilePgliteModule(): Promise<WasmModule> {
   return wasm.compile(await readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))))
 }
 
+let compiledEarly: Promise<WasmModule | undefined> | null = null
+
+/**
+ * Starts compiling PGLite's WebAssembly for this process's next open, on V8's background threads,
+ * so that a process with other start-up work before its open (loading its own modules) overlaps
+ * the two.
+ */
+export function compilePgliteEarly(): void {
+  compiledEarly ??= compilePgliteModule().catch(() => undefined)
+}
+
 interface PgliteModules {
   PGlite: typeof PGlite
   extensions: NonNullable<PGliteOptions['extensions']>
 }
 
-async function loadModules(): Promise<PgliteModules> {
-  const [{ PGlite }, { vector }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector'), import('@electric-sql/pglite/contrib/pg_trgm')])
-  return { PGlite, extensions: { vector, pg_trgm } }
+async function loadModules(brief: boolean): Promise<PgliteModules> {
+  const [{ PGlite }, { vector }, trigrams] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector'), brief ? null : import('@electric-sql/pglite/contrib/pg_trgm')])
+  return { PGlite, extensions: trigrams ? { vector, pg_trgm: trigrams.pg_trgm } : { vector } }
 }
 
 /** One WAL segment and a checkpoint: what PostgreSQL's recovery writes when a brain opens. */
@@ -159,8 +181,8 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   let first: PGlite
   try {
     const fromTemplate = !options.memory && options.templateDirectory !== undefined
-    const compiled = fromTemplate ? compilePgliteModule().catch(() => undefined) : undefined
-    const loading = loadModules()
+    const compiled = compiledEarly ?? (fromTemplate ? compilePgliteModule().catch(() => undefined) : undefined)
+    const loading = loadModules(options.brief === true)
     const copied = fromTemplate && copyTemplateDirectory(options.templateDirectory!, options.dataDir)
     const [loaded, pgliteWasmModule] = await Promise.all([loading, compiled])
     modules = loaded
@@ -169,7 +191,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
       extensions: modules.extensions,
       parsers: PARSERS,
-      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS],
+      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...(options.brief ? BRIEF_SETTINGS : [])],
       ...(options.template && !copied ? { loadDataDir: options.template } : {}),
     })
   } catch (err) {
@@ -178,7 +200,11 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   }
   const instance = new ReplaceablePglite(first, {
     reopen: () =>
-      modules.PGlite.create(options.dataDir, { extensions: modules.extensions, parsers: PARSERS, startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS] }).catch((err: unknown) => {
+      modules.PGlite.create(options.dataDir, {
+        extensions: modules.extensions,
+        parsers: PARSERS,
+        startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...(options.brief ? BRIEF_SETTINGS : [])],
+      }).catch((err: unknown) => {
         throw openFailure(err, options, openGuard)
       }),
     beforeReopen: () => {
@@ -188,7 +214,9 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   })
   let closed = false
   const watchdog =
-    !options.memory && (options.callLimitMs ?? 0) > 0 ? startCallWatchdog({ limitMs: options.callLimitMs!, location: options.dataDir, diskDir: options.freeSpace?.dir ?? options.dataDir }) : null
+    !options.memory && !options.brief && (options.callLimitMs ?? 0) > 0
+      ? startCallWatchdog({ limitMs: options.callLimitMs!, location: options.dataDir, diskDir: options.freeSpace?.dir ?? options.dataDir })
+      : null
   const begin = watchdog ? () => watchdog.begin() : NOT_WATCHED
   const onLive: Runner = (use) => instance.run((generation) => use(generation.pg))
   const lanes = (beforeWrite: WriteCheck | null) => {

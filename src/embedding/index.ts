@@ -11,7 +11,7 @@
 import { ConfigError } from '../errors/index.js'
 import { createLocalProvider } from './local/local-provider.js'
 import { createOpenAIProvider } from './providers/openai-provider.js'
-import { loadCl100kEncoder, TokenCounter } from './providers/tokenizer.js'
+import { tokenCounter } from './tokens.js'
 import type { EmbeddingProvider, EmbeddingSettings } from './types.js'
 
 export { EMBEDDING_DIMENSIONS, EMBEDDING_INPUT_TOKEN_CAP, EMBEDDING_USD_PER_1K_TOKENS } from './constants.js'
@@ -21,8 +21,6 @@ export { configureLocalEmbeddings, disposeLocalEmbeddings, type LocalRuntimeOpti
 export type { EmbeddingProvider, EmbeddingProviderName, EmbeddingSettings, EmbedOptions } from './types.js'
 export { parseVectorLiteral, toVectorLiteral } from './store/vector-literal.js'
 export { assertUsableVector, nonEmptyInput, padToDimensions } from './store/vectors.js'
-
-const tokenCounter = new TokenCounter(loadCl100kEncoder)
 
 export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingProvider {
   switch (settings.provider) {
@@ -37,15 +35,4 @@ export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingP
   }
 }
 
-/**
- * cl100k_base token count, the tokenizer of the OpenAI embedding models. The tokenizer loads
- * synchronously on the first call (about 0.3 s); if it cannot load, Math.ceil(length / 4).
- */
-export function countTokens(text: string): number {
-  return tokenCounter.count(text)
-}
-
-/** The longest prefix of `text` within `maxTokens` cl100k tokens (default 8191). */
-export function capToTokenLimit(text: string, maxTokens?: number): string {
-  return tokenCounter.cap(text, maxTokens)
-}
+export { capToTokenLimit, countTokens } from './tokens.js'

@@ -4,7 +4,7 @@
  * budget.
  */
 import type { SqlExecutor } from '../db/index.js'
-import { capToTokenLimit, countTokens } from '../embedding/index.js'
+import { capToTokenLimit, countTokens } from '../embedding/tokens.js'
 import { NotFoundError } from '../errors/index.js'
 import { DEFAULT_SOURCE_ID } from '../pages/types.js'
 import { codeIdentifiers, findCodeDefinitions, type CodeDefinitionHit } from './code-ids.js'

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process'
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs'
-import { connect, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { dirname, join } from 'node:path'
 import { packageRoot } from '../util/package-root.js'
 import { currentIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
-import { Frame, FrameDecoder, encodeFrame, encodeJson, type Hello, type Identity, type OperationCall, type Reply, type TerminalFacts } from './protocol.js'
+import { Frame, encodeFrame, type Hello, type Identity, type Reply, type TerminalFacts } from './protocol.js'
+import { request, tryConnect } from './call.js'
 import { processAlive } from '../util/process-alive.js'
 import { BrainError } from '../errors/index.js'
 
@@ -25,18 +26,6 @@ export interface ForwardOptions {
   identity?: Identity
   /** Fires when the user interrupts; the command in the service is aborted. */
   interrupt?: AbortSignal
-}
-
-/** A connection to the service socket, or null when nothing listens there. */
-export function tryConnect(path: string): Promise<Socket | null> {
-  return new Promise((resolve) => {
-    const socket = connect(path)
-    socket.once('connect', () => {
-      socket.removeAllListeners('error')
-      resolve(socket)
-    })
-    socket.once('error', () => resolve(null))
-  })
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -66,18 +55,6 @@ function spawnService(paths: ServicePaths, env: Record<string, string>): { exite
 /** Starts the service for the next client and returns at once: nobody waits for it to listen. */
 export function startServiceDetached(home: string, env: Record<string, string>): number {
   return spawnService(servicePaths(home), env).pid
-}
-
-/**
- * Calls one operation in the service listening on `socket` and returns its reply: the result or
- * the error, or a refusal (a service of another build). Null when the connection ends first.
- */
-export async function callOperationOn(socket: Socket, call: OperationCall, identity: Identity = currentIdentity()): Promise<Reply | null> {
-  let reply: Reply | null = null
-  await request(socket, { kind: 'call', ...call, ...identity }, (type, payload) => {
-    if (type === Frame.reply) reply = JSON.parse(payload.toString('utf8')) as Reply
-  })
-  return reply
 }
 
 /** Connects to the running service, starting one when none answers. */
@@ -152,17 +129,6 @@ export async function waitForExit(pid: number, timeoutMs = STOP_TIMEOUT_MS): Pro
     await sleep(25)
   }
   return true
-}
-
-/** Sends one request and collects every frame of the answer. */
-export async function request(socket: Socket, hello: Hello, onFrame: (type: number, payload: Buffer) => void): Promise<void> {
-  const decoder = new FrameDecoder(onFrame)
-  socket.on('data', (chunk: Buffer) => decoder.push(chunk))
-  socket.write(encodeJson(Frame.hello, hello))
-  await new Promise<void>((resolve) => {
-    socket.once('close', () => resolve())
-    socket.once('error', () => resolve())
-  })
 }
 
 function pumpStdin(stdin: NodeJS.ReadableStream, socket: Socket): () => void {

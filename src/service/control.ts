@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net'
-import { connectOrStart, request, tryConnect, waitForExit } from './client.js'
+import { request, tryConnect } from './call.js'
+import { connectOrStart, waitForExit } from './client.js'
 import { currentIdentity } from './identity.js'
 import type { ServicePaths } from './paths.js'
 import { Frame, type Reply, type ServiceStatus } from './protocol.js'

@@ -5,7 +5,8 @@
  * May import: config, db, errors, http, models, queue, releases/version, util.
  */
 export { BrainService, readServiceState, type ServiceState, type CallOperation } from './server.js'
-export { forward, connectOrStart, tryConnect, callOperationOn, startServiceDetached, waitForExit, type ForwardOptions } from './client.js'
+export { forward, connectOrStart, startServiceDetached, waitForExit, type ForwardOptions } from './client.js'
+export { tryConnect, callOperationOn } from './call.js'
 export type { BrainContext, BrainHost, AttachedWorker } from './context.js'
 export type { ServiceStatus, OperationCall, CallOutcome, Reply } from './protocol.js'
 export type { ServicePaths } from './paths.js'

@@ -1,10 +1,11 @@
 /**
  * `brain agents install --scope project`: shared files name nothing of this machine, --trust
  * writes the client's approval or trust (and nothing does without it), the instructions block is
- * written once per agent, Codex and opencode share AGENTS.md, and doctor reports each install.
+ * written once per agent whichever scope comes first, Codex and opencode share AGENTS.md, and
+ * doctor reports each install.
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import t from 'tap'
 import { checkAgents } from '../../src/doctor/agents.js'
@@ -32,6 +33,7 @@ t.test("committed project files hold no path of this machine, no brain home, no 
   t.same(shared.map((f) => relative(s.project, f)).sort(), [
     '.codex/config.toml',
     '.codex/hooks.json',
+    '.cursor/hooks.json',
     '.cursor/mcp.json',
     '.cursor/rules/brain.mdc',
     '.gemini/settings.json',
@@ -107,12 +109,54 @@ t.test("Gemini CLI's user scope: --trust --project trusts the folder it runs in,
   t.same(snapshot(s.root, s.brainHome), before, 'uninstall --trust takes the trust back too')
 })
 
-t.test('the instructions block is written once per agent when both scopes are installed', async (t) => {
-  const s = sandbox({ 'project/CLAUDE.md': '# Project\n' })
-  await s.install('claude-code')
-  await s.install('claude-code', { scope: 'project' })
-  t.equal(readFileSync(join(s.project, 'CLAUDE.md'), 'utf8'), '# Project\n', 'the user file has the block: the project gets none')
-  t.match(readFileSync(join(s.home, '.claude', 'CLAUDE.md'), 'utf8'), /brain:begin/)
+t.test('the instructions block is written once per agent when both scopes are installed, in either order', async (t) => {
+  const blocks = (path: string): number => (existsSync(path) ? (readFileSync(path, 'utf8').match(/brain:begin/g)?.length ?? 0) : 0)
+  for (const [agent, userRules, projectRules] of [
+    ['claude-code', '.claude/CLAUDE.md', 'CLAUDE.md'],
+    ['gemini-cli', '.gemini/GEMINI.md', 'GEMINI.md'],
+    ['codex', '.codex/AGENTS.md', 'AGENTS.md'],
+  ] as const) {
+    for (const order of ['user first', 'project first'] as const) {
+      const s = sandbox({ [`project/${projectRules}`]: '# Project\n' })
+      const before = snapshot(s.root, s.brainHome)
+      const user = join(s.home, userRules)
+      const project = join(s.project, projectRules)
+      const scopes = order === 'user first' ? (['user', 'project'] as const) : (['project', 'user'] as const)
+      for (const scope of scopes) await s.install(agent, { scope })
+      t.equal(blocks(user), 1, `${agent}, ${order}: the user file has the block`)
+      t.equal(readFileSync(project, 'utf8'), '# Project\n', `${agent}, ${order}: the project file has none`)
+      const again = await s.install(agent, { scope: scopes[1] })
+      t.ok(
+        again.changes.every((c) => c.status === 'unchanged'),
+        `${agent}, ${order}: a second install changes nothing`,
+      )
+
+      // Uninstalling one scope keeps the other's block.
+      const gone = order === 'user first' ? 'user' : 'project'
+      await s.install(agent, { scope: gone, uninstall: true })
+      if (gone === 'user') {
+        t.equal(blocks(user), 0, `${agent}: the user block is gone`)
+        t.equal(blocks(project), 1, `${agent}: the project's block is back`)
+      } else {
+        t.equal(blocks(user), 1, `${agent}: the user block stays`)
+        t.equal(blocks(project), 0)
+      }
+      await s.install(agent, { scope: gone === 'user' ? 'project' : 'user', uninstall: true })
+      t.same(snapshot(s.root, s.brainHome), before, `${agent}, ${order}: both uninstalled, every file is as it was`)
+    }
+  }
+})
+
+t.test('a user install leaves the project block another agent there still reads', async (t) => {
+  const s = sandbox({ 'project/AGENTS.md': '# Agents\n' })
+  await s.install('codex', { scope: 'project' })
+  await s.install('opencode', { scope: 'project' })
+  await s.install('codex')
+  t.equal(readFileSync(join(s.project, 'AGENTS.md'), 'utf8').match(/brain:begin/g)?.length, 1, 'opencode has no user block: the project keeps it')
+  await s.install('opencode')
+  t.equal(readFileSync(join(s.project, 'AGENTS.md'), 'utf8'), '# Agents\n', 'both read their user blocks: the project has none')
+  await s.install('codex', { uninstall: true })
+  t.equal(readFileSync(join(s.project, 'AGENTS.md'), 'utf8').match(/brain:begin/g)?.length, 1, 'codex without its user block reads the project one again')
 })
 
 t.test('Codex and opencode share a project AGENTS.md: uninstalling one keeps the block the other reads', async (t) => {
@@ -169,7 +213,11 @@ t.test('the CLI: a mistyped --project is an error and nothing is created', async
   t.equal(user.code, 0, user.stderr)
   t.match(
     user.json(),
-    { scope: 'user', files: [{ holds: 'launcher' }, {}, {}, { path: join(s.home, '.gemini', 'trustedFolders.json'), status: 'created' }], pending: [] },
+    {
+      scope: 'user',
+      files: [{ holds: 'launcher' }, {}, {}, { path: join(s.project, 'GEMINI.md'), status: 'deleted' }, { path: join(s.home, '.gemini', 'trustedFolders.json'), status: 'created' }],
+      pending: [],
+    },
     'user scope with --trust trusts --project',
   )
 })

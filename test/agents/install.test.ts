@@ -115,19 +115,38 @@ t.test('codex: [mcp_servers.brain], hooks.json and the AGENTS.md block, both sco
   })
 })
 
-t.test('cursor: mcp.json beside other servers, and a rule file of its own in a project', async (t) => {
+t.test('cursor: mcp.json beside other servers, hooks.json, and a rule file of its own in a project', async (t) => {
+  // Laid out as no JSON.stringify would, with another tool's hooks on one of brain's events.
+  const hooks = '{\n  "version": 1,\n  "hooks": {\n    "stop": [ { "command": "./hooks/audit.sh" } ],\n    "afterFileEdit": [ { "command": "prettier --write" } ]\n  }\n}\n'
   await roundTrip(
     t,
-    { 'project/.cursor/mcp.json': '{"mcpServers":{"linear":{"url":"https://mcp.linear.app/sse"}}}', 'project/.cursor/rules/style.mdc': '---\nalwaysApply: true\n---\nUse tabs.\n' },
+    {
+      'project/.cursor/mcp.json': '{"mcpServers":{"linear":{"url":"https://mcp.linear.app/sse"}}}',
+      'project/.cursor/hooks.json': hooks,
+      'project/.cursor/rules/style.mdc': '---\nalwaysApply: true\n---\nUse tabs.\n',
+    },
     'cursor',
     { scope: 'project' },
     (s) => {
       t.same(Object.keys(json(join(s.project, '.cursor', 'mcp.json')).mcpServers as object), ['linear', 'brain'])
+      t.same(json(join(s.project, '.cursor', 'hooks.json')), {
+        version: 1,
+        hooks: {
+          stop: [{ command: './hooks/audit.sh' }, { command: '"${BRAIN_HOME:-$HOME/.brain}/bin/brain" hook cursor stop # brain:agents-install' }],
+          afterFileEdit: [{ command: 'prettier --write' }],
+          sessionStart: [{ command: '"${BRAIN_HOME:-$HOME/.brain}/bin/brain" hook cursor session-start # brain:agents-install' }],
+        },
+      })
       t.match(readFileSync(join(s.project, '.cursor', 'rules', 'brain.mdc'), 'utf8'), /^---\ndescription: [^\n]+\nalwaysApply: true\n---\n\n<!-- brain:begin/)
     },
   )
   await roundTrip(t, {}, 'cursor', {}, (s) => {
-    t.same(json(join(s.home, '.cursor', 'mcp.json')), { mcpServers: { brain: { command: join(s.brainHome, 'bin', 'brain'), args: ['serve', '--tools', 'memory'] } } })
+    const launcher = join(s.brainHome, 'bin', 'brain')
+    t.same(json(join(s.home, '.cursor', 'mcp.json')), { mcpServers: { brain: { command: launcher, args: ['serve', '--tools', 'memory'] } } })
+    t.same(json(join(s.home, '.cursor', 'hooks.json')), {
+      version: 1,
+      hooks: { sessionStart: [{ command: `${launcher} hook cursor session-start # brain:agents-install` }], stop: [{ command: `${launcher} hook cursor stop # brain:agents-install` }] },
+    })
   })
 })
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
-import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite'
 import { EMBEDDING_INPUT_TOKEN_CAP } from '../constants.js'
+import { bytePairEncoder, type RankFile } from './byte-pair.js'
 
 /** The two operations capping needs; cl100k_base in production, anything in tests. */
 export interface TokenEncoder {
@@ -16,21 +16,20 @@ interface CappedText {
 }
 
 /**
- * Loads cl100k_base synchronously through the CommonJS build, so that countTokens can stay
- * synchronous. Building the rank table costs about 0.3 s and 80 MB once per process, which is why
+ * Loads cl100k_base synchronously through the CommonJS build of its ranks, so that countTokens
+ * can stay synchronous. Reading the rank table costs about 60 ms once per process, which is why
  * nothing calls this before the first count.
  */
 export function loadCl100kEncoder(): TokenEncoder {
   const require = createRequire(import.meta.url)
-  const lite = require('js-tiktoken/lite') as { Tiktoken: typeof Tiktoken }
-  const loaded = require('js-tiktoken/ranks/cl100k_base') as TiktokenBPE | { default: TiktokenBPE }
+  const loaded = require('js-tiktoken/ranks/cl100k_base') as (RankFile & { pat_str: string }) | { default: RankFile & { pat_str: string } }
   const ranks = 'default' in loaded ? loaded.default : loaded
-  const tiktoken = new lite.Tiktoken(ranks)
+  const encoder = bytePairEncoder(ranks)
   // Special-token text such as "<|endoftext|>" in a note is ordinary text to the embeddings
-  // API; the library default would throw on it.
+  // API, and so it is to this encoder, which knows no special tokens.
   return {
-    encode: memoizedPieces(new RegExp(ranks.pat_str, 'gu'), (piece) => tiktoken.encode(piece, [], [])),
-    decode: (tokens) => tiktoken.decode(tokens),
+    encode: memoizedPieces(new RegExp(ranks.pat_str, 'gu'), (piece) => encoder.encodePiece(piece)),
+    decode: (tokens) => encoder.decode(tokens),
   }
 }
 

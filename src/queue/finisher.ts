@@ -86,6 +86,7 @@ export class Finisher {
     for (;;) {
       try {
         await this.write(batch)
+        if (told) this.signals.recorded(batch.map((p) => p.item.id))
         return
       } catch (err) {
         // Whoever waits here for a job that ended learns how now: the retries below may last as

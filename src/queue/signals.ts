@@ -22,6 +22,7 @@ export type JobEvent =
   | { e: 'unrecorded'; id: string; completed: boolean; output: Record<string, unknown> }
 
 type JobEventListener = (event: JobEvent) => void
+type UnrecordedOutcome = Extract<JobEvent, { e: 'unrecorded' }>
 
 function parseEvent(payload: string): JobEvent | null {
   try {
@@ -45,6 +46,11 @@ export class JobSignals {
   private unlisten: (() => Promise<void>) | null = null
   private listening: Promise<void> | null = null
   private pendingPing: string | null = null
+  /**
+   * Outcomes this process could not store, kept until they are: a waiter that begins after the
+   * news (its job ran before it subscribed) still hears it.
+   */
+  private readonly unrecorded = new Map<string, UnrecordedOutcome>()
 
   constructor(private readonly db: Database) {
     this.crossProcess = db.capabilities.multiProcess
@@ -59,7 +65,18 @@ export class JobSignals {
 
   /** Delivers to this process's listeners only, on either engine. */
   deliverHere(event: JobEvent): void {
+    if (event.e === 'unrecorded') this.unrecorded.set(event.id, event)
     this.emitLocal(event)
+  }
+
+  /** The outcome of a job this process ran but could not store yet, if any. */
+  unrecordedOutcome(id: string): UnrecordedOutcome | undefined {
+    return this.unrecorded.get(id)
+  }
+
+  /** These jobs' outcomes are stored now: the record speaks for them again. */
+  recorded(ids: readonly string[]): void {
+    for (const id of ids) this.unrecorded.delete(id)
   }
 
   /** For statements that already NOTIFY when cross-process: delivers in-process otherwise. */

@@ -123,6 +123,9 @@ export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: Inl
       wake()
     }
   })
+  // The job may have ended here, unrecorded, before this wait subscribed.
+  const known = deps.signals.unrecordedOutcome(job.id)
+  if (known) unrecorded = { completed: known.completed, output: known.output }
   const stallMs = stallAfterMs(deps)
   const tickMs = Math.min(deps.timings.livenessMs, deps.timings.heartbeatMs)
   let mark = lifeMark(job)

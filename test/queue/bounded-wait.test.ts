@@ -90,6 +90,39 @@ for (const outcome of ['failed', 'completed'] as const) {
   })
 }
 
+engineTest(t, 'a wait that begins after its job ended here unrecorded still ends with the outcome', async (t, { db }) => {
+  const disk = refusingOutcomes(db)
+  let ran = false
+  const worker = new Worker({
+    db: disk.db,
+    config: testConfig(),
+    logger: testLogger(),
+    timings: FAST_TIMINGS,
+    bossRuntime: false,
+    resolver: resolverOf({
+      sync: async () => {
+        disk.refuse(true)
+        ran = true
+        return { imported: 5 }
+      },
+    }),
+  })
+  t.teardown(() => worker.stop())
+  await worker.start()
+  const queue = await openQueue({ db: disk.db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
+  const job = await queue.submit('sync', {})
+  await eventually(async () => (ran ? true : undefined), 'the worker to run the job')
+  const deps = executionDeps({ db: disk.db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS }, { retryWrites: false })
+  // The outcome is told before this wait subscribes: it must not be missed.
+  await eventually(async () => (deps.signals.unrecordedOutcome(job.id) ? true : undefined), 'the outcome to be refused')
+  const ended = await settle(awaitJob(deps, (await queue.get(job.id))!))
+  t.same((ended as { result?: unknown }).result, { imported: 5 }, "the late wait ended with the job's result")
+  disk.refuse(false)
+  await eventually(async () => ((await queue.get(job.id))?.status === 'completed' ? true : undefined), 'the record to catch up')
+  await eventually(async () => (deps.signals.unrecordedOutcome(job.id) ? undefined : true), 'the kept outcome to be let go once stored')
+  t.pass('the record speaks for the job again')
+})
+
 engineTest(t, 'a job held by a process that stopped beating is run again where it can be, else its wait ends with job_stalled', async (t, { db }) => {
   const ctx = { db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({ sync: async () => 'run again' }) }
   const queue = await openQueue(ctx)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { ENGINES } from '../helpers/engines.js'
-import { cliBrain, defaultCliMode } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 
 interface Entry {
   key: string
@@ -10,7 +10,7 @@ interface Entry {
 
 for (const engine of ENGINES) {
   t.test(`config get and list show the value in effect and whether it is the default [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine, { mode: defaultCliMode() })
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
 
     const fresh = await brain.run(['config', 'get', 'history.max_versions'])

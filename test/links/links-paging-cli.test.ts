@@ -1,5 +1,5 @@
 import t from 'tap'
-import { cliBrain, defaultCliMode } from '../helpers/cli.js'
+import { cliBrain, servedCliMode } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 
 interface LinkPage {
@@ -12,7 +12,7 @@ const HUB_LINKS = 10_007
 
 for (const engine of ENGINES) {
   t.test(`links and backlinks report the total and page with --offset [${engine}]`, async (t) => {
-    const brain = await cliBrain(engine, { mode: defaultCliMode() })
+    const brain = await cliBrain(engine, { mode: servedCliMode() })
     t.teardown(brain.cleanup)
     const hub = Array.from({ length: HUB_LINKS }, (_, i) => `- [[target-${String(i).padStart(5, '0')}]]`).join('\n')
     const put = await brain.run(['put', 'notes/hub', '--no-embed'], { input: `# Hub\n\n${hub}\n` })

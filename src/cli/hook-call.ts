@@ -7,7 +7,7 @@
  */
 import type { BrainEnv } from '../config/index.js'
 import { parseFlag } from '../config/env.js'
-import { brainHome } from '../config/home.js'
+import { brainHome, isThinClient } from '../config/home.js'
 import type { OperationCall, Reply } from '../service/index.js'
 
 export interface BrainCall {
@@ -56,7 +56,8 @@ export async function callBrain(env: BrainEnv, call: BrainCall, options: { cwd: 
     }
     return fromReply(reply, via)
   }
-  const noService = parseFlag(env.BRAIN_NO_SERVICE)
+  // A thin client answers from here through its server, and never starts a local service.
+  const noService = parseFlag(env.BRAIN_NO_SERVICE) || isThinClient(env)
   if (!noService) {
     const answered = await overService(await tryConnect(paths.socket), 'service')
     if ('restarting' in answered) {

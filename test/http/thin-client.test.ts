@@ -2,11 +2,11 @@
  * A thin-client install (`brain init --remote`) running CLI commands against a real
  * `brain serve --http`.
  */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { runBrain } from '../helpers/cli.js'
+import { runBrain, stopService } from '../helpers/cli.js'
 import { createPgDatabase } from '../helpers/engines.js'
 import { makeToken, startServe } from './helpers.js'
 
@@ -54,6 +54,18 @@ t.test('capture, put, get, list, search, query and jobs run on the remote brain'
   t.match(callers.stdout, /not defined in the brain/)
   const jobs = await brain(['jobs', 'list', '--json'])
   t.equal(jobs.code, 0, jobs.stderr)
+
+  // As a person runs it, without BRAIN_NO_SERVICE: the command reaches the server from its own
+  // process, and no local service or database appears.
+  t.teardown(() => stopService(home))
+  const plain = await runBrain(['list', '--json'], { BRAIN_HOME: home, BRAIN_NO_SERVICE: '0' })
+  t.equal(plain.code, 0, plain.stderr)
+  t.equal(plain.json<unknown[]>().length, 3, 'the remote pages, listed without a local service')
+  t.same(
+    readdirSync(home).filter((name) => name === 'db' || name === 'brain.sock' || name.startsWith('service')),
+    [],
+    'no local database and no local service',
+  )
 
   const missing = await brain(['get', 'notes/absent', '--json'])
   t.equal(missing.code, 1)

@@ -62,6 +62,13 @@ function endedHere(current: JobDetail, outcome: { completed: boolean; output: Re
   return { ...current, status: 'dead', error: outcome.output.error ?? null, completedAt }
 }
 
+/** An error of a run this waiter did itself, told apart from the waiting's own. */
+class InlineRunFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super("the waiter's own run of the job failed")
+  }
+}
+
 /** What a sign of life is: a new state, a new claim, or new progress. */
 function lifeMark(job: JobDetail): string {
   return JSON.stringify([job.status, job.attempts, job.progress])
@@ -146,6 +153,9 @@ export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: Inl
             ranHere.add(claimed.fence)
             try {
               await runInline(deps, claimed, options)
+            } catch (err) {
+              // A run of its own that failed is the wait's answer: nobody else holds the job.
+              throw new InlineRunFailed(err)
             } finally {
               runningHere = false
             }
@@ -176,6 +186,7 @@ export async function awaitJob(deps: ExecutionDeps, job: JobDetail, options: Inl
       } catch (err) {
         // A server restart or a dropped network: the job may still be running, so the wait goes
         // on while the database is away, within the same bound as a silent job.
+        if (err instanceof InlineRunFailed) throw err.failure
         if (!isBrainError(err) || (err.code !== 'database_connection_lost' && err.code !== 'database_unreachable')) throw err
         const silentMs = Date.now() - lastLife
         if (silentMs >= stallMs) {

@@ -4,7 +4,8 @@
  * service, which this process then only relays to.
  */
 import { parseFlag, processEnv } from '../config/env.js'
-import { brainHome, isThinClient } from '../config/home.js'
+import { isThinClient } from '../config/file-config.js'
+import { brainHome } from '../config/home.js'
 
 const LOCAL_FLAGS = new Set(['--help', '-h'])
 /** The program's version is asked with the flag alone; `get <slug> --version 3` is a page version. */
@@ -22,7 +23,7 @@ function runsInProcess(argv: readonly string[], env: Readonly<Record<string, str
   if (first === 'restore' || first === 'repair') return true
   // Installing into an agent acts on this machine's files, never on the brain.
   if (first === 'service' || first === 'agents' || ((first === 'jobs' || first === 'ingest') && argv.includes('supervisor'))) return true
-  return isThinClient(env)
+  return isThinClient(brainHome(env))
 }
 
 function columnsOf(stream: NodeJS.WriteStream): number | null {

@@ -7,7 +7,8 @@
  */
 import type { BrainEnv } from '../config/index.js'
 import { parseFlag } from '../config/env.js'
-import { brainHome, isThinClient } from '../config/home.js'
+import { isThinClient } from '../config/file-config.js'
+import { brainHome } from '../config/home.js'
 import type { OperationCall, Reply } from '../service/index.js'
 
 export interface BrainCall {
@@ -57,7 +58,7 @@ export async function callBrain(env: BrainEnv, call: BrainCall, options: { cwd: 
     return fromReply(reply, via)
   }
   // A thin client answers from here through its server, and never starts a local service.
-  const noService = parseFlag(env.BRAIN_NO_SERVICE) || isThinClient(env)
+  const noService = parseFlag(env.BRAIN_NO_SERVICE) || isThinClient(home)
   if (!noService) {
     const answered = await overService(await tryConnect(paths.socket), 'service')
     if ('restarting' in answered) {

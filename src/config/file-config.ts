@@ -61,3 +61,31 @@ export function writeFileConfig(home: string, config: FileConfig): void {
   writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 })
   renameSync(tmp, path)
 }
+
+/** The remote brain a thin-client home (`brain init --remote`) uses, or null for a brain of its own. */
+export interface RemoteBrain {
+  url: string
+  token: string | null
+  credentialsFile: string
+}
+
+export function remoteOf(file: FileConfig, home: string): RemoteBrain | null {
+  if (!file.remote || typeof file.remote.url !== 'string') return null
+  const credentialsFile = oauthCredentialsFile(home)
+  if (typeof file.remote.token === 'string') return { url: file.remote.url, token: file.remote.token, credentialsFile }
+  return file.remote.auth === 'oauth' ? { url: file.remote.url, token: null, credentialsFile } : null
+}
+
+/**
+ * Whether this home is a thin client's: its commands call the server's tools from their own
+ * process, since a local service would open a local brain nobody asked for. Light enough to be
+ * read before any command module loads.
+ */
+export function isThinClient(home: string): boolean {
+  try {
+    return remoteOf(readFileConfig(home), home) !== null
+  } catch {
+    // A configuration the command itself reports on.
+    return false
+  }
+}

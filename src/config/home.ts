@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { BrainEnv } from './env.js'
@@ -14,21 +14,6 @@ export function brainExists(env: BrainEnv): boolean {
   if (env.BRAIN_DATABASE_URL?.trim()) return true
   const home = brainHome(env)
   return existsSync(join(home, 'config.json')) || existsSync(join(home, 'db'))
-}
-
-/**
- * Whether this home is a thin client's (`brain init --remote`): its commands call the server's
- * tools from their own process, since a local service would open a local brain nobody asked for.
- * Read with built-ins only, before any command module loads.
- */
-export function isThinClient(env: BrainEnv): boolean {
-  try {
-    const file = JSON.parse(readFileSync(join(brainHome(env), 'config.json'), 'utf8')) as { remote?: { url?: unknown } } | null
-    return typeof file?.remote?.url === 'string'
-  } catch {
-    // No configuration yet, or one the command itself reports on.
-    return false
-  }
 }
 
 /** The user's home directory, where coding agents keep their configuration. */

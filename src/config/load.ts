@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/index.js'
 import { parseDurationMs } from './durations.js'
 import { parseSizeBytes } from './sizes.js'
 import { parseFlag, parseToggleOff, processEnv, type BrainEnv } from './env.js'
-import { oauthCredentialsFile, readFileConfig, type FileConfig } from './file-config.js'
+import { readFileConfig, remoteOf, type FileConfig, type RemoteBrain } from './file-config.js'
 import { brainHome } from './home.js'
 
 export { brainHome }
@@ -87,7 +87,7 @@ export interface Config {
    * Set by `brain init --remote`: page and search commands call that server's tools, with a
    * static token, or (token null) with the OAuth sign-in kept in `credentialsFile`.
    */
-  remote: { url: string; token: string | null; credentialsFile: string } | null
+  remote: RemoteBrain | null
   /**
    * The brain settings of the environment this configuration was read from (BRAIN_* and OPENAI_*
    * variables, without secrets or connection URLs): a job submitted with this configuration
@@ -175,13 +175,6 @@ function mcpToolsConfig(file: FileConfig): string | null {
   })
 }
 
-function remoteConfig(file: FileConfig, home: string): Config['remote'] {
-  if (!file.remote || typeof file.remote.url !== 'string') return null
-  const credentialsFile = oauthCredentialsFile(home)
-  if (typeof file.remote.token === 'string') return { url: file.remote.url, token: file.remote.token, credentialsFile }
-  return file.remote.auth === 'oauth' ? { url: file.remote.url, token: null, credentialsFile } : null
-}
-
 interface LoadConfigOptions {
   env?: BrainEnv
   /** Set by `--no-retry-connect`. */
@@ -255,6 +248,6 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       remoteSlugPrefixes: env.BRAIN_REMOTE_SLUG_PREFIXES !== undefined ? list(env.BRAIN_REMOTE_SLUG_PREFIXES) : (file.mcp?.allowed_slug_prefixes ?? []),
     },
     mcp: { tools: mcpToolsConfig(file) },
-    remote: remoteConfig(file, home),
+    remote: remoteOf(file, home),
   }
 }

@@ -54,26 +54,33 @@ async function settle<T>(promise: Promise<T>): Promise<T | Error | 'still waitin
   return Promise.race([promise.catch((err: unknown) => err as Error), sleep(HANG_MS).then(() => 'still waiting' as const)])
 }
 
+/** A worker on `disk` whose sync handler has the disk refuse outcomes before it ends with `end()`; and a queue to submit to. */
+async function refusingWorker(t: Tap, disk: ReturnType<typeof refusingOutcomes>, end: () => unknown): Promise<Awaited<ReturnType<typeof openQueue>>> {
+  const worker = new Worker({
+    db: disk.db,
+    config: testConfig(),
+    logger: testLogger(),
+    timings: FAST_TIMINGS,
+    bossRuntime: false,
+    resolver: resolverOf({
+      sync: async () => {
+        disk.refuse(true)
+        return end()
+      },
+    }),
+  })
+  t.teardown(() => worker.stop())
+  await worker.start()
+  return openQueue({ db: disk.db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
+}
+
 for (const outcome of ['failed', 'completed'] as const) {
   engineTest(t, `a job ${outcome} by a worker that cannot store the outcome ends its waiter with that outcome`, async (t, { db }) => {
     const disk = refusingOutcomes(db)
-    const worker = new Worker({
-      db: disk.db,
-      config: testConfig(),
-      logger: testLogger(),
-      timings: FAST_TIMINGS,
-      bossRuntime: false,
-      resolver: resolverOf({
-        sync: async () => {
-          disk.refuse(true)
-          if (outcome === 'failed') throw diskFull()
-          return { imported: 3 }
-        },
-      }),
+    const queue = await refusingWorker(t, disk, () => {
+      if (outcome === 'failed') throw diskFull()
+      return { imported: 3 }
     })
-    t.teardown(() => worker.stop())
-    await worker.start()
-    const queue = await openQueue({ db: disk.db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
     const ended = await settle(queue.submitAndWait('sync', {}))
     if (outcome === 'failed') {
       t.ok(ended instanceof Error, 'the wait ended with an error')
@@ -92,26 +99,8 @@ for (const outcome of ['failed', 'completed'] as const) {
 
 engineTest(t, 'a wait that begins after its job ended here unrecorded still ends with the outcome', async (t, { db }) => {
   const disk = refusingOutcomes(db)
-  let ran = false
-  const worker = new Worker({
-    db: disk.db,
-    config: testConfig(),
-    logger: testLogger(),
-    timings: FAST_TIMINGS,
-    bossRuntime: false,
-    resolver: resolverOf({
-      sync: async () => {
-        disk.refuse(true)
-        ran = true
-        return { imported: 5 }
-      },
-    }),
-  })
-  t.teardown(() => worker.stop())
-  await worker.start()
-  const queue = await openQueue({ db: disk.db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS, resolver: resolverOf({}) })
+  const queue = await refusingWorker(t, disk, () => ({ imported: 5 }))
   const job = await queue.submit('sync', {})
-  await eventually(async () => (ran ? true : undefined), 'the worker to run the job')
   const deps = executionDeps({ db: disk.db, config: testConfig(), logger: testLogger(), timings: FAST_TIMINGS }, { retryWrites: false })
   // The outcome is told before this wait subscribes: it must not be missed.
   await eventually(async () => (deps.signals.unrecordedOutcome(job.id) ? true : undefined), 'the outcome to be refused')

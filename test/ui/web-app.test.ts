@@ -141,9 +141,10 @@ t.test('sign in, search, read, follow a link, edit, and nothing in a page runs',
   t.equal(await page.$eval('.snippet', (s) => s.textContent), 'Gamma who seen Ada Rottnest We counted wombats there.', 'wikilinks, table pipes and block ids are gone from a snippet')
   t.same(await page.$$eval('.snippet mark', (marks) => marks.map((m) => m.textContent)), ['wombats'], 'the matched word is marked')
   await page.goto(`${server.base}/ui#/search/quokkas`)
-  await page.waitForSelector('#filters select[name="mode"]')
+  // The previous search's page is still up until this one renders: wait for this one's heading.
+  await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Search: quokkas' && document.querySelector('#filters select[name="mode"]') !== null`)
   await page.select('#filters select[name="mode"]', 'query')
-  await page.waitForSelector('p[role="note"]')
+  await page.waitForFunction(`document.querySelector('p[role="note"]') !== null && document.querySelector('.results a.result') !== null`)
   t.same(await page.$$eval('.results a.result', (links) => links.map((a) => a.textContent)), ['Alpha'], 'hybrid mode answers, keyword-only without embeddings, and says so')
 
   await page.goto(`${server.base}/ui#/tokens`)

@@ -71,7 +71,10 @@ fi
 # the baseline compiler. BRAIN_WASM_TIER=auto runs the suite with each command's own choice.
 export BRAIN_WASM_TIER="${BRAIN_WASM_TIER:-baseline}"
 node_args=()
-if [ "$BRAIN_WASM_TIER" = baseline ]; then node_args=(--node-arg=--liftoff-only); fi
+# tap's process tracker would load itself into every process a test spawns (see the script);
+# BRAIN_TEST_TRACK_CHILDREN=1 keeps it there.
+if [ "${BRAIN_TEST_TRACK_CHILDREN:-}" != 1 ]; then node_args+=("--node-arg=--import=$PWD/scripts/test-plain-children.mjs"); fi
+if [ "$BRAIN_WASM_TIER" = baseline ]; then node_args+=(--node-arg=--liftoff-only); fi
 log=$(mktemp)
 set +e
 npx tap --disable-coverage --allow-empty-coverage --timeout=600 --jobs="${BRAIN_TEST_JOBS:-2}" "${node_args[@]}" --reporter=tap "${files[@]}" | tee "$log"

@@ -182,6 +182,13 @@ export async function openPostgres(options: PgOpenOptions): Promise<Database> {
         throw asLostConnection(err)
       })
       let broken: Error | undefined
+      // A checked-out client has no pool error handler, and node-postgres emits the loss of its
+      // connection as an 'error' event as well as failing the statement: without this listener a
+      // server that dies under a statement (a PANIC on a full disk) would crash the process.
+      const onLost = (err: Error): void => {
+        broken ??= err
+      }
+      client.on('error', onLost)
       try {
         await client.query('BEGIN')
         const result = await fn(executor(client, false))
@@ -194,6 +201,7 @@ export async function openPostgres(options: PgOpenOptions): Promise<Database> {
         else await client.query('ROLLBACK').catch(() => undefined)
         throw failure
       } finally {
+        client.off('error', onLost)
         client.release(broken)
       }
     },

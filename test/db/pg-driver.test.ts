@@ -1,3 +1,4 @@
+import { connect, createServer, type Socket } from 'node:net'
 import t from 'tap'
 import { isLostConnection, openPostgres } from '../../src/db/pg-driver.js'
 import { createPgDatabase } from '../helpers/engines.js'
@@ -86,5 +87,47 @@ t.test('a connection killed under a statement is database_connection_lost, and t
   const sleeper = "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query = 'SELECT pg_sleep(5)'"
   while ((await other.query<{ ended: boolean }>(sleeper)).rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
   t.match(await cut, { code: 'database_connection_lost', hint: /Run the command again/ })
+  t.same((await db.query<{ one: number }>('SELECT 1 AS one')).rows, [{ one: 1 }], 'the pool hands out a working connection')
+})
+
+t.test('a transaction whose connection drops under a statement without a word from the server is database_connection_lost, not a crash', async (t) => {
+  const created = await createPgDatabase({ migrated: false })
+  const server = new URL(created.url)
+  // A relay in front of the server, to drop connections as a crashed server or a cut network does: no error message, the socket just ends.
+  const sockets = new Set<Socket>()
+  const relay = createServer((client) => {
+    const upstream = connect(Number(server.port), server.hostname)
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('error', () => undefined)
+      socket.on('close', () => sockets.delete(socket))
+    }
+    client.pipe(upstream).pipe(client)
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+  })
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve))
+  const address = relay.address()
+  const relayed = new URL(created.url)
+  relayed.port = String(typeof address === 'object' && address ? address.port : 0)
+  const db = await openPostgres({ url: relayed.toString(), statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false, maxConnections: 2 })
+  const other = await openPostgres({ url: created.url, statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false })
+  t.teardown(async () => {
+    await db.close()
+    await other.close()
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => relay.close(resolve))
+    await created.drop()
+  })
+  const cut = db
+    .transaction((tx) => tx.query('SELECT pg_sleep(5)'))
+    .then(
+      () => null,
+      (err: unknown) => err,
+    )
+  const sleeping = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(5)' AND state = 'active'"
+  while ((await other.query(sleeping)).rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (const socket of sockets) socket.destroy()
+  t.match(await cut, { code: 'database_connection_lost' })
   t.same((await db.query<{ one: number }>('SELECT 1 AS one')).rows, [{ one: 1 }], 'the pool hands out a working connection')
 })

@@ -6,45 +6,13 @@
  * intact. Without root, pg-driver's unit test covers the mapping of 53100.
  */
 import t from 'tap'
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import { runBrain, stopPid, stopService, type CliResult } from '../helpers/cli.js'
-import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js'
-import { freeBytes, mountTmpfs, unmount } from '../helpers/small-disk.js'
-
-const MiB = 1024 * 1024
-
-/**
- * Writes a file that leaves about `leave` bytes free on the filesystem holding `dir`, a block at
- * a time: the server writes to the same disk meanwhile, so the free space moves under us.
- */
-function fillLeaving(dir: string, path: string, leave: number): void {
-  const block = Buffer.alloc(MiB, 7)
-  const fd = openSync(path, 'w')
-  try {
-    for (let free = freeBytes(dir); free > leave; free = freeBytes(dir)) {
-      try {
-        writeSync(fd, block, 0, Math.min(MiB, free - leave))
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOSPC') return
-        throw err
-      }
-    }
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** The postmaster's pid, from the first line of its pid file. */
-function postmasterPid(cluster: PgCluster): number | null {
-  try {
-    return Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
-  } catch {
-    return null
-  }
-}
+import { postmasterPid, startPgCluster, type PgCluster } from '../helpers/pg-cluster.js'
+import { fillLeaving, mountTmpfs, unmount } from '../helpers/small-disk.js'
 
 function errorOf(result: CliResult): { class: string; code: string; message: string; hint?: string } {
   return result.json<{ error: { class: string; code: string; message: string; hint?: string } }>().error

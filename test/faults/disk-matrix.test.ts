@@ -7,8 +7,8 @@
  *
  * The embedded engine checks its free-space reading before each write, so the reading is what the
  * test controls: it drops below the reserve at the write chosen. The tmpfs tests beside this one
- * fill a real disk for import and put; the server engine's full disk is PostgreSQL's own error
- * (test/db/server-full-disk).
+ * fill a real disk for import and put. The same matrix on the server engine, where the full disk
+ * is PostgreSQL's own error on a real small disk, is server-disk-matrix.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

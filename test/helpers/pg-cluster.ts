@@ -4,7 +4,7 @@
  * because PostgreSQL refuses to run as root.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -109,5 +109,14 @@ export async function startPgCluster(options: PgClusterOptions = {}): Promise<Pg
         rmSync(dir, { recursive: true, force: true })
       }
     },
+  }
+}
+
+/** The postmaster's pid, from the first line of its pid file; null once the server is gone. */
+export function postmasterPid(cluster: PgCluster): number | null {
+  try {
+    return Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
+  } catch {
+    return null
   }
 }

@@ -1,9 +1,11 @@
 /**
  * Small real filesystems for full-disk tests: a tmpfs mounted at a folder (root only), its free
- * space, and an unmount that waits for the processes still using it.
+ * space, a file that fills it, and an unmount that waits for the processes still using it.
  */
 import { spawnSync } from 'node:child_process'
-import { statfsSync } from 'node:fs'
+import { closeSync, openSync, statfsSync, writeSync } from 'node:fs'
+
+const MIB = 1024 * 1024
 
 /** Mounts a tmpfs of `size` (e.g. `128m`) at `dir`; false when not root or the mount fails. */
 export function mountTmpfs(dir: string, size: string): boolean {
@@ -27,4 +29,25 @@ export async function unmount(dir: string): Promise<void> {
 export function freeBytes(dir: string): number {
   const stats = statfsSync(dir)
   return Number(stats.bavail) * Number(stats.bsize)
+}
+
+/**
+ * Writes a file that leaves about `leave` bytes free on the filesystem holding `dir`, a block at
+ * a time: a server may write to the same disk meanwhile, so the free space moves under us.
+ */
+export function fillLeaving(dir: string, path: string, leave: number): void {
+  const block = Buffer.alloc(MIB, 7)
+  const fd = openSync(path, 'w')
+  try {
+    for (let free = freeBytes(dir); free > leave; free = freeBytes(dir)) {
+      try {
+        writeSync(fd, block, 0, Math.min(MIB, free - leave))
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOSPC') return
+        throw err
+      }
+    }
+  } finally {
+    closeSync(fd)
+  }
 }

@@ -70,14 +70,13 @@ fi
 # database's WebAssembly (about a second of CPU per process) never pays back: they all stay on
 # the baseline compiler. BRAIN_WASM_TIER=auto runs the suite with each command's own choice.
 export BRAIN_WASM_TIER="${BRAIN_WASM_TIER:-baseline}"
-node_args=()
-# tap's process tracker would load itself into every process a test spawns (see the script);
-# BRAIN_TEST_TRACK_CHILDREN=1 keeps it there.
-if [ "${BRAIN_TEST_TRACK_CHILDREN:-}" != 1 ]; then node_args+=("--node-arg=--import=$PWD/scripts/test-plain-children.mjs"); fi
+# Source maps, so that a failure's stack names the TypeScript line.
+node_args=(--node-arg=--enable-source-maps)
 if [ "$BRAIN_WASM_TIER" = baseline ]; then node_args+=(--node-arg=--liftoff-only); fi
 log=$(mktemp)
 set +e
-npx tap --disable-coverage --allow-empty-coverage --timeout=600 --jobs="${BRAIN_TEST_JOBS:-2}" "${node_args[@]}" --reporter=tap "${files[@]}" | tee "$log"
+# The test files use tap; scripts/run-tests.mjs starts them (see there why not tap's runner).
+node scripts/run-tests.mjs --timeout 600 --jobs "${BRAIN_TEST_JOBS:-2}" "${node_args[@]}" "${files[@]}" | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 # A plain closing line that any CI reader understands.

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+/**
+ * Runs test files, each in its own node process, a few at a time, and reports them as TAP: each
+ * file's own output indented under `# Subtest: <file>`, then `ok N - <file> # time=…ms` (or
+ * `not ok`), as tap's runner prints them with its TAP reporter.
+ *
+ *   node scripts/run-tests.mjs [--jobs 2] [--timeout 600] [--node-arg <arg>]… <files…>
+ *
+ * Why not tap's own runner: it starts every test process with its process tracker, whose loader
+ * thread reads each module the test loads a second time and measures its lines, for coverage this
+ * suite does not collect. That cost about a second of CPU per test file. The test files still use
+ * tap (its assertions, its subtests, its per-file timeout through TAP_TIMEOUT); only the process
+ * that starts them is this one.
+ *
+ * A file passes when its process exits with status 0 and its output ends the plan it printed
+ * (`1..N` at the top level). A file still running at the timeout gets SIGALRM, on which tap
+ * prints what it was waiting for, then SIGKILL ten seconds later.
+ */
+import { spawn } from 'node:child_process'
+
+const args = process.argv.slice(2)
+let jobs = 2
+let timeoutS = 600
+const nodeArgs = []
+const files = []
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--jobs') jobs = Math.max(1, Number(args[++i]))
+  else if (args[i] === '--timeout') timeoutS = Number(args[++i])
+  else if (args[i] === '--node-arg') nodeArgs.push(args[++i])
+  else if (args[i].startsWith('--node-arg=')) nodeArgs.push(args[i].slice('--node-arg='.length))
+  else files.push(args[i])
+}
+
+const started = Date.now()
+const running = new Set()
+let failed = 0
+let reported = 0
+/** Results in completion order; each is printed whole, so two files never interleave. */
+const print = (text) => process.stdout.write(text)
+
+/** The top-level plan line of a file's TAP, if it printed one. */
+const topLevelPlan = (output) => /^1\.\.\d+/m.test(output)
+
+function runFile(file, childId, jobId) {
+  return new Promise((resolve) => {
+    const fileStarted = performance.now()
+    const child = spawn(process.execPath, [...nodeArgs, file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TAP: '1', TAP_TIMEOUT: String(timeoutS), TAP_CHILD_ID: String(childId), TAP_JOB_ID: String(jobId) },
+    })
+    running.add(child)
+    const chunks = []
+    child.stdout.on('data', (chunk) => chunks.push(chunk))
+    let timedOut = false
+    let killTimer = null
+    // tap's own per-file timer (TAP_TIMEOUT) normally ends a stuck file first; this is the backstop.
+    const alarm = setTimeout(
+      () => {
+        timedOut = true
+        child.kill('SIGALRM')
+        killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      },
+      timeoutS * 1000 + 5_000,
+    )
+    child.on('error', (err) => chunks.push(Buffer.from(`not ok 1 - could not start: ${err.message}\n`)))
+    child.on('close', (code, signal) => {
+      clearTimeout(alarm)
+      if (killTimer) clearTimeout(killTimer)
+      running.delete(child)
+      const output = Buffer.concat(chunks).toString('utf8')
+      const ms = (performance.now() - fileStarted).toFixed(3)
+      const ok = code === 0 && signal === null && !timedOut && topLevelPlan(output)
+      resolve({ file, output, ms, ok, code, signal, timedOut })
+    })
+  })
+}
+
+function report(result) {
+  reported += 1
+  const body = result.output.replace(/\n$/, '')
+  let text = `# Subtest: ${result.file}\n`
+  if (body.length > 0) text += `${body.replace(/^/gm, '    ')}\n`
+  if (result.ok) {
+    text += `ok ${reported} - ${result.file} # time=${result.ms}ms\n`
+  } else {
+    failed += 1
+    const why = result.timedOut
+      ? `timed out after ${timeoutS} s`
+      : result.signal
+        ? `ended by ${result.signal}`
+        : result.code !== 0
+          ? `exit status ${result.code}`
+          : 'no plan printed (the file ended early)'
+    text += `not ok ${reported} - ${result.file} # time=${result.ms}ms\n  ---\n  reason: ${JSON.stringify(why)}\n  ...\n`
+  }
+  print(text)
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of running) child.kill(signal)
+    process.exit(130)
+  })
+}
+
+print('TAP version 14\n')
+let next = 0
+async function worker(jobId) {
+  while (next < files.length) {
+    const index = next++
+    report(await runFile(files[index], index + 1, jobId))
+  }
+}
+await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, (_, i) => worker(i)))
+print(`1..${files.length}\n# { total: ${files.length}, pass: ${files.length - failed}, fail: ${failed} }\n# time=${Date.now() - started}ms\n`)
+process.exitCode = failed > 0 ? 1 : 0

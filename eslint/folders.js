@@ -110,7 +110,8 @@ export const FOLDERS = {
   convert: { layer: 'capability', imports: ['chunking', 'errors', 'util'] },
   // links asks convert which document names make a single page (a link to a PDF is a page link)
   links: { layer: 'capability', imports: ['chunking', 'config', 'convert', 'db', 'errors', 'util'] },
-  pages: { layer: 'capability', imports: ['chunking', 'code', 'db', 'embedding', 'errors', 'history', 'links', 'util'] },
+  // pages reads the front matter that Org, Logseq and Notion files carry in their own ways through convert's parsers
+  pages: { layer: 'capability', imports: ['chunking', 'code', 'convert', 'db', 'embedding', 'errors', 'history', 'links', 'util'] },
   memory: { layer: 'capability', imports: ['db', 'embedding', 'errors', 'links', 'pages'] },
   'intake/sources': { layer: 'capability', imports: ['chunking', 'db', 'errors', 'pages'] },
   'intake/import': { layer: 'capability', imports: ['convert', 'db', 'embedding', 'errors', 'history', 'intake/sources', 'pages'] },

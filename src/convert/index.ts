@@ -1,6 +1,8 @@
 /**
  * Converters: turn document files (PDF, web pages, mail, Word, EPUB books, notebooks, Evernote
- * exports, AI chat exports, messenger chats, agent transcripts) into page drafts.
+ * exports, AI chat exports, messenger chats, agent transcripts) into page drafts, and read what
+ * note formats say of a note in their own syntax (an Org header and title, a Logseq journal day's
+ * name, a Notion export's properties), which pages take as front matter and titles.
  *
  * Each converter is pure — bytes, name and content type in, drafts out — with no network and no
  * content run; `convert` applies the size cap before any parsing, and `convertBounded` runs it in
@@ -24,6 +26,10 @@ export { detectChat } from './chat.js'
 export { converterFor, exportFolders, SNIFF_BYTES, isDocumentPath, isSinglePageDocumentName, type ConverterKind, type ExportFolder, type ExportFolders } from './detect.js'
 export { hashBytes, hashFiles, renderDraft } from './render.js'
 export { convertBounded } from './bounded.js'
+export { orgHeaderFrontmatter } from './org-header.js'
+export { markupTitle } from './markup-title.js'
+export { journalFormatsFromConfig, journalGraphFolder, journalTitle, type JournalFormats } from './logseq-journal.js'
+export { NOTION_EXPORT_NAME, notionPropertyLines } from './notion-export.js'
 export { partBytes, splitExport, splitKindFor, type ExportPart, type SplitKind, type SplitOptions } from './split.js'
 
 /** Converts one file in this thread; entry paths use `convertBounded` instead. */

@@ -10,7 +10,7 @@
 export { OPERATIONS, TOOLS, findTool, listTools, type ListedTool } from './catalogue.js'
 export { ALL_TOOLS, TOOL_PROFILES, profileTools, resolveToolSelection, type ToolProfileName, type ToolSelection } from './profiles.js'
 export { defineOperation, type Operation, type CliShape, type CliOption, type TextView } from './operation.js'
-export type { OperationContext, Brain } from './context.js'
+export type { CallContext, Brain } from './call-context.js'
 export { sourceLine } from './system.js'
 export { listSupervisorEventsTool, supervisorEventLine } from './operate.js'
 export { exportFilesTool } from './export.js'

@@ -43,6 +43,7 @@ export const FOLDERS = {
       'activity',
       'answers',
       'auth',
+      'backup',
       'code',
       'config',
       'db',
@@ -69,6 +70,7 @@ export const FOLDERS = {
     layer: 'operations',
     imports: [
       'agents',
+      'backup',
       'config',
       'convert',
       'db',
@@ -95,6 +97,7 @@ export const FOLDERS = {
   oauth: { layer: 'capability', imports: ['auth', 'db', 'errors'] },
   'releases/version': { layer: 'capability', imports: ['errors', 'util'] },
   'releases/update': { layer: 'capability', imports: ['config', 'errors', 'releases/version'] },
+  backup: { layer: 'capability', imports: ['config', 'db', 'errors', 'releases/version'] },
   skills: { layer: 'capability', imports: ['util'] },
   queue: { layer: 'capability', imports: ['config', 'db', 'errors', 'util'] },
   history: { layer: 'capability', imports: ['config', 'db', 'errors'] },
@@ -107,7 +110,8 @@ export const FOLDERS = {
   convert: { layer: 'capability', imports: ['chunking', 'errors', 'util'] },
   // links asks convert which document names make a single page (a link to a PDF is a page link)
   links: { layer: 'capability', imports: ['chunking', 'config', 'convert', 'db', 'errors', 'util'] },
-  pages: { layer: 'capability', imports: ['chunking', 'code', 'db', 'embedding', 'errors', 'history', 'links', 'util'] },
+  // pages reads the front matter that Org, Logseq and Notion files carry in their own ways through convert's parsers
+  pages: { layer: 'capability', imports: ['chunking', 'code', 'convert', 'db', 'embedding', 'errors', 'history', 'links', 'util'] },
   memory: { layer: 'capability', imports: ['db', 'embedding', 'errors', 'links', 'pages'] },
   'intake/sources': { layer: 'capability', imports: ['chunking', 'db', 'errors', 'pages'] },
   'intake/import': { layer: 'capability', imports: ['convert', 'db', 'embedding', 'errors', 'history', 'intake/sources', 'pages'] },
@@ -119,7 +123,7 @@ export const FOLDERS = {
   agents: { layer: 'capability', imports: ['config', 'convert', 'db', 'errors', 'models', 'pages', 'util'] },
   'releases/upgrade': { layer: 'capability', imports: ['config', 'db', 'errors', 'frontmatter', 'intake/sources', 'releases/version'] },
   answers: { layer: 'capability', imports: ['config', 'db', 'embedding', 'errors', 'search'] },
-  doctor: { layer: 'capability', imports: ['agents', 'answers', 'config', 'db', 'errors', 'history', 'intake/sources', 'models', 'queue', 'releases/upgrade', 'util'] },
+  doctor: { layer: 'capability', imports: ['agents', 'answers', 'backup', 'config', 'db', 'errors', 'history', 'intake/sources', 'models', 'queue', 'releases/upgrade', 'util'] },
   // integrations reports its recipes' checks in doctor's check shape
   integrations: { layer: 'capability', imports: ['config', 'db', 'doctor', 'errors', 'util'] },
 
@@ -210,7 +214,7 @@ export const DEEP_IMPORTS = {
  */
 export const LAZY_ENTRIES = {
   config: ['home.ts'],
-  db: ['backup-archive.ts', 'backup.ts', 'open.ts', 'repair.ts', 'restore.ts'],
+  db: ['open.ts'],
   http: ['api-route.ts', 'limits.ts', 'server.ts', 'ui-route.ts', 'ui-sessions.ts'],
   'intake/ingestion': ['plugins.ts', 'run-daemon.ts'],
   mcp: ['dispatch.ts', 'remote-client.ts', 'remote-oauth.ts', 'server.ts'],

@@ -1,6 +1,7 @@
 // Checks what the linter cannot see file by file: that every src/<folder>/index.ts header states
-// the folder's "May import:" list exactly as eslint/folders.js declares it, and that no import
-// cycle exists among the files of src/, workers/ and supervisor/ — type-only imports, re-exports
+// the folder's "May import:" list exactly as eslint/folders.js declares it, that
+// docs/architecture.md states the same lists and draws the floors the table makes, and that no
+// import cycle exists among the files of src/, workers/ and supervisor/ — type-only imports, re-exports
 // and import() calls included. Exits 1 and lists the problems. With --write it rewrites the
 // headers' "May import:" lines from the table instead of reporting them. A room (ROOMS) is checked
 // for what it may hold: sub-folders and an index.ts that describes them, exports nothing and states
@@ -10,6 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { DEEP_IMPORTS, FOLDERS, LAZY_ENTRIES, ROOMS } from '../eslint/folders.js'
+import { documentDrawing, drawingBlock } from './draw-architecture.mjs'
 
 const defaultRoot = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -181,7 +183,10 @@ export function headerProblems(root = defaultRoot) {
   return problems
 }
 
-/** Folders whose row in docs/architecture.md is missing or states another "may import" list than the table. */
+/**
+ * What docs/architecture.md says otherwise than the table: a folder whose row is missing or states
+ * another "may import" list, or a drawing of the floors other than the one the table makes.
+ */
 export function documentProblems(root = defaultRoot) {
   const text = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8')
   const rows = new Map()
@@ -195,6 +200,9 @@ export function documentProblems(root = defaultRoot) {
     if (row === undefined) problems.push(`docs/architecture.md has no row for ${name}`)
     else if (row !== importsLine(rule)) problems.push(`docs/architecture.md says ${name} may import "${row}", the table "${importsLine(rule)}"`)
   }
+  const drawing = documentDrawing(text)
+  if (drawing === undefined) problems.push('docs/architecture.md has no drawing between the markers scripts/draw-architecture.mjs writes')
+  else if (drawing !== drawingBlock()) problems.push('docs/architecture.md draws other floors than eslint/folders.js makes: run node scripts/draw-architecture.mjs --write')
   return problems
 }
 
@@ -236,5 +244,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     process.stderr.write(`${problems.join('\n')}\n`)
     process.exit(1)
   }
-  process.stdout.write(`check-architecture: ${Object.keys(FOLDERS).length} folders declared alike in eslint/folders.js, their headers and docs/architecture.md; no import cycle\n`)
+  process.stdout.write(
+    `check-architecture: ${Object.keys(FOLDERS).length} folders declared alike in eslint/folders.js, their headers and docs/architecture.md (its drawing included); no import cycle\n`,
+  )
 }

@@ -1,8 +1,6 @@
-import { backupSettings, processEnv } from '../src/config/index.js'
-import { backupsDir, createBackup, listBackups, pruneBackups } from '../src/db/index.js'
+import { backupPlace, backupSettings, backupsDir, createBackup, listBackups, pruneBackups } from '../src/backup/index.js'
 import { NotAvailableError } from '../src/errors/index.js'
 import { defineJob } from '../src/queue/index.js'
-import { currentVersion } from '../src/releases/version/index.js'
 
 /**
  * The autopilot's backup phase: an embedded brain is backed up once per `backup.interval` into
@@ -23,7 +21,7 @@ export default defineJob({
     if (!ctx.data.force && age !== null && settings.intervalMs > 0 && age < settings.intervalMs) {
       throw new NotAvailableError('backup_not_due', `The newest backup (${newest!.created_at}) is younger than backup.interval.`)
     }
-    const made = await createBackup(ctx.db, { home: ctx.config.home, engine: ctx.config.engine, brainVersion: currentVersion(), env: processEnv() })
+    const made = await createBackup(ctx.db, backupPlace(ctx.config))
     const pruned = pruneBackups(dir, settings.keep)
     return { ...made, pruned, keep: settings.keep }
   },

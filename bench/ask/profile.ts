@@ -15,7 +15,7 @@ import { buildContextPack } from '../../src/answers/index.js'
 import { chunksById, definitionsNamed, linkedPages, pagesById } from '../../src/answers/gather.js'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
 import { importFolder } from '../../src/intake/import/index.js'
-import { query, type SearchContext } from '../../src/search/index.js'
+import { query, type SearchDeps } from '../../src/search/index.js'
 import { writeMarkdownCorpus } from '../import/corpus.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 
@@ -33,7 +33,7 @@ async function profile(engine: BenchEngine, root: string, runs: number, fresh: b
   try {
     await importFolder(db, root, { strategy: 'markdown', sourceId: 'default', embedder: null })
     const embedder = createEmbeddingProvider({ provider: 'local' })
-    const search: SearchContext = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
+    const search: SearchDeps = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
     await buildContextPack({ search }, QUESTION)
     const stages: Record<string, number[]> = { embed: [], query: [], chunks: [], pages: [], links: [], definitions: [], pack: [] }
     for (let i = 0; i < runs; i++) {

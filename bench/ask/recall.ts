@@ -13,7 +13,7 @@ import { chunksById } from '../../src/answers/gather.js'
 import type { Database } from '../../src/db/types.js'
 import { countTokens, createEmbeddingProvider, type EmbeddingProvider } from '../../src/embedding/index.js'
 import { importPage } from '../../src/pages/index.js'
-import { query, type SearchContext } from '../../src/search/index.js'
+import { query, type SearchDeps } from '../../src/search/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 import { builtinDataset, loadBeirDataset, type Dataset } from '../retrieval/datasets.js'
@@ -33,7 +33,7 @@ async function loadDocs(db: Database, dataset: Dataset, embedder: EmbeddingProvi
  * each hit as the pack prints an item, under a numbered line naming its page, so the two pay
  * the same for being citable.
  */
-async function queryWithin(search: SearchContext, text: string, budget: number, cited: boolean): Promise<Set<string>> {
+async function queryWithin(search: SearchDeps, text: string, budget: number, cited: boolean): Promise<Set<string>> {
   const response = await query(search, text, { limit: 50 })
   const texts = new Map(
     (
@@ -62,7 +62,7 @@ async function runSet(engine: BenchEngine, dataset: Dataset, embedder: Embedding
   const { db, close } = await openBenchDatabase(engine)
   try {
     await loadDocs(db, dataset, embedder)
-    const search: SearchContext = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
+    const search: SearchDeps = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
     const slugOf = new Map(dataset.docs.map((d) => [d.id, d.slug]))
     for (const budget of BUDGETS) {
       let pack = 0

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { buildContextPack } from '../../src/answers/index.js'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
 import { importFolder } from '../../src/intake/import/index.js'
-import type { SearchContext } from '../../src/search/index.js'
+import type { SearchDeps } from '../../src/search/index.js'
 import { writeMarkdownCorpus } from '../import/corpus.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 
@@ -47,7 +47,7 @@ async function measure(engine: BenchEngine, root: string, runs: number): Promise
     const imported = await importFolder(db, root, { strategy: 'markdown', sourceId: 'default', embedder: null })
     process.stdout.write(`${engine}: ${imported.created} pages, ${imported.chunks} chunks\n`)
     const embedder = createEmbeddingProvider({ provider: 'local' })
-    const search: SearchContext = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
+    const search: SearchDeps = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
     await buildContextPack({ search }, QUESTIONS[0]!)
     const seen = new Set([QUESTIONS[0]!])
     for (const budget of [1000, 2000]) {

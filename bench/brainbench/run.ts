@@ -20,7 +20,7 @@ import { loadConfig } from '../../src/config/index.js'
 import type { Database } from '../../src/db/types.js'
 import { recallContext } from '../../src/agents/index.js'
 import { findTool } from '../../src/operations/catalogue.js'
-import type { OperationContext } from '../../src/operations/context.js'
+import type { CallContext } from '../../src/operations/call-context.js'
 import { findPage, putPage } from '../../src/pages/index.js'
 import { memoryLogger } from '../../src/util/logger.js'
 import { openBenchDatabase } from '../lib/engines.js'
@@ -54,12 +54,12 @@ interface Loaded {
 
 const HARNESS = 'brainbench'
 
-function context(db: Database, home: string): OperationContext {
+function context(db: Database, home: string): CallContext {
   const config = loadConfig({ env: { BRAIN_HOME: home, BRAIN_EMBEDDING_PROVIDER: 'local' } })
   return { brain: async () => ({ db, config }), logger: memoryLogger(), dryRun: false, remote: false, scopes: null, remoteSlugPrefixes: [], caller: null }
 }
 
-async function call<T>(ctx: OperationContext, name: string, args: Record<string, unknown>): Promise<T> {
+async function call<T>(ctx: CallContext, name: string, args: Record<string, unknown>): Promise<T> {
   const op = findTool(name)
   if (!op) throw new Error(`no operation named ${name}`)
   return (await op.run(ctx, op.input.parse(args))) as T
@@ -103,7 +103,7 @@ async function seed(db: Database, fixture: Fixture): Promise<Map<string, Set<str
 }
 
 /** Replays the user turns through recall; assistant turns only carry the conversation on. */
-async function replay(ctx: OperationContext, l: Loaded, seeded: Map<string, Set<string>>, tallies: Tally[], session: string): Promise<Set<string>> {
+async function replay(ctx: CallContext, l: Loaded, seeded: Map<string, Set<string>>, tallies: Tally[], session: string): Promise<Set<string>> {
   const source = l.fixture.active_source ?? 'default'
   const injected = new Set<string>()
   for (const turn of l.fixture.turns) {
@@ -128,13 +128,13 @@ interface VersionsOut {
 }
 
 /** Whether the page's history, as `brain history` shows it, says remember wrote it for this harness and session. */
-async function provenanceKept(ctx: OperationContext, source: string, slug: string, session: string): Promise<boolean> {
+async function provenanceKept(ctx: CallContext, source: string, slug: string, session: string): Promise<boolean> {
   const { versions } = await call<VersionsOut>(ctx, 'list_versions', { slug, source })
   return versions.some((v) => v.via === 'remember' && (v.by ?? '').split(' ').includes(`harness=${HARNESS}`) && (v.by ?? '').split(' ').includes(`session=${session}`))
 }
 
 /** Records each user turn that carries gold facts with remember, then probes the entity pages. */
-async function writeBack(ctx: OperationContext, db: Database, l: Loaded, tally: Tally, session: string, aboutFrom: 'gold' | 'text'): Promise<void> {
+async function writeBack(ctx: CallContext, db: Database, l: Loaded, tally: Tally, session: string, aboutFrom: 'gold' | 'text'): Promise<void> {
   const source = l.fixture.active_source ?? 'default'
   for (const turn of l.fixture.turns) {
     const facts = l.gold.turns[String(turn.turn_id)]?.gold_facts ?? []
@@ -158,7 +158,7 @@ async function writeBack(ctx: OperationContext, db: Database, l: Loaded, tally: 
   }
 }
 
-async function fresh(): Promise<{ db: Database; ctx: OperationContext; close: () => Promise<void> }> {
+async function fresh(): Promise<{ db: Database; ctx: CallContext; close: () => Promise<void> }> {
   const home = mkdtempSync(join(tmpdir(), 'brainbench-'))
   const { db, close } = await openBenchDatabase('pglite')
   return { db, ctx: context(db, home), close: async () => (await close(), rmSync(home, { recursive: true, force: true })) }
@@ -232,7 +232,7 @@ async function main(argv: string[]): Promise<void> {
       continue
     }
     const recallCells = (['know-to-ask', 'push'] as const).filter((c) => l.fixture.suites.includes(c)).map((c) => tallies[c])
-    const runs: Array<(ctx: OperationContext, db: Database, seeded: Map<string, Set<string>>) => Promise<unknown>> = []
+    const runs: Array<(ctx: CallContext, db: Database, seeded: Map<string, Set<string>>) => Promise<unknown>> = []
     const session = `bb-${l.fixture.fixture_id}`
     if (recallCells.length > 0) runs.push((ctx, _db, seeded) => replay(ctx, l, seeded, recallCells, session))
     if (l.fixture.suites.includes('write-back')) {

@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { codeCallees, codeCallers, codeDef, codeRefs } from '../../src/code/index.js'
 import type { Database } from '../../src/db/types.js'
 import type { EmbeddingProvider } from '../../src/embedding/index.js'
-import { query, searchContext } from '../../src/search/index.js'
+import { query, searchDeps } from '../../src/search/index.js'
 import { importFolder } from '../../src/intake/import/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
@@ -89,7 +89,7 @@ interface QualityRow {
 }
 
 async function quality(engine: BenchEngine, db: Database): Promise<QualityRow[]> {
-  const context = { ...searchContext(db, { search: { excludeRaw: null, sourceBoostRaw: null }, embedding: undefined as never }), embedder: noEmbedder }
+  const context = { ...searchDeps(db, { search: { excludeRaw: null, sourceBoostRaw: null }, embedding: undefined as never }), embedder: noEmbedder }
   const rows: QualityRow[] = []
   for (const kind of KINDS) {
     const questions = QUESTIONS.filter((q) => q.kind === kind)

@@ -16,7 +16,7 @@ import { createToken } from '../../src/auth/index.js'
 import { loadConfig } from '../../src/config/index.js'
 import { createBrainHttpServer, mcpBuckets } from '../../src/http/index.js'
 import { ingestRoutes } from '../../src/http/ingest-route.js'
-import { search, searchContext } from '../../src/search/index.js'
+import { search, searchDeps } from '../../src/search/index.js'
 import { silentLogger } from '../../src/util/logger.js'
 import { Worker } from '../../src/queue/worker.js'
 import { defaultResolver } from '../../workers/registry.js'
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     if (Number(rows[0]!.n) === 0) break
     await new Promise((r) => setTimeout(r, 200))
   }
-  const ctx = searchContext(db, config)
+  const ctx = searchDeps(db, config)
   const latencies: number[] = []
   for (let s = 0; s < samples; s++) {
     const i = 1_000_000 + s

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildContextPack } from '../../src/answers/index.js'
 import { importFolder } from '../../src/intake/import/index.js'
-import type { SearchContext } from '../../src/search/index.js'
+import type { SearchDeps } from '../../src/search/index.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 import { CATEGORIES, readLocomo, turnFile, turnOfTitle, turnPage, type Conversation } from './locomo.js'
 
@@ -79,7 +79,7 @@ async function measure(engine: BenchEngine, conversations: Conversation[], root:
     }
     const pages = conversations.reduce((s, c) => s + c.turns.length, 0)
     process.stdout.write(`${engine}: ${pages} pages in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
-    const search: SearchContext = { db, settings: { excludeRaw: null, sourceBoostRaw: null } }
+    const search: SearchDeps = { db, settings: { excludeRaw: null, sourceBoostRaw: null } }
     for (const budget of budgets) {
       const outcomes: Outcome[] = []
       for (const [index, conversation] of conversations.entries()) {

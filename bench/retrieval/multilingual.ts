@@ -30,7 +30,7 @@ import { createRequire } from 'node:module'
 import type { Database } from '../../src/db/types.js'
 import { createEmbeddingProvider, type EmbeddingProvider } from '../../src/embedding/index.js'
 import { importPages } from '../../src/pages/import-batch.js'
-import { query, search, setSearchLanguage, type SearchContext } from '../../src/search/index.js'
+import { query, search, setSearchLanguage, type SearchDeps } from '../../src/search/index.js'
 import { firstSearchTextFunction } from '../../test/helpers/first-segmenter.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
 import { cachingEmbedder } from './embed-cache.js'
@@ -108,7 +108,7 @@ async function ftsRanks(db: Database, config: string, set: LanguageSet): Promise
   return scores
 }
 
-async function brainScores(context: SearchContext, set: LanguageSet, mode: 'keyword' | 'hybrid'): Promise<number> {
+async function brainScores(context: SearchDeps, set: LanguageSet, mode: 'keyword' | 'hybrid'): Promise<number> {
   const scores: number[] = []
   for (const q of set.queries) {
     const response = mode === 'keyword' ? await search(context, q.text, { limit: 10 }) : await query(context, q.text, { limit: 10, rerank: false })
@@ -155,7 +155,7 @@ async function runLanguage(engine: BenchEngine, set: LanguageSet, embedder: Embe
       set.docs.map((d) => ({ slug: d.slug, kind: 'markdown' as const, content: d.content })),
       { embedder },
     )
-    const context: SearchContext = { db, settings: { excludeRaw: null, sourceBoostRaw: null, graphBoost: false }, ...(embedder ? { embedder } : {}) }
+    const context: SearchDeps = { db, settings: { excludeRaw: null, sourceBoostRaw: null, graphBoost: false }, ...(embedder ? { embedder } : {}) }
     const ndcg10: LanguageReport['ndcg10'] = {}
     ndcg10.fts = mean(await ftsRanks(db, config, set))
     ndcg10['keyword english'] = await brainScores(context, set, 'keyword')

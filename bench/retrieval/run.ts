@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import type { Database } from '../../src/db/types.js'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
 import { importPage } from '../../src/pages/index.js'
-import { query, search, vectorSearch, type SearchContext } from '../../src/search/index.js'
+import { query, search, vectorSearch, type SearchDeps } from '../../src/search/index.js'
 import { queryTerms } from '../../src/search/rows.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
@@ -80,7 +80,7 @@ async function paraphraseViolations(db: Database, dataset: Dataset): Promise<str
 /** `--graph-boost`: every search runs with graph-aware ranking (src/search/graph-boost.ts). */
 const GRAPH_BOOST = process.argv.includes('--graph-boost')
 
-async function rankedSlugs(context: SearchContext, mode: Exclude<Mode, 'bm25'>, text: string): Promise<string[]> {
+async function rankedSlugs(context: SearchDeps, mode: Exclude<Mode, 'bm25'>, text: string): Promise<string[]> {
   const options = { limit: 10, graphBoost: GRAPH_BOOST }
   const response = mode === 'keyword' ? await search(context, text, options) : mode === 'vector' ? await vectorSearch(context, text, options) : await query(context, text, options)
   if (mode === 'hybrid' && response.keyword_only) throw new Error(`hybrid ran keyword-only: ${response.notice}`)
@@ -110,7 +110,7 @@ export async function runDataset(engine: BenchEngine, dataset: Dataset, embedder
   const { db, close } = await openBenchDatabase(engine)
   try {
     const chunks = await loadDocs(db, dataset, embedder)
-    const context: SearchContext = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
+    const context: SearchDeps = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
     const idOfSlug = new Map(dataset.docs.map((d) => [d.slug, d.id]))
     const reference = await buildBm25Index(db, dataset.docs)
     const perQuery: Array<{ half: DatasetQuery['half']; byMode: Record<Mode, Scores> }> = []

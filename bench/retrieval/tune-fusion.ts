@@ -16,9 +16,9 @@ import { keywordBound, prepareQuery } from '../../src/search/bm25.js'
 import { withSearchTransaction } from '../../src/search/sql.js'
 import { keywordRows } from '../../src/search/keyword.js'
 import { planSearch } from '../../src/search/options.js'
-import { mapRows } from '../../src/search/context.js'
+import { mapRows } from '../../src/search/deps.js'
 import { fuseHybrid, type FusionSettings } from './page-fusion.js'
-import { vectorSearch, type SearchContext, type SearchResult } from '../../src/search/index.js'
+import { vectorSearch, type SearchDeps, type SearchResult } from '../../src/search/index.js'
 import { importPage } from '../../src/pages/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster } from '../lib/engines.js'
@@ -41,7 +41,7 @@ async function collect(dataset: Dataset, engine: 'pglite' | 'postgres', embedder
   const { db, close } = await openBenchDatabase(engine)
   try {
     for (const doc of dataset.docs) await importPage(db, { slug: doc.slug, kind: doc.kind, content: doc.content, ...(doc.path ? { path: doc.path } : {}) }, { embedder })
-    const context: SearchContext = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
+    const context: SearchDeps = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
     const idOf = new Map(dataset.docs.map((d) => [d.slug, d.id]))
     const out: Lists[] = []
     for (const q of dataset.queries.filter((x) => x.half === 'tune')) {

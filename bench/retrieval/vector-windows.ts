@@ -20,7 +20,7 @@ import { fuseHybrid, type FusionSettings } from './page-fusion.js'
 import { keywordRows } from '../../src/search/keyword.js'
 import { planSearch, resolveSourceBoosts, sourceFactor } from '../../src/search/options.js'
 import { withSearchTransaction } from '../../src/search/sql.js'
-import { search, type SearchContext } from '../../src/search/index.js'
+import { search, type SearchDeps } from '../../src/search/index.js'
 import { estimateTokens } from '../../src/chunking/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { openBenchDatabase, stopBenchCluster } from '../lib/engines.js'
@@ -132,7 +132,7 @@ async function runSet(dataset: Dataset, embedder: CachingEmbedder, variants: rea
   const { db, close } = await openBenchDatabase('pglite')
   try {
     for (const doc of dataset.docs) await importPage(db, { slug: doc.slug, kind: doc.kind, content: doc.content, ...(doc.path ? { path: doc.path } : {}) }, { embedder })
-    const context: SearchContext = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
+    const context: SearchDeps = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
     const boosts = resolveSourceBoosts(null)
     const titles = new Map(dataset.docs.map((d) => [d.slug, titleOf(d.content)]))
     const idOf = new Map(dataset.docs.map((d) => [d.slug, d.id]))

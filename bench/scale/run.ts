@@ -20,7 +20,7 @@ import { importFiles } from '../../src/intake/import/import-files.js'
 import { importFolder } from '../../src/intake/import/index.js'
 import { getBacklinks } from '../../src/links/index.js'
 import { findPage, listPages } from '../../src/pages/index.js'
-import { query, search, type SearchContext } from '../../src/search/index.js'
+import { query, search, type SearchDeps } from '../../src/search/index.js'
 import { keywordRows } from '../../src/search/keyword.js'
 import { planSearch } from '../../src/search/options.js'
 import { withSearchTransaction } from '../../src/search/sql.js'
@@ -88,7 +88,7 @@ async function measure(engine: BenchEngine, root: string, embedPages: number): P
     )
     add('embedded sample', `${embedded.embedded} chunks of the first ${sample.length} notes in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 
-    const context: SearchContext = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
+    const context: SearchDeps = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
     await search(context, QUERIES[0]!)
     await query(context, QUERIES[0]!)
     let rss = process.memoryUsage().rss

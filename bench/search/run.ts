@@ -13,7 +13,7 @@ import { openDatabase } from '../../src/db/open.js'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import type { Database } from '../../src/db/types.js'
 import { createEmbeddingProvider, type EmbeddingProvider } from '../../src/embedding/index.js'
-import { query, search, vectorSearch, type SearchContext } from '../../src/search/index.js'
+import { query, search, vectorSearch, type SearchDeps } from '../../src/search/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { startPgCluster, type PgCluster } from '../../test/helpers/pg-cluster.js'
 import { percentile } from '../retrieval/metrics.js'
@@ -138,7 +138,7 @@ async function measure(engine: Engine, embedder: EmbeddingProvider, pages: numbe
     try {
       process.stderr.write(`${engine}: writing ${pages} pages\n`)
       const loaded = await load(db, embedder, pages)
-      const context: SearchContext = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
+      const context: SearchDeps = { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null } }
       const queries = scaleQueries()
       // The generator is seeded: a longer list starts with `queries` and continues with new ones.
       const warmUp = scaleQueries(queries.length + 30).slice(queries.length)

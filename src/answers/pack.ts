@@ -1,6 +1,6 @@
 import { capToTokenLimit, countTokens } from '../embedding/index.js'
 import { UsageError } from '../errors/index.js'
-import { query, type SearchContext, type SearchResult } from '../search/index.js'
+import { query, type SearchDeps, type SearchResult } from '../search/index.js'
 import { chunksById, definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
 import { renderItem } from './render.js'
@@ -26,7 +26,7 @@ export interface PackOptions {
 }
 
 export interface PackDeps {
-  search: SearchContext
+  search: SearchDeps
   /** cl100k tokens by default (the project's tokenizer). */
   countTokens?: (text: string) => number
 }

@@ -5,7 +5,7 @@ import type { Database } from '../db/index.js'
 import { NotAvailableError } from '../errors/index.js'
 import type { Operation, TextView } from '../operations/index.js'
 import type { JobProgress } from '../queue/index.js'
-import type { BrainContext } from '../service/index.js'
+import type { CommandContext } from '../service/index.js'
 import { toSnakeCaseKeys } from '../util/json-shape.js'
 import { isTerminal, reportError, wantsJson, writeJson } from './output.js'
 
@@ -21,7 +21,7 @@ interface RunOptions {
  * Base of every brain command: the `--json/--no-json` switch, error reporting as the agent
  * envelope, and a helper that opens the configured brain for the length of one command.
  */
-export abstract class BrainCommand extends Command<BrainContext> {
+export abstract class BrainCommand extends Command<CommandContext> {
   json = Option.Boolean('--json', { description: 'Print JSON (default when stdout is not a terminal); --no-json forces text' })
 
   protected abstract run(): Promise<number | void>

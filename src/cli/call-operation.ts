@@ -6,7 +6,7 @@
  */
 import type { Database } from '../db/index.js'
 import { UsageError } from '../errors/index.js'
-import type { Operation, OperationContext } from '../operations/index.js'
+import type { Operation, CallContext } from '../operations/index.js'
 import type { BrainHost, OperationCall } from '../service/index.js'
 
 /** Operations a hook calls, loaded on their own: the whole catalogue would cost the hook's start-up time. */
@@ -55,7 +55,7 @@ export async function callOperation(call: OperationCall, options: CallIn = {}): 
   let opened: Promise<Database> | undefined
   const database = (): Promise<Database> =>
     (opened ??= host ? host.database(config.engine) : import('../db/open.js').then(({ openDatabase }) => openDatabase(config.engine, { brief: options.brief === true })))
-  const ctx: OperationContext = {
+  const ctx: CallContext = {
     brain: async () => ({ db: await database(), config }),
     config: async () => config,
     logger: silentLogger,

@@ -4,7 +4,7 @@ import { currentVersion } from '../releases/version/index.js'
 import { defaultResolver } from '../../workers/registry.js'
 import { registerHandlers } from '../queue/handler.js'
 import { commands } from './commands/index.js'
-import type { BrainContext } from '../service/index.js'
+import type { CommandContext } from '../service/index.js'
 import { isTerminal, reportError, wantsJson } from './output.js'
 
 /** What each option's value is, named in help instead of clipanion's `#0`. */
@@ -29,8 +29,8 @@ function namePlaceholders(text: string): string {
   return lines.map((line) => line.replace(option, (_, indent: string, definition: string, _gap: string, description: string) => `${indent}${definition.padEnd(width)}    ${description}`)).join('\n')
 }
 
-export function buildCli(colors = false): Cli<BrainContext> {
-  const cli = new Cli<BrainContext>({ binaryLabel: 'brain', binaryName: 'brain', binaryVersion: currentVersion(), enableCapture: false, enableColors: colors })
+export function buildCli(colors = false): Cli<CommandContext> {
+  const cli = new Cli<CommandContext>({ binaryLabel: 'brain', binaryName: 'brain', binaryVersion: currentVersion(), enableCapture: false, enableColors: colors })
   const usage = cli.usage.bind(cli)
   cli.usage = ((...args: Parameters<typeof usage>) => namePlaceholders(usage(...args))) as typeof cli.usage
   cli.register(Builtins.HelpCommand)
@@ -40,7 +40,7 @@ export function buildCli(colors = false): Cli<BrainContext> {
 }
 
 /** The command whose path is the longest prefix of argv's words, if any. */
-function closestCommand(cli: Cli<BrainContext>, argv: string[]): { path: string; usage: string } | null {
+function closestCommand(cli: Cli<CommandContext>, argv: string[]): { path: string; usage: string } | null {
   const words = argv.filter((a) => !a.startsWith('-'))
   let best: { path: string; usage: string } | null = null
   for (const definition of cli.definitions()) {
@@ -52,7 +52,7 @@ function closestCommand(cli: Cli<BrainContext>, argv: string[]): { path: string;
   return best
 }
 
-function usageErrorFor(cli: Cli<BrainContext>, argv: string[]): UsageError {
+function usageErrorFor(cli: Cli<CommandContext>, argv: string[]): UsageError {
   const closest = closestCommand(cli, argv)
   if (closest) {
     return new UsageError('invalid_arguments', `Missing or invalid arguments for brain ${closest.path}.`, {
@@ -72,12 +72,12 @@ function usageErrorFor(cli: Cli<BrainContext>, argv: string[]): UsageError {
 }
 
 /** The context of a command run by this process for itself. */
-export function processContext(): BrainContext {
+export function processContext(): CommandContext {
   return { ...Cli.defaultContext, cwd: process.cwd() }
 }
 
 /** Runs one command line; usage errors become one line (or the JSON envelope) and exit 1. */
-export async function runCli(argv: string[], context: BrainContext = processContext()): Promise<number> {
+export async function runCli(argv: string[], context: CommandContext = processContext()): Promise<number> {
   // The composition root: the queue runs the job handlers of workers/ through this registry.
   registerHandlers(defaultResolver)
   const cli = buildCli(isTerminal(context.stdout))

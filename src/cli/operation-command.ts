@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import { UsageError, ValidationError } from '../errors/index.js'
 import type { CliOption, CliShape, Operation } from '../operations/index.js'
 import { BrainCommand } from './brain-command.js'
-import type { BrainContext } from '../service/index.js'
+import type { CommandContext } from '../service/index.js'
 
 type Words = string | string[] | boolean | undefined
 
@@ -84,7 +84,7 @@ export function checkedArgs(operation: Operation, args: Record<string, unknown>,
  * checked by its schema; the result is printed by its presenter. On a thin-client install the
  * same arguments go to the remote brain's tool, and its answer is printed the same way.
  */
-export function operationCommand(operation: Operation): CommandClass<BrainContext> {
+export function operationCommand(operation: Operation): CommandClass<CommandContext> {
   const shape = operation.cli as CliShape
   const prefix = shape.integerErrorPrefix ?? ''
   class OperationCommand extends BrainCommand {
@@ -141,5 +141,5 @@ export function operationCommand(operation: Operation): CommandClass<BrainContex
     }
   }
   Object.defineProperty(OperationCommand, 'name', { value: `${operation.name}Command` })
-  return OperationCommand as unknown as CommandClass<BrainContext>
+  return OperationCommand as unknown as CommandClass<CommandContext>
 }

@@ -12,4 +12,3 @@ export { DB_CONFIG_DEFAULTS, effectiveConfigValue, effectiveConfigList, type Con
 export { brainExists, hookTimeoutMs, agentDirs, type AgentDirs } from './home.js'
 export { configFilePath } from './file-config.js'
 export { readLlmSettings, normalizeLlmUrl, LLM_URL_KEY, LLM_MODEL_KEY, type LlmSettings } from './llm.js'
-export { backupSettings, normalizeBackupValue, BACKUP_DEFAULTS, BACKUP_CONFIG_KEYS, type BackupSettings } from './backup-config.js'

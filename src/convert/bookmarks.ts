@@ -5,7 +5,7 @@
  * added, its tags and its description. The file is read tag by tag as text: nothing in it is
  * rendered, run or fetched, and only web addresses become links (a bookmarklet keeps its name).
  */
-import { BOOKMARK_DOCTYPE } from './formats/sniff.js'
+import { BOOKMARK_DOCTYPE } from './registry/sniff.js'
 import { ConvertError } from './errors.js'
 import type { ConvertInput, ConvertLimits, ConvertResult } from './types.js'
 import { decodeXmlText } from './xml-text.js'

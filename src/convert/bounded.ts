@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import { ConvertError, type ConvertErrorCode } from './errors.js'
-import type { SourceFormat } from './formats/index.js'
+import type { SourceFormat } from './registry/index.js'
 import { DEFAULT_LIMITS, type ConvertInput, type ConvertLimits, type ConvertResult as FormatResult } from './types.js'
 
 type ConvertResult = FormatResult<SourceFormat>

@@ -1,7 +1,7 @@
 /** Which converter a file goes to, judged by its name, declared content type and first bytes (see formats/), and which folders are exports. */
-import { FORMATS, looksLikeTelegramHtml, pickFormat, SINGLE_PAGE_KINDS, type ConverterKind } from './formats/index.js'
+import { FORMATS, looksLikeTelegramHtml, pickFormat, SINGLE_PAGE_KINDS, type ConverterKind } from './registry/index.js'
 
-export { SNIFF_BYTES, type ConverterKind } from './formats/index.js'
+export { SNIFF_BYTES, type ConverterKind } from './registry/index.js'
 
 /**
  * The converter for a file, or null when no converter takes it (see `pickFormat`). Plain text and markdown are converted only when a content type says so (a

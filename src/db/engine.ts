@@ -17,6 +17,11 @@ export function usesServer(engine: EngineConfig): boolean {
   return engine.kind === 'postgres' && engine.url !== null && engine.url !== ''
 }
 
+/** The engine a configuration opens: the server's when a URL is set, else the embedded one. */
+export function engineKindOf(engine: EngineConfig): EngineKind {
+  return usesServer(engine) ? 'postgres' : 'pglite'
+}
+
 /** Where the brain lives: the server's URL or the embedded data folder. */
 export function engineLocation(engine: EngineConfig): string {
   return usesServer(engine) ? engine.url! : engine.dataDir

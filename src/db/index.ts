@@ -1,7 +1,7 @@
 /**
  * The database seam: one executor interface, two drivers (PGLite embedded, PostgreSQL server),
- * migrations, the embedded lock and snapshot, and the engine helpers. Nothing else knows which
- * engine runs.
+ * migrations, the embedded lock, a consistent copy of the embedded data directory and the check
+ * that it opens, and the engine helpers. Nothing else knows which engine runs.
  * May import: errors, util.
  */
 export type { Database, SqlExecutor, QueryResult, Capabilities, CapabilityName, SqlParam } from './types.js'
@@ -10,10 +10,8 @@ export { migrate, loadMigrations, type Migration, type MigrateResult } from './m
 export { refreshPlannerStatistics } from './statistics.js'
 export { validatePostgresUrl, redactUrl } from './pg-driver.js'
 export { isTransientConnectError, withConnectRetry } from './connect-retry.js'
-export { ENGINE_KINDS, isEngineKind, usesServer, engineLocation, engineKey, type EngineKind } from './engine.js'
+export { ENGINE_KINDS, isEngineKind, engineKindOf, usesServer, engineLocation, engineKey, type EngineKind } from './engine.js'
 export type { EngineConfig } from './types.js'
 export { bookkeepingOf, WAL_SEGMENT_BYTES } from './types.js'
 export { acquireFileLock, type FileLock } from './lock.js'
-export { backupsDir, listBackups, createBackup, pruneBackups, type BackupPlace, type BackupListing } from './backup.js'
-export type { RestoreResult } from './restore.js'
-export type { RepairResult } from './repair.js'
+export { openDataDir, dataDirPages } from './data-dir.js'

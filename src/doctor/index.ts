@@ -1,7 +1,7 @@
 /**
  * Health checks (`brain doctor`): the database, the embedded lock and service, embeddings,
  * sources and upgrades, each with a status and a fix.
- * May import: agents, answers, config, db, errors, history, intake/sources, models, queue,
+ * May import: agents, answers, backup, config, db, errors, history, intake/sources, models, queue,
  * releases/upgrade, util.
  */
 export { runDoctor, describeFailure, type DoctorOptions } from './run-doctor.js'

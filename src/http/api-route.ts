@@ -1,6 +1,6 @@
 import type { VerifiedToken } from '../auth/index.js'
 import { dispatchTool, listTools } from '../mcp/index.js'
-import type { OperationContext } from '../operations/index.js'
+import type { CallContext } from '../operations/index.js'
 import { OPERATIONS } from '../operations/catalogue.js'
 import { verifyAnyBearer } from '../oauth/index.js'
 import { writeAudit } from './audit.js'
@@ -44,7 +44,7 @@ const STATUS_BY_CLASS: Record<string, number> = {
   DiskError: 507,
 }
 
-function contextFor(request: RouteRequest, token: VerifiedToken): OperationContext {
+function contextFor(request: RouteRequest, token: VerifiedToken): CallContext {
   const { deps } = request
   return {
     brain: async () => ({ db: deps.db, config: deps.config }),

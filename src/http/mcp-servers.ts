@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type { VerifiedToken } from '../auth/index.js'
-import type { OperationContext } from '../operations/index.js'
+import type { CallContext } from '../operations/index.js'
 import type { HttpDeps } from './types.js'
 
 interface McpAnswer {
@@ -62,14 +62,14 @@ export class McpServerPool {
 
   constructor(private readonly deps: HttpDeps) {}
 
-  private contextFor(authInfo: AuthInfo | undefined): OperationContext {
+  private contextFor(authInfo: AuthInfo | undefined): CallContext {
     const { deps } = this
     return {
       brain: async () => ({ db: deps.db, config: deps.config }),
       logger: deps.logger,
       dryRun: false,
       remote: true,
-      scopes: (authInfo?.scopes ?? []) as OperationContext['scopes'],
+      scopes: (authInfo?.scopes ?? []) as CallContext['scopes'],
       remoteSlugPrefixes: deps.config.http.remoteSlugPrefixes,
       caller: authInfo?.clientId ?? null,
       sourceLimit: typeof authInfo?.extra?.sourceId === 'string' ? authInfo.extra.sourceId : null,

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { toSnakeCaseJson } from '../util/json-shape.js'
 import { BrainError, UsageError, serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { findTool } from '../operations/catalogue.js'
-import type { OperationContext, Operation, ToolSelection } from '../operations/index.js'
+import type { CallContext, Operation, ToolSelection } from '../operations/index.js'
 
 /** A tools/call result as the MCP protocol carries it. */
 export interface ToolResult {
@@ -65,7 +65,7 @@ function describeIssues(error: z.ZodError): string {
  * A token limited to one source reaches only source-scoped operations, with its source filled
  * in when the call names none; any other source, or any other operation, is refused.
  */
-function limitToSource(ctx: OperationContext, tool: Operation, name: string, args: unknown): unknown {
+function limitToSource(ctx: CallContext, tool: Operation, name: string, args: unknown): unknown {
   const limit = ctx.sourceLimit ?? null
   if (limit === null) return args
   if (!tool.sourceScoped) {
@@ -86,7 +86,7 @@ function limitToSource(ctx: OperationContext, tool: Operation, name: string, arg
  * session's profile (default: the whole catalogue): a tool outside it is refused as if it were
  * not served, whatever the caller's scopes.
  */
-export async function dispatchTool(ctx: OperationContext, name: string, rawArgs: unknown, tools?: ToolSelection): Promise<DispatchOutcome> {
+export async function dispatchTool(ctx: CallContext, name: string, rawArgs: unknown, tools?: ToolSelection): Promise<DispatchOutcome> {
   const fail = (err: unknown): DispatchOutcome => {
     const envelope = serializeError(err)
     return { result: errorResult(envelope), errorCode: envelope.code }

@@ -8,5 +8,5 @@ export { dispatchTool, errorResult, ScopeError, type ToolResult, type DispatchOu
 export { createMcpServer, SERVER_NAME } from './server.js'
 export { runStdioSession } from './stdio.js'
 export { streamLogger } from './stream-logger.js'
-export type { OperationContext, Brain } from '../operations/index.js'
+export type { CallContext, Brain } from '../operations/index.js'
 export type { Operation } from '../operations/index.js'

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import { listTools } from '../operations/catalogue.js'
-import type { OperationContext, ToolSelection } from '../operations/index.js'
+import type { CallContext, ToolSelection } from '../operations/index.js'
 import { dispatchTool, type DispatchOutcome } from './dispatch.js'
 
 export const SERVER_NAME = 'brain'
@@ -15,7 +15,7 @@ interface McpServerOptions {
 }
 
 /** A fixed context (stdio), or one built per request from the caller's credentials (HTTP). */
-type ContextSource = OperationContext | ((authInfo: AuthInfo | undefined) => OperationContext)
+type ContextSource = CallContext | ((authInfo: AuthInfo | undefined) => CallContext)
 
 /** What the server's instructions point to, each clause kept only with the tools it names. */
 const GUIDE: ReadonlyArray<{ tools: readonly string[]; purpose: string }> = [

@@ -1,12 +1,12 @@
 import type { Readable, Writable } from 'node:stream'
-import type { OperationContext, ToolSelection } from '../operations/index.js'
+import type { CallContext, ToolSelection } from '../operations/index.js'
 import { createMcpServer } from './server.js'
 import { LineTransport } from './stdio-transport.js'
 
 interface StdioSessionOptions {
   stdin: Readable
   stdout: Writable
-  ctx: OperationContext
+  ctx: CallContext
   version: string
   /** The tool profile served (default: the whole catalogue). */
   tools?: ToolSelection

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { AskResult, ContextPack, PackDeps } from '../answers/index.js'
 import type { JsonCamelCased } from '../util/index.js'
-import type { Brain } from './context.js'
+import type { Brain } from './call-context.js'
 import { defineOperation, type CliOption, type Operation } from './operation.js'
 
 const packInput = {
@@ -51,8 +51,8 @@ function formatAnswer(result: JsonCamelCased<AskResult>): string {
 }
 
 async function packDeps(brain: Brain): Promise<PackDeps> {
-  const { searchContext } = await import('../search/index.js')
-  return { search: searchContext(brain.db, brain.config) }
+  const { searchDeps } = await import('../search/index.js')
+  return { search: searchDeps(brain.db, brain.config) }
 }
 
 const contextPackTool = defineOperation({

@@ -1,16 +1,9 @@
 import { isAbsolute } from 'node:path'
 import { z } from 'zod'
-import type { Config } from '../config/index.js'
 import { defineOperation, type Operation } from './operation.js'
 
 function sizeText(bytes: number): string {
   return bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1048576).toFixed(1)} MiB`
-}
-
-/** Where backups go and what they record, from the brain's configuration. */
-export async function backupPlace(config: Config): Promise<import('../db/index.js').BackupPlace> {
-  const [{ currentVersion }, { processEnv }] = await Promise.all([import('../releases/version/index.js'), import('../config/index.js')])
-  return { home: config.home, engine: config.engine, brainVersion: currentVersion(), env: processEnv() }
 }
 
 export const createBackupTool = defineOperation({
@@ -30,9 +23,9 @@ export const createBackupTool = defineOperation({
   mutating: true,
   admin: true,
   async run(ctx, args) {
-    const { createBackup } = await import('../db/backup.js')
+    const { createBackup, backupPlace } = await import('../backup/index.js')
     const { db, config } = await ctx.brain()
-    return createBackup(db, await backupPlace(config), { to: args.to })
+    return createBackup(db, backupPlace(config), { to: args.to })
   },
   present: {
     text: (r) => `backed up ${r.pages} page${r.pages === 1 ? '' : 's'} to ${r.path} (${sizeText(r.bytes)})`,
@@ -46,7 +39,7 @@ const listBackupsTool = defineOperation({
   mutating: false,
   admin: true,
   async run(ctx) {
-    const { listBackups, backupsDir } = await import('../db/backup.js')
+    const { listBackups, backupsDir } = await import('../backup/index.js')
     const { config } = await ctx.brain()
     const dir = backupsDir(config.home)
     return { dir, backups: listBackups(dir) }

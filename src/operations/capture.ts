@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ValidationError } from '../errors/index.js'
 import type { PutPageResult } from '../pages/index.js'
-import type { OperationContext } from './context.js'
+import type { CallContext } from './call-context.js'
 import { defineOperation } from './operation.js'
 import { MAX_CONTENT_CHARS, pageWriteContext, slug } from './pages.js'
 
@@ -63,7 +63,7 @@ export const captureTool = defineOperation({
 })
 
 /** The slug check of remote callers with configured prefixes (none for local callers). */
-function remoteSlugCheck(ctx: OperationContext, prefixes: readonly string[] | null): ((slug: string) => void) | undefined {
+function remoteSlugCheck(ctx: CallContext, prefixes: readonly string[] | null): ((slug: string) => void) | undefined {
   const allowed = prefixes && prefixes.length > 0 ? prefixes : null
   if (!ctx.remote || allowed === null) return undefined
   return (target) => {
@@ -79,7 +79,7 @@ function documentWriteThrough(write: { repoPath: string | null; remote: boolean;
   return { repoPath: write.repoPath, sandboxed: write.remote && (write.allowedSlugPrefixes ?? []).length === 0 }
 }
 
-async function captureFromUrl(ctx: OperationContext, url: string, args: { slug?: string; no_embed?: boolean; allow_private?: boolean }) {
+async function captureFromUrl(ctx: CallContext, url: string, args: { slug?: string; no_embed?: boolean; allow_private?: boolean }) {
   if (ctx.remote && args.allow_private) throw new ValidationError('allow_private_local_only', 'allow_private is for local callers only.', { hint: 'Capture private URLs on the machine itself.' })
   if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A URL capture cannot be previewed.', { hint: 'Run it without --dry-run.' })
   const { captureUrl } = await import('../intake/capture/index.js')
@@ -103,7 +103,7 @@ async function captureFromUrl(ctx: OperationContext, url: string, args: { slug?:
 }
 
 /** A document file through its converter; remote callers keep their slug prefixes and get no derived links. */
-async function captureFile(ctx: OperationContext, file: { name: string; content_type?: string; data_base64: string }, args: { slug?: string; source?: string; no_embed?: boolean }) {
+async function captureFile(ctx: CallContext, file: { name: string; content_type?: string; data_base64: string }, args: { slug?: string; source?: string; no_embed?: boolean }) {
   const { captureDocument } = await import('../intake/capture/index.js')
   const write = await pageWriteContext(ctx, args.no_embed ?? false)
   if (ctx.dryRun) throw new ValidationError('dry_run_unsupported', 'A document capture cannot be previewed.', { hint: 'Run it without --dry-run.' })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { NotFoundError, ValidationError } from '../errors/index.js'
-import type { OperationContext } from './context.js'
+import type { CallContext } from './call-context.js'
 import { defineOperation, type Operation } from './operation.js'
 import { pageWriteContext, slugText } from './pages.js'
 
@@ -21,7 +21,7 @@ interface ShownVersion {
 }
 
 /** The page a history command names, its current markdown, and the number that markdown has. */
-async function currentState(ctx: OperationContext, slugText: string, sourceId: string | undefined) {
+async function currentState(ctx: CallContext, slugText: string, sourceId: string | undefined) {
   const { findPage, resolvePageRef, serializePage } = await import('../pages/index.js')
   const { latestVersionNumber } = await import('../history/index.js')
   const { db } = await ctx.brain()

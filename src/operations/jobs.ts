@@ -2,11 +2,11 @@ import { z } from 'zod'
 import { NotFoundError, UsageError } from '../errors/index.js'
 import { JOB_NAMES, JOB_STATUSES } from '../queue/types.js'
 import type { Queue } from '../queue/index.js'
-import type { OperationContext } from './context.js'
+import type { CallContext } from './call-context.js'
 import { defineOperation, type Operation } from './operation.js'
 import { syncTool } from './sync.js'
 
-async function withQueue<T>(ctx: OperationContext, fn: (queue: Queue) => Promise<T>): Promise<T> {
+async function withQueue<T>(ctx: CallContext, fn: (queue: Queue) => Promise<T>): Promise<T> {
   const { openQueue } = await import('../queue/index.js')
   const { db, config } = await ctx.brain()
   const queue = await openQueue({ db, config, logger: ctx.logger })

@@ -2,11 +2,11 @@ import { z } from 'zod'
 import type { Database } from '../db/index.js'
 import type { OAuthClient } from '../oauth/index.js'
 import type { JsonCamelCased } from '../util/index.js'
-import type { OperationContext } from './context.js'
+import type { CallContext } from './call-context.js'
 import { defineOperation, type Operation } from './operation.js'
 
 /** The client table, which only the server engine has (beside the token table). */
-async function clientTable(ctx: OperationContext): Promise<Database> {
+async function clientTable(ctx: CallContext): Promise<Database> {
   const { assertTokenTable } = await import('../auth/index.js')
   const { db } = await ctx.brain()
   assertTokenTable(db)

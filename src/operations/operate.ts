@@ -4,7 +4,7 @@ import type { Database } from '../db/index.js'
 import type { RequestLogRow } from '../activity/index.js'
 import type { DoctorReport } from '../doctor/index.js'
 import { toSnakeCaseKeys, type JsonCamelCased } from '../util/index.js'
-import type { OperationContext } from './context.js'
+import type { CallContext } from './call-context.js'
 import { defineOperation, type Operation } from './operation.js'
 
 /**
@@ -114,7 +114,7 @@ function shownToken(info: TokenInfo) {
 }
 
 /** The token table, which only the server engine has. */
-async function tokenTable(ctx: OperationContext): Promise<Database> {
+async function tokenTable(ctx: CallContext): Promise<Database> {
   const { assertTokenTable } = await import('../auth/index.js')
   const { db } = await ctx.brain()
   assertTokenTable(db)

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { JsonCamelCased } from '../util/index.js'
-import type { OperationContext } from './context.js'
+import type { CallContext } from './call-context.js'
 
 /** One command-line option of an operation: the flag, and the input field it fills. */
 export interface CliOption {
@@ -91,7 +91,7 @@ export interface Operation<S extends z.ZodType = z.ZodType, R extends object = R
    */
   sourceScoped?: boolean
   /** Returns a JSON object; it becomes both the text content and the structured content. */
-  run(ctx: OperationContext, args: z.output<S>): Promise<R>
+  run(ctx: CallContext, args: z.output<S>): Promise<R>
   /** How its result reads on a terminal; needed by any command that runs it. */
   present?: Presenter<R>
   /** Generates a command of its own; a hand-written command may run the operation instead. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ConfirmationRequired, NotFoundError, ValidationError } from '../errors/index.js'
-import type { OperationContext } from './context.js'
+import type { CallContext } from './call-context.js'
 import type { Page } from '../pages/index.js'
 import type { JsonCamelCased } from '../util/index.js'
 import { defineOperation, type Operation } from './operation.js'
@@ -13,7 +13,7 @@ const source = z.string().trim().min(1).max(200).optional().describe('Source id 
 const pageSource = z.string().trim().min(1).max(200).optional().describe('Source id; needed only when the slug exists in more than one source')
 
 /** What a page write needs, from an operation's context. */
-export async function pageWriteContext(ctx: OperationContext, noEmbed: boolean) {
+export async function pageWriteContext(ctx: CallContext, noEmbed: boolean) {
   const { readConfigValue } = await import('../config/index.js')
   const { activeEmbeddingProvider } = await import('../models/index.js')
   const { db, config } = await ctx.brain()

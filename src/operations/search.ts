@@ -90,9 +90,9 @@ export const searchTool = defineOperation({
   mutating: false,
   memory: true,
   async run(ctx, args) {
-    const { search, searchContext } = await import('../search/index.js')
+    const { search, searchDeps } = await import('../search/index.js')
     const { db, config } = await ctx.brain()
-    return { ...(await search(searchContext(db, config), args.query, options(args))) }
+    return { ...(await search(searchDeps(db, config), args.query, options(args))) }
   },
   present: presentResults,
   cli: searchCli('search', {
@@ -114,9 +114,9 @@ export const queryTool = defineOperation({
   mutating: false,
   memory: true,
   async run(ctx, args) {
-    const { query, searchContext } = await import('../search/index.js')
+    const { query, searchDeps } = await import('../search/index.js')
     const { db, config } = await ctx.brain()
-    return { ...(await query(searchContext(db, config), args.query, options(args))) }
+    return { ...(await query(searchDeps(db, config), args.query, options(args))) }
   },
   present: presentResults,
   cli: searchCli('query', {

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { UsageError } from '../errors/index.js'
 import type { CostPreview, SourceSyncResult, SyncAllResult, SyncRequest } from '../intake/sync/index.js'
 import type { JsonCamelCased } from '../util/index.js'
-import type { OperationContext } from './context.js'
+import type { CallContext } from './call-context.js'
 import { defineOperation } from './operation.js'
 
 /** Result keys in reading order; the queue stores results as jsonb, which sorts keys by length. */
@@ -96,7 +96,7 @@ const input = z.strictObject({
 })
 
 /** The one target the arguments name: a source (with its directory, checked), every source, a directory, or the configured one. */
-async function request(ctx: OperationContext, args: z.output<typeof input>): Promise<SyncRequest> {
+async function request(ctx: CallContext, args: z.output<typeof input>): Promise<SyncRequest> {
   const sync: SyncRequest = { sourceId: args.source, all: args.all ?? false, repo: args.repo, full: args.full ?? false, dryRun: ctx.dryRun || args.dry_run === true, noEmbed: args.no_embed ?? false }
   const { validateSyncRequest } = await import('../intake/sync/index.js')
   validateSyncRequest(sync)

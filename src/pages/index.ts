@@ -2,13 +2,12 @@
  * Pages: slugs, parsing markdown (front matter, compiled truth, timeline, tags), the one import
  * pipeline every writer goes through (chunks, hashes, code graph, citation links), put with
  * write-through, and serialising pages back to markdown.
- * May import: chunking, code, db, embedding, errors, history, links, util.
+ * May import: chunking, code, convert, db, embedding, errors, history, links, util.
  */
 export * from './types.js'
 export { normalizeSlug, markdownSlugForPath, codeSlugForPath, MAX_SLUG_LENGTH } from './slug.js'
 export { parseMarkdownPage, type ParsedMarkdown } from './parse-markdown.js'
 export { isNoteFileName } from './note-files.js'
-export { journalFormatsFromConfig, journalGraphFolder, type JournalFormats } from './logseq-journal.js'
 export { computePageContentHash } from './content-hash.js'
 export { findPage, findPagesByIds, findPageHash, listPages, deletePage, countPages, type ListPagesFilter } from './page-repository.js'
 export { changePageTag } from './retag.js'

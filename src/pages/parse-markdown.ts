@@ -1,8 +1,7 @@
 import { ValidationError } from '../errors/index.js'
-import { parseFrontmatter, proseLines, leadingPropertyBlock, NOTION_EXPORT_NAME, notionPropertyLines, type ParsedFrontmatter } from '../util/index.js'
-import type { JournalFormats } from './logseq-journal.js'
-import { isPlainTextNoteName, markupTitle, noteFileTitle } from './note-files.js'
-import { orgHeaderFrontmatter } from './org-header.js'
+import { markupTitle, NOTION_EXPORT_NAME, notionPropertyLines, orgHeaderFrontmatter, type JournalFormats } from '../convert/index.js'
+import { parseFrontmatter, proseLines, leadingPropertyBlock, type ParsedFrontmatter } from '../util/index.js'
+import { isPlainTextNoteName, noteFileTitle } from './note-files.js'
 
 export interface ParsedMarkdown {
   frontmatter: Record<string, unknown>

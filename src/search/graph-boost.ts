@@ -13,7 +13,7 @@
  * fetches a wider window (three times offset + limit, at least 30, at most 100).
  */
 import type { SqlExecutor } from '../db/index.js'
-import type { SearchContext } from './context.js'
+import type { SearchDeps } from './deps.js'
 import { DEFAULT_LIMIT, MAX_LIMIT } from './options.js'
 import type { SearchOptions, SearchResponse, SearchResult } from './types.js'
 
@@ -60,11 +60,11 @@ export function boostByLinks(results: readonly SearchResult[], evidence: Readonl
 }
 
 /** Runs a search with the graph boost: a wider window, the boost, then the window asked for. */
-export async function searchWithGraphBoost(context: SearchContext, options: SearchOptions, run: (options: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
+export async function searchWithGraphBoost(deps: SearchDeps, options: SearchOptions, run: (options: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
   const inner: SearchOptions = { ...options, graphBoost: false }
   const limit = options.limit ?? DEFAULT_LIMIT
   const offset = options.offset ?? 0
   const wide = await run({ ...inner, offset: 0, limit: Math.min(MAX_LIMIT, Math.max(30, 3 * (offset + limit))) })
-  const results = boostByLinks(wide.results, await linkEvidence(context.db, wide.results)).slice(offset, offset + limit)
+  const results = boostByLinks(wide.results, await linkEvidence(deps.db, wide.results)).slice(offset, offset + limit)
   return { ...wide, limit, offset, results }
 }

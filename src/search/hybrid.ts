@@ -1,6 +1,6 @@
 import type { EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, type ErrorEnvelope } from '../errors/index.js'
-import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'
+import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchDeps } from './deps.js'
 import type { SearchPlan } from './options.js'
 import { keywordChunkRows, keywordPageRows } from './result-cache.js'
 import { withSearchTransaction, type ResultRow } from './sql.js'
@@ -34,7 +34,7 @@ export const HYBRID_KEYWORD_WEIGHT = 0.3
  * active model, or when the query cannot be embedded, the response says it ran keyword-only
  * (`keyword_only` and `notice`) and carries the keyword search's results.
  */
-export async function hybridSearch(context: SearchContext, query: string, plan: SearchPlan): Promise<SearchResponse> {
+export async function hybridSearch(deps: SearchDeps, query: string, plan: SearchPlan): Promise<SearchResponse> {
   const response = baseResponse(query, 'hybrid', plan)
   const keywordOnly = async (reason: KeywordOnlyReason, notice: string): Promise<SearchResponse> => ({
     ...response,
@@ -42,22 +42,22 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
     match: 'any',
     keyword_only: reason,
     notice,
-    results: mapRows(await keywordPageRows(context.db, plan, query), query, plan, context),
+    results: mapRows(await keywordPageRows(deps.db, plan, query), query, plan, deps),
   })
   let embedder: EmbeddingProvider
   try {
-    embedder = await resolveEmbedder(context)
+    embedder = await resolveEmbedder(deps)
   } catch (err) {
     // A model folder that went missing must not take keyword search down with it.
     const error = serializeError(err)
     return keywordOnly('embedding_failed', `Ran keyword-only: the embedding model is not usable (${error.code}: ${error.message})`)
   }
-  const embedded = await embeddedChunks(context.db, embedder.model)
+  const embedded = await embeddedChunks(deps.db, embedder.model)
   if (embedded === 0) return keywordOnly('no_embeddings', `Ran keyword-only. ${noEmbeddingsNotice(embedder.model)}`)
   const depth = hybridCandidates(plan)
   const nearestOptions = nearestTransaction(depth, embedded)
   const legPlan: SearchPlan = { ...plan, offset: 0, limit: depth }
-  const embedding = embedQuery(embedder, query, context.signal)
+  const embedding = embedQuery(embedder, query, deps.signal)
   const notEmbedded = (error: ErrorEnvelope): Promise<SearchResponse> => keywordOnly('embedding_failed', `Ran keyword-only: the query could not be embedded (${error.code}: ${error.message})`)
   const chunkIds = (rows: readonly ResultRow[]): number[] => rows.map((row) => Number(row.chunk_id))
   const fusedResponse = (keywordChunks: readonly ResultRow[], vectorChunks: readonly ResultRow[]): SearchResponse => ({
@@ -65,27 +65,27 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
     ran: ['keyword', 'vector'],
     match: 'any',
     model: embedder.model,
-    results: mapRows(fuseChunks(keywordChunks, vectorChunks, HYBRID_KEYWORD_WEIGHT).slice(plan.offset, plan.offset + plan.limit), query, plan, context),
+    results: mapRows(fuseChunks(keywordChunks, vectorChunks, HYBRID_KEYWORD_WEIGHT).slice(plan.offset, plan.offset + plan.limit), query, plan, deps),
   })
-  if (!context.db.capabilities.parallelStatements) {
+  if (!deps.db.capabilities.parallelStatements) {
     // One connection: the passes take turns, so one statement scores the nearest chunks and the
     // keyword candidates together.
-    const keywordChunks = await keywordChunkRows(context.db, legPlan, query)
+    const keywordChunks = await keywordChunkRows(deps.db, legPlan, query)
     const { literal, error } = await embedding
     if (literal === null) return notEmbedded(error)
-    const vectorChunks = await withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, chunkIds(keywordChunks)), nearestOptions)
+    const vectorChunks = await withSearchTransaction(deps.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, chunkIds(keywordChunks)), nearestOptions)
     return fusedResponse(keywordChunks, vectorChunks)
   }
   // The nearest chunks do not depend on the keyword side, so they are found while it runs. That
   // pass never rejects (its error is kept for below), and the keyword side waits for it either
   // way, so no statement outlives this call.
   const nearest = embedding
-    .then(({ literal }) => (literal === null ? [] : withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, []), nearestOptions)))
+    .then(({ literal }) => (literal === null ? [] : withSearchTransaction(deps.db, (tx) => vectorChunkRows(tx, legPlan, literal, embedder.model, []), nearestOptions)))
     .then(
       (rows) => ({ rows, error: null }),
       (error: unknown) => ({ rows: [], error }),
     )
-  const keywordChunks = await keywordChunkRows(context.db, legPlan, query).finally(() => nearest)
+  const keywordChunks = await keywordChunkRows(deps.db, legPlan, query).finally(() => nearest)
   const { literal, error } = await embedding
   if (literal === null) return notEmbedded(error)
   const near = await nearest
@@ -94,7 +94,7 @@ export async function hybridSearch(context: SearchContext, query: string, plan: 
   const seen = new Set(chunkIds(near.rows))
   const missing = chunkIds(keywordChunks).filter((id) => !seen.has(id))
   // No nearest chunks this time (limit 0): only the cosines of the given ones.
-  const cosines = missing.length === 0 ? [] : await withSearchTransaction(context.db, (tx) => vectorChunkRows(tx, { ...legPlan, limit: 0 }, literal, embedder.model, missing), nearestOptions)
+  const cosines = missing.length === 0 ? [] : await withSearchTransaction(deps.db, (tx) => vectorChunkRows(tx, { ...legPlan, limit: 0 }, literal, embedder.model, missing), nearestOptions)
   return fusedResponse(keywordChunks, [...near.rows, ...cosines])
 }
 

@@ -4,7 +4,9 @@
  * May import: chunking, code, config, db, embedding, errors, models.
  */
 export { search, query, vectorSearch, searchKeywordChunks } from './api.js'
-export { searchContext, type SearchContext } from './context.js'
+export { searchDeps, type SearchDeps } from './deps.js'
+/** The names `brain/search` was published with, kept for the programs that import them. */
+export { searchDeps as searchContext, type SearchDeps as SearchContext } from './deps.js'
 export type { SearchOptions, SearchResult, SearchResponse, SearchMode, KeywordOnlyReason } from './types.js'
 export type { KeywordMatch } from './keyword.js'
 export { planSearch, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, type SearchPlan, type SearchSettings } from './options.js'

@@ -13,7 +13,7 @@
 import { getCalleesOf, getCallersOf } from '../code/graph.js'
 import type { SqlExecutor } from '../db/index.js'
 import { UsageError } from '../errors/index.js'
-import type { SearchContext } from './context.js'
+import type { SearchDeps } from './deps.js'
 import { DEFAULT_LIMIT, MAX_LIMIT } from './options.js'
 import type { SearchOptions, SearchResponse, SearchResult } from './types.js'
 
@@ -59,7 +59,7 @@ function boostNearSymbol(results: readonly SearchResult[], hops: ReadonlyMap<str
 }
 
 /** Runs a search with the nearSymbol boost: a wider window, the boost, then the window asked for. */
-export async function searchNearSymbol(context: SearchContext, options: SearchOptions, run: (options: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
+export async function searchNearSymbol(deps: SearchDeps, options: SearchOptions, run: (options: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
   const symbol = options.nearSymbol?.trim() ?? ''
   const { nearSymbol: _n, walkDepth: _w, ...rest } = options
   if (symbol === '') return run(rest)
@@ -67,7 +67,7 @@ export async function searchNearSymbol(context: SearchContext, options: SearchOp
   const limit = options.limit ?? DEFAULT_LIMIT
   const offset = options.offset ?? 0
   const wide = await run({ ...rest, offset: 0, limit: Math.min(MAX_LIMIT, Math.max(30, 3 * (offset + limit))) })
-  const hops = await symbolNeighbourhood(context.db, symbol, walkDepth)
+  const hops = await symbolNeighbourhood(deps.db, symbol, walkDepth)
   const results = boostNearSymbol(wide.results, hops).slice(offset, offset + limit)
   const missing = hops.size === 0 ? `near_symbol "${symbol}" is not defined in the brain; no boost applied.` : null
   return { ...wide, limit, offset, results, notice: wide.notice ?? missing }

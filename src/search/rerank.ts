@@ -6,22 +6,22 @@
  * returned and `notice` says so.
  */
 import { rerankSettings, scoreChunks } from '../models/index.js'
-import type { SearchContext } from './context.js'
+import type { SearchDeps } from './deps.js'
 import { DEFAULT_LIMIT, MAX_LIMIT } from './options.js'
 import type { SearchOptions, SearchResponse } from './types.js'
 
 /** Runs `run` for a window wide enough to re-rank, re-ranks it, then cuts the window asked for. */
-export async function searchWithRerank(context: SearchContext, question: string, options: SearchOptions, run: (options: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
+export async function searchWithRerank(deps: SearchDeps, question: string, options: SearchOptions, run: (options: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
   const inner: SearchOptions = { ...options, rerank: false }
-  if (context.home === undefined) return run(inner)
-  const settings = await rerankSettings(context.db, context.home, options.rerank)
+  if (deps.home === undefined) return run(inner)
+  const settings = await rerankSettings(deps.db, deps.home, options.rerank)
   if (settings === null) return run(inner)
   const limit = options.limit ?? DEFAULT_LIMIT
   const offset = options.offset ?? 0
   const wide = await run({ ...inner, offset: 0, limit: Math.min(MAX_LIMIT, Math.max(settings.top, offset + limit)) })
   const head = wide.results.slice(0, settings.top)
   const outcome = await scoreChunks(
-    context.db,
+    deps.db,
     settings,
     question,
     head.map((r) => r.chunk_id),

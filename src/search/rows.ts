@@ -2,7 +2,8 @@ import type { ResultRow } from './sql.js'
 import { plainSnippetText, STEM_PREFIX } from './snippet-text.js'
 import type { SearchResult } from './types.js'
 
-interface RowContext {
+/** What a result row is shaped with: the query's terms, the snippet's length and the clock for `stale`. */
+interface RowOptions {
   terms: readonly string[]
   snippetChars: number
   now: Date
@@ -15,18 +16,18 @@ interface RowContext {
  */
 const snippets = new WeakMap<ResultRow, { terms: readonly string[]; chars: number; snippet: string }>()
 
-function snippetOf(row: ResultRow, context: RowContext): string {
+function snippetOf(row: ResultRow, options: RowOptions): string {
   const kept = snippets.get(row)
-  if (kept && kept.chars === context.snippetChars && kept.terms.length === context.terms.length && kept.terms.every((term, i) => term === context.terms[i])) {
+  if (kept && kept.chars === options.snippetChars && kept.terms.length === options.terms.length && kept.terms.every((term, i) => term === options.terms[i])) {
     return kept.snippet
   }
   const prose = row.page_kind === 'markdown' && row.chunk_source !== 'fenced_code'
-  const snippet = makeSnippet(prose ? plainSnippetText(row.chunk_text) : row.chunk_text, context.terms, context.snippetChars)
-  snippets.set(row, { terms: context.terms, chars: context.snippetChars, snippet })
+  const snippet = makeSnippet(prose ? plainSnippetText(row.chunk_text) : row.chunk_text, options.terms, options.snippetChars)
+  snippets.set(row, { terms: options.terms, chars: options.snippetChars, snippet })
   return snippet
 }
 
-export function toSearchResult(row: ResultRow, context: RowContext): SearchResult {
+export function toSearchResult(row: ResultRow, options: RowOptions): SearchResult {
   const updatedAt = row.updated_at instanceof Date ? row.updated_at : new Date(row.updated_at)
   return {
     slug: row.slug,
@@ -35,7 +36,7 @@ export function toSearchResult(row: ResultRow, context: RowContext): SearchResul
     type: row.type,
     page_kind: row.page_kind,
     score: Number(row.score),
-    snippet: snippetOf(row, context),
+    snippet: snippetOf(row, options),
     chunk_id: Number(row.chunk_id),
     chunk_index: row.chunk_index,
     chunk_source: row.chunk_source,
@@ -45,7 +46,7 @@ export function toSearchResult(row: ResultRow, context: RowContext): SearchResul
     symbol_type: row.symbol_type,
     start_line: row.start_line,
     end_line: row.end_line,
-    stale: isStale(updatedAt, context.now),
+    stale: isStale(updatedAt, options.now),
     updated_at: updatedAt.toISOString(),
   }
 }
@@ -61,7 +62,7 @@ export function queryTerms(query: string): string[] {
 }
 
 /**
- * One line of context: heading markers dropped, whitespace collapsed, at most `maxChars` characters, starting a little
+ * One line of the text around the query's first match: heading markers dropped, whitespace collapsed, at most `maxChars` characters, starting a little
  * before the first place a query term (or its first four letters, a cheap stand-in for the
  * stemmer) occurs; the page's start when none does. Cuts are marked with an ellipsis.
  */

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../db/index.js'
 import { toVectorLiteral, type EmbeddingProvider } from '../embedding/index.js'
 import { serializeError, type ErrorEnvelope } from '../errors/index.js'
-import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchContext } from './context.js'
+import { baseResponse, mapRows, noEmbeddingsNotice, resolveEmbedder, type SearchDeps } from './deps.js'
 import type { SearchPlan } from './options.js'
 import { FILTER_SQL, RESULT_COLUMNS_SQL, planParams, sourceFactorSql, type ResultRow, withSearchTransaction } from './sql.js'
 import type { SearchResponse } from './types.js'
@@ -109,13 +109,13 @@ export async function embedQuery(embedder: EmbeddingProvider, query: string, sig
   }
 }
 
-export async function vectorSearchResponse(context: SearchContext, query: string, plan: SearchPlan): Promise<SearchResponse> {
-  const embedder = await resolveEmbedder(context)
+export async function vectorSearchResponse(deps: SearchDeps, query: string, plan: SearchPlan): Promise<SearchResponse> {
+  const embedder = await resolveEmbedder(deps)
   const response = { ...baseResponse(query, 'vector', plan), model: embedder.model }
-  const embedded = await embeddedChunks(context.db, embedder.model)
+  const embedded = await embeddedChunks(deps.db, embedder.model)
   if (embedded === 0) return { ...response, notice: noEmbeddingsNotice(embedder.model) }
-  const [vector] = await embedder.embed([query], { signal: context.signal, purpose: 'query' })
+  const [vector] = await embedder.embed([query], { signal: deps.signal, purpose: 'query' })
   const literal = toVectorLiteral(vector!)
-  const rows = await withSearchTransaction(context.db, (tx) => vectorRows(tx, plan, literal, embedder.model), nearestTransaction(vectorInnerLimit(plan), embedded))
-  return { ...response, ran: ['vector'], results: mapRows(rows, query, plan, context) }
+  const rows = await withSearchTransaction(deps.db, (tx) => vectorRows(tx, plan, literal, embedder.model), nearestTransaction(vectorInnerLimit(plan), embedded))
+  return { ...response, ran: ['vector'], results: mapRows(rows, query, plan, deps) }
 }

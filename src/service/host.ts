@@ -1,4 +1,4 @@
-import type { AttachedWorker, BrainHost } from './context.js'
+import type { AttachedWorker, BrainHost } from './command-context.js'
 import type { Config, EngineConfig } from '../config/index.js'
 import { engineKey, type Database } from '../db/index.js'
 import type { Logger } from '../util/index.js'

@@ -7,6 +7,6 @@
 export { BrainService, readServiceState, type ServiceState, type CallOperation } from './server.js'
 export { forward, connectOrStart, startServiceDetached, waitForExit, type ForwardOptions } from './client.js'
 export { tryConnect, callOperationOn } from './call.js'
-export type { BrainContext, BrainHost, AttachedWorker } from './context.js'
+export type { CommandContext, BrainHost, AttachedWorker } from './command-context.js'
 export type { ServiceStatus, OperationCall, CallOutcome, Reply } from './protocol.js'
 export type { ServicePaths } from './paths.js'

@@ -10,7 +10,7 @@ import { currentIdentity, sameIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
 import { Frame, FrameDecoder, encodeJson, type CallOutcome, type Hello, type Identity, type OperationCall, type Reply, type ServiceStatus } from './protocol.js'
 import { Session, type SessionDeps } from './session.js'
-import type { BrainHost } from './context.js'
+import type { BrainHost } from './command-context.js'
 
 /** Runs one operation of the catalogue by name in the service's process, over its shared brains. */
 export type CallOperation = (call: OperationCall, host: BrainHost, signal: AbortSignal) => Promise<unknown>

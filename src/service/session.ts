@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
 import { PassThrough, Writable } from 'node:stream'
-import type { BrainContext, BrainHost } from './context.js'
+import type { CommandContext, BrainHost } from './command-context.js'
 import { BrainError } from '../errors/index.js'
 import { Frame, encodeFrame, encodeJson, type FrameType, type Hello, type TerminalFacts } from './protocol.js'
 
@@ -43,7 +43,7 @@ function ended(stream: Writable): Promise<void> {
 
 export interface SessionDeps {
   host: BrainHost
-  runCli: (argv: string[], context: BrainContext) => Promise<number>
+  runCli: (argv: string[], context: CommandContext) => Promise<number>
 }
 
 /**
@@ -95,7 +95,7 @@ export class Session {
     const terminal: TerminalFacts = this.hello.terminal
     const stdout = frameWriter(this.socket, Frame.stdout, terminal.stdoutIsTTY, terminal.stdoutColumns)
     const stderr = frameWriter(this.socket, Frame.stderr, terminal.stderrIsTTY, terminal.stderrColumns)
-    const context: BrainContext = {
+    const context: CommandContext = {
       stdin: this.stdin,
       stdout,
       stderr,

@@ -12,5 +12,5 @@ export { FRONTMATTER_LIMITS, parseFrontmatter, parseYamlBlock, stringifyFrontmat
 export { containedDirectory, lexicallyWithin, outsideRoot } from './contained-path.js'
 export type { ParsedFrontmatter } from './frontmatter-doc.js'
 export { proseLines, splitFrontmatterLines } from './markdown-prose.js'
-export { NOTION_EXPORT_NAME, leadingPropertyBlock, notionPropertyLines } from './property-lines.js'
+export { leadingPropertyBlock } from './property-lines.js'
 export type { JsonCamelCased } from './json-shape.js'

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { converterFor, SINGLE_PAGE_FORMATS } from '../../src/convert/index.js'
-import { defineFormat, FORMATS, pickFormat, type DocumentFormat, type SourceFormat } from '../../src/convert/formats/index.js'
+import { defineFormat, FORMATS, pickFormat, type DocumentFormat, type SourceFormat } from '../../src/convert/registry/index.js'
 
 /** What every registry must hold to: each problem is one line naming the format. */
 function problems(formats: readonly DocumentFormat[]): string[] {

@@ -7,14 +7,14 @@ import type { Database } from '../../src/db/types.js'
 import { listVersions, pruneHistory, purgeTrash } from '../../src/history/index.js'
 import { importFolder } from '../../src/intake/import/index.js'
 import { dispatchTool } from '../../src/mcp/index.js'
-import type { OperationContext } from '../../src/operations/context.js'
+import type { CallContext } from '../../src/operations/call-context.js'
 import { findPage, putPage, listChunks } from '../../src/pages/index.js'
 import { memoryLogger } from '../../src/util/logger.js'
 import { engineTest } from '../helpers/engines.js'
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'brain-history-'))
 
-function context(db: Database, options: { remote?: boolean; caller?: string } = {}): OperationContext {
+function context(db: Database, options: { remote?: boolean; caller?: string } = {}): CallContext {
   const config = loadConfig({ env: { BRAIN_HOME: tmp(), BRAIN_EMBEDDING_PROVIDER: 'local' } })
   return {
     brain: async () => ({ db, config }),
@@ -27,7 +27,7 @@ function context(db: Database, options: { remote?: boolean; caller?: string } = 
   }
 }
 
-async function tool(ctx: OperationContext, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function tool(ctx: CallContext, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const outcome = await dispatchTool(ctx, name, args)
   return outcome.result.structuredContent
 }

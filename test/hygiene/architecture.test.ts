@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -116,4 +116,18 @@ t.test('no import cycle exists, type-only imports included', async (t) => {
 t.test('every folder header and the architecture document state the table’s list', async (t) => {
   t.same(check.headerProblems(root), [])
   t.same(check.documentProblems(root), [])
+})
+
+t.test('the architecture document fails the check when its drawing is not the table’s', async (t) => {
+  const copy = mkdtempSync(join(tmpdir(), 'brain-architecture-'))
+  t.teardown(() => rmSync(copy, { recursive: true, force: true }))
+  mkdirSync(join(copy, 'docs'))
+  const text = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8')
+  // The old drawing's chain of surfaces, where the table has cli above the others.
+  const chained = text.replace(/^surfaces .*\n.*\n/m, 'surfaces       0  cli ─ service ─ supervisor ─ src\n')
+  t.not(chained, text, 'the drawing was found to change')
+  writeFileSync(join(copy, 'docs', 'architecture.md'), chained)
+  t.match(check.documentProblems(copy), [/draws other floors than eslint\/folders\.js makes/])
+  writeFileSync(join(copy, 'docs', 'architecture.md'), text)
+  t.same(check.documentProblems(copy), [], 'the document as it is passes')
 })

@@ -14,7 +14,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import t, { type Test } from 'tap'
 import { countTokens } from '../../src/embedding/index.js'
 import { createMcpServer } from '../../src/mcp/index.js'
-import { profileTools, resolveToolSelection, TOOL_PROFILES, type OperationContext, type ToolProfileName, type ToolSelection } from '../../src/operations/index.js'
+import { profileTools, resolveToolSelection, TOOL_PROFILES, type CallContext, type ToolProfileName, type ToolSelection } from '../../src/operations/index.js'
 import { BRAIN_BIN, runBrain } from '../helpers/cli.js'
 import { call, envelope, EXPECTED_TOOLS } from './tool-suite.js'
 
@@ -34,7 +34,7 @@ async function stdioClient(t: Test, args: string[], home = brainHome()): Promise
   return client
 }
 
-const noDatabase: OperationContext = {
+const noDatabase: CallContext = {
   brain: () => Promise.reject(new Error('listing and refusing need no database')),
   logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
   dryRun: false,

@@ -19,7 +19,7 @@ import {
   runModelSwitch,
 } from '../../src/models/index.js'
 import { importPage } from '../../src/pages/index.js'
-import { query, searchContext } from '../../src/search/index.js'
+import { query, searchDeps } from '../../src/search/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { WORDS, writeTinyEmbedder, writeTinyReranker } from './tiny-models.js'
 
@@ -57,7 +57,7 @@ engineTest(t, 'switching models re-embeds beside the old vectors, which search u
   t.equal(oldProvider.model, 'onnx:old', 'the active model comes from the brain, not from the process')
   for (let i = 0; i < 40; i++) await importPage(db, { slug: `notes/n${i}`, kind: 'markdown', content: sentence(i) }, { embedder: oldProvider })
   t.same(await modelTags(db), { 'onnx:old': 40 })
-  const before = await query(searchContext(db, config), 'zebra lion savanna')
+  const before = await query(searchDeps(db, config), 'zebra lion savanna')
   t.equal(before.model, 'onnx:old')
   t.same(before.ran, ['keyword', 'vector'])
 
@@ -71,7 +71,7 @@ engineTest(t, 'switching models re-embeds beside the old vectors, which search u
   t.ok(firstBatch > 0 && firstBatch < 40, `the new vectors of the first batch are kept (${firstBatch})`)
   t.equal(await activeModelId(db), 'old')
   t.equal(await nextModelId(db), 'new')
-  const during = await query(searchContext(db, config), 'zebra lion savanna')
+  const during = await query(searchDeps(db, config), 'zebra lion savanna')
   t.equal(during.model, 'onnx:old', 'search keeps the old model during the switch')
   t.same(
     during.results.map((r) => r.slug),
@@ -91,7 +91,7 @@ engineTest(t, 'switching models re-embeds beside the old vectors, which search u
   t.equal(await staged(db), 0, 'the staging vectors are gone')
   t.equal(await activeModelId(db), 'new')
   t.equal(await nextModelId(db), null)
-  const after = await query(searchContext(db, config), 'zebra lion savanna')
+  const after = await query(searchDeps(db, config), 'zebra lion savanna')
   t.equal(after.model, 'onnx:new', 'search uses only the new model now')
   t.same(after.ran, ['keyword', 'vector'])
 
@@ -108,7 +108,7 @@ engineTest(t, 'switching models re-embeds beside the old vectors, which search u
   const written = await importPage(db, { slug: 'notes/offline', kind: 'markdown', content: 'zebra basil' }, { embedder: unavailable })
   t.equal(written.embedError?.code, 'model_unavailable', 'the page is written, its chunks left to embed later')
   t.equal((await db.query("SELECT count(*)::int AS n FROM pages WHERE slug = 'notes/offline'")).rows[0]?.n, 1)
-  const keywordOnly = await query(searchContext(db, config), 'zebra basil')
+  const keywordOnly = await query(searchDeps(db, config), 'zebra basil')
   t.equal(keywordOnly.keyword_only, 'embedding_failed')
   t.match(keywordOnly.notice, /model_unavailable/)
   t.ok(
@@ -133,7 +133,7 @@ engineTest(t, 'the re-ranker orders the first results of query, and falls back t
     'notes/d': 'lion river',
   }
   for (const [slug, content] of Object.entries(pages)) await importPage(db, { slug, kind: 'markdown', content }, { embedder: null })
-  const ctx = searchContext(db, config)
+  const ctx = searchDeps(db, config)
   await t.rejects(query(ctx, 'zebra lion', { rerank: true }), { code: 'reranker_not_configured' })
   const plain = await query(ctx, 'zebra lion')
   t.equal(plain.reranker, undefined, 'no re-ranker configured: none runs')

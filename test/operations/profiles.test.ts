@@ -6,7 +6,7 @@
 import t from 'tap'
 import { countTokens } from '../../src/embedding/index.js'
 import { dispatchTool } from '../../src/mcp/index.js'
-import type { OperationContext } from '../../src/operations/index.js'
+import type { CallContext } from '../../src/operations/index.js'
 import { ALL_TOOLS, listTools, OPERATIONS, profileTools, resolveToolSelection, TOOL_PROFILES } from '../../src/operations/index.js'
 
 const names = (tools: ReadonlyArray<{ name: string }>): string[] => tools.map((tool) => tool.name).sort()
@@ -73,7 +73,7 @@ t.test('--tools values: a profile, tool names, both, and what is refused', async
   t.throws(() => resolveToolSelection(' , '), { code: 'tools_requires_value' })
 })
 
-function context(scopes: OperationContext['scopes']): OperationContext {
+function context(scopes: CallContext['scopes']): CallContext {
   return {
     brain: () => Promise.reject(new Error('no tool here should reach the database')),
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config/index.js'
 import { dispatchTool } from '../../src/mcp/index.js'
-import type { OperationContext } from '../../src/operations/context.js'
+import type { CallContext } from '../../src/operations/call-context.js'
 import { putPage } from '../../src/pages/index.js'
 import { memoryLogger } from '../../src/util/logger.js'
 import { engineTest } from '../helpers/engines.js'
@@ -12,7 +12,7 @@ import { engineTest } from '../helpers/engines.js'
 engineTest(t, 'add_tag and remove_tag find a page in any source when its slug is unique there, as the command line does', async (t, { db }) => {
   const logger = memoryLogger()
   const config = loadConfig({ env: { BRAIN_HOME: mkdtempSync(join(tmpdir(), 'brain-tag-')) } })
-  const ctx: OperationContext = { brain: async () => ({ db, config }), logger, dryRun: false, remote: true, scopes: ['read', 'write'], remoteSlugPrefixes: [] }
+  const ctx: CallContext = { brain: async () => ({ db, config }), logger, dryRun: false, remote: true, scopes: ['read', 'write'], remoteSlugPrefixes: [] }
   await db.query(`INSERT INTO sources (id, name) VALUES ('work', 'work'), ('home', 'home') ON CONFLICT DO NOTHING`)
   await putPage({ db, logger, repoPath: null, remote: false }, { slug: 'notes/only-work', content: '# Only work\n\ntext', sourceId: 'work' })
   await putPage({ db, logger, repoPath: null, remote: false }, { slug: 'notes/twice', content: '# Twice\n\nwork', sourceId: 'work' })

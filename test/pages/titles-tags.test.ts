@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import t from 'tap'
 import { importFolder } from '../../src/intake/import/index.js'
 import { getBacklinks, getLinks, noteLinks } from '../../src/links/index.js'
-import { findPage, importPage, journalFormatsFromConfig, normalizeSlug, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
+import { journalFormatsFromConfig } from '../../src/convert/index.js'
+import { findPage, importPage, normalizeSlug, parseMarkdownPage, serializePage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 
 t.test('titles: front matter, then the first # heading outside code, then the file name as written', async (t) => {

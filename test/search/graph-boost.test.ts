@@ -5,7 +5,7 @@
 import t from 'tap'
 import { loadConfig } from '../../src/config/index.js'
 import { importPage } from '../../src/pages/index.js'
-import { query, search, searchContext } from '../../src/search/index.js'
+import { query, search, searchDeps } from '../../src/search/index.js'
 import { boostByLinks, GRAPH_INDEGREE_WEIGHT, GRAPH_LINK_WEIGHT } from '../../src/search/graph-boost.js'
 import type { SearchResult } from '../../src/search/types.js'
 import { engineTest } from '../helpers/engines.js'
@@ -16,7 +16,7 @@ engineTest(t, 'graph_boost lifts the page the other results link to', async (t, 
   await put('notes/b-linked', '# Linked\n\nThe quokka colony on the island.\n')
   await put('notes/c-neighbour', '# Neighbour\n\nQuokka sightings, see [[notes/b-linked]].\n')
   await put('notes/d-neighbour', '# Other\n\nMore quokka notes, see [[notes/b-linked]].\n')
-  const ctx = searchContext(db, loadConfig({ env: { BRAIN_HOME: '/nonexistent' } }))
+  const ctx = searchDeps(db, loadConfig({ env: { BRAIN_HOME: '/nonexistent' } }))
   const plain = await search(ctx, 'quokka colony island', { limit: 2 })
   t.same(
     plain.results.map((r) => r.slug),

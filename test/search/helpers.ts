@@ -1,7 +1,7 @@
 import type { Database } from '../../src/db/types.js'
 import { EMBEDDING_DIMENSIONS, type EmbeddingProvider } from '../../src/embedding/index.js'
 import { importPage } from '../../src/pages/index.js'
-import type { SearchContext } from '../../src/search/index.js'
+import type { SearchDeps } from '../../src/search/index.js'
 
 function hash(term: string): number {
   let h = 2166136261
@@ -81,7 +81,7 @@ export async function importAll(db: Database, pages: readonly PageSpec[], embedd
   }
 }
 
-export function context(db: Database, embedder: EmbeddingProvider | undefined, settings: Partial<SearchContext['settings']> = {}): SearchContext {
+export function context(db: Database, embedder: EmbeddingProvider | undefined, settings: Partial<SearchDeps['settings']> = {}): SearchDeps {
   return { db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null, ...settings } }
 }
 

@@ -3,7 +3,7 @@ import { buildCorpus } from '../../bench/retrieval/corpus.js'
 import { QUERIES } from '../../bench/retrieval/queries.js'
 import type { EmbeddingProvider } from '../../src/embedding/index.js'
 import { importPage } from '../../src/pages/index.js'
-import { query, search, searchKeywordChunks, vectorSearch, type SearchContext, type SearchResponse } from '../../src/search/index.js'
+import { query, search, searchKeywordChunks, vectorSearch, type SearchDeps, type SearchResponse } from '../../src/search/index.js'
 import { ENGINES, openTestDatabase, type EngineName } from '../helpers/engines.js'
 import { trigramEmbedder } from './helpers.js'
 
@@ -16,7 +16,7 @@ async function outcomes(engine: EngineName, embedder: EmbeddingProvider, t: Test
     await importPage(test.db, { slug: page.slug, kind: page.kind, content: page.content, path: page.path }, { embedder })
   }
   const now = new Date('2025-01-01T00:00:00Z')
-  const context: SearchContext = { db: test.db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null }, now: () => now }
+  const context: SearchDeps = { db: test.db, embedder, settings: { excludeRaw: null, sourceBoostRaw: null }, now: () => now }
   const out = new Map<string, Outcome>()
   const strip = (response: SearchResponse): Outcome => ({ ...response, results: response.results.map(({ updated_at: _u, chunk_id: _c, ...rest }) => rest) })
   for (const labelled of QUERIES) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { createInterface } from 'node:readline'
-import type { BrainContext, BrainHost } from '../../src/service/context.js'
+import type { CommandContext, BrainHost } from '../../src/service/command-context.js'
 import { forward } from '../../src/service/client.js'
 import { currentIdentity } from '../../src/service/identity.js'
 import { servicePaths } from '../../src/service/paths.js'
@@ -22,7 +22,7 @@ const noHost: BrainHost = {
 const TERMINAL = { stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, stdoutColumns: 123, stderrColumns: null, colorDepth: 8 }
 
 /** A socket server running `command` for each client through the real Session. */
-async function fakeService(home: string, command: (argv: string[], context: BrainContext) => Promise<number>): Promise<Server> {
+async function fakeService(home: string, command: (argv: string[], context: CommandContext) => Promise<number>): Promise<Server> {
   const paths = servicePaths(home)
   const server = createServer((socket) => {
     let session: Session | null = null
@@ -41,7 +41,7 @@ async function fakeService(home: string, command: (argv: string[], context: Brai
 
 t.test('stdin and stdout stream both ways while the command runs', async (t) => {
   const home = mkdtempSync(join(tmpdir(), 'brain-stream-'))
-  let seen: BrainContext | null = null
+  let seen: CommandContext | null = null
   const server = await fakeService(home, async (argv, context) => {
     seen = context
     // An echo server: each line is answered before the next one is sent.
@@ -65,7 +65,7 @@ t.test('stdin and stdout stream both ways while the command runs', async (t) => 
   stderr.on('data', (d: Buffer) => (err += d.toString()))
   await new Promise((r) => setImmediate(r))
   t.equal(err, 'done serve --x\n')
-  const context = seen as unknown as BrainContext
+  const context = seen as unknown as CommandContext
   t.equal(context.cwd, '/somewhere')
   t.same(context.env, { A: '1' })
   t.equal((context.stdout as unknown as { isTTY?: boolean; columns?: number }).isTTY, true)

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion'
 import { BrainCommand } from '../brain-command.js'
-import type { RepairResult, RestoreResult } from '../../db/index.js'
+import type { RepairResult, RestoreResult } from '../../backup/index.js'
 
 export class BackupCommand extends BrainCommand {
   static override paths = [['backup']]
@@ -46,12 +46,12 @@ export class RestoreCommand extends BrainCommand {
 
   protected async run(): Promise<number> {
     const config = await this.loadConfig()
-    const [{ backupPlace }, { restoreBackup }, { openBackupFile }] = await Promise.all([import('../../operations/backup.js'), import('../../db/restore.js'), import('../../db/backup-archive.js')])
+    const { backupPlace, restoreBackup, openBackupFile } = await import('../../backup/index.js')
     const file = this.resolvePath(this.file)
     // A damaged or foreign file is refused before the service is disturbed.
     openBackupFile(file)
     await stopResidentService(config.home)
-    const result: RestoreResult = await restoreBackup(file, await backupPlace(config), { force: this.force })
+    const result: RestoreResult = await restoreBackup(file, backupPlace(config), { force: this.force })
     this.print(result, () =>
       [
         `restored ${result.pages} page${result.pages === 1 ? '' : 's'} from ${result.path} (made ${result.created_at})`,
@@ -91,10 +91,10 @@ export class RepairCommand extends BrainCommand {
 
   protected async run(): Promise<number> {
     const config = await this.loadConfig()
-    const [{ backupPlace }, { repairBrain }] = await Promise.all([import('../../operations/backup.js'), import('../../db/repair.js')])
+    const { backupPlace, repairBrain } = await import('../../backup/index.js')
     const { isBrainError } = await import('../../errors/index.js')
     await stopResidentService(config.home)
-    const place = await backupPlace(config)
+    const place = backupPlace(config)
     let result: RepairResult
     try {
       result = await repairBrain(place, { yes: this.yes })

@@ -51,7 +51,7 @@ export class ConfigSetCommand extends BrainCommand {
   value = Option.String({ required: true })
 
   protected async run(): Promise<number> {
-    const { writeConfigValue, normalizeBackupValue } = await import('../../config/index.js')
+    const [{ writeConfigValue }, { normalizeBackupValue }] = await Promise.all([import('../../config/index.js'), import('../../backup/index.js')])
     let value = normalizeBackupValue(this.key, normalizeValue(this.key, this.value))
     if (this.key === 'sync.repo_path') value = this.resolvePath(value)
     await this.withBrain(({ db }) => writeConfigValue(db, this.key, value))

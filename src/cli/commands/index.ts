@@ -1,5 +1,5 @@
 import type { CommandClass } from 'clipanion'
-import type { BrainContext } from '../../service/index.js'
+import type { CommandContext } from '../../service/index.js'
 import { OPERATIONS } from '../../operations/index.js'
 import { operationCommand } from '../operation-command.js'
 import { AgentsInstallCommand, HookCommand } from './agents.js'
@@ -39,7 +39,7 @@ import { ServiceStartCommand, ServiceStatusCommand, ServiceStopCommand } from '.
 import { SyncCommand } from './sync.js'
 
 /** Every command; each file imports its heavy modules inside `run`, so start-up stays fast. */
-export const commands: Array<CommandClass<BrainContext>> = [
+export const commands: Array<CommandClass<CommandContext>> = [
   InitCommand,
   AgentsInstallCommand,
   HookCommand,

@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion'
 import { DatabaseError, NotAvailableError, UsageError, isBrainError } from '../../errors/index.js'
 import type { Config } from '../../config/index.js'
-import type { Brain, OperationContext, ToolSelection } from '../../mcp/index.js'
+import type { Brain, CallContext, ToolSelection } from '../../mcp/index.js'
 import { BrainCommand } from '../brain-command.js'
 
 function parsePort(raw: string | undefined): number {
@@ -83,7 +83,7 @@ export class ServeCommand extends BrainCommand {
       logger.warn(`configuration problem: ${err instanceof Error ? err.message : String(err)}`)
     }
     const tools = await toolSelection(this.tools, config)
-    const ctx: OperationContext = { brain, logger, dryRun: false, remote: false, scopes: null, remoteSlugPrefixes: config?.http.remoteSlugPrefixes ?? [] }
+    const ctx: CallContext = { brain, logger, dryRun: false, remote: false, scopes: null, remoteSlugPrefixes: config?.http.remoteSlugPrefixes ?? [] }
     try {
       await runStdioSession({ stdin: this.context.stdin, stdout: this.context.stdout, ctx, version: this.cli.binaryVersion ?? '0.0.0', tools })
     } finally {

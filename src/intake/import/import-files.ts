@@ -1,18 +1,8 @@
+import type { JournalFormats } from '../../convert/index.js'
 import { refreshPlannerStatistics, type Database } from '../../db/index.js'
 import type { EmbeddingProvider } from '../../embedding/index.js'
 import { serializeError, ValidationError, type ErrorEnvelope } from '../../errors/index.js'
-import {
-  codeSlugForPath,
-  markdownSlugForPath,
-  planPages,
-  writePlannedPages,
-  type BatchOutcome,
-  type ImportInput,
-  type ImportStatus,
-  type JournalFormats,
-  type PlannedBatch,
-  type PlanOptions,
-} from '../../pages/index.js'
+import { codeSlugForPath, markdownSlugForPath, planPages, writePlannedPages, type BatchOutcome, type ImportInput, type ImportStatus, type PlannedBatch, type PlanOptions } from '../../pages/index.js'
 import { isMinifiedCode, readTextFileSync, type WalkedFile } from '../sources/index.js'
 import { journalFormatReader } from './journal-formats.js'
 import { EmbedFollower } from '../../embedding/store/index.js'

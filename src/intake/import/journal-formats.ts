@@ -3,7 +3,7 @@
  * `logseq/config.edn`, read once per import from beside its `journals/` folder.
  */
 import { readFileSync, statSync } from 'node:fs'
-import { journalFormatsFromConfig, journalGraphFolder, type JournalFormats } from '../../pages/index.js'
+import { journalFormatsFromConfig, journalGraphFolder, type JournalFormats } from '../../convert/index.js'
 import type { WalkedFile } from '../sources/index.js'
 
 /** A config larger than this is not Logseq's (its own is a few kilobytes). */

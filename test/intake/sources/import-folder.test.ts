@@ -4,7 +4,7 @@ import { writeFileSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
 import { importFolder } from '../../../src/intake/import/index.js'
 import { findPage, importPage, listPages, writeThroughPath } from '../../../src/pages/index.js'
-import { search, searchContext } from '../../../src/search/index.js'
+import { search, searchDeps } from '../../../src/search/index.js'
 import { loadConfig } from '../../../src/config/index.js'
 import { engineTest } from '../../helpers/engines.js'
 
@@ -78,7 +78,7 @@ engineTest(t, 'plain-text notes import as pages titled by their markup or file n
   t.same((await findPage(db, 'default', 'notes/tagged.txt'))!.tags, ['birds'], 'front matter that is a mapping is read')
   await importPage(db, { slug: 'notes/watched.txt', sourceId: 'default', kind: 'markdown', content: '---\nNot: a header, but prose\nof a note\n---\nend\n' })
   t.match((await findPage(db, 'default', 'notes/watched.txt'))!.compiledTruth, /^---\nNot: a header/, 'a plain-text note written without its path (the directory watcher) keeps its text too')
-  const found = await search(searchContext(db, loadConfig({ env: { BRAIN_HOME: '/nonexistent' } })), 'heron budget', { limit: 3 })
+  const found = await search(searchDeps(db, loadConfig({ env: { BRAIN_HOME: '/nonexistent' } })), 'heron budget', { limit: 3 })
   t.equal(found.results[0]?.slug, 'agenda.org')
   const { rows } = await db.query<{ slug: string }>('SELECT t.slug FROM links l JOIN pages f ON f.id = l.from_page_id JOIN pages t ON t.id = l.to_page_id WHERE f.slug = $1', ['notes/list'])
   t.same(rows, [{ slug: 'notes/shopping-list.txt' }], 'a wikilink naming the file finds it')

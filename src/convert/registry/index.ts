@@ -1,8 +1,9 @@
 /**
- * The document formats: one object per format (`<name>.ts`), and the registry every list of the
- * converters is derived from — the names, what a name, a content type or a file's first bytes
- * picks, which formats make one page. A format file is cheap to import (names, patterns, a sniff);
- * its converter is loaded when a file of it comes. May import the converter modules lazily only.
+ * The registry of document formats: one object per format (`<name>.ts`, whose converter is
+ * `../<name>.ts` or the module it names), and the list every table of the converters is derived
+ * from — the names, what a name, a content type or a file's first bytes picks, which formats make
+ * one page. A format file is cheap to import (names, patterns, a sniff); its converter is loaded
+ * when a file of it comes. May import the converter modules lazily only.
  */
 import { bookmarks } from './bookmarks.js'
 import { canvas } from './canvas.js'

@@ -10,7 +10,7 @@ import type { ResultRow } from './sql.js'
 import type { SearchResponse, SearchResult } from './types.js'
 
 /** What the search functions need: a database, config.search, and for vectors an embedder. */
-export interface SearchContext {
+export interface SearchDeps {
   db: Database
   /** config.search. */
   settings: SearchSettings
@@ -25,15 +25,15 @@ export interface SearchContext {
   signal?: AbortSignal
 }
 
-/** The context for a brain's configuration: its search settings and embedding provider. */
-export function searchContext(db: Database, config: { search: SearchSettings; embedding: EmbeddingConfig; home?: string }, options: { now?: () => Date; signal?: AbortSignal } = {}): SearchContext {
+/** What searching a brain of this configuration needs: its search settings and embedding provider. */
+export function searchDeps(db: Database, config: { search: SearchSettings; embedding: EmbeddingConfig; home?: string }, options: { now?: () => Date; signal?: AbortSignal } = {}): SearchDeps {
   return { db, settings: config.search, embedding: config.embedding, home: config.home, ...options }
 }
 
-export async function resolveEmbedder(context: SearchContext): Promise<EmbeddingProvider> {
-  if (context.embedder) return context.embedder
-  if (context.embedding && context.home !== undefined) return activeEmbeddingProvider(context.db, { home: context.home, embedding: context.embedding })
-  if (context.embedding) return embeddingProviderFor(context.embedding)
+export async function resolveEmbedder(deps: SearchDeps): Promise<EmbeddingProvider> {
+  if (deps.embedder) return deps.embedder
+  if (deps.embedding && deps.home !== undefined) return activeEmbeddingProvider(deps.db, { home: deps.home, embedding: deps.embedding })
+  if (deps.embedding) return embeddingProviderFor(deps.embedding)
   throw new ConfigError('search_no_embedder', 'Vector search needs an embedding provider and none was given.', {
     hint: 'Pass the configuration (config.embedding) or an embedder in the search context.',
   })
@@ -48,9 +48,9 @@ export function requireQuery(text: string, command: 'search' | 'query'): string 
   return trimmed
 }
 
-export function mapRows(rows: readonly ResultRow[], query: string, plan: SearchPlan, context: SearchContext): SearchResult[] {
-  const rowContext = { terms: queryTerms(query), snippetChars: plan.snippetChars, now: (context.now ?? (() => new Date()))() }
-  return rows.map((row) => toSearchResult(row, rowContext))
+export function mapRows(rows: readonly ResultRow[], query: string, plan: SearchPlan, deps: SearchDeps): SearchResult[] {
+  const rowOptions = { terms: queryTerms(query), snippetChars: plan.snippetChars, now: (deps.now ?? (() => new Date()))() }
+  return rows.map((row) => toSearchResult(row, rowOptions))
 }
 
 export function baseResponse(query: string, mode: SearchResponse['mode'], plan: SearchPlan): SearchResponse {

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { gzip } from 'node:zlib'
-import { BACKUP_EXTENSION, BACKUP_FORMAT, BACKUP_FORMAT_VERSION, readBackupManifest, writeBackupFile, type BackupMember } from './backup-archive.js'
-import { findPgProgram, runPgProgram } from './backup-pgdump.js'
-import type { Database, EngineConfig, SqlExecutor } from './types.js'
+import type { Database, EngineConfig, SqlExecutor } from '../db/index.js'
+import { BACKUP_EXTENSION, BACKUP_FORMAT, BACKUP_FORMAT_VERSION, readBackupManifest, writeBackupFile, type BackupMember } from './archive.js'
+import { findPgProgram, runPgProgram } from './pg-programs.js'
 
 /**
  * `brain backup`: one file holding a consistent copy of the database (the embedded engine's data

@@ -4,13 +4,13 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { createToken } from '../../src/auth/index.js'
 import { loadConfig, type Config } from '../../src/config/index.js'
-import { openBackupFile } from '../../src/db/backup-archive.js'
-import { createBackup, listBackups, type BackupPlace } from '../../src/db/backup.js'
+import { openBackupFile } from '../../src/backup/archive.js'
+import { createBackup, listBackups, type BackupPlace } from '../../src/backup/backups.js'
 import { openDatabase } from '../../src/db/open.js'
-import { restoreBackup } from '../../src/db/restore.js'
+import { restoreBackup } from '../../src/backup/restore.js'
 import type { Database } from '../../src/db/types.js'
 import { dispatchTool } from '../../src/mcp/index.js'
-import type { OperationContext } from '../../src/operations/context.js'
+import type { CallContext } from '../../src/operations/call-context.js'
 import { putPage } from '../../src/pages/index.js'
 import { memoryLogger } from '../../src/util/logger.js'
 import { createPgDatabase, engineTest, type EngineName } from '../helpers/engines.js'
@@ -59,7 +59,7 @@ async function fingerprint(db: Database): Promise<Record<string, string>> {
   return print
 }
 
-function context(db: Database): OperationContext {
+function context(db: Database): CallContext {
   return { brain: async () => ({ db, config: loadConfig({ env: { BRAIN_HOME: tmp() } }) }), logger: memoryLogger(), dryRun: false, remote: false, scopes: null, remoteSlugPrefixes: [] }
 }
 

@@ -1,6 +1,6 @@
+import { parseDurationMs } from '../config/index.js'
 import type { SqlExecutor } from '../db/index.js'
 import { ConfigError } from '../errors/index.js'
-import { parseDurationMs } from './durations.js'
 
 /** The autopilot's backups: `backup.keep` and `backup.interval` in the brain's config table. */
 export interface BackupSettings {

@@ -2,14 +2,11 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { gunzip } from 'node:zlib'
-import { ConflictError, isBrainError, ValidationError } from '../errors/index.js'
-import { openBackupFile, type OpenedBackup } from './backup-archive.js'
-import { CONFIG_MEMBER, createBackup, DATABASE_MEMBER, readBrainState, type BackupPlace, type BrainState } from './backup.js'
-import { findPgProgram, runPgProgram } from './backup-pgdump.js'
-import { usesServer } from './engine.js'
-import { acquireFileLock } from './lock.js'
-import { loadMigrations } from './migrate.js'
-import type { Database } from './types.js'
+import { acquireFileLock, dataDirPages, engineKindOf, loadMigrations, openDatabase, openDataDir, usesServer } from '../db/index.js'
+import { ConflictError, ValidationError } from '../errors/index.js'
+import { openBackupFile, type OpenedBackup } from './archive.js'
+import { CONFIG_MEMBER, createBackup, DATABASE_MEMBER, readBrainState, type BackupPlace, type BrainState } from './backups.js'
+import { findPgProgram, runPgProgram } from './pg-programs.js'
 
 /**
  * `brain restore`: puts a backup's database in place of the brain's. Everything that can refuse
@@ -43,7 +40,7 @@ function stamp(): string {
 }
 
 function checkFits(backup: OpenedBackup, place: BackupPlace): void {
-  const engine = usesServer(place.engine) ? 'postgres' : 'pglite'
+  const engine = engineKindOf(place.engine)
   if (backup.manifest.engine !== engine) {
     throw new ValidationError('backup_engine_mismatch', `${backup.path} is a backup of a ${backup.manifest.engine} brain; this brain runs on ${engine}.`, {
       hint: 'Nothing was changed. Restore it into a brain of the same engine, then move pages across with `brain export` and `brain import`.',
@@ -71,29 +68,10 @@ function checkRestored(backup: OpenedBackup, state: BrainState): void {
   }
 }
 
-/** Pages in the embedded brain now; null when it does not open (damaged). */
-async function currentPglitePages(dataDir: string): Promise<number | null> {
-  const { openPglite } = await import('./pglite-driver.js')
-  let db: Database
-  try {
-    db = await openPglite({ dataDir })
-  } catch (err) {
-    if (isBrainError(err) && err.code === 'embedded_open_failed') return null
-    throw err
-  }
-  try {
-    const { rows } = await db.query<{ n: number }>(`SELECT CASE WHEN to_regclass('pages') IS NULL THEN 0 ELSE (SELECT count(*)::int FROM pages) END AS n`)
-    return rows[0]!.n
-  } finally {
-    await db.close()
-  }
-}
-
 async function restorePglite(backup: OpenedBackup, place: BackupPlace, options: RestoreOptions): Promise<Omit<RestoreResult, 'config_restored'>> {
-  const { openPglite } = await import('./pglite-driver.js')
   const dataDir = place.engine.dataDir
   const present = existsSync(join(dataDir, 'PG_VERSION'))
-  const previous = present && !options.damaged ? await currentPglitePages(dataDir) : null
+  const previous = present && !options.damaged ? await dataDirPages(dataDir) : null
   if (present && !options.force) {
     if (previous === null) {
       throw new ConflictError('restore_target_unreadable', `The brain at ${dataDir} does not open; nothing was changed.`, {
@@ -109,7 +87,7 @@ async function restorePglite(backup: OpenedBackup, place: BackupPlace, options: 
   mkdirSync(staging, { recursive: true, mode: 0o700 })
   try {
     const dump = new Blob([await promisify(gunzip)(backup.member(DATABASE_MEMBER.pglite))])
-    const staged = await openPglite({ dataDir: join(staging, 'db'), template: dump })
+    const staged = await openDataDir(join(staging, 'db'), dump)
     try {
       checkRestored(backup, await readBrainState(staged))
     } finally {
@@ -177,7 +155,6 @@ async function replaceServerDatabase(dump: Buffer, place: BackupPlace): Promise<
 }
 
 async function restorePostgres(backup: OpenedBackup, place: BackupPlace, options: RestoreOptions): Promise<Omit<RestoreResult, 'config_restored'>> {
-  const { openDatabase } = await import('./open.js')
   const db = await openDatabase(place.engine, { migrate: false })
   let previous: number
   let keptAside: string | null = null

@@ -13,7 +13,7 @@ export interface Brain {
  * What every tool receives, whichever transport called it. The brain is opened on demand, so a
  * server answers `initialize` and `tools/list` even while the database is unreachable.
  */
-export interface OperationContext {
+export interface CallContext {
   brain(): Promise<Brain>
   /** The configuration without opening the database, for an operation that reports on a database that may not open. */
   config?: () => Promise<Config>

@@ -32,14 +32,14 @@ export interface AttachedWorker {
 }
 
 /**
- * The context every brain command runs with. `cwd` is the caller's working directory (relative
- * paths on the command line resolve against it); `signal` aborts when the caller goes away or
- * presses Ctrl-C; `host` is set inside the resident service.
+ * What every brain command runs with: clipanion's command context, widened. `cwd` is the
+ * caller's working directory (relative paths on the command line resolve against it); `signal`
+ * aborts when the caller goes away or presses Ctrl-C; `host` is set inside the resident service.
  */
-export interface BrainContext extends BaseContext {
+export interface CommandContext extends BaseContext {
   cwd: string
   host?: BrainHost
   signal?: AbortSignal
   /** Runs another command line in this process (the service hands it to its sessions). */
-  runCli?: (argv: string[], context: BrainContext) => Promise<number>
+  runCli?: (argv: string[], context: CommandContext) => Promise<number>
 }

@@ -1,10 +1,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { ConfirmationRequired, DatabaseError, isBrainError, NotAvailableError } from '../errors/index.js'
-import { backupsDir, listBackups, type BackupListing, type BackupPlace } from './backup.js'
-import { usesServer } from './engine.js'
+import { dataDirPages, engineKindOf, openDataDir, usesServer, type SqlExecutor } from '../db/index.js'
+import { ConfirmationRequired, DatabaseError, NotAvailableError } from '../errors/index.js'
+import { backupsDir, listBackups, type BackupListing, type BackupPlace } from './backups.js'
 import { restoreBackup } from './restore.js'
-import type { SqlExecutor } from './types.js'
 
 /**
  * `brain repair`: an embedded brain that no longer opens. PGLite's own recovery (replaying the
@@ -86,22 +85,6 @@ async function changedSinceBackup(db: SqlExecutor, sinceIso: string): Promise<Ch
   return result
 }
 
-async function tryOpen(dataDir: string): Promise<{ pages: number } | { error: unknown }> {
-  const { openPglite } = await import('./pglite-driver.js')
-  try {
-    const db = await openPglite({ dataDir })
-    try {
-      const { rows } = await db.query<{ n: number }>(`SELECT CASE WHEN to_regclass('pages') IS NULL THEN 0 ELSE (SELECT count(*)::int FROM pages) END AS n`)
-      return { pages: rows[0]!.n }
-    } finally {
-      await db.close()
-    }
-  } catch (err) {
-    if (isBrainError(err) && err.code === 'embedded_open_failed') return { error: err }
-    throw err
-  }
-}
-
 /** Repairs the embedded brain of `place`; without `yes` it only says what it would do. */
 export async function repairBrain(place: BackupPlace, options: { yes: boolean }): Promise<RepairResult> {
   if (usesServer(place.engine)) {
@@ -112,10 +95,10 @@ export async function repairBrain(place: BackupPlace, options: { yes: boolean })
   const dataDir = place.engine.dataDir
   const base: RepairResult = { status: 'no_brain', data_dir: dataDir, steps: [], pages: null, backup: null, kept_aside: null, not_in_backup: [] }
   if (!existsSync(join(dataDir, 'PG_VERSION'))) return { ...base, steps: ['no embedded brain here: nothing to repair'] }
-  const opened = await tryOpen(dataDir)
-  if ('pages' in opened) return { ...base, status: 'opens', pages: opened.pages, steps: ['opened the brain (PGLite replays its write-ahead log on open): it is whole, nothing to repair'] }
+  const pages = await dataDirPages(dataDir)
+  if (pages !== null) return { ...base, status: 'opens', pages, steps: ['opened the brain (PGLite replays its write-ahead log on open): it is whole, nothing to repair'] }
   const steps = ['PGLite recovery (write-ahead log replay on open) failed: the database stays closed']
-  const newest = listBackups(backupsDir(place.home)).find((b) => b.engine === 'pglite')
+  const newest = listBackups(backupsDir(place.home)).find((b) => b.engine === engineKindOf(place.engine))
   if (!newest) {
     throw new DatabaseError('repair_no_backup', `The brain at ${dataDir} does not open and ${backupsDir(place.home)} holds no backup to restore; nothing was changed.`, {
       hint: 'Restore a backup kept elsewhere with `brain restore <file> --force`, or move the directory aside and run `brain init`, then re-import your folders.',
@@ -132,8 +115,7 @@ export async function repairBrain(place: BackupPlace, options: { yes: boolean })
   }
   const restored = await restoreBackup(newest.path, place, { force: true, damaged: true })
   steps.push(`kept the damaged directory aside at ${restored.kept_aside}`, `restored ${newest.path} (${newest.pages} pages, made ${newest.created_at})`)
-  const { openPglite } = await import('./pglite-driver.js')
-  const db = await openPglite({ dataDir })
+  const db = await openDataDir(dataDir)
   let notInBackup: ChangedFolder[]
   try {
     notInBackup = await changedSinceBackup(db, newest.created_at)

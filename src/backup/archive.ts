@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { isEngineKind } from '../db/index.js'
 import { ValidationError } from '../errors/index.js'
 
 /**
@@ -151,7 +152,7 @@ function parseManifest(path: string, raw: Buffer | undefined): BackupManifest {
       hint: 'Nothing was changed. Restore it with the brain version that made it, or upgrade brain.',
     })
   }
-  if (!Array.isArray(manifest.members) || (manifest.engine !== 'pglite' && manifest.engine !== 'postgres')) throw damaged(path, 'its manifest is incomplete')
+  if (!Array.isArray(manifest.members) || typeof manifest.engine !== 'string' || !isEngineKind(manifest.engine)) throw damaged(path, 'its manifest is incomplete')
   return manifest as BackupManifest
 }
 

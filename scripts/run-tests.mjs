@@ -12,11 +12,15 @@
  * tap (its assertions, its subtests, its per-file timeout through TAP_TIMEOUT); only the process
  * that starts them is this one.
  *
+ * Files run in the order given, `--jobs` at a time; a file marked as mostly waiting runs in a lane
+ * of its own beside them (see WAITING_LANE).
+ *
  * A file passes when its process exits with status 0 and its output ends the plan it printed
  * (`1..N` at the top level). A file still running at the timeout gets SIGALRM, on which tap
  * prints what it was waiting for, then SIGKILL ten seconds later.
  */
 import { spawn } from 'node:child_process'
+import { closeSync, openSync, readSync } from 'node:fs'
 
 const args = process.argv.slice(2)
 let jobs = 2
@@ -103,14 +107,36 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   })
 }
 
-print('TAP version 14\n')
-let next = 0
-async function worker(jobId) {
-  while (next < files.length) {
-    const index = next++
-    report(await runFile(files[index], index + 1, jobId))
+/**
+ * A file whose header says `// test-runner: waiting lane` spends most of its time waiting on a
+ * clock (a cron minute, an idle timeout, a heartbeat) with its CPU idle. Such files run one after
+ * another in a lane of their own beside the `--jobs` lanes, so a core is not left idle while one
+ * of them holds a lane.
+ */
+const WAITING_LANE = /^\/\/ test-runner: waiting lane\b/m
+const waits = (file) => {
+  try {
+    const fd = openSync(file, 'r')
+    try {
+      const head = Buffer.alloc(4096)
+      return WAITING_LANE.test(head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0)))
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    return false
   }
 }
-await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, (_, i) => worker(i)))
+const queued = files.map((file, index) => ({ file, childId: index + 1 }))
+const waiting = queued.filter((entry) => waits(entry.file))
+const busy = queued.filter((entry) => !waiting.includes(entry))
+
+print('TAP version 14\n')
+async function lane(queue, jobId) {
+  for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) report(await runFile(entry.file, entry.childId, jobId))
+}
+const lanes = Array.from({ length: Math.min(jobs, busy.length) }, (_, i) => lane(busy, i))
+if (waiting.length > 0) lanes.push(lane(waiting, jobs))
+await Promise.all(lanes)
 print(`1..${files.length}\n# { total: ${files.length}, pass: ${files.length - failed}, fail: ${failed} }\n# time=${Date.now() - started}ms\n`)
 process.exitCode = failed > 0 ? 1 : 0

@@ -1,3 +1,4 @@
+// test-runner: waiting lane (it waits out liveness periods and stalled jobs)
 /**
  * A command waiting for a job follows the job's liveness: it ends with the job's real outcome
  * when the outcome cannot be stored, and with a clear error when nobody can finish the job;

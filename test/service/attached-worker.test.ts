@@ -1,3 +1,4 @@
+// test-runner: waiting lane (it waits up to a minute for a cron schedule to fire)
 import t from 'tap'
 import { cliBrain, spawnBrain, stopPid } from '../helpers/cli.js'
 

@@ -1,3 +1,4 @@
+// test-runner: waiting lane (it waits for idle timeouts and for services to start and stop)
 import t from 'tap'
 import { existsSync, lstatSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'

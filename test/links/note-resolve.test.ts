@@ -1,3 +1,4 @@
+// test-runner: start early (twelve brains and git repositories)
 import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,3 +1,4 @@
+// test-runner: start early (large generated brains on both engines)
 import t from 'tap'
 import { rmSync } from 'node:fs'
 import type { SqlExecutor } from '../../src/db/types.js'

@@ -1,3 +1,4 @@
+// test-runner: start early (services killed and restarted under load)
 import t from 'tap'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

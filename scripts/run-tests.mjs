@@ -12,7 +12,8 @@
  * tap (its assertions, its subtests, its per-file timeout through TAP_TIMEOUT); only the process
  * that starts them is this one.
  *
- * Files run in the order given, `--jobs` at a time, except as their first lines ask (see HINT).
+ * Files run in the order given, `--jobs` at a time; a file marked as mostly waiting runs in a lane
+ * of its own beside them (see WAITING_LANE).
  *
  * A file passes when its process exits with status 0 and its output ends the plan it printed
  * (`1..N` at the top level). A file still running at the timeout gets SIGALRM, on which tap
@@ -107,31 +108,28 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 /**
- * A test file's first lines may tell the runner how it runs:
- * - `// test-runner: waiting lane (why)`: most of its time is spent waiting on a clock (a cron
- *   minute, an idle timeout, a heartbeat) with its CPU idle. Such files run one after another in
- *   a lane of their own beside the `--jobs` lanes, so a core is not left idle while one of them
- *   holds a lane.
- * - `// test-runner: start early (why)`: one of the longest files. These start first, so the run
- *   does not end with one lane busy on a long file while the other has nothing left to do.
+ * A file whose header says `// test-runner: waiting lane` spends most of its time waiting on a
+ * clock (a cron minute, an idle timeout, a heartbeat) with its CPU idle. Such files run one after
+ * another in a lane of their own beside the `--jobs` lanes, so a core is not left idle while one
+ * of them holds a lane.
  */
-const HINT = /^\/\/ test-runner: (waiting lane|start early)\b/m
-const hintOf = (file) => {
+const WAITING_LANE = /^\/\/ test-runner: waiting lane\b/m
+const waits = (file) => {
   try {
     const fd = openSync(file, 'r')
     try {
       const head = Buffer.alloc(4096)
-      return HINT.exec(head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0)))?.[1] ?? null
+      return WAITING_LANE.test(head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0)))
     } finally {
       closeSync(fd)
     }
   } catch {
-    return null
+    return false
   }
 }
-const queued = files.map((file, index) => ({ file, childId: index + 1, hint: hintOf(file) }))
-const waiting = queued.filter((entry) => entry.hint === 'waiting lane')
-const busy = [...queued.filter((entry) => entry.hint === 'start early'), ...queued.filter((entry) => entry.hint === null)]
+const queued = files.map((file, index) => ({ file, childId: index + 1 }))
+const waiting = queued.filter((entry) => waits(entry.file))
+const busy = queued.filter((entry) => !waiting.includes(entry))
 
 print('TAP version 14\n')
 async function lane(queue, jobId) {

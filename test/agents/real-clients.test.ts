@@ -1,4 +1,3 @@
-// test-runner: start early (the four real agent clients)
 /**
  * `brain agents install` proved with the real agents (the versions scripts/setup-agent-clients.sh
  * pins), each in a home of its own, with nothing reachable but 127.0.0.1:

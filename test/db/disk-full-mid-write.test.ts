@@ -1,4 +1,3 @@
-// test-runner: start early (a real small disk filled mid-write)
 /**
  * A disk filled between the free-space check and the write (another program wrote in between)
  * leaves PostgreSQL inside PGLite unable to create a WAL segment. PGLite then either spins or

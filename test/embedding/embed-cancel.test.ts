@@ -1,4 +1,3 @@
-// test-runner: start early (the local embedding models, loaded four times)
 import t from 'tap'
 import { countStaleChunks, embedStale } from '../../src/embedding/store/index.js'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'

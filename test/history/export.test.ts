@@ -1,4 +1,3 @@
-// test-runner: start early (exports of several brains on both engines)
 import t, { type Test } from 'tap'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

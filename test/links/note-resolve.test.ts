@@ -1,4 +1,3 @@
-// test-runner: start early (twelve brains and git repositories)
 import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,4 +1,3 @@
-// test-runner: start early (large generated brains on both engines)
 import t from 'tap'
 import { rmSync } from 'node:fs'
 import type { SqlExecutor } from '../../src/db/types.js'

@@ -1,4 +1,3 @@
-// test-runner: start early (services killed and restarted under load)
 import t from 'tap'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,4 +1,3 @@
-// test-runner: start early (twenty-seven commands, in-process and through the service, on both engines)
 import t from 'tap'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPostgres } from '../../src/db/pg-driver.js'
-import { runBrain, stopPid, stopService, type CliResult } from '../helpers/cli.js'
-import { postmasterPid, startPgCluster, type PgCluster } from '../helpers/pg-cluster.js'
-import { fillLeaving, mountTmpfs, unmount } from '../helpers/small-disk.js'
+import { runBrain, stopService, type CliResult } from '../helpers/cli.js'
+import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js'
+import { fillLeaving, mountTmpfs, stopClusterOnSmallDisk, unmount } from '../helpers/small-disk.js'
 
 function errorOf(result: CliResult): { class: string; code: string; message: string; hint?: string } {
   return result.json<{ error: { class: string; code: string; message: string; hint?: string } }>().error
@@ -33,14 +33,7 @@ t.test('a full disk under PostgreSQL: disk_full with advice, reads go on, writes
   let cluster: PgCluster | null = null
   t.teardown(async () => {
     await stopService(home)
-    if (cluster !== null) {
-      const pid = postmasterPid(cluster)
-      try {
-        cluster.stop()
-      } finally {
-        if (pid !== null) await stopPid(pid)
-      }
-    }
+    if (cluster !== null) await stopClusterOnSmallDisk(cluster)
     await unmount(mountPoint)
     rmSync(mountPoint, { recursive: true, force: true })
     rmSync(home, { recursive: true, force: true })

@@ -31,9 +31,8 @@ import { remember } from '../../src/memory/index.js'
 import { findPage, listPages, putPage } from '../../src/pages/index.js'
 import { silentLogger } from '../../src/util/logger.js'
 import { makeRepo } from '../intake/sync/helpers.js'
-import { postmasterPid, startPgCluster, type PgCluster } from '../helpers/pg-cluster.js'
-import { fillLeaving, freeBytes, mountTmpfs, unmount } from '../helpers/small-disk.js'
-import { stopPid } from '../helpers/cli.js'
+import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js'
+import { fillLeaving, freeBytes, mountTmpfs, stopClusterOnSmallDisk, unmount } from '../helpers/small-disk.js'
 import { testConfig } from '../queue/helpers.js'
 import { bagOfWordsEmbedder } from '../search/helpers.js'
 
@@ -264,14 +263,7 @@ t.test('the server engine on a full disk, every write path', { skip: mounted ? f
   let admin: Database | null = null
   t.teardown(async () => {
     await admin?.close()
-    if (cluster !== null) {
-      const pid = postmasterPid(cluster)
-      try {
-        cluster.stop()
-      } finally {
-        if (pid !== null) await stopPid(pid)
-      }
-    }
+    if (cluster !== null) await stopClusterOnSmallDisk(cluster)
     await unmount(mountPoint)
     rmSync(mountPoint, { recursive: true, force: true })
   })

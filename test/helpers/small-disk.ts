@@ -1,9 +1,12 @@
 /**
  * Small real filesystems for full-disk tests: a tmpfs mounted at a folder (root only), its free
- * space, a file that fills it, and an unmount that waits for the processes still using it.
+ * space, a file that fills it, an unmount that waits for the processes still using it, and the
+ * stop of a PostgreSQL cluster placed on one.
  */
 import { spawnSync } from 'node:child_process'
 import { closeSync, openSync, statfsSync, writeSync } from 'node:fs'
+import { stopPid } from './cli.js'
+import { postmasterPid, type PgCluster } from './pg-cluster.js'
 
 const MIB = 1024 * 1024
 
@@ -49,5 +52,18 @@ export function fillLeaving(dir: string, path: string, leave: number): void {
     }
   } finally {
     closeSync(fd)
+  }
+}
+
+/**
+ * Stops a cluster and waits for its postmaster by pid: on a full disk `pg_ctl stop` may fail, and
+ * the tmpfs cannot be unmounted while the server still holds it.
+ */
+export async function stopClusterOnSmallDisk(cluster: PgCluster): Promise<void> {
+  const pid = postmasterPid(cluster)
+  try {
+    cluster.stop()
+  } finally {
+    if (pid !== null) await stopPid(pid)
   }
 }

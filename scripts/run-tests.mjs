@@ -100,10 +100,13 @@ function report(result) {
   print(text)
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const [signal, status] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
   process.on(signal, () => {
     for (const child of running) child.kill(signal)
-    process.exit(130)
+    process.exit(status)
   })
 }
 

@@ -33,13 +33,22 @@ export interface CliBrain {
 }
 
 /**
+ * The run's WebAssembly tier (scripts/test.sh), for every brain a test starts: a service, a server
+ * or an import lives seconds there, and the optimizing recompile would cost each about a second of
+ * CPU it never earns back.
+ */
+export function wasmTierEnv(): Record<string, string> {
+  return process.env.BRAIN_WASM_TIER === undefined ? {} : { BRAIN_WASM_TIER: process.env.BRAIN_WASM_TIER }
+}
+
+/**
  * A test's `brain` runs in-process unless its env asks for the service (`BRAIN_NO_SERVICE=0`), so
  * no test starts a resident service it does not know it has to stop.
  */
 export function childEnv(env: Record<string, string>): Record<string, string> {
   // TMPDIR too, so what a child makes under the temp dir lands in the test run's own folder.
   const tmp: Record<string, string> = process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }
-  return { PATH: process.env.PATH ?? '', BRAIN_NO_SERVICE: '1', ...tmp, ...env }
+  return { PATH: process.env.PATH ?? '', BRAIN_NO_SERVICE: '1', ...tmp, ...wasmTierEnv(), ...env }
 }
 
 export function runBrain(args: string[], env: Record<string, string>, input?: string, cwd?: string): Promise<CliResult> {

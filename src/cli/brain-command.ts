@@ -87,7 +87,7 @@ export abstract class BrainCommand extends Command<CommandContext> {
     const host = this.context.host
     if (host) return host.database(config.engine, onRetry)
     const { openDatabase } = await import('../db/open.js')
-    return openDatabase(config.engine, { onRetry })
+    return openDatabase(config.engine, { onRetry, smallBufferPool: this.context.oneShot === true })
   }
 
   /** Prints a result with its operation's presenter: `--json` form, or notice and text. */

@@ -45,10 +45,10 @@ async function main(): Promise<number> {
     return runHook(argv.slice(1), env, { stdin: process.stdin, stdout: process.stdout, cwd: process.cwd() })
   }
   if (runsInProcess(argv, env)) {
-    const { chooseWasmTier } = await import('./wasm-tier.js')
+    const { chooseWasmTier, runsLong } = await import('./wasm-tier.js')
     chooseWasmTier(argv, env.BRAIN_WASM_TIER)
     const { runCli, processContext } = await import('./main.js')
-    return runCli(argv, processContext())
+    return runCli(argv, { ...processContext(), oneShot: !runsLong(argv) })
   }
   const [{ forward }, { WriteStream }] = await Promise.all([import('../service/client.js'), import('node:tty')])
   const interrupt = new AbortController()

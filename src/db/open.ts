@@ -15,6 +15,8 @@ export interface OpenOptions {
    * trigram index could serve on it.
    */
   brief?: boolean
+  /** For a process that runs one short command and exits: the embedded engine opens with a small buffer pool. */
+  smallBufferPool?: boolean
 }
 
 /**
@@ -58,7 +60,13 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
     const templateDirectory = templates?.emptyTemplateDirectory() ?? null
     const template = templates && !templateDirectory ? templates.readEmptyTemplate() : null
     const freeSpace = { dir: engine.dataDir, reserveBytes: engine.diskReserveBytes ?? 0 }
-    db = await openPglite({ dataDir: engine.dataDir, freeSpace, callLimitMs: engine.statementTimeoutMs, ...(templateDirectory ? { templateDirectory } : template ? { template } : {}) })
+    db = await openPglite({
+      dataDir: engine.dataDir,
+      freeSpace,
+      callLimitMs: engine.statementTimeoutMs,
+      smallBufferPool: options.smallBufferPool === true,
+      ...(templateDirectory ? { templateDirectory } : template ? { template } : {}),
+    })
   }
   if (options.migrate !== false) {
     try {

@@ -42,4 +42,6 @@ export interface CommandContext extends BaseContext {
   signal?: AbortSignal
   /** Runs another command line in this process (the service hands it to its sessions). */
   runCli?: (argv: string[], context: CommandContext) => Promise<number>
+  /** This process runs this one short command and exits (not an import, a server or a worker). */
+  oneShot?: boolean
 }

@@ -1,4 +1,4 @@
-import { Builtins, Cli } from 'clipanion'
+import { Builtins, Cli, type CommandClass } from 'clipanion'
 import { UsageError } from '../errors/index.js'
 import { currentVersion } from '../releases/version/index.js'
 import { defaultResolver } from '../../workers/registry.js'
@@ -29,13 +29,25 @@ function namePlaceholders(text: string): string {
   return lines.map((line) => line.replace(option, (_, indent: string, definition: string, _gap: string, description: string) => `${indent}${definition.padEnd(width)}    ${description}`)).join('\n')
 }
 
-export function buildCli(colors = false): Cli<CommandContext> {
+/**
+ * The commands a command line can name: those whose first word it holds, or all of them when it
+ * holds none (`brain --help`). clipanion compiles one state machine of every registered command
+ * for each command line, about a tenth of a second for all of them; a command's own machine is
+ * the same whichever others sit beside it, so the same command wins.
+ */
+export function commandsFor(argv: readonly string[]): Array<CommandClass<CommandContext>> {
+  const words = new Set(argv.filter((a) => !a.startsWith('-')))
+  const named = commands.filter((command) => (command.paths ?? []).some((path) => path[0] !== undefined && words.has(path[0])))
+  return named.length > 0 ? named : commands
+}
+
+export function buildCli(colors = false, registered: ReadonlyArray<CommandClass<CommandContext>> = commands): Cli<CommandContext> {
   const cli = new Cli<CommandContext>({ binaryLabel: 'brain', binaryName: 'brain', binaryVersion: currentVersion(), enableCapture: false, enableColors: colors })
   const usage = cli.usage.bind(cli)
   cli.usage = ((...args: Parameters<typeof usage>) => namePlaceholders(usage(...args))) as typeof cli.usage
   cli.register(Builtins.HelpCommand)
   cli.register(Builtins.VersionCommand)
-  for (const command of commands) cli.register(command)
+  for (const command of registered) cli.register(command)
   return cli
 }
 
@@ -80,12 +92,14 @@ export function processContext(): CommandContext {
 export async function runCli(argv: string[], context: CommandContext = processContext()): Promise<number> {
   // The composition root: the queue runs the job handlers of workers/ through this registry.
   registerHandlers(defaultResolver)
-  const cli = buildCli(isTerminal(context.stdout))
+  const colors = isTerminal(context.stdout)
+  const cli = buildCli(colors, commandsFor(argv))
   let command
   try {
     command = cli.process(argv, context)
   } catch {
-    const usage = usageErrorFor(cli, argv)
+    // The error names the closest command or the subcommands of a word, out of all of them.
+    const usage = usageErrorFor(buildCli(colors), argv)
     const jsonFlag = argv.includes('--json') ? true : argv.includes('--no-json') ? false : undefined
     return reportError(usage, context, wantsJson(jsonFlag, context.stdout))
   }

@@ -39,7 +39,7 @@ export interface DefinitionRow {
   updated_at: string
 }
 
-const PAGE_COLUMNS = `p.id::int AS id, p.slug, p.source_id, p.title, p.page_kind, p.compiled_truth, p.timeline, p.frontmatter, p.updated_at::text AS updated_at`
+export const PAGE_COLUMNS = `p.id::int AS id, p.slug, p.source_id, p.title, p.page_kind, p.compiled_truth, p.timeline, p.frontmatter, p.updated_at::text AS updated_at`
 
 /** The chunks search returned, with the page each belongs to. */
 export async function chunksById(db: SqlExecutor, ids: readonly number[], source: string | null): Promise<ChunkRow[]> {

@@ -1,7 +1,7 @@
 /**
  * Answers with citations. Owns the context pack (the evidence for a question within a token
- * budget, built with no model: hybrid hits, page summaries, linked pages, timeline entries, code
- * definitions), the extractive answer, the one OpenAI-compatible chat client with its prompt
+ * budget, built with no model: hybrid hits, page summaries, the pages next to a hit in its series,
+ * linked pages, timeline entries, code definitions), the extractive answer, the one OpenAI-compatible chat client with its prompt
  * (page content fenced as data) and error mapping, and the check of an answer's citations
  * against its pack.
  * May import: config, db, embedding, errors, search.

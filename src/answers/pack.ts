@@ -1,6 +1,7 @@
 import { capToTokenLimit, countTokens } from '../embedding/index.js'
 import { UsageError } from '../errors/index.js'
 import { query, type SearchDeps, type SearchResult } from '../search/index.js'
+import { adjacentPages } from './adjacent.js'
 import { chunksById, definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
 import { renderItem } from './render.js'
@@ -17,6 +18,10 @@ const HITS = 30
 const TOKENS_PER_HIT = 35
 const MAX_HITS = 100
 const PAGES_WITH_NEIGHBOURS = 5
+/** The first hit pages whose pages next in their series (the turn before and after) may join. */
+const PAGES_WITH_ADJACENT = 5
+/** An adjacent page ranks at this share of its hit's score. */
+const ADJACENT_SHARE = 0.5
 const NEIGHBOURS = 20
 const TIMELINE_ENTRIES = 8
 
@@ -34,13 +39,14 @@ export interface PackDeps {
 interface Candidate extends Omit<PackItem, 'n' | 'tokens'> {
   key: string
   score: number
-  /** The text compared when removing repeats (a summary without the title put before it). */
+  /** The text compared when removing repeats (a summary without the title put before it, a hit before its dates were resolved). */
   own?: string
 }
 
 /**
  * The evidence for a question within a token budget, involving no model: hybrid hits, their
- * pages' summaries, timeline entries and linked pages that bear on the question, and the code
+ * pages' summaries, the pages next to the first hits in their series (a conversation's turn
+ * before and after), timeline entries and linked pages that bear on the question, and the code
  * definitions of identifiers it names; deduplicated, best first, numbered from 1.
  */
 export async function buildContextPack(deps: PackDeps, question: string, options: PackOptions = {}): Promise<ContextPack> {
@@ -65,13 +71,18 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const names = identifiersIn(question).flatMap((id) => [id, id.split(/\.|::/).pop()!])
   const definitions = await definitionsNamed(db, [...new Set(names)], source, 10)
 
+  const hitCandidates = hits.flatMap((hit, rank) => {
+    const chunk = chunkById.get(hit.chunk_id)
+    const page = chunk ? pages.get(chunk.page_id) : undefined
+    return chunk && page ? [{ page: page.id, candidate: hitCandidate(hit, rank, past ? chunk.chunk_text : currentText(hit, chunk.chunk_text), page, terms) }] : []
+  })
+  const firstPages = hitPageIds.slice(0, PAGES_WITH_ADJACENT).flatMap((id) => pages.get(id) ?? [])
+  const adjacent = (await adjacentPages(db, firstPages, source)).filter((page) => !pages.has(page.id))
+
   const candidates: Candidate[] = [
     ...definitions.map(definitionCandidate),
-    ...hits.flatMap((hit, rank) => {
-      const chunk = chunkById.get(hit.chunk_id)
-      const page = chunk ? pages.get(chunk.page_id) : undefined
-      return chunk && page ? [hitCandidate(hit, rank, past ? chunk.chunk_text : currentText(hit, chunk.chunk_text), page, terms)] : []
-    }),
+    ...hitCandidates.map((h) => h.candidate),
+    ...adjacent.flatMap((page) => adjacentCandidates(page, Math.max(0, ...hitCandidates.filter((h) => h.page === page.beside).map((h) => h.candidate.score)) * ADJACENT_SHARE)),
     ...hitPageIds.slice(0, PAGES_WITH_NEIGHBOURS).flatMap((id, rank) => summaryCandidates(pages.get(id), 0.5 - rank * 0.05, 'summary', terms)),
     ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms, past),
     ...neighbours.flatMap((page) => summaryCandidates(page, 0.25, 'neighbour', terms)),
@@ -131,7 +142,32 @@ function hitCandidate(hit: SearchResult, rank: number, text: string, page: PageR
     page: pdfPage(hit),
     date: pageDate(page),
     text: resolveRelativeDates(text, written),
+    // Repeats are found on the page's own words, before dates were put in.
+    own: text,
   }
+}
+
+/** A page next to a hit's page in its series: its opening, for the turn or day around the hit. */
+function adjacentCandidates(page: PageRow, score: number): Candidate[] {
+  if (page.page_kind === 'code' || score <= 0) return []
+  const summary = pageSummary(page.compiled_truth, page.frontmatter)
+  if (summary === '') return []
+  return [
+    {
+      key: `summary:${page.id}`,
+      own: summary,
+      score,
+      kind: 'adjacent',
+      slug: page.slug,
+      source_id: page.source_id,
+      title: page.title,
+      chunk_id: null,
+      line: null,
+      page: null,
+      date: pageDate(page),
+      text: resolveRelativeDates(summary, writtenOn(page)),
+    },
+  ]
 }
 
 /** The date a page says it was written on (front matter `date`), the anchor of its relative dates. */

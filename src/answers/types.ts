@@ -1,5 +1,5 @@
 /** What one numbered piece of evidence is: why it is in the pack. */
-export type PackItemKind = 'hit' | 'summary' | 'definition' | 'timeline' | 'neighbour'
+export type PackItemKind = 'hit' | 'summary' | 'definition' | 'timeline' | 'neighbour' | 'adjacent'
 
 /**
  * One numbered piece of evidence. Field names are snake_case and stable: the JSON of `brain

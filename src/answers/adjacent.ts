@@ -1,0 +1,37 @@
+/**
+ * Pages next to a page in a numbered series: the same slug with its last number one less or one
+ * more (`chats/club/turn-7` → `turn-6`, `turn-8`; `daily/2024-05-06` → `2024-05-05`,
+ * `2024-05-07`). A conversation kept one turn per page, chapters or days: the answer to a
+ * question often sits in the turn after the one that shares the question's words, and shares
+ * none of them itself.
+ */
+import type { SqlExecutor } from '../db/index.js'
+import { PAGE_COLUMNS, type PageRow } from './gather.js'
+
+const LAST_NUMBER = /^(.*?)(\d+)(\D*)$/
+
+/** The slugs one before and one after `slug` in its series; none when it holds no number. */
+export function adjacentSlugs(slug: string): string[] {
+  const match = LAST_NUMBER.exec(slug)
+  if (!match) return []
+  const [head, digits, tail] = [match[1] ?? '', match[2] ?? '0', match[3] ?? '']
+  const value = Number(digits)
+  // A zero-padded number keeps its width (`day-09` → `day-10`); an unpadded one grows freely.
+  const width = digits.startsWith('0') ? digits.length : 1
+  const spell = (n: number): string => `${head}${String(n).padStart(width, '0')}${tail}`
+  return [...(value > 0 ? [spell(value - 1)] : []), spell(value + 1)]
+}
+
+/** The pages of the same source next to each of `pages` in its series, in the asked source only. */
+export async function adjacentPages(db: SqlExecutor, pages: ReadonlyArray<Pick<PageRow, 'id' | 'slug' | 'source_id'>>, source: string | null): Promise<Array<PageRow & { beside: number }>> {
+  const wanted = pages.flatMap((page) => adjacentSlugs(page.slug).map((slug) => ({ slug, source_id: page.source_id, beside: page.id })))
+  if (wanted.length === 0) return []
+  const { rows } = await db.query<PageRow & { beside: number }>(
+    `SELECT ${PAGE_COLUMNS}, a.beside
+     FROM unnest($1::text[], $2::text[], $3::int[]) AS a(source_id, slug, beside)
+     JOIN pages p ON p.source_id = a.source_id AND p.slug = a.slug
+     WHERE $4::text IS NULL OR p.source_id = $4`,
+    [wanted.map((w) => w.source_id), wanted.map((w) => w.slug), wanted.map((w) => w.beside), source],
+  )
+  return rows
+}

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { LockError } from '../errors/index.js'
 import { processAlive } from '../util/process-alive.js'
@@ -24,52 +24,129 @@ export interface FileLock {
 }
 
 /**
+ * A lock file without an owner this young may be one an older brain is still writing (it created
+ * the file empty, then wrote it): it is taken for in use. Older, it is a leftover, taken over.
+ */
+const UNREADABLE_GRACE_MS = 10_000
+
+/** Whether the file at `path` holds no readable owner and has for long enough to be a leftover. */
+function unreadableLeftover(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > UNREADABLE_GRACE_MS
+  } catch {
+    return true
+  }
+}
+
+function lockedBy(owner: LockOwner, description: string): LockError {
+  return new LockError('brain_locked', `The embedded brain at ${description} is in use by process ${owner.pid} (${owner.command}).`, {
+    hint: 'Wait for that process to finish or stop it. For several processes at once, use the server engine: brain init --url <postgres-url>.',
+  })
+}
+
+const beingTaken = (description: string): LockError => new LockError('brain_locked', `The embedded brain at ${description} is being opened by another process.`, { hint: 'Try again in a moment.' })
+
+/**
+ * Moves a stale lock out of the way. Two openers can find the same stale lock: the one whose
+ * rename moves it goes on; one that finds it has moved a fresh lock instead (the other opener's)
+ * puts that back and reports the brain in use.
+ */
+function removeStale(path: string, stale: LockOwner | null, description: string): void {
+  const aside = `${path}.stale-${process.pid}`
+  try {
+    renameSync(path, aside)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw err
+  }
+  const moved = readOwner(aside)
+  if (moved && moved.pid !== stale?.pid && processAlive(moved.pid)) {
+    try {
+      linkSync(aside, path)
+    } catch {
+      // A third opener holds the path now; the one moved aside lost its lock file either way.
+    }
+    unlinkSync(aside)
+    throw lockedBy(moved, description)
+  }
+  unlinkSync(aside)
+}
+
+/**
  * An exclusive lock file for the embedded database. PGLite has no locking of its own and two
  * processes writing one data directory corrupt it, so the second opener must fail before it
- * touches the data. A lock left by a dead process is taken over.
+ * touches the data. The file appears with its owner written (made aside, then linked into place,
+ * which fails if one exists), so another opener never reads a lock half made. A lock left by a
+ * dead process is taken over.
  */
 export function acquireFileLock(path: string, description: string): FileLock {
   mkdirSync(dirname(path), { recursive: true })
-  for (let attempt = 0; attempt < 2; attempt++) {
-    let fd: number
-    try {
-      fd = openSync(path, 'wx', 0o600)
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-      const owner = readOwner(path)
-      if (owner && owner.pid !== process.pid && processAlive(owner.pid)) {
-        throw new LockError('brain_locked', `The embedded brain at ${description} is in use by process ${owner.pid} (${owner.command}).`, {
-          hint: 'Wait for that process to finish or stop it. For several processes at once, use the server engine: brain init --url <postgres-url>.',
-        })
-      }
-      if (owner && owner.pid === process.pid) {
-        throw new LockError('brain_already_open', `The embedded brain at ${description} is already open in this process.`, {
-          hint: 'Reuse the open database instead of opening it twice.',
-        })
-      }
-      unlinkSync(path)
-      continue
-    }
-    const owner: LockOwner = { pid: process.pid, command: process.argv.slice(1).join(' ').slice(0, 200), started_at: new Date().toISOString() }
-    writeSync(fd, JSON.stringify(owner))
-    closeSync(fd)
-    let released = false
-    const onExit = (): void => release()
-    const release = (): void => {
-      if (released) return
-      released = true
-      process.off('exit', onExit)
-      const current = readOwner(path)
-      if (current?.pid === process.pid) {
-        try {
-          unlinkSync(path)
-        } catch {
-          // Already gone: nothing to release.
+  const owner: LockOwner = { pid: process.pid, command: process.argv.slice(1).join(' ').slice(0, 200), started_at: new Date().toISOString() }
+  const draft = `${path}.new-${process.pid}`
+  writeFileSync(draft, JSON.stringify(owner), { mode: 0o600 })
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        linkSync(draft, path)
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code
+        if (code !== undefined && NO_HARD_LINKS.has(code)) return createInPlace(path, owner, description)
+        if (code !== 'EEXIST') throw err
+        const current = readOwner(path)
+        if (current && current.pid === process.pid) {
+          throw new LockError('brain_already_open', `The embedded brain at ${description} is already open in this process.`, {
+            hint: 'Reuse the open database instead of opening it twice.',
+          })
         }
+        if (current && processAlive(current.pid)) throw lockedBy(current, description)
+        if (!current && !unreadableLeftover(path)) throw beingTaken(description)
+        removeStale(path, current, description)
+        continue
       }
+      return heldLock(path)
     }
-    process.on('exit', onExit)
-    return { path, release }
+  } finally {
+    try {
+      unlinkSync(draft)
+    } catch {
+      // Already gone.
+    }
   }
   throw new LockError('brain_lock_race', `Could not take the lock ${path}.`, { hint: 'Another process is starting; try again.' })
+}
+
+/** What linking fails with on a filesystem that has no hard links. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
+
+/** Without hard links: the file is created exclusively, then written. */
+function createInPlace(path: string, owner: LockOwner, description: string): FileLock {
+  try {
+    writeFileSync(path, JSON.stringify(owner), { flag: 'wx', mode: 0o600 })
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    const current = readOwner(path)
+    throw current ? lockedBy(current, description) : beingTaken(description)
+  }
+  return heldLock(path)
+}
+
+/** The lock this process holds at `path`, released on exit at the latest. */
+function heldLock(path: string): FileLock {
+  let released = false
+  const onExit = (): void => release()
+  const release = (): void => {
+    if (released) return
+    released = true
+    process.off('exit', onExit)
+    const current = readOwner(path)
+    if (current?.pid === process.pid) {
+      try {
+        unlinkSync(path)
+      } catch {
+        // Already gone: nothing to release.
+      }
+    }
+  }
+  process.on('exit', onExit)
+  return { path, release }
 }

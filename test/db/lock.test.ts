@@ -1,11 +1,12 @@
 import t from 'tap'
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig } from '../../src/config/index.js'
 import { openDatabase } from '../../src/db/open.js'
+import { acquireFileLock } from '../../src/db/lock.js'
 
 const holder = fileURLToPath(new URL('../fixtures/hold-brain.js', import.meta.url))
 
@@ -43,4 +44,62 @@ t.test('a lock left by a dead process is taken over', async (t) => {
   t.teardown(() => db.close())
   const { rows } = await db.query<{ one: number }>('SELECT 1 AS one')
   t.equal(rows[0]!.one, 1)
+})
+
+t.test('a lock file with no readable owner is taken for in use while young, and taken over once old', async (t) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'brain-lock-')), 'db.lock')
+  // What another opener leaves for an instant between creating the file and writing its owner.
+  writeFileSync(path, '')
+  t.throws(() => acquireFileLock(path, 'the test brain'), { code: 'brain_locked' }, 'a lock being written is not taken over')
+  const minuteAgo = new Date(Date.now() - 60_000)
+  utimesSync(path, minuteAgo, minuteAgo)
+  const lock = acquireFileLock(path, 'the test brain')
+  t.equal(JSON.parse(readFileSync(path, 'utf8')).pid, process.pid, 'an old unreadable lock is a leftover, taken over')
+  lock.release()
+  t.notOk(existsSync(path), 'released')
+})
+
+t.test('openers racing for a stale lock: exactly one of them holds it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'brain-lock-'))
+  const path = join(dir, 'db.lock')
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+  writeFileSync(path, JSON.stringify({ pid: Number(dead.stdout), command: 'gone', started_at: new Date().toISOString() }))
+  const go = join(dir, 'go')
+  const lockModule = new URL('../../src/db/lock.js', import.meta.url).href
+  // Each opener waits for the same signal, tries once, and holds what it got until told to stop.
+  const script = `
+    import { existsSync } from 'node:fs'
+    const { acquireFileLock } = await import(${JSON.stringify(lockModule)})
+    process.stdout.write('ready\\n')
+    while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 1))
+    let line
+    try { acquireFileLock(${JSON.stringify(path)}, 'raced'); line = 'held' } catch (err) { line = err.code }
+    process.stdout.write(line + '\\n')
+    process.stdin.on('data', () => {}); process.stdin.on('end', () => process.exit(0))`
+  const openers = Array.from({ length: 8 }, () => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] }))
+  t.teardown(() => openers.forEach((child) => child.kill()))
+  const lines = openers.map((child) => {
+    let seen = ''
+    const waiters: Array<{ n: number; resolve: (line: string) => void }> = []
+    child.stdout.on('data', (d: Buffer) => {
+      seen += d.toString()
+      const got = seen.split('\n').filter(Boolean)
+      for (const w of waiters.filter((w) => got.length >= w.n)) w.resolve(got[w.n - 1]!)
+    })
+    return (n: number): Promise<string> =>
+      new Promise((resolve, reject) => {
+        waiters.push({ n, resolve })
+        child.once('exit', (code) => reject(new Error(`opener exited ${code}`)))
+      })
+  })
+  // The signal is given once every opener waits for it, so they all try at once.
+  await Promise.all(lines.map((line) => line(1)))
+  writeFileSync(go, '')
+  const results = await Promise.all(lines.map((line) => line(2)))
+  t.equal(results.filter((r) => r === 'held').length, 1, `one holder: ${results.join(', ')}`)
+  t.ok(
+    results.every((r) => r === 'held' || r === 'brain_locked' || r === 'brain_lock_race'),
+    'the others are told the brain is in use',
+  )
+  openers.forEach((child) => child.stdin.end())
 })

@@ -5,13 +5,13 @@
 export const Frame = {
   /** client → service: a `Hello` (JSON). */
   hello: 0x48,
-  /** client → service: bytes of stdin. */
+  /** client → service: bytes of stdin; for a hook, one frame holding the whole of the hook's input. */
   stdin: 0x49,
   /** client → service: end of stdin. */
   stdinEnd: 0x45,
   /** client → service: the user pressed Ctrl-C. */
   interrupt: 0x53,
-  /** service → client: the command starts; the client may send stdin from now on. */
+  /** service → client: the command starts (a hook: its input is wanted); the client may send stdin from now on. */
   accepted: 0x41,
   /** service → client: bytes of stdout. */
   stdout: 0x4f,
@@ -47,9 +47,27 @@ export interface OperationCall {
   env: Record<string, string>
 }
 
+/**
+ * An agent's hook answered by the service: the words after `brain hook`, the hook process's
+ * directory and environment. The service asks for the hook's input (`accepted`) only when it
+ * will answer; the client then sends it as one `stdin` frame.
+ */
+export interface HookRequest {
+  args: string[]
+  cwd: string
+  env: Record<string, string>
+}
+
+/** What a hook prints, and its line in hooks.log (null: none), without the time it took. */
+export interface HookAnswer {
+  stdout: string
+  note: string | null
+}
+
 export type Hello =
   | ({ kind: 'run'; argv: string[]; cwd: string; env: Record<string, string>; terminal: TerminalFacts } & Identity)
   | ({ kind: 'call' } & OperationCall & Identity)
+  | ({ kind: 'hook' } & HookRequest & Identity)
   | ({ kind: 'status' } & Identity)
   | ({ kind: 'stop' } & Identity)
 
@@ -72,6 +90,9 @@ export type Reply =
   | { kind: 'status'; status: ServiceStatus }
   | { kind: 'stopping'; pid: number }
   | ({ kind: 'result' } & CallOutcome)
+  | ({ kind: 'hook' } & HookAnswer)
+  /** This hook is not the service's to answer (no service wanted, a thin client): the hook answers it as if none listened. */
+  | { kind: 'hook-elsewhere' }
   /** A different build: the service restarts (idle) or refuses (busy). */
   | { kind: 'skew'; restarting: boolean; pid: number; message: string }
 

@@ -6,6 +6,7 @@ import { acquireFileLock, type FileLock, type SqlExecutor } from '../db/index.js
 import { LockError, isBrainError } from '../errors/index.js'
 import type { Logger } from '../util/index.js'
 import { ServiceHost } from './host.js'
+import { HookExchange, type AnswerHook } from './hook-exchange.js'
 import { currentIdentity, sameIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
 import { Frame, FrameDecoder, encodeJson, type CallOutcome, type Hello, type Identity, type OperationCall, type Reply, type ServiceStatus } from './protocol.js'
@@ -80,16 +81,22 @@ export class BrainService {
 
   private readonly runCli: SessionDeps['runCli']
   private readonly callOperation: CallOperation
+  private readonly answerHook: AnswerHook
 
-  /** `runCli` runs one forwarded command line, `callOperation` one operation; the CLI hands in its own, so neither imports the other. */
+  /**
+   * `runCli` runs one forwarded command line, `callOperation` one operation, `answerHook` one
+   * agent hook; the CLI hands in its own, so neither imports the other.
+   */
   constructor(
     private readonly config: Config,
     private readonly logger: Logger,
-    options: { identity?: Identity; runCli?: SessionDeps['runCli']; callOperation?: CallOperation } = {},
+    options: { identity?: Identity; runCli?: SessionDeps['runCli']; callOperation?: CallOperation; answerHook?: AnswerHook } = {},
   ) {
     this.identity = options.identity ?? currentIdentity()
     this.runCli = options.runCli ?? (() => Promise.reject(new Error('this brain service was started without a command line to run')))
     this.callOperation = options.callOperation ?? (() => Promise.reject(new Error('this brain service was started without the operations to call')))
+    // Without its own answerer, a service leaves every hook to the hook process.
+    this.answerHook = options.answerHook ?? (() => Promise.resolve(null))
     this.paths = servicePaths(config.home)
     this.host = new ServiceHost(config, logger)
   }
@@ -253,7 +260,7 @@ export class BrainService {
   }
 
   private accept(socket: Socket): void {
-    let session: Session | null = null
+    let session: Session | HookExchange | null = null
     const decoder = new FrameDecoder((type, payload) => {
       if (session) return session.onFrame(type, payload)
       if (type !== Frame.hello) return socket.destroy()
@@ -274,8 +281,8 @@ export class BrainService {
     socket.end(encodeJson(Frame.reply, reply))
   }
 
-  /** Answers a status or stop request, refuses a different build, or starts a command. */
-  private greet(socket: Socket, hello: Hello): Session | null {
+  /** Answers a status or stop request, refuses a different build, or starts a command, a call or a hook. */
+  private greet(socket: Socket, hello: Hello): Session | HookExchange | null {
     if (hello.kind === 'status') {
       this.reply(socket, { kind: 'status', status: this.status() })
       return null
@@ -302,7 +309,20 @@ export class BrainService {
       this.runCall(socket, hello)
       return null
     }
+    if (hello.kind === 'hook') return this.runHook(socket, hello)
     return this.runSession(socket, hello)
+  }
+
+  /** Answers one agent hook; it counts as a call while it runs. */
+  private runHook(socket: Socket, hello: Extract<Hello, { kind: 'hook' }>): HookExchange {
+    const exchange = new HookExchange(socket, { args: hello.args, cwd: hello.cwd, env: hello.env }, { host: this.host, answerHook: this.answerHook })
+    this.calls += 1
+    this.idleSince = Date.now()
+    void exchange.run().finally(() => {
+      this.calls -= 1
+      this.idleSince = Date.now()
+    })
+    return exchange
   }
 
   /** Answers one operation call with its result or its error, as one reply frame. */

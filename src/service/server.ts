@@ -82,6 +82,7 @@ export class BrainService {
   private readonly runCli: SessionDeps['runCli']
   private readonly callOperation: CallOperation
   private readonly answerHook: AnswerHook
+  private readonly warmHooks: (host: BrainHost) => Promise<void>
 
   /**
    * `runCli` runs one forwarded command line, `callOperation` one operation, `answerHook` one
@@ -90,13 +91,14 @@ export class BrainService {
   constructor(
     private readonly config: Config,
     private readonly logger: Logger,
-    options: { identity?: Identity; runCli?: SessionDeps['runCli']; callOperation?: CallOperation; answerHook?: AnswerHook } = {},
+    options: { identity?: Identity; runCli?: SessionDeps['runCli']; callOperation?: CallOperation; answerHook?: AnswerHook; warmHooks?: (host: BrainHost) => Promise<void> } = {},
   ) {
     this.identity = options.identity ?? currentIdentity()
     this.runCli = options.runCli ?? (() => Promise.reject(new Error('this brain service was started without a command line to run')))
     this.callOperation = options.callOperation ?? (() => Promise.reject(new Error('this brain service was started without the operations to call')))
     // Without its own answerer, a service leaves every hook to the hook process.
     this.answerHook = options.answerHook ?? (() => Promise.resolve(null))
+    this.warmHooks = options.warmHooks ?? (() => Promise.resolve())
     this.paths = servicePaths(config.home)
     this.host = new ServiceHost(config, logger)
   }
@@ -126,7 +128,9 @@ export class BrainService {
   /**
    * Opens the configured brain and, when it holds embeddings, loads the embedding model, so the
    * first command is fast. A brain with none yet has nothing for a query to compare with: its
-   * first import loads the model when it embeds, and the service saves a second of CPU.
+   * first import loads the model when it embeds, and the service saves a second of CPU. Then
+   * the agents' hooks are run once or more, so the first prompts after a start are answered as
+   * fast as later ones.
    */
   async warmUp(): Promise<void> {
     try {
@@ -135,6 +139,7 @@ export class BrainService {
         const { activeEmbeddingProvider } = await import('../models/index.js')
         await (await activeEmbeddingProvider(db, this.config)).embed(['warm up'])
       }
+      await this.warmHooks(this.host)
       this.logger.info('warm')
     } catch (err) {
       this.logger.warn(`warm-up: ${err instanceof Error ? err.message : String(err)}`)

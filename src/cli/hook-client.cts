@@ -8,7 +8,7 @@
  * What it shares with the ES modules it cannot import (it is CommonJS) is kept small and checked
  * against them by tests: the brain home, the service's socket path and identity, the deadline.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeSync } from 'node:fs'
+import { appendFileSync, existsSync, fstatSync, mkdirSync, readFileSync, readSync, statSync, writeSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { homedir, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -17,7 +17,6 @@ import type { Hello, HookAnswer, Identity, Reply } from '../service/index.js'
 /** Frame types of the service socket (service/protocol.ts). */
 const HELLO = 0x48
 const STDIN = 0x49
-const ACCEPTED = 0x41
 const REPLY = 0x50
 const HEADER = 5
 const MAX_SOCKET_PATH = 100
@@ -73,22 +72,53 @@ function frame(type: number, body: string): Buffer {
 }
 
 /**
- * Reads stdin to its end; null when it is too long or unreadable. Through the stream (for a pipe
- * a socket on fd 0, whose module the client loads anyway): a read of fd 0 on a worker thread
- * that never returns would keep the process from exiting.
+ * Reads stdin to its end; null when it is too long or unreadable. An agent has written the whole
+ * hook input and closed its end before the hook runs, so a pipe or socket on fd 0 usually holds
+ * all of it: that is read at once, without waiting on the event loop; whatever is not there yet is
+ * read through the stream. (A read of fd 0 on a worker thread that never returns would keep the
+ * process from exiting, so there is none.)
  */
 function readInput(): Promise<string | null> {
+  const chunks: Buffer[] = []
+  let size = 0
+  const add = (chunk: Buffer): boolean => {
+    size += chunk.length
+    if (size > MAX_STDIN_BYTES) return false
+    chunks.push(chunk)
+    return true
+  }
+  // The stream puts a pipe or socket in non-blocking mode as it opens it: from then on a read of
+  // fd 0 answers at once, with bytes, with the end (0), or with EAGAIN when nothing is there yet.
+  const stdin = process.stdin
+  if (drainable()) {
+    const buffer = Buffer.allocUnsafe(64 * 1024)
+    try {
+      for (;;) {
+        const n = readSync(0, buffer, 0, buffer.length, null)
+        if (n === 0) return Promise.resolve(Buffer.concat(chunks).toString('utf8'))
+        if (!add(Buffer.from(buffer.subarray(0, n)))) return Promise.resolve(null)
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return Promise.resolve(null)
+    }
+  }
   return new Promise((settle) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    process.stdin.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_STDIN_BYTES) return settle(null)
-      chunks.push(chunk)
+    stdin.on('data', (chunk: Buffer) => {
+      if (!add(chunk)) settle(null)
     })
-    process.stdin.once('end', () => settle(Buffer.concat(chunks).toString('utf8')))
-    process.stdin.once('error', () => settle(null))
+    stdin.once('end', () => settle(Buffer.concat(chunks).toString('utf8')))
+    stdin.once('error', () => settle(null))
   })
+}
+
+/** Whether fd 0 is a pipe or a socket, which the stream has made non-blocking. */
+function drainable(): boolean {
+  try {
+    const stat = fstatSync(0)
+    return stat.isFIFO() || stat.isSocket()
+  } catch {
+    return false
+  }
 }
 
 function print(text: string): void {
@@ -114,11 +144,17 @@ function logLine(home: string, args: readonly string[], note: string, started: n
 /** How the exchange with the service ended. */
 type Outcome = { answer: HookAnswer } | { elsewhere: true } | { late: true }
 
-/** Asks the service on `socket` to answer the hook; sends the input once the service asks for it. */
+function outcomeOf(reply: Reply): Outcome {
+  return reply.kind === 'hook' ? { answer: { stdout: reply.stdout, note: reply.note } } : { elsewhere: true }
+}
+
+/**
+ * Asks the service on `socket` to answer the hook: the hello now, the input as soon as it is read,
+ * unasked, so the answer costs one round trip.
+ */
 function exchange(socket: Socket, hello: Hello, input: Promise<string | null>, deadline: Promise<void>): Promise<Outcome> {
   return new Promise((settle) => {
     let buffer: Buffer = Buffer.alloc(0)
-    let reply: Reply | null = null
     socket.on('data', (chunk: Buffer) => {
       buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
       while (buffer.length >= HEADER && buffer.length >= HEADER + buffer.readUInt32BE(1)) {
@@ -126,14 +162,17 @@ function exchange(socket: Socket, hello: Hello, input: Promise<string | null>, d
         const end = HEADER + buffer.readUInt32BE(1)
         const payload = buffer.subarray(HEADER, end)
         buffer = buffer.subarray(end)
-        if (type === ACCEPTED) void input.then((raw) => socket.write(frame(STDIN, raw ?? '')))
-        else if (type === REPLY) reply = JSON.parse(payload.toString('utf8')) as Reply
+        // The reply is the last frame: the answer is taken at once, not after the socket closes.
+        if (type === REPLY) return settle(outcomeOf(JSON.parse(payload.toString('utf8')) as Reply))
       }
     })
-    socket.once('close', () => settle(reply !== null && reply.kind === 'hook' ? { answer: { stdout: reply.stdout, note: reply.note } } : { elsewhere: true }))
+    socket.once('close', () => settle({ elsewhere: true }))
     socket.on('error', () => undefined)
     void deadline.then(() => settle({ late: true }))
     socket.write(frame(HELLO, JSON.stringify(hello)))
+    void input.then((raw) => {
+      if (!socket.destroyed) socket.write(frame(STDIN, raw ?? ''))
+    })
   })
 }
 

@@ -1,21 +1,22 @@
 /**
  * One agent hook answered in the service: the hook process only relays its input and prints the
- * answer, so it loads no more than a socket. The input is asked for (`accepted`) only when the
- * answer needs it: a hook the service does not answer never waits on its stdin.
+ * answer, so it loads no more than a socket. The client sends its hello at once and its input
+ * (one `stdin` frame) as soon as it has read it, without waiting to be asked: one round trip. The
+ * answer waits for the input only when it needs it, so a hook the service does not answer never
+ * waits on its stdin.
  */
 import type { Socket } from 'node:net'
 import type { BrainHost } from './command-context.js'
-import { Frame, encodeFrame, encodeJson, type HookAnswer, type HookRequest, type Reply } from './protocol.js'
+import { Frame, encodeJson, type HookAnswer, type HookRequest, type Reply } from './protocol.js'
 
 /**
- * Answers one hook in the service's process. `input` asks the client for the hook's stdin;
- * null: not this service's to answer (the client answers it as if no service listened).
+ * Answers one hook in the service's process. `input` is the hook's stdin, once the client has
+ * sent it; null: not this service's to answer (the client answers it as if no service listened).
  */
 export type AnswerHook = (request: HookRequest, input: () => Promise<string>, host: BrainHost, signal: AbortSignal) => Promise<HookAnswer | null>
 
 export class HookExchange {
   private readonly controller = new AbortController()
-  private asked = false
   private receive!: (raw: string) => void
   private cutOff!: (err: Error) => void
   private readonly input = new Promise<string>((resolve, reject) => {
@@ -28,7 +29,7 @@ export class HookExchange {
     private readonly request: HookRequest,
     private readonly deps: { host: BrainHost; answerHook: AnswerHook },
   ) {
-    // A rejection nobody awaits (the client left before the input was asked for) is no error.
+    // A rejection nobody awaits (the client left before the answer needed its input) is no error.
     this.input.catch(() => undefined)
     socket.once('close', () => {
       const gone = new Error('the client went away')
@@ -43,11 +44,7 @@ export class HookExchange {
   }
 
   async run(): Promise<void> {
-    const input = (): Promise<string> => {
-      if (!this.asked && !this.socket.destroyed) this.socket.write(encodeFrame(Frame.accepted))
-      this.asked = true
-      return this.input
-    }
+    const input = (): Promise<string> => this.input
     let reply: Reply
     try {
       const answer = await this.deps.answerHook(this.request, input, this.deps.host, this.controller.signal)

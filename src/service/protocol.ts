@@ -11,7 +11,7 @@ export const Frame = {
   stdinEnd: 0x45,
   /** client → service: the user pressed Ctrl-C. */
   interrupt: 0x53,
-  /** service → client: the command starts (a hook: its input is wanted); the client may send stdin from now on. */
+  /** service → client: the command starts; the client may send stdin from now on. */
   accepted: 0x41,
   /** service → client: bytes of stdout. */
   stdout: 0x4f,
@@ -49,8 +49,8 @@ export interface OperationCall {
 
 /**
  * An agent's hook answered by the service: the words after `brain hook`, the hook process's
- * directory and environment. The service asks for the hook's input (`accepted`) only when it
- * will answer; the client then sends it as one `stdin` frame.
+ * directory and environment. The client sends the hook's input as one `stdin` frame once read,
+ * unasked; the service reads it only when its answer needs it.
  */
 export interface HookRequest {
   args: string[]

@@ -152,6 +152,7 @@ export const DEEP_IMPORTS = {
   'src/cli/entry.ts': ['src/config/env.ts', 'src/config/file-config.ts', 'src/config/home.ts'],
   'src/cli/hook.ts': ['src/agents/hook-events.ts', 'src/config/home.ts'],
   'src/cli/hook-call.ts': ['src/config/env.ts', 'src/config/file-config.ts', 'src/config/home.ts'],
+  'src/cli/hook-service.ts': ['src/config/file-config.ts'],
   'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
   'src/service/identity.ts': ['src/util/package-root.ts'],
   // recall's path, which a hook runs on every prompt: the names, the token count and the default

@@ -4,16 +4,19 @@
  * has gone (idle exit; every run starts with no service), and the warm hook (the service the
  * first hook started is listening). Embedded engine, a brain of a few pages; every prompt names
  * one entity in a new session, so every hook injects one page. Each figure is the median run.
+ * Hooks run through the launcher `brain agents install` writes for the build (`$BRAIN_HOME/bin/brain`),
+ * as an agent's hook command starts them; the warm hook is also timed as `node bin/brain.js hook …`.
  *
  *   node dist/bench/hooks/run.js [--runs N] [--bin path/to/bin/brain.js] [--json]
  *
  * `--bin` times another build's hook (a checkout of an older commit) against the same brain.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { loadConfig } from '../../src/config/index.js'
 import { openDatabase } from '../../src/db/open.js'
 import { importPage } from '../../src/pages/index.js'
@@ -33,9 +36,9 @@ function options(argv: readonly string[]): Options {
   return { runs: Number(at('--runs') ?? 10), bin: at('--bin') ?? join(packageRoot(), 'bin', 'brain.js'), json: argv.includes('--json') }
 }
 
-function timed(args: string[], env: Record<string, string>, input = ''): { ms: number; stdout: string } {
+function timed(args: string[], env: Record<string, string>, input = '', program = process.execPath): { ms: number; stdout: string } {
   const started = performance.now()
-  const run = spawnSync(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', input })
+  const run = spawnSync(program, args, { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', input })
   const ms = performance.now() - started
   if (run.status !== 0) throw new Error(`${args.join(' ')} failed (${run.status}): ${run.stderr}`)
   return { ms, stdout: run.stdout }
@@ -93,6 +96,16 @@ async function stopService(bin: string, env: Record<string, string>, home: strin
   if (pid !== null) await until('the service to exit', () => !alive(pid))
 }
 
+/** Writes the build's own launcher into the home, as `brain agents install` does, and returns its path. */
+async function writeLauncher(bin: string, home: string): Promise<string> {
+  const module = pathToFileURL(join(dirname(bin), '..', 'dist', 'src', 'agents', 'launcher.js')).href
+  const { launcherPath, launcherScript } = (await import(module)) as { launcherPath: (home: string) => string; launcherScript: (argv: string[], home: string) => string }
+  const path = launcherPath(home)
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, launcherScript([process.execPath, bin], home), { mode: 0o755 })
+  return path
+}
+
 /** The middle run: on a shared machine one slow run moves a mean far more than the median. */
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -118,14 +131,15 @@ async function main(): Promise<void> {
     await db.close()
   }
   const socket = join(home, 'brain.sock')
-  const hook = (i: number, kind: string): number => {
+  const launcher = await writeLauncher(opts.bin, home)
+  const hook = (i: number, kind: string, through: 'launcher' | 'bin' = 'launcher'): number => {
     const input = JSON.stringify({ session_id: `${kind}-${i}`, prompt: 'prep my call with Tobiah Marsh', cwd: home })
-    const { ms, stdout } = timed([opts.bin, 'hook', 'claude-code', 'user-prompt-submit'], env, input)
+    const words = ['hook', 'claude-code', 'user-prompt-submit']
+    const { ms, stdout } = through === 'launcher' ? timed(words, env, input, launcher) : timed([opts.bin, ...words], env, input)
     if (!stdout.includes('people/tobiah-marsh')) throw new Error(`the ${kind} hook injected nothing: ${JSON.stringify(stdout)}`)
     return ms
   }
   try {
-    const bare = Array.from({ length: opts.runs }, () => timed(['-e', '0'], {}).ms)
     const log = join(home, 'logs', 'service.log')
     const linesOf = (test: (line: string) => boolean): number => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(test).length : 0)
     const warmLines = (): number => linesOf((l) => l.endsWith(' warm'))
@@ -149,15 +163,24 @@ async function main(): Promise<void> {
     await until('the service to be warm', () => warmLines() > warmBefore)
     await until("the service's worker to start", () => workerLines() > workersBefore)
     hook(0, 'warm-up')
-    const warm = Array.from({ length: opts.runs }, (_, i) => hook(i, 'warm'))
+    // The bare node runs alternate with the warm hooks: a shared machine's load changes by the minute.
+    const bare: number[] = []
+    const warm: number[] = []
+    const warmBin: number[] = []
+    for (let i = 0; i < opts.runs; i++) {
+      bare.push(timed(['-e', '0'], {}).ms)
+      warm.push(hook(i, 'warm'))
+      warmBin.push(hook(i, 'warm-bin', 'bin'))
+    }
     await stopService(opts.bin, env, home)
-    const row = { runs: opts.runs, bin: opts.bin, nodeMs: median(bare), firstMs: median(first), warmMs: median(warm) }
+    const row = { runs: opts.runs, bin: opts.bin, nodeMs: median(bare), firstMs: median(first), warmMs: median(warm), warmBinMs: median(warmBin) }
     if (opts.json) process.stdout.write(`${JSON.stringify(row)}\n`)
     else {
       process.stdout.write(`medians of ${row.runs} runs\n`)
       process.stdout.write(`node -e 0          ${row.nodeMs} ms\n`)
       process.stdout.write(`first hook         ${row.firstMs} ms (target ≤ 1000 ms)\n`)
       process.stdout.write(`warm hook          ${row.warmMs} ms (${(row.warmMs / row.nodeMs).toFixed(2)}× node -e 0; target ≤ 1.5×)\n`)
+      process.stdout.write(`warm, bin/brain.js ${row.warmBinMs} ms (${(row.warmBinMs / row.nodeMs).toFixed(2)}× node -e 0)\n`)
     }
   } finally {
     await stopService(opts.bin, env, home)

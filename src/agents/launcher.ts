@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ConfigError } from '../errors/index.js'
 import { shellJoin, shellQuote } from './command-line.js'
@@ -36,6 +36,17 @@ export function currentBrainArgv(): string[] {
   return [process.execPath, script]
 }
 
+/**
+ * A hook goes straight to the install's CommonJS hook client when `node …/bin/brain.js` is what
+ * the launcher starts: the agent waits on every prompt for node to start, and that file starts
+ * fastest. An install without the client (an older build) runs the hook through bin/brain.js.
+ */
+function hookLine(argv: readonly string[]): string {
+  if (argv.length !== 2 || basename(argv[1]!) !== 'brain.js') return ''
+  const client = join(dirname(argv[1]!), '..', 'dist', 'src', 'cli', 'hook-client.cjs')
+  return `if [ "$1" = hook ] && [ -f ${shellQuote(client)} ]; then exec ${shellJoin([argv[0]!, client])} "$@"; fi\n`
+}
+
 /** The launcher's text: it names the brain home it lives in, so hooks and servers reach that brain. */
 export function launcherScript(argv: readonly string[], brainHome: string): string {
   const script = argv.length > 1 && argv[1]!.endsWith('.js') ? argv[1]! : null
@@ -46,7 +57,7 @@ export function launcherScript(argv: readonly string[], brainHome: string): stri
     "# brain's launcher, rewritten by every `brain agents install`: agents' hooks and MCP servers start brain through it.",
     `BRAIN_HOME=${shellQuote(brainHome)}`,
     'export BRAIN_HOME',
-    `${missing}exec ${shellJoin(argv)} "$@"`,
+    `${missing}${hookLine(argv)}exec ${shellJoin(argv)} "$@"`,
     '',
   ].join('\n')
 }

@@ -16,7 +16,7 @@ export interface BrainCall {
   args: Record<string, unknown>
 }
 
-type CallResult = { ok: true; result: unknown; via: string } | { ok: false; why: string; via: string }
+export type CallResult = { ok: true; result: unknown; via: string } | { ok: false; why: string; via: string }
 
 /** What a call became by the deadline: its value, or null when the deadline came first. */
 function beforeDeadline<T>(work: Promise<T>, deadline: Promise<void>): Promise<T | null> {

@@ -12,7 +12,8 @@ import { join } from 'node:path'
 import { hookReply, hookSpec, isCompactedStart, orientationText, parseHookInput, recallContext, type HookInput, type HookSpec } from '../agents/hook-events.js'
 import type { BrainEnv } from '../config/index.js'
 import { brainExists, brainHome, hookTimeoutMs } from '../config/home.js'
-import { callBrain, type BrainCall } from './hook-call.js'
+import type { HookAnswer } from '../service/index.js'
+import { callBrain, type BrainCall, type CallResult } from './hook-call.js'
 
 /** Hook JSON beyond this is not a hook's; it is dropped unread. */
 const MAX_STDIN_BYTES = 4 * 1024 * 1024
@@ -105,42 +106,71 @@ async function answer(spec: HookSpec, input: HookInput, run: (call: BrainCall) =
   return { reply: '', note: notes.join('; ') }
 }
 
-/** Runs a hook; always resolves with 0, the only exit code a hook of brain's gives. */
-export async function runHook(args: readonly string[], env: BrainEnv, io: HookIo): Promise<number> {
-  const started = performance.now()
-  const log = (message: string): void => logLine(env, `hook ${args.join(' ')}: ${message} (${Math.round(performance.now() - started)} ms)`)
+/** How a hook reaches its input and the brain, wherever it runs. */
+interface HookDeps {
+  /** The hook's stdin, or null when it could not be read (too long, an error, the deadline). */
+  input(): Promise<string | null>
+  /** One operation, with the directory the hook's input names (else the hook's own). */
+  call(call: BrainCall, cwd: string): Promise<CallResult>
+  /** The hook process's working directory. */
+  cwd: string
+}
+
+/**
+ * What a hook answers and logs, in the hook's process or in the service: nothing is printed or
+ * logged here. A note of null logs nothing (there is no brain to speak of).
+ */
+export async function answerHook(args: readonly string[], env: BrainEnv, deps: HookDeps): Promise<HookAnswer> {
   try {
     const spec = hookSpec(args[0], args[1])
-    if (spec === null) {
-      log('unknown harness or event')
-      return 0
-    }
-    if (!brainExists(env)) return 0
-    let timer: NodeJS.Timeout | undefined
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, hookTimeoutMs(env))
-      timer.unref()
-    })
-    const raw = await readAll(io.stdin, deadline)
+    if (spec === null) return { stdout: '', note: 'unknown harness or event' }
+    if (!brainExists(env)) return { stdout: '', note: null }
+    const raw = await deps.input()
     const input = raw === null ? null : parseHookInput(raw)
-    if (input === null) {
-      log('stdin is not a hook JSON object')
-      return 0
-    }
+    if (input === null) return { stdout: '', note: 'stdin is not a hook JSON object' }
     const via: string[] = []
     const run = async (call: BrainCall): Promise<unknown> => {
-      const outcome = await callBrain(env, call, { cwd: input.cwd ?? io.cwd, deadline })
+      const outcome = await deps.call(call, input.cwd ?? deps.cwd)
       via.push(outcome.via)
       if (!outcome.ok) throw new HookCallError(`${call.operation}: ${outcome.why}`)
       return outcome.result
     }
-    const { reply, note } = await answer(spec, input, run, io.cwd)
-    clearTimeout(timer)
-    if (reply !== '') io.stdout.write(reply)
-    log(`${note}${via.length > 0 ? ` [${[...new Set(via)].join(', ')}]` : ''}`)
+    const { reply, note } = await answer(spec, input, run, deps.cwd)
+    return { stdout: reply, note: `${note}${via.length > 0 ? ` [${[...new Set(via)].join(', ')}]` : ''}` }
   } catch (err) {
-    log(err instanceof HookCallError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}`)
+    return { stdout: '', note: err instanceof HookCallError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}` }
   }
+}
+
+/**
+ * What a hook logs when the service it asked never answered by the deadline: what it would have
+ * logged had it waited on that service for each call itself.
+ */
+export function unanswered(args: readonly string[], env: BrainEnv, raw: string | null, cwd: string): Promise<HookAnswer> {
+  const late: CallResult = { ok: false, why: 'the brain service did not answer in time', via: 'service' }
+  return answerHook(args, env, { input: () => Promise.resolve(raw), call: () => Promise.resolve(late), cwd })
+}
+
+/** Appends a hook's line to hooks.log, with the time the hook took. */
+function logHook(env: BrainEnv, args: readonly string[], note: string, startedMs: number): void {
+  logLine(env, `hook ${args.join(' ')}: ${note} (${Math.round(performance.now() - startedMs)} ms)`)
+}
+
+/** Runs a hook; always resolves with 0, the only exit code a hook of brain's gives. */
+export async function runHook(args: readonly string[], env: BrainEnv, io: HookIo, started = performance.now()): Promise<number> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, hookTimeoutMs(env))
+    timer.unref()
+  })
+  const { stdout, note } = await answerHook(args, env, {
+    input: () => readAll(io.stdin, deadline),
+    call: (call, cwd) => callBrain(env, call, { cwd, deadline }),
+    cwd: io.cwd,
+  })
+  clearTimeout(timer)
+  if (stdout !== '') io.stdout.write(stdout)
+  if (note !== null) logHook(env, args, note, started)
   return 0
 }
 

@@ -8,5 +8,6 @@ export { BrainService, readServiceState, type ServiceState, type CallOperation }
 export { forward, connectOrStart, startServiceDetached, waitForExit, type ForwardOptions } from './client.js'
 export { tryConnect, callOperationOn } from './call.js'
 export type { CommandContext, BrainHost, AttachedWorker } from './command-context.js'
-export type { ServiceStatus, OperationCall, CallOutcome, Reply } from './protocol.js'
+export type { ServiceStatus, OperationCall, CallOutcome, Reply, Hello, Identity, HookRequest, HookAnswer } from './protocol.js'
+export type { AnswerHook } from './hook-exchange.js'
 export type { ServicePaths } from './paths.js'

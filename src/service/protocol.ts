@@ -5,7 +5,7 @@
 export const Frame = {
   /** client → service: a `Hello` (JSON). */
   hello: 0x48,
-  /** client → service: bytes of stdin. */
+  /** client → service: bytes of stdin; for a hook, one frame holding the whole of the hook's input. */
   stdin: 0x49,
   /** client → service: end of stdin. */
   stdinEnd: 0x45,
@@ -47,9 +47,27 @@ export interface OperationCall {
   env: Record<string, string>
 }
 
+/**
+ * An agent's hook answered by the service: the words after `brain hook`, the hook process's
+ * directory and environment. The client sends the hook's input as one `stdin` frame once read,
+ * unasked; the service reads it only when its answer needs it.
+ */
+export interface HookRequest {
+  args: string[]
+  cwd: string
+  env: Record<string, string>
+}
+
+/** What a hook prints, and its line in hooks.log (null: none), without the time it took. */
+export interface HookAnswer {
+  stdout: string
+  note: string | null
+}
+
 export type Hello =
   | ({ kind: 'run'; argv: string[]; cwd: string; env: Record<string, string>; terminal: TerminalFacts } & Identity)
   | ({ kind: 'call' } & OperationCall & Identity)
+  | ({ kind: 'hook' } & HookRequest & Identity)
   | ({ kind: 'status' } & Identity)
   | ({ kind: 'stop' } & Identity)
 
@@ -72,6 +90,9 @@ export type Reply =
   | { kind: 'status'; status: ServiceStatus }
   | { kind: 'stopping'; pid: number }
   | ({ kind: 'result' } & CallOutcome)
+  | ({ kind: 'hook' } & HookAnswer)
+  /** This hook is not the service's to answer (no service wanted, a thin client): the hook answers it as if none listened. */
+  | { kind: 'hook-elsewhere' }
   /** A different build: the service restarts (idle) or refuses (busy). */
   | { kind: 'skew'; restarting: boolean; pid: number; message: string }
 

@@ -6,6 +6,7 @@ import { acquireFileLock, type FileLock, type SqlExecutor } from '../db/index.js
 import { LockError, isBrainError } from '../errors/index.js'
 import type { Logger } from '../util/index.js'
 import { ServiceHost } from './host.js'
+import { HookExchange, type AnswerHook } from './hook-exchange.js'
 import { currentIdentity, sameIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
 import { Frame, FrameDecoder, encodeJson, type CallOutcome, type Hello, type Identity, type OperationCall, type Reply, type ServiceStatus } from './protocol.js'
@@ -80,16 +81,24 @@ export class BrainService {
 
   private readonly runCli: SessionDeps['runCli']
   private readonly callOperation: CallOperation
+  private readonly answerHook: AnswerHook
+  private readonly warmHooks: (host: BrainHost) => Promise<void>
 
-  /** `runCli` runs one forwarded command line, `callOperation` one operation; the CLI hands in its own, so neither imports the other. */
+  /**
+   * `runCli` runs one forwarded command line, `callOperation` one operation, `answerHook` one
+   * agent hook; the CLI hands in its own, so neither imports the other.
+   */
   constructor(
     private readonly config: Config,
     private readonly logger: Logger,
-    options: { identity?: Identity; runCli?: SessionDeps['runCli']; callOperation?: CallOperation } = {},
+    options: { identity?: Identity; runCli?: SessionDeps['runCli']; callOperation?: CallOperation; answerHook?: AnswerHook; warmHooks?: (host: BrainHost) => Promise<void> } = {},
   ) {
     this.identity = options.identity ?? currentIdentity()
     this.runCli = options.runCli ?? (() => Promise.reject(new Error('this brain service was started without a command line to run')))
     this.callOperation = options.callOperation ?? (() => Promise.reject(new Error('this brain service was started without the operations to call')))
+    // Without its own answerer, a service leaves every hook to the hook process.
+    this.answerHook = options.answerHook ?? (() => Promise.resolve(null))
+    this.warmHooks = options.warmHooks ?? (() => Promise.resolve())
     this.paths = servicePaths(config.home)
     this.host = new ServiceHost(config, logger)
   }
@@ -119,7 +128,9 @@ export class BrainService {
   /**
    * Opens the configured brain and, when it holds embeddings, loads the embedding model, so the
    * first command is fast. A brain with none yet has nothing for a query to compare with: its
-   * first import loads the model when it embeds, and the service saves a second of CPU.
+   * first import loads the model when it embeds, and the service saves a second of CPU. Then
+   * the agents' hooks are run once or more, so the first prompts after a start are answered as
+   * fast as later ones.
    */
   async warmUp(): Promise<void> {
     try {
@@ -128,6 +139,7 @@ export class BrainService {
         const { activeEmbeddingProvider } = await import('../models/index.js')
         await (await activeEmbeddingProvider(db, this.config)).embed(['warm up'])
       }
+      await this.warmHooks(this.host)
       this.logger.info('warm')
     } catch (err) {
       this.logger.warn(`warm-up: ${err instanceof Error ? err.message : String(err)}`)
@@ -253,7 +265,7 @@ export class BrainService {
   }
 
   private accept(socket: Socket): void {
-    let session: Session | null = null
+    let session: Session | HookExchange | null = null
     const decoder = new FrameDecoder((type, payload) => {
       if (session) return session.onFrame(type, payload)
       if (type !== Frame.hello) return socket.destroy()
@@ -274,8 +286,8 @@ export class BrainService {
     socket.end(encodeJson(Frame.reply, reply))
   }
 
-  /** Answers a status or stop request, refuses a different build, or starts a command. */
-  private greet(socket: Socket, hello: Hello): Session | null {
+  /** Answers a status or stop request, refuses a different build, or starts a command, a call or a hook. */
+  private greet(socket: Socket, hello: Hello): Session | HookExchange | null {
     if (hello.kind === 'status') {
       this.reply(socket, { kind: 'status', status: this.status() })
       return null
@@ -302,7 +314,20 @@ export class BrainService {
       this.runCall(socket, hello)
       return null
     }
+    if (hello.kind === 'hook') return this.runHook(socket, hello)
     return this.runSession(socket, hello)
+  }
+
+  /** Answers one agent hook; it counts as a call while it runs. */
+  private runHook(socket: Socket, hello: Extract<Hello, { kind: 'hook' }>): HookExchange {
+    const exchange = new HookExchange(socket, { args: hello.args, cwd: hello.cwd, env: hello.env }, { host: this.host, answerHook: this.answerHook })
+    this.calls += 1
+    this.idleSince = Date.now()
+    void exchange.run().finally(() => {
+      this.calls -= 1
+      this.idleSince = Date.now()
+    })
+    return exchange
   }
 
   /** Answers one operation call with its result or its error, as one reply frame. */

@@ -71,6 +71,8 @@ export class ServiceStartCommand extends ServiceCommand {
     const service = new BrainService(config, logger, {
       runCli: this.context.runCli,
       callOperation: async (call, host, signal) => (await import('../call-operation.js')).callOperation(call, { host, signal }),
+      answerHook: async (request, input, host, signal) => (await import('../hook-service.js')).answerHookInService(request, input, host, signal),
+      warmHooks: async (host) => (await import('../hook-service.js')).warmHookPath(host, config, this.forwardedEnv()),
     })
     await service.start()
     const onSignal = (signal: NodeJS.Signals): void => void service.stop(`received ${signal}`)

@@ -1,0 +1,245 @@
+/**
+ * `brain hook …` as agents run it on every prompt: one CommonJS file that loads only Node's
+ * socket and file modules. It hands the hook to the resident service (which answers it over its
+ * open brain) and prints the answer; when no service takes it, it loads the ES-module hook, which
+ * answers in this process and starts the service. Node starts this file in a fraction of the time
+ * an ES-module graph takes, which is most of a warm hook's cost.
+ *
+ * What it shares with the ES modules it cannot import (it is CommonJS) is kept small and checked
+ * against them by tests: the brain home, the service's socket path and identity, the deadline.
+ */
+import { appendFileSync, existsSync, fstatSync, mkdirSync, readFileSync, readSync, statSync, writeSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
+import { homedir, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Hello, HookAnswer, Identity, Reply } from '../service/index.js'
+
+/** Frame types of the service socket (service/protocol.ts). */
+const HELLO = 0x48
+const STDIN = 0x49
+const REPLY = 0x50
+const HEADER = 5
+const MAX_SOCKET_PATH = 100
+const DEFAULT_TIMEOUT_MS = 5000
+/** Hook JSON beyond this is not a hook's; it is dropped unread. */
+const MAX_STDIN_BYTES = 4 * 1024 * 1024
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/** `$BRAIN_HOME`, else `~/.brain` (config/home.ts). */
+export function homeOf(env: Env): string {
+  const fromEnv = env.BRAIN_HOME?.trim()
+  return fromEnv ? resolve(fromEnv) : join(homedir(), '.brain')
+}
+
+/** The service's socket of a home (service/paths.ts). */
+export function socketOf(home: string): string {
+  const socket = join(home, 'brain.sock')
+  if (Buffer.byteLength(socket) <= MAX_SOCKET_PATH) return socket
+  // Loaded only for a home too deep for a socket path.
+  const { createHash } = require('node:crypto') as typeof import('node:crypto')
+  const digest = createHash('sha256').update(home).digest('hex').slice(0, 16)
+  return join(tmpdir(), `brain-${process.getuid?.() ?? 'u'}-${digest}`, 'brain.sock')
+}
+
+/** The version and build of the install this file belongs to (service/identity.ts). */
+export function identityOf(root: string): Identity {
+  const version = readFileSync(join(root, 'VERSION'), 'utf8').trim()
+  let build = 'unknown'
+  for (const marker of [join(root, 'dist', '.tsbuildinfo'), join(root, 'dist', 'src', 'cli', 'main.js')]) {
+    try {
+      build = String(Math.trunc(statSync(marker).mtimeMs))
+      break
+    } catch {
+      // Not there in this install: try the next marker.
+    }
+  }
+  return { version, build }
+}
+
+/** How long a hook waits for the brain (config/home.ts). */
+export function timeoutOf(env: Env): number {
+  const raw = Number(env.BRAIN_HOOK_TIMEOUT_MS)
+  return Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_TIMEOUT_MS
+}
+
+function frame(type: number, body: string): Buffer {
+  const payload = Buffer.from(body, 'utf8')
+  const header = Buffer.alloc(HEADER)
+  header.writeUInt8(type, 0)
+  header.writeUInt32BE(payload.length, 1)
+  return Buffer.concat([header, payload])
+}
+
+/**
+ * Reads stdin to its end; null when it is too long or unreadable. An agent has written the whole
+ * hook input and closed its end before the hook runs, so a pipe or socket on fd 0 usually holds
+ * all of it: that is read at once, without waiting on the event loop; whatever is not there yet is
+ * read through the stream. (A read of fd 0 on a worker thread that never returns would keep the
+ * process from exiting, so there is none.)
+ */
+function readInput(): Promise<string | null> {
+  const chunks: Buffer[] = []
+  let size = 0
+  const add = (chunk: Buffer): boolean => {
+    size += chunk.length
+    if (size > MAX_STDIN_BYTES) return false
+    chunks.push(chunk)
+    return true
+  }
+  // The stream puts a pipe or socket in non-blocking mode as it opens it: from then on a read of
+  // fd 0 answers at once, with bytes, with the end (0), or with EAGAIN when nothing is there yet.
+  const stdin = process.stdin
+  if (drainable()) {
+    const buffer = Buffer.allocUnsafe(64 * 1024)
+    try {
+      for (;;) {
+        const n = readSync(0, buffer, 0, buffer.length, null)
+        if (n === 0) return Promise.resolve(Buffer.concat(chunks).toString('utf8'))
+        if (!add(Buffer.from(buffer.subarray(0, n)))) return Promise.resolve(null)
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return Promise.resolve(null)
+    }
+  }
+  return new Promise((settle) => {
+    stdin.on('data', (chunk: Buffer) => {
+      if (!add(chunk)) settle(null)
+    })
+    stdin.once('end', () => settle(Buffer.concat(chunks).toString('utf8')))
+    stdin.once('error', () => settle(null))
+  })
+}
+
+/** Whether fd 0 is a pipe or a socket, which the stream has made non-blocking. */
+function drainable(): boolean {
+  try {
+    const stat = fstatSync(0)
+    return stat.isFIFO() || stat.isSocket()
+  } catch {
+    return false
+  }
+}
+
+function print(text: string): void {
+  if (text === '') return
+  try {
+    writeSync(1, text)
+  } catch {
+    process.stdout.write(text)
+  }
+}
+
+function logLine(home: string, args: readonly string[], note: string, started: number): void {
+  // A hook never makes a brain home (hook.ts).
+  if (!existsSync(home)) return
+  try {
+    mkdirSync(join(home, 'logs'), { recursive: true, mode: 0o700 })
+    appendFileSync(join(home, 'logs', 'hooks.log'), `${new Date().toISOString()} hook ${args.join(' ')}: ${note} (${Math.round(performance.now() - started)} ms)\n`, { mode: 0o600 })
+  } catch {
+    // Logging is best effort; the hook still must not fail.
+  }
+}
+
+/** How the exchange with the service ended. */
+type Outcome = { answer: HookAnswer } | { elsewhere: true } | { late: true }
+
+function outcomeOf(reply: Reply): Outcome {
+  return reply.kind === 'hook' ? { answer: { stdout: reply.stdout, note: reply.note } } : { elsewhere: true }
+}
+
+/**
+ * Asks the service on `socket` to answer the hook: the hello now, the input as soon as it is read,
+ * unasked, so the answer costs one round trip.
+ */
+function exchange(socket: Socket, hello: Hello, input: Promise<string | null>, deadline: Promise<void>): Promise<Outcome> {
+  return new Promise((settle) => {
+    let buffer: Buffer = Buffer.alloc(0)
+    socket.on('data', (chunk: Buffer) => {
+      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
+      while (buffer.length >= HEADER && buffer.length >= HEADER + buffer.readUInt32BE(1)) {
+        const type = buffer.readUInt8(0)
+        const end = HEADER + buffer.readUInt32BE(1)
+        const payload = buffer.subarray(HEADER, end)
+        buffer = buffer.subarray(end)
+        // The reply is the last frame: the answer is taken at once, not after the socket closes.
+        if (type === REPLY) return settle(outcomeOf(JSON.parse(payload.toString('utf8')) as Reply))
+      }
+    })
+    socket.once('close', () => settle({ elsewhere: true }))
+    socket.on('error', () => undefined)
+    void deadline.then(() => settle({ late: true }))
+    socket.write(frame(HELLO, JSON.stringify(hello)))
+    void input.then((raw) => {
+      if (!socket.destroyed) socket.write(frame(STDIN, raw ?? ''))
+    })
+  })
+}
+
+function tryConnect(path: string): Promise<Socket | null> {
+  return new Promise((settle) => {
+    const socket = connect(path)
+    socket.once('connect', () => settle(socket))
+    socket.once('error', () => settle(null))
+  })
+}
+
+function definedEnv(env: Env): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value
+  return out
+}
+
+/** Runs `brain hook …` (process.argv) and exits; anything else, or a request for help, goes to the whole CLI. */
+export async function main(): Promise<void> {
+  const started = performance.now()
+  const argv = process.argv.slice(2)
+  if (argv[0] !== 'hook' || argv.includes('--help') || argv.includes('-h') || process.platform === 'win32') {
+    await import('./entry.js')
+    return
+  }
+  // The environment is the hook's own: this entry runs before any module that could hand it in.
+  const env = process.env
+  const args = argv.slice(1)
+  const home = homeOf(env)
+  const cwd = process.cwd()
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<void>((settle) => (timer = setTimeout(settle, timeoutOf(env))))
+  const input = Promise.race([readInput(), deadline.then(() => null)])
+  let outcome: Outcome = { elsewhere: true }
+  try {
+    const socket = await tryConnect(socketOf(home))
+    if (socket !== null) {
+      const hello: Hello = { kind: 'hook', args, cwd, env: definedEnv(env), ...identityOf(resolve(__dirname, '..', '..', '..')) }
+      outcome = await exchange(socket, hello, input, deadline)
+      socket.destroy()
+    }
+  } catch {
+    // Whatever this file cannot do (an install without its VERSION), the ES-module hook does.
+    outcome = { elsewhere: true }
+  }
+  if ('answer' in outcome) {
+    print(outcome.answer.stdout)
+    if (outcome.answer.note !== null) logLine(home, args, outcome.answer.note, started)
+  } else if ('late' in outcome) {
+    const { unanswered } = await import('./hook.js')
+    const { note } = await unanswered(args, env, await input, cwd)
+    if (note !== null) logLine(home, args, note, started)
+  } else {
+    // No service took it: the hook answers in this process, with the input read so far.
+    clearTimeout(timer)
+    const [{ runHook }, { Readable }] = await Promise.all([import('./hook.js'), import('node:stream')])
+    const stdin = Readable.from(
+      (async function* () {
+        const raw = await input
+        if (raw !== null && raw !== '') yield Buffer.from(raw, 'utf8')
+      })(),
+    )
+    await runHook(args, env, { stdin, stdout: process.stdout, cwd }, started)
+    await new Promise<void>((flushed) => process.stdout.write('', () => flushed()))
+  }
+  // The read of stdin may still be pending: the hook is done.
+  process.exit(0)
+}
+
+if (require.main === module) void main()

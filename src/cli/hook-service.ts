@@ -2,6 +2,8 @@
  * An agent's hook answered inside the resident service, over its shared brains: what the hook
  * process would do with a service listening, without the hook process loading any of it.
  */
+import { existsSync } from 'node:fs'
+import { launcherPath } from '../agents/index.js'
 import { brainHome, parseFlag, type Config } from '../config/index.js'
 import { isThinClient } from '../config/file-config.js'
 import { isBrainError } from '../errors/index.js'
@@ -42,7 +44,9 @@ const WARM_RUNS = 20
  * fast as its later ones.
  */
 export async function warmHookPath(host: BrainHost, config: Config, env: Record<string, string>): Promise<void> {
-  if (config.remote !== null) return
+  // Only where an agent was installed from this home (its launcher is written then): a service
+  // no hook calls spares the half second of CPU at every start.
+  if (config.remote !== null || !existsSync(launcherPath(config.home))) return
   const db = await host.database(config.engine)
   const { rows } = await db.query<{ title: string }>(`SELECT title FROM pages WHERE page_kind = 'markdown' ORDER BY updated_at DESC LIMIT 5`)
   const text = rows.length > 0 ? `${rows.map((r) => r.title).join('. ')}.` : 'warm up'

@@ -6,6 +6,9 @@ export default defineJob({
   async run(ctx) {
     const { captureTranscript } = await import('../src/agents/index.js')
     const d = ctx.data
-    return captureTranscript({ db: ctx.db, config: ctx.config, logger: ctx.logger }, { transcriptPath: d.transcript_path, sessionId: d.session_id, harness: d.harness, cwd: d.cwd, noEmbed: d.noEmbed })
+    return captureTranscript(
+      { db: ctx.db, config: ctx.config, logger: ctx.logger },
+      { transcriptPath: d.transcript_path, sessionId: d.session_id, harness: d.harness, cwd: d.cwd, sourceId: d.source, noEmbed: d.noEmbed },
+    )
   },
 })

@@ -15,6 +15,8 @@ export interface TranscriptCapture {
   /** The agent that wrote it (`claude-code`). */
   harness: string
   cwd: string | null
+  /** The source the session page goes to (the one the hook was installed for); default when null. */
+  sourceId?: string | null
   noEmbed?: boolean
 }
 
@@ -66,7 +68,14 @@ export async function captureTranscript(brain: { db: Database; config: Config; l
       embedder: request.noEmbed ? null : await activeEmbeddingProvider(brain.db, brain.config),
       maxFences: brain.config.import.maxFencesPerPage,
     },
-    { slug, content, sourceUri: `${request.harness}:${request.sessionId ?? request.transcriptPath}`, sourceKind: 'capture', writtenVia: `hook:${request.harness}` },
+    {
+      slug,
+      content,
+      ...(request.sourceId ? { sourceId: request.sourceId } : {}),
+      sourceUri: `${request.harness}:${request.sessionId ?? request.transcriptPath}`,
+      sourceKind: 'capture',
+      writtenVia: `hook:${request.harness}`,
+    },
   )
   return { slug: result.slug, status: result.status, title: draft.title, messages: converted.counts.messages ?? 0, secretsScrubbed: converted.counts.secrets_scrubbed ?? 0 }
 }

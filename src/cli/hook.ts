@@ -75,8 +75,15 @@ function slugsOf(result: unknown): string[] {
   return Array.isArray(inject) ? inject.map((i: unknown) => (i as { slug?: unknown })?.slug).filter((s): s is string => typeof s === 'string') : []
 }
 
-async function answer(spec: HookSpec, input: HookInput, run: (call: BrainCall) => Promise<unknown>, cwd: string): Promise<Answer> {
-  const where = { cwd: input.cwd ?? cwd }
+/** The source a hook was installed for (`--source <id>` after the event), else none: the directory picks it. */
+function hookSource(args: readonly string[]): string | null {
+  const at = args.indexOf('--source', 2)
+  const id = at === -1 ? undefined : args[at + 1]
+  return id === undefined || id.startsWith('-') || id.trim() === '' ? null : id
+}
+
+async function answer(spec: HookSpec, input: HookInput, run: (call: BrainCall) => Promise<unknown>, cwd: string, source: string | null): Promise<Answer> {
+  const where = { cwd: input.cwd ?? cwd, ...(source === null ? {} : { source }) }
   const session = input.sessionId === null ? {} : { session_id: input.sessionId }
   if (spec.action === 'orient') {
     const fresh = isCompactedStart(input) && input.sessionId !== null
@@ -98,7 +105,7 @@ async function answer(spec: HookSpec, input: HookInput, run: (call: BrainCall) =
     notes.push(`compacting: forgot ${String(start?.forgotten ?? 0)} told items`)
   }
   if (input.transcriptPath === null) return { reply: '', note: [...notes, 'no capture: no transcript_path'].join('; ') }
-  const data = { transcript_path: input.transcriptPath, session_id: input.sessionId, harness: spec.harness, cwd: input.cwd, event: spec.event }
+  const data = { transcript_path: input.transcriptPath, session_id: input.sessionId, harness: spec.harness, cwd: input.cwd, event: spec.event, source }
   // One capture per state of the transcript: a second Stop with nothing new is the same job.
   const key = `${spec.harness}:${input.sessionId ?? input.transcriptPath}:${transcriptSize(input.transcriptPath)}`
   const job = (await run({ operation: 'submit_job', args: { name: 'capture_transcript', data, idempotency_key: key.slice(0, 200) } })) as { id?: unknown }
@@ -135,7 +142,7 @@ export async function answerHook(args: readonly string[], env: BrainEnv, deps: H
       if (!outcome.ok) throw new HookCallError(`${call.operation}: ${outcome.why}`)
       return outcome.result
     }
-    const { reply, note } = await answer(spec, input, run, deps.cwd)
+    const { reply, note } = await answer(spec, input, run, deps.cwd, hookSource(args))
     return { stdout: reply, note: `${note}${via.length > 0 ? ` [${[...new Set(via)].join(', ')}]` : ''}` }
   } catch (err) {
     return { stdout: '', note: err instanceof HookCallError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}` }

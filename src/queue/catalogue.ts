@@ -147,6 +147,7 @@ export const JOB_CATALOGUE = {
       session_id: textOrNull,
       harness: z.string().min(1).default('claude-code'),
       cwd: textOrNull,
+      source: textOrNull,
       noEmbed: flag,
     }),
     invalid(problem) {

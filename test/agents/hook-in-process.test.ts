@@ -20,7 +20,7 @@ interface Hooked {
   context: string | null
 }
 
-async function hook(env: Record<string, string>, harness: string, event: string, input: unknown, cwd = tmpdir()): Promise<Hooked> {
+async function hook(env: Record<string, string>, harness: string, event: string, input: unknown, cwd = tmpdir(), extra: string[] = []): Promise<Hooked> {
   const out: Buffer[] = []
   const stdout = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -28,7 +28,7 @@ async function hook(env: Record<string, string>, harness: string, event: string,
       cb()
     },
   })
-  const code = await runHook([harness, event], env, { stdin: Readable.from([JSON.stringify(input)]), stdout, cwd })
+  const code = await runHook([harness, event, ...extra], env, { stdin: Readable.from([JSON.stringify(input)]), stdout, cwd })
   t.equal(code, 0)
   const text = Buffer.concat(out).toString('utf8')
   if (text === '') return { stdout: '', context: null }
@@ -95,6 +95,16 @@ for (const engine of ENGINES) {
       t.match(JSON.parse(codex.stdout), { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: /people\/tobiah-marsh/ } })
       const cursor = await hook(env, 'cursor', 'session-start', { conversation_id: 'k1', workspace_roots: [work], hook_event_name: 'sessionStart' })
       t.match(JSON.parse(cursor.stdout), { additional_context: /source `work`/ })
+    })
+
+    t.test('a hook installed for a source (--source) reads that source wherever the agent runs', async (t) => {
+      const source = ['--source', 'work']
+      const start = await hook(env, 'claude-code', 'session-start', { session_id: 'w1', source: 'startup', cwd: tmpdir() }, tmpdir(), source)
+      t.match(start.context, /brain \(source `work`\)/, "orients in the installed source, not the directory's")
+      const recalled = await hook(env, 'claude-code', 'user-prompt-submit', { session_id: 'w1', prompt: 'prep my call with Odile Brackenridge', cwd: tmpdir() }, tmpdir(), source)
+      t.match(recalled.context, /people\/odile-brackenridge/, 'recalls from the installed source')
+      const other = await hook(env, 'claude-code', 'user-prompt-submit', { session_id: 'w2', prompt: 'prep my call with Tobiah Marsh', cwd: tmpdir() }, tmpdir(), source)
+      t.equal(other.stdout, '', 'and nothing from another source')
     })
 
     t.test('a directory in no source reads the default source', async (t) => {

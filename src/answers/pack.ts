@@ -152,22 +152,25 @@ function adjacentCandidates(page: PageRow, score: number): Candidate[] {
   if (page.page_kind === 'code' || score <= 0) return []
   const summary = pageSummary(page.compiled_truth, page.frontmatter)
   if (summary === '') return []
-  return [
-    {
-      key: `summary:${page.id}`,
-      own: summary,
-      score,
-      kind: 'adjacent',
-      slug: page.slug,
-      source_id: page.source_id,
-      title: page.title,
-      chunk_id: null,
-      line: null,
-      page: null,
-      date: pageDate(page),
-      text: resolveRelativeDates(summary, writtenOn(page)),
-    },
-  ]
+  return [summaryCandidate(page, summary, score, 'adjacent', resolveRelativeDates(summary, writtenOn(page)))]
+}
+
+/** A page's summary as one piece of evidence; repeats are found on the summary alone. */
+function summaryCandidate(page: PageRow, summary: string, score: number, kind: PackItemKind, text: string): Candidate {
+  return {
+    key: `summary:${page.id}`,
+    own: summary,
+    score,
+    kind,
+    slug: page.slug,
+    source_id: page.source_id,
+    title: page.title,
+    chunk_id: null,
+    line: null,
+    page: null,
+    date: pageDate(page),
+    text,
+  }
 }
 
 /** The date a page says it was written on (front matter `date`), the anchor of its relative dates. */
@@ -205,22 +208,7 @@ function summaryCandidates(page: PageRow | undefined, base: number, kind: PackIt
   // A neighbour earns its place only by bearing on the question.
   if (kind === 'neighbour' && coverage === 0) return []
   const text = page.title && !summary.includes(page.title) ? `${page.title}: ${summary}` : summary
-  return [
-    {
-      key: `summary:${page.id}`,
-      own: summary,
-      score: base + 0.3 * coverage,
-      kind,
-      slug: page.slug,
-      source_id: page.source_id,
-      title: page.title,
-      chunk_id: null,
-      line: null,
-      page: null,
-      date: pageDate(page),
-      text,
-    },
-  ]
+  return [summaryCandidate(page, summary, base + 0.3 * coverage, kind, text)]
 }
 
 function timelineCandidates(pages: ReadonlyArray<PageRow | undefined>, terms: readonly string[], past: boolean): Candidate[] {

@@ -121,9 +121,14 @@ export class HookCommand extends BrainCommand {
 
   harness = Option.String({ required: true, name: 'harness' })
   event = Option.String({ required: true, name: 'event' })
+  source = Option.String('--source', { description: 'The source the hook reads and writes (as installed with agents install --source)' })
 
   protected async run(): Promise<number> {
     const { runHook } = await import('../hook.js')
-    return runHook([this.harness, this.event], this.context.env, { stdin: this.context.stdin, stdout: this.context.stdout, cwd: this.context.cwd })
+    return runHook([this.harness, this.event, ...(this.source === undefined ? [] : ['--source', this.source])], this.context.env, {
+      stdin: this.context.stdin,
+      stdout: this.context.stdout,
+      cwd: this.context.cwd,
+    })
   }
 }

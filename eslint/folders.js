@@ -155,6 +155,8 @@ export const DEEP_IMPORTS = {
   'src/cli/hook-service.ts': ['src/config/file-config.ts'],
   'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
   'src/service/identity.ts': ['src/util/package-root.ts'],
+  // the launcher names this install's bin/brain.js, wherever the running module was loaded from
+  'src/agents/launcher.ts': ['src/util/package-root.ts'],
   // recall's path, which a hook runs on every prompt: the names, the token count and the default
   // source without the links, embedding and pages folders behind them
   'src/memory/names.ts': ['src/links/name-words.ts'],

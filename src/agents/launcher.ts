@@ -7,8 +7,8 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { ConfigError } from '../errors/index.js'
+import { packageRoot } from '../util/package-root.js'
 import { shellJoin, shellQuote } from './command-line.js'
 
 /** Where the launcher lives in a brain home. */
@@ -29,7 +29,7 @@ export function sharedArgv(args: readonly string[]): string[] {
 
 /** The bin/brain.js of the install this code runs from, with the node running it now. */
 export function currentBrainArgv(): string[] {
-  const script = fileURLToPath(new URL('../../../bin/brain.js', import.meta.url))
+  const script = join(packageRoot(), 'bin', 'brain.js')
   if (!existsSync(script)) {
     throw new ConfigError('agent_command_failed', `Cannot find this install's bin/brain.js (looked at ${script}).`, { hint: 'Pass the command that starts brain with --command.' })
   }

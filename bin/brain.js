@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
 /** An agent's hook, on every prompt: the CommonJS hook client alone, without the ES-module CLI. */
@@ -12,6 +13,18 @@ function hookClient() {
   }
 }
 
+/**
+ * The bundled CLI (scripts/bundle.mjs) when it was made from the current compiled build: the same
+ * code in a few files instead of hundreds. A compile after the last bundle makes it stale, and
+ * then the compiled modules run.
+ */
+function entry() {
+  const mtime = (path) => statSync(new URL(path, import.meta.url), { throwIfNoEntry: false })?.mtimeMs
+  const bundled = mtime('../dist/bundle/entry.js')
+  const compiled = mtime('../dist/.tsbuildinfo')
+  return bundled !== undefined && compiled !== undefined && bundled >= compiled ? '../dist/bundle/entry.js' : '../dist/src/cli/entry.js'
+}
+
 const client = hookClient()
 if (client) await client.main()
-else await import('../dist/src/cli/entry.js')
+else await import(entry())

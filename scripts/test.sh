@@ -28,6 +28,7 @@ fi
 if [ "${BRAIN_TEST_SKIP_BUILD:-}" != "1" ]; then
   echo "[test] building" >&2
   npx tsc -p tsconfig.json
+  node scripts/bundle.mjs >&2
   node dist/src/db/template.js >&2
 fi
 

@@ -1,30 +1,48 @@
 #!/usr/bin/env node
-import { statSync } from 'node:fs'
-import { createRequire } from 'node:module'
+// CommonJS (bin/package.json): a relayed command and a hook then start without node's ES-module
+// loader, which costs more than everything else such a command does in this process.
+const { statSync } = require('node:fs')
+const { join } = require('node:path')
 
-/** An agent's hook, on every prompt: the CommonJS hook client alone, without the ES-module CLI. */
-function hookClient() {
-  if (process.argv[2] !== 'hook') return null
-  try {
-    return createRequire(import.meta.url)('../dist/src/cli/hook-client.cjs')
-  } catch {
-    // A build from before the client: the CLI runs the hook.
-    return null
-  }
-}
+const dist = join(__dirname, '..', 'dist')
+const argv = process.argv.slice(2)
 
 /**
- * The bundled CLI (scripts/bundle.mjs) when it was made from the current compiled build: the same
- * code in a few files instead of hundreds. A compile after the last bundle makes it stale, and
- * then the compiled modules run.
+ * Whether the bundle (scripts/bundle.mjs) was made from the current compiled build: a compile after
+ * the last bundle makes it stale, and then the compiled modules run.
  */
-function entry() {
-  const mtime = (path) => statSync(new URL(path, import.meta.url), { throwIfNoEntry: false })?.mtimeMs
-  const bundled = mtime('../dist/bundle/entry.js')
-  const compiled = mtime('../dist/.tsbuildinfo')
-  return bundled !== undefined && compiled !== undefined && bundled >= compiled ? '../dist/bundle/entry.js' : '../dist/src/cli/entry.js'
+function bundleIsCurrent() {
+  const mtime = (path) => statSync(join(dist, path), { throwIfNoEntry: false })?.mtimeMs
+  const bundled = mtime('bundle/entry.js')
+  const compiled = mtime('.tsbuildinfo')
+  return bundled !== undefined && compiled !== undefined && bundled >= compiled
 }
 
-const client = hookClient()
-if (client) await client.main()
-else await import(entry())
+function fail(err) {
+  process.stderr.write(`brain: ${err instanceof Error ? err.message : String(err)}\n`)
+  process.exit(1)
+}
+
+async function run() {
+  // An agent's hook, on every prompt: the CommonJS hook client alone.
+  if (argv[0] === 'hook') {
+    let client = null
+    try {
+      client = require(join(dist, 'src', 'cli', 'hook-client.cjs'))
+    } catch {
+      // A build from before the client: the CLI runs the hook.
+    }
+    if (client) return client.main()
+  }
+  const bundled = bundleIsCurrent()
+  if (bundled) {
+    // The version, and the relay to the resident service for most commands; neither does anything
+    // for a command run in this process.
+    const start = require(join(dist, 'bundle', 'forward.cjs'))
+    const code = start.versionCommand() ?? (await start.relayCommand())
+    if (code !== null) return process.stdout.write('', () => process.exit(code))
+  }
+  await import(join(dist, bundled ? 'bundle/entry.js' : 'src/cli/entry.js'))
+}
+
+run().catch(fail)

@@ -149,7 +149,8 @@ export const FOLDERS = {
 export const DEEP_IMPORTS = {
   'workers/ingest-capture.ts': ['src/intake/ingestion/event.ts', 'src/intake/ingestion/to-markdown.ts'],
   // the thin client's start path
-  'src/cli/entry.ts': ['src/config/env.ts', 'src/config/file-config.ts', 'src/config/home.ts'],
+  'src/cli/entry.ts': ['src/config/env.ts'],
+  'src/cli/forward.ts': ['src/config/env.ts', 'src/config/file-config.ts', 'src/config/home.ts', 'src/service/client.ts', 'src/service/identity.ts'],
   'src/cli/hook.ts': ['src/agents/hook-events.ts', 'src/config/home.ts'],
   'src/cli/hook-call.ts': ['src/config/env.ts', 'src/config/file-config.ts', 'src/config/home.ts'],
   'src/cli/hook-service.ts': ['src/config/file-config.ts'],

@@ -15,6 +15,10 @@
  * only on its own path (the MCP SDK, pg-boss, the converters). They load from node_modules as
  * before.
  *
+ * The relay to the resident service (src/cli/forward.ts), which every command loads first, is also
+ * bundled on its own as one CommonJS file: node starts a CommonJS file without its ES-module
+ * loader, which is most of what a relayed command costs beside node itself.
+ *
  * The worker threads are entries of their own, named as the code that starts them names them
  * (`new URL('./worker.js', import.meta.url)` from a chunk in the same folder), and every chunk
  * sits in that one folder, so those relative paths hold inside the bundle as they do in dist/.
@@ -51,6 +55,20 @@ await build({
   external,
   // Bundled CommonJS packages call require() for node's own modules; an ES module has none.
   banner: { js: "import { createRequire as __brainCreateRequire } from 'node:module'; const require = __brainCreateRequire(import.meta.url);" },
+  sourcemap: true,
+  logLevel: 'warning',
+})
+await build({
+  entryPoints: [join(root, 'dist', 'src', 'cli', 'forward.js')],
+  outfile: join(outdir, 'forward.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external,
+  // The package root is found from the running module's own place (util/package-root.ts).
+  define: { 'import.meta.url': '__brainModuleUrl' },
+  banner: { js: "const __brainModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   sourcemap: true,
   logLevel: 'warning',
 })

@@ -32,3 +32,9 @@ export function reportError(err: unknown, streams: { stdout: Writable; stderr: W
   }
   return exitCodeFor(err)
 }
+
+/** Reports a failure of this process's own command line, in the output form its flags ask for. */
+export function reportCommandFailure(err: unknown): number {
+  const flag = process.argv.includes('--json') ? true : process.argv.includes('--no-json') ? false : undefined
+  return reportError(err, { stdout: process.stdout, stderr: process.stderr }, wantsJson(flag, process.stdout))
+}

@@ -16,16 +16,21 @@ export async function volunteered(db: SqlExecutor, sessionId: string, sourceId: 
   return new Map(rows.map((r) => [r.item, new Date(r.volunteered_at)]))
 }
 
-async function dropExpired(db: SqlExecutor): Promise<void> {
-  await db.query(`DELETE FROM memory_session_pages WHERE expires_at <= now()`)
-}
+/**
+ * Prunes expired rows in the statement that writes the session's rows, as a WITH clause: one
+ * statement a recall instead of two. The rows being written are left to the write, which renews
+ * them, so the two never touch the same row.
+ */
+const PRUNE_EXPIRED = `WITH pruned AS (
+       DELETE FROM memory_session_pages
+       WHERE expires_at <= now() AND NOT (session_id = $1 AND source_id = $2 AND item = ANY($3::text[])))`
 
 /** Records items as told to the session (the session wrote them itself), whether or not it was told before. */
 export async function recordVolunteered(db: SqlExecutor, sessionId: string, sourceId: string, items: readonly string[]): Promise<void> {
   if (items.length === 0) return
-  await dropExpired(db)
   await db.query(
-    `INSERT INTO memory_session_pages (session_id, source_id, item, volunteered_at, expires_at)
+    `${PRUNE_EXPIRED}
+     INSERT INTO memory_session_pages (session_id, source_id, item, volunteered_at, expires_at)
      SELECT $1, $2, x, now(), now() + make_interval(hours => $4::int) FROM unnest($3::text[]) AS x
      ON CONFLICT (session_id, source_id, item) DO UPDATE SET volunteered_at = EXCLUDED.volunteered_at, expires_at = EXCLUDED.expires_at`,
     [sessionId, sourceId, [...items], SESSION_TTL_HOURS],
@@ -41,9 +46,9 @@ export async function recordVolunteered(db: SqlExecutor, sessionId: string, sour
  */
 export async function claimVolunteered(db: SqlExecutor, sessionId: string, sourceId: string, items: readonly string[]): Promise<Set<string>> {
   if (items.length === 0) return new Set()
-  await dropExpired(db)
   const { rows } = await db.query<{ item: string }>(
-    `INSERT INTO memory_session_pages AS s (session_id, source_id, item, volunteered_at, expires_at)
+    `${PRUNE_EXPIRED}
+     INSERT INTO memory_session_pages AS s (session_id, source_id, item, volunteered_at, expires_at)
      SELECT $1, $2, x, now(), now() + make_interval(hours => $4::int) FROM unnest($3::text[]) AS x
      ON CONFLICT (session_id, source_id, item) DO UPDATE SET volunteered_at = EXCLUDED.volunteered_at, expires_at = EXCLUDED.expires_at
      WHERE s.expires_at <= now()

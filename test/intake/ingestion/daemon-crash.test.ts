@@ -9,7 +9,7 @@ import { computeContentHash } from '../../../src/intake/ingestion/event.js'
 import { ENGINES } from '../../helpers/engines.js'
 import { BRAIN_BIN, cliBrain, wasmTierEnv } from '../../helpers/cli.js'
 
-const FILES = 100
+const FILES = 50
 
 function startDaemon(env: Record<string, string>, logFile: string): ChildProcess {
   const fd = openSync(logFile, 'a')

@@ -71,7 +71,6 @@ function columnsOf(stream: NodeJS.WriteStream): number | null {
 
 /** Runs the command in the resident service, this process's streams its own; resolves to its exit status. */
 async function relay(argv: string[], env: Env): Promise<number> {
-  const { WriteStream } = await import('node:tty')
   const interrupt = new AbortController()
   let interrupted = false
   process.on('SIGINT', () => {
@@ -95,7 +94,7 @@ async function relay(argv: string[], env: Env): Promise<number> {
       stderrIsTTY: process.stderr.isTTY === true,
       stdoutColumns: columnsOf(process.stdout),
       stderrColumns: columnsOf(process.stderr),
-      colorDepth: 'getColorDepth' in WriteStream.prototype ? WriteStream.prototype.getColorDepth() : 1,
+      colorDepth: null,
     },
     interrupt: interrupt.signal,
   })

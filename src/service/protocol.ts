@@ -36,7 +36,11 @@ export interface TerminalFacts {
   stderrIsTTY: boolean
   stdoutColumns: number | null
   stderrColumns: number | null
-  colorDepth: number
+  /**
+   * The client's colour depth; null leaves it to the service, which works it out from the
+   * client's environment as node would (a relay then need not load node's tty module).
+   */
+  colorDepth: number | null
 }
 
 /** One operation of the catalogue called by name with its arguments, answered by a `result` reply: no command line, no printed text. */

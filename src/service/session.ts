@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net'
 import { PassThrough, Writable } from 'node:stream'
+import { WriteStream } from 'node:tty'
 import type { CommandContext, BrainHost } from './command-context.js'
 import { BrainError } from '../errors/index.js'
 import { Frame, encodeFrame, encodeJson, type FrameType, type Hello, type TerminalFacts } from './protocol.js'
@@ -100,7 +101,7 @@ export class Session {
       stdout,
       stderr,
       env: this.hello.env,
-      colorDepth: terminal.colorDepth,
+      colorDepth: terminal.colorDepth ?? WriteStream.prototype.getColorDepth(this.hello.env),
       cwd: this.hello.cwd,
       host: this.deps.host,
       signal: this.controller.signal,

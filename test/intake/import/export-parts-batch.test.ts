@@ -228,3 +228,29 @@ engineTest(t, 'a mailbox import stopped in the middle of a part and run again st
   await storedOnce(t, db, 2 * total)
   t.equal((await importExportInParts(db, second.input, options)).unchanged, true, 'a third run finds it all in')
 })
+
+engineTest(t, 'a newer mailbox with one more message writes that message and the first page only', async (t, { db }) => {
+  const text = mbox(30)
+  const file = await exportFile(t, 'all.mbox', 'mbox', text)
+  const first = await importExportInParts(db, file.input, { split: SPLIT, limits: LIMITS, removeMissing: true })
+  await writeFile(file.path, `${text}\nFrom late@example.org Mon May  6 10:00:00 2024\nFrom: Late <late@example.org>\nSubject: One more\nMessage-ID: <late@example.org>\n\nLate news.\n`)
+  const statuses: string[] = []
+  const second = await importExportInParts(db, file.input, { split: SPLIT, limits: LIMITS, removeMissing: true, onPage: (p) => statuses.push(`${p.status} ${p.slug}`) })
+  t.not(second.sourceHash, first.sourceHash)
+  const written = statuses.filter((s) => !s.startsWith('skipped'))
+  t.equal(written.length, 2, 'the new message, and the first page that carries the new hash')
+  t.ok(written.some((s) => s.startsWith('created mail/') && s.includes('one-more')))
+  t.ok(written.some((s) => s.startsWith('updated ')))
+  t.equal(statuses.length - written.length, (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pages`)).rows[0]!.n - 2, 'every other page is skipped')
+  const { rows } = await db.query<{ hash: string; n: number }>(`SELECT frontmatter ->> 'source_hash' AS hash, count(*)::int AS n FROM pages GROUP BY 1 ORDER BY 2`)
+  t.same(
+    rows.map((r) => [r.hash, r.n > 2 ? 'many' : r.n]),
+    [
+      [second.sourceHash, 2],
+      [first.sourceHash, 'many'],
+    ],
+    'the pages left as they were keep the hash of the version that wrote them',
+  )
+  t.equal((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM page_versions`)).rows[0]!.n, 1, 'only the first page was rewritten')
+  t.equal((await importExportInParts(db, file.input, { split: SPLIT, limits: LIMITS })).unchanged, true)
+})

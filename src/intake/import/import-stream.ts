@@ -55,8 +55,9 @@ const itemRange = (name: string, part: ExportPart, count: number): string =>
 /**
  * Imports a large export (a mailbox of 100,000 messages, a chat export of hundreds of megabytes)
  * in parts, in bounded memory: the file is read as a stream, cut into parts of whole items, and
- * each part is converted in the bounded worker and written before the next is read. A part that
- * fails is tried again item by item, so one bad message costs itself only.
+ * each part is converted in the bounded worker and written in one transaction while the next is
+ * read and converted (at most two parts in memory). A part that fails to convert is tried again
+ * item by item, so one bad message costs itself only.
  *
  * A re-run of the same bytes does nothing: the first page of the export is written last, so its
  * carrying this version's hash says the whole export is in. A re-run after an interrupted import

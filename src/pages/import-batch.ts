@@ -5,7 +5,7 @@ import { DiskError } from '../errors/index.js'
 import { derivedLinkSettings, linkNewMarkdownPages } from '../links/index.js'
 import { computePageContentHash } from './content-hash.js'
 import { insertChunksOfNewPages } from './chunk-repository.js'
-import { chunk, importPage, pageWrite, prepare, validateContent, writePage, type ImportInput, type ImportOptions, type ImportResult, type PreparedPage } from './import-page.js'
+import { chunk, equivalentHash, importPage, pageWrite, prepare, validateContent, writePage, type ImportInput, type ImportOptions, type ImportResult, type PreparedPage } from './import-page.js'
 import { recordWrite } from './keep-version.js'
 import { addTagsOfNewPages, insertNewPages, type PageWrite } from './page-repository.js'
 import { normalizeSlug } from './slug.js'
@@ -115,7 +115,8 @@ export async function writePlannedPages(db: Database, batch: PlannedBatch, optio
   for (const p of planned) {
     const key = `${p.sourceId}\u0000${p.slug}`
     const found = existing.get(key)
-    if (found && found.contentHash === p.contentHash) {
+    // Unchanged, or unchanged but for the hash of the file it came from: skipped, as importPage would.
+    if (found && (found.contentHash === p.contentHash || (p.input.unchangedAs !== undefined && found.contentHash === equivalentHash(p.input, p.slug)))) {
       outcomes[p.index] = {
         ok: true,
         result: { status: 'skipped', slug: p.slug, sourceId: p.sourceId, pageId: found.id, contentHash: p.contentHash, pageKind: p.input.kind, chunks: 0, embedded: 0, embedError: null },

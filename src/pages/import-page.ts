@@ -179,7 +179,8 @@ const FOREIGN_KEY_VIOLATION = '23503'
 const RETRYABLE = new Set(['40P01', '40001'])
 const MAX_WRITE_ATTEMPTS = 4
 
-function equivalentHash(input: ImportInput, slug: string): string {
+/** The hash of the text that counts as this same content (`unchangedAs`), or of the content itself. */
+export function equivalentHash(input: ImportInput, slug: string): string {
   const page = prepare({ ...input, content: input.unchangedAs ?? input.content }, slug)
   return computePageContentHash({ ...page, pageKind: input.kind, chunkerVersion: CHUNKER_VERSION })
 }

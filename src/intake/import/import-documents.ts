@@ -2,7 +2,7 @@ import type { Database } from '../../db/index.js'
 import { convertBounded, hashBytes, hashFiles, renderDraft, SINGLE_PAGE_FORMATS, type ConvertLimits, type ConvertResult, type PageDraft } from '../../convert/index.js'
 import { isBrainError } from '../../errors/index.js'
 import { trashPages } from '../../history/index.js'
-import { importPage, isSourceHashCurrent, markdownSlugForPath, normalizeSlug, sourceHashesBySlug, type ImportOptions, type ImportResult } from '../../pages/index.js'
+import { importPage, isSourceHashCurrent, markdownSlugForPath, normalizeSlug, sourceHashesBySlug, type ImportInput, type ImportOptions, type ImportResult } from '../../pages/index.js'
 
 export interface DocumentInput {
   bytes: Uint8Array
@@ -120,22 +120,23 @@ export interface DraftWrite {
 }
 
 /** One draft as a markdown page recording its format and the original file's hash. */
-export function writeDraft(db: Database, input: DocumentInput, { format, draft, slug, sourceHash, earlierHash }: DraftWrite, options: DocumentImportOptions): Promise<ImportResult> {
+export function writeDraft(db: Database, input: DocumentInput, write: DraftWrite, options: DocumentImportOptions): Promise<ImportResult> {
+  return importPage(db, draftInput(input, write), options)
+}
+
+/** What the page pipeline is given for one draft: the page writeDraft writes. */
+export function draftInput(input: DocumentInput, { format, draft, slug, sourceHash, earlierHash }: DraftWrite): ImportInput {
   const withFormat = { ...draft, frontmatter: { ...draft.frontmatter, source_format: format } }
-  return importPage(
-    db,
-    {
-      slug,
-      sourceId: input.sourceId,
-      kind: 'markdown',
-      content: renderDraft(withFormat, sourceHash),
-      provenance: { sourceUri: input.sourceUri, sourceKind: input.sourceKind },
-      writtenVia: input.writtenVia,
-      writtenBy: input.writtenBy,
-      unchangedAs: earlierHash === undefined || earlierHash === sourceHash ? undefined : renderDraft(withFormat, earlierHash),
-    },
-    options,
-  )
+  return {
+    slug,
+    sourceId: input.sourceId,
+    kind: 'markdown',
+    content: renderDraft(withFormat, sourceHash),
+    provenance: { sourceUri: input.sourceUri, sourceKind: input.sourceKind },
+    writtenVia: input.writtenVia,
+    writtenBy: input.writtenBy,
+    unchangedAs: earlierHash === undefined || earlierHash === sourceHash ? undefined : renderDraft(withFormat, earlierHash),
+  }
 }
 
 /** Pages converted from this file that its new version no longer holds (by slug). */

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto'
 import type { Database } from '../../db/index.js'
 import { convertBounded, ConvertError, partBytes, splitExport, type ConvertResult, type ExportPart, type SplitKind, type SplitOptions } from '../../convert/index.js'
 import { serializeError } from '../../errors/index.js'
-import { normalizeSlug, sourceHashesBySlug, type ImportResult } from '../../pages/index.js'
-import { trashPagesLeftBehind, writeDraft, type DocumentImportOptions, type DocumentInput, type DraftWrite } from './import-documents.js'
+import { importPages, normalizeSlug, sourceHashesBySlug, type ImportResult } from '../../pages/index.js'
+import { draftInput, trashPagesLeftBehind, type DocumentImportOptions, type DocumentInput, type DraftWrite } from './import-documents.js'
 import type { FileFailure } from './import-files.js'
 
 /**
@@ -55,8 +55,9 @@ const itemRange = (name: string, part: ExportPart, count: number): string =>
 /**
  * Imports a large export (a mailbox of 100,000 messages, a chat export of hundreds of megabytes)
  * in parts, in bounded memory: the file is read as a stream, cut into parts of whole items, and
- * each part is converted in the bounded worker and written before the next is read. A part that
- * fails is tried again item by item, so one bad message costs itself only.
+ * each part is converted in the bounded worker and written in one transaction while the next is
+ * read and converted (at most two parts in memory). A part that fails to convert is tried again
+ * item by item, so one bad message costs itself only.
  *
  * A re-run of the same bytes does nothing: the first page of the export is written last, so its
  * carrying this version's hash says the whole export is in. A re-run after an interrupted import
@@ -72,40 +73,54 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
   let lastWritten: DraftWrite | null = null
   const documentInput: DocumentInput = { ...input, bytes: new Uint8Array() }
   const write = async (writes: readonly DraftWrite[]): Promise<void> => {
-    for (const w of writes) {
-      const page = await writeDraft(db, documentInput, w, options)
-      options.onPage?.(page)
-    }
+    for (const page of await writeDrafts(db, documentInput, writes, options)) options.onPage?.(page)
   }
-  const stream = createReadStream(input.absolutePath, { highWaterMark: READ_CHUNK, signal: options.signal }) as AsyncIterable<Uint8Array>
-  for await (const part of splitExport(input.kind, stream, input.name, options.split ?? PART_LIMITS)) {
-    options.signal?.throwIfAborted()
-    if ('tooLarge' in part) {
-      result.items++
-      const error = new ConvertError('convert_too_large', `${input.name}: item ${part.firstIndex + 1} is ${part.tooLarge} bytes, past ${(options.split ?? PART_LIMITS).maxItemBytes}`)
-      result.failed.push(failure(itemRange(input.name, part, 1), error))
-      continue
+  // A part is written while the next one is read and converted in the worker.
+  let writing: Promise<void> | null = null
+  const afterWrite = async (): Promise<void> => {
+    const previous = writing
+    writing = null
+    if (previous !== null) await previous
+  }
+  try {
+    const stream = createReadStream(input.absolutePath, { highWaterMark: READ_CHUNK, signal: options.signal }) as AsyncIterable<Uint8Array>
+    for await (const part of splitExport(input.kind, stream, input.name, options.split ?? PART_LIMITS)) {
+      options.signal?.throwIfAborted()
+      if ('tooLarge' in part) {
+        result.items++
+        const error = new ConvertError('convert_too_large', `${input.name}: item ${part.firstIndex + 1} is ${part.tooLarge} bytes, past ${(options.split ?? PART_LIMITS).maxItemBytes}`)
+        result.failed.push(failure(itemRange(input.name, part, 1), error))
+        continue
+      }
+      result.items += part.items.length
+      const items = result.items
+      if (part.header !== undefined) chats.add(part.header.toString('utf8'))
+      const converted = await convertPart(input, part, options, result)
+      await afterWrite()
+      const writes = converted.flatMap(({ format, drafts }) =>
+        drafts.map((draft): DraftWrite => {
+          const slug = normalizeSlug(input.slugPrefix ? `${input.slugPrefix}/${draft.slugHint}` : draft.slugHint)
+          return { format, draft, slug, sourceHash, earlierHash: earlier.get(slug) }
+        }),
+      )
+      if (writes.length === 0) continue
+      if (lastWritten === null) {
+        // The export's first page, kept for last: found with this hash, the export is all in.
+        if (earlier.get(writes[0]!.slug) === sourceHash) return { ...result, unchanged: true, items: 0, counts: {}, failed: [] }
+        lastWritten = { ...writes[0]!, earlierHash: undefined }
+        slugs.add(lastWritten.slug)
+        result.format = lastWritten.format
+      }
+      for (const w of writes) slugs.add(w.slug)
+      const first = lastWritten
+      writing = write(writes.filter((w) => w.slug !== first.slug)).then(() => options.onItems?.(items))
+      // Awaited before the next part's write or at the end; a failure meanwhile is not unhandled.
+      writing.catch(() => undefined)
     }
-    result.items += part.items.length
-    if (part.header !== undefined) chats.add(part.header.toString('utf8'))
-    const converted = await convertPart(input, part, options, result)
-    const writes = converted.flatMap(({ format, drafts }) =>
-      drafts.map((draft): DraftWrite => {
-        const slug = normalizeSlug(input.slugPrefix ? `${input.slugPrefix}/${draft.slugHint}` : draft.slugHint)
-        return { format, draft, slug, sourceHash, earlierHash: earlier.get(slug) }
-      }),
-    )
-    if (writes.length === 0) continue
-    if (lastWritten === null) {
-      // The export's first page, kept for last: found with this hash, the export is all in.
-      if (earlier.get(writes[0]!.slug) === sourceHash) return { ...result, unchanged: true, items: 0, counts: {}, failed: [] }
-      lastWritten = { ...writes[0]!, earlierHash: undefined }
-      slugs.add(lastWritten.slug)
-      result.format = lastWritten.format
-    }
-    for (const w of writes) slugs.add(w.slug)
-    await write(writes.filter((w) => w.slug !== lastWritten!.slug))
-    options.onItems?.(result.items)
+    await afterWrite()
+  } finally {
+    // Whatever ends the reading (an abort, a failed conversion), no write is left running.
+    await writing?.catch(() => undefined)
   }
   if (chats.size > 0) result.counts.conversations = chats.size
   if (lastWritten === null) {
@@ -116,6 +131,25 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
   // Pages of items that failed this time stay: only a whole reading says what the file no longer holds.
   if (options.removeMissing && result.failed.length === 0) result.removed = await trashPagesLeftBehind(db, documentInput, [...slugs])
   return result
+}
+
+/**
+ * The pages of one part through the batch pipeline: those not stored yet are written together,
+ * one statement per table in one transaction, so a part costs a few statements instead of ten per
+ * message; the others are compared, and written one by one, as writeDraft would. A page that
+ * cannot be written stops the import, as it did written alone.
+ */
+async function writeDrafts(db: Database, input: DocumentInput, writes: readonly DraftWrite[], options: StreamedOptions): Promise<ImportResult[]> {
+  if (writes.length === 0) return []
+  const outcomes = await importPages(
+    db,
+    writes.map((w) => draftInput(input, w)),
+    options,
+  )
+  return outcomes.map((outcome) => {
+    if (!outcome.ok) throw outcome.error
+    return outcome.result
+  })
 }
 
 /** One part converted, or, when it fails as a whole, each of its items on its own. */

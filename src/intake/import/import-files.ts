@@ -2,7 +2,20 @@ import type { JournalFormats } from '../../convert/index.js'
 import { refreshPlannerStatistics, type Database } from '../../db/index.js'
 import type { EmbeddingProvider } from '../../embedding/index.js'
 import { serializeError, ValidationError, type ErrorEnvelope } from '../../errors/index.js'
-import { codeSlugForPath, markdownSlugForPath, planPages, writePlannedPages, type BatchOutcome, type ImportInput, type ImportStatus, type PlannedBatch, type PlanOptions } from '../../pages/index.js'
+import {
+  codeSlugForPath,
+  markdownSlugForPath,
+  planPages,
+  startVectorAnalysis,
+  writePlannedPages,
+  type BatchOutcome,
+  type ImportInput,
+  type ImportStatus,
+  type ImportOptions,
+  type PlannedBatch,
+  type PlanOptions,
+  type VectorAnalyser,
+} from '../../pages/index.js'
 import { isMinifiedCode, readTextFileSync, type WalkedFile } from '../sources/index.js'
 import { journalFormatReader } from './journal-formats.js'
 import { EmbedFollower } from '../../embedding/store/index.js'
@@ -121,14 +134,47 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     return { slots, plan: await planPages(inputs, importOptions, plan) }
   }
   const batches = starts.length - 1
+  // Text analysis of each batch runs on another core while the batch before is written; a
+  // single batch would be written before the lane is up.
+  const analysis = batches > 1 ? startVectorAnalysis(db) : null
+  try {
+    await importBatches(db, result, { batches, read, stage, importOptions, follower, analysis })
+  } finally {
+    await analysis?.close()
+  }
+  options.onProgress?.({ phase: 'import', done: files.length, total: files.length })
+  if (follower !== undefined) {
+    const embedded = await follower.finish()
+    result.embedded = embedded.embedded
+    result.embedError = embedded.error
+  }
+  if (result.created + result.updated > 0) await refreshPlannerStatistics(db, { afterBulkWrite: true })
+  return result
+}
+
+/**
+ * Writes batch after batch: while one is written, the next is read and parsed (and its text
+ * analysed on the lane); a server engine then works on the statements while this process parses.
+ */
+async function importBatches(
+  db: Database,
+  result: ImportFilesResult,
+  context: {
+    batches: number
+    read: (k: number) => Promise<ReadFile[]>
+    stage: (k: number, batch: readonly ReadFile[], plan: PlanOptions) => Promise<Stage>
+    importOptions: ImportOptions
+    follower: EmbedFollower | undefined
+    analysis: { ready: () => VectorAnalyser | null } | null
+  },
+): Promise<void> {
+  const { batches, read, stage, importOptions, follower, analysis } = context
   const first = batches > 0 ? read(0) : null
   let reading = batches > 1 ? read(1) : null
   let current = first === null ? null : await stage(0, await first, {})
   // Whether the last batch written held new or changed pages: chunks cut ahead are wasted on unchanged ones.
   let wrote = true
   for (let k = 0; current !== null; k++) {
-    // While this batch is written, the next one is read and parsed; a server engine then works
-    // on the statements while this process parses.
     const writing = writePlannedPages(db, current.plan, importOptions)
     // Handled at once: a write that fails while the next batch is parsed must not count as unhandled.
     const settled = writing.then(
@@ -140,7 +186,7 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
       if (reading !== null) {
         const batch = await reading
         reading = k + 2 < batches ? read(k + 2) : null
-        following = await stage(k + 1, batch, { chunk: wrote, yieldBetweenPages: true })
+        following = await stage(k + 1, batch, { chunk: wrote, yieldBetweenPages: true, analyser: wrote ? analysis?.ready() : null })
       }
     } catch (error) {
       await settled
@@ -149,14 +195,6 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     wrote = tally(result, current.slots, await writing, follower)
     current = following
   }
-  options.onProgress?.({ phase: 'import', done: files.length, total: files.length })
-  if (follower !== undefined) {
-    const embedded = await follower.finish()
-    result.embedded = embedded.embedded
-    result.embedError = embedded.error
-  }
-  if (result.created + result.updated > 0) await refreshPlannerStatistics(db, { afterBulkWrite: true })
-  return result
 }
 
 /** Where each batch starts, and files.length last: at most maxFiles files, and maxBytes unless one file alone is larger. */

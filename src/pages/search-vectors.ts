@@ -67,13 +67,36 @@ async function brainSearchConfig(db: SqlExecutor): Promise<string> {
   return rows[0]!.config
 }
 
+/**
+ * How long a batch's analysis may take before the write goes on without it: a lane that stopped
+ * answering must not hold the import up.
+ */
+const LANE_ANSWER_MS = 60_000
+
+/** The answers, or nothing when they are not all in within `ms`. */
+async function answeredWithin<A, B>(ms: number, calls: [Promise<A>, Promise<B>]): Promise<[A, B] | [undefined, undefined]> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<[undefined, undefined]>((resolve) => {
+    timer = setTimeout(() => resolve([undefined, undefined]), ms)
+    timer.unref()
+  })
+  const all = Promise.all(calls)
+  // An answer that fails after the time is up has nobody waiting for it.
+  all.catch(() => undefined)
+  try {
+    return await Promise.race([all, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** The vectors of these pages, or null when the lane could not compute them (the triggers will). */
 export async function analysePages(analyser: VectorAnalyser, pages: readonly AnalysedPage[]): Promise<BatchVectors | null> {
   if (pages.length === 0) return null
   const { lane, config } = analyser
   try {
     const chunks = pages.flatMap((p) => p.chunks)
-    const [pageRows, chunkRows] = await Promise.all([
+    const [pageRows, chunkRows] = await answeredWithin(LANE_ANSWER_MS, [
       lane.query<{ v: string }>(
         `SELECT brain_page_search_vector($1::regconfig, x.title, x.body)::text AS v
          FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS x(title, body, ord) ORDER BY x.ord`,
@@ -87,6 +110,7 @@ export async function analysePages(analyser: VectorAnalyser, pages: readonly Ana
         [config, chunks.map((c) => c.docComment), chunks.map((c) => c.symbolNameQualified), chunks.map((c) => c.text)],
       ),
     ])
+    if (pageRows === undefined || chunkRows === undefined) return null
     if (pageRows.rows.length !== pages.length || chunkRows.rows.length !== chunks.length) return null
     const byPage = new Map<number, PageVectors>()
     let next = 0

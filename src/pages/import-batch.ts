@@ -1,5 +1,5 @@
 import { CHUNKER_VERSION, type ChunkDraft } from '../chunking/index.js'
-import { CallSiteCollector, replacePageCodeGraph, type PageCodeGraph } from '../code/index.js'
+import { CallSiteCollector, insertCodeGraphsOfNewPages, type PageCodeGraph } from '../code/index.js'
 import type { Database, SqlExecutor } from '../db/index.js'
 import { DiskError } from '../errors/index.js'
 import { derivedLinkSettings, linkNewMarkdownPages } from '../links/index.js'
@@ -8,7 +8,7 @@ import { insertChunksOfNewPages } from './chunk-repository.js'
 import { chunk, importPage, pageWrite, prepare, validateContent, writePage, type ImportInput, type ImportOptions, type ImportResult, type PreparedPage } from './import-page.js'
 import { recordWrite } from './keep-version.js'
 import { addTagsOfNewPages, insertNewPages, type PageWrite } from './page-repository.js'
-import { analysePages, keepGivenVectors, type BatchVectors, type PageVectors, type VectorAnalyser } from './search-vectors.js'
+import { analysePages, keepGivenVectors, type AnalysedPage, type BatchVectors, type PageVectors, type VectorAnalyser } from './search-vectors.js'
 import { normalizeSlug } from './slug.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
 
@@ -73,6 +73,13 @@ export interface PlanOptions {
 export async function planPages(inputs: readonly ImportInput[], options: ImportOptions = {}, plan: PlanOptions = {}): Promise<PlannedBatch> {
   const failures = new Map<number, unknown>()
   const planned: Planned[] = []
+  // Pages go to the lane a few at a time as they are chunked, so its analysis starts early in the batch.
+  const analysing: Array<Promise<BatchVectors | null>> = []
+  let toAnalyse: AnalysedPage[] = []
+  const sendToLane = (): void => {
+    if (plan.analyser && toAnalyse.length > 0) analysing.push(analysePages(plan.analyser, toAnalyse))
+    toAnalyse = []
+  }
   for (const [index, input] of inputs.entries()) {
     if (plan.yieldBetweenPages && index > 0) await new Promise<void>((resolve) => setImmediate(resolve))
     try {
@@ -83,16 +90,26 @@ export async function planPages(inputs: readonly ImportInput[], options: ImportO
       const p: Planned = { index, input, slug, sourceId: input.sourceId ?? DEFAULT_SOURCE_ID, page, contentHash }
       if (plan.chunk) p.chunked = await chunkPlanned(p, options)
       planned.push(p)
+      if (p.chunked && 'drafts' in p.chunked) toAnalyse.push({ key: p.index, title: p.page.title, compiledTruth: p.page.compiledTruth, chunks: p.chunked.drafts })
+      if (toAnalyse.length >= PAGES_PER_ANALYSIS) sendToLane()
     } catch (error) {
       failures.set(index, error)
     }
   }
+  sendToLane()
   const batch: PlannedBatch = { inputs, failures, planned }
-  if (plan.analyser) {
-    const pages = planned.flatMap((p) => (p.chunked && 'drafts' in p.chunked ? [{ key: p.index, title: p.page.title, compiledTruth: p.page.compiledTruth, chunks: p.chunked.drafts }] : []))
-    batch.vectors = analysePages(plan.analyser, pages)
-  }
+  if (analysing.length > 0) batch.vectors = Promise.all(analysing).then(mergeVectors)
   return batch
+}
+
+/** Pages sent to the compute lane at a time. */
+const PAGES_PER_ANALYSIS = 20
+
+/** The vectors of a batch from those of its parts; a part the lane could not do is left to the triggers. */
+function mergeVectors(parts: ReadonlyArray<BatchVectors | null>): BatchVectors | null {
+  const done = parts.filter((v): v is BatchVectors => v !== null)
+  if (done.length === 0) return null
+  return { config: done[0]!.config, byPage: new Map(done.flatMap((v) => [...v.byPage])) }
 }
 
 export async function importPages(db: Database, inputs: readonly ImportInput[], options: ImportOptions = {}): Promise<BatchOutcome[]> {
@@ -238,11 +255,13 @@ async function insertNewPageBatch(tx: SqlExecutor, pages: readonly NewPage[], op
   )
   if (config !== undefined) await keepGivenVectors(tx, false)
   const markdown = []
+  const code = []
   for (const [i, p] of pages.entries()) {
     const page = { id: ids[i]!, slug: p.slug, sourceId: p.sourceId }
-    if (p.input.kind === 'code') await replacePageCodeGraph(tx, page.id, p.sourceId, p.codeGraph, true)
+    if (p.input.kind === 'code') code.push({ pageId: page.id, sourceId: p.sourceId, graph: p.codeGraph })
     else markdown.push({ page, type: p.page.type, text: { ...p.page, content: p.input.content } })
   }
+  await insertCodeGraphsOfNewPages(tx, code)
   if (markdown.length > 0) await linkNewMarkdownPages(tx, markdown, { derived: options.autoLink !== false, settings })
   return ids
 }

@@ -125,7 +125,10 @@ engineTest(t, 'an import that works its vectors out on the lane stores the datab
   await db.query(`INSERT INTO config (key, value) VALUES ('search.language', 'german') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`)
   const analyser = await openedAnalyser(db, t)
   t.equal(analyser.config, 'german', 'the lane analyses for the brain’s language')
-  const batch = await planPages(inputs(exampleFiles()), {}, { chunk: true, analyser })
+  // More pages than the lane takes at a time, so the batch's vectors come back in parts.
+  const files = exampleFiles()
+  for (let i = 0; i < 25; i++) files.set(`notes/n${i}.md`, `# Notiz ${i}\n\nDie Gärten ${i} blühten früher als die Bäume.\n`)
+  const batch = await planPages(inputs(files), {}, { chunk: true, analyser })
   t.ok(await batch.vectors, 'the batch’s vectors were worked out')
   const outcomes = await writePlannedPages(db, batch)
   t.ok(

@@ -76,6 +76,8 @@ export interface ImportFilesOptions {
  */
 const IMPORT_BATCH_FILES = 100
 const FOLLOWED_BATCH_FILES = 8
+/** Batches an import needs before it works out its full-text vectors on a compute lane. */
+const LANE_MIN_BATCHES = 3
 /**
  * A batch also ends at this many bytes of files. Up to three batches are in memory at once (one
  * written, one parsed, one read), so a folder of files near the size limit stays within a few
@@ -134,9 +136,10 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     return { slots, plan: await planPages(inputs, importOptions, plan) }
   }
   const batches = starts.length - 1
-  // Text analysis of each batch runs on another core while the batch before is written; a
-  // single batch would be written before the lane is up.
-  const analysis = batches > 1 ? startVectorAnalysis(db) : null
+  // Text analysis of each batch runs on another core while the batch before is written. A lane
+  // takes a second or two to start, which an import of one or two batches does not earn back, and
+  // an embedder following the writes needs that core for the model.
+  const analysis = batches >= LANE_MIN_BATCHES && follower === undefined ? startVectorAnalysis(db) : null
   try {
     await importBatches(db, result, { batches, read, stage, importOptions, follower, analysis })
   } finally {

@@ -8,9 +8,10 @@
  *
  * `--corpus` picks corpora (default all three), `--notes` the markdown notes (default 2,000) and
  * `--per-language` the generated files per language (default 50; 334 makes a 4,008-file tree).
- * Each row also gives the process's peak resident memory so far.
+ * Each row also gives the process's peak resident memory so far, and the CPU time of the main
+ * thread and of the whole process (worker threads included; the server's own CPU is not counted).
  */
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { resourceUsage } from 'node:process'
 import { join } from 'node:path'
@@ -29,6 +30,24 @@ interface Row {
   failed: number
   /** Peak resident memory of this process so far, in MiB. */
   peakMiB: number
+  /** CPU seconds of the main thread (the embedded engine's) and of the whole process, threads included. */
+  mainCpu: number | null
+  processCpu: number
+}
+
+/**
+ * CPU seconds the main thread has used, from Linux's per-thread accounting (null elsewhere): on
+ * a loaded machine the wall time says little, and on the embedded engine the main thread is the
+ * import's critical path.
+ */
+function mainThreadCpu(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return null
+  }
 }
 
 type Corpus = 'markdown' | 'source' | 'mixed'
@@ -60,10 +79,15 @@ async function measure(engine: BenchEngine, corpus: string, root: string, strate
   const { db, close } = await openBenchDatabase(engine)
   try {
     const started = performance.now()
+    const mainBefore = mainThreadCpu()
+    const cpuBefore = process.cpuUsage()
     const result = await importFolder(db, root, { strategy, sourceId: 'default', embedder: null })
     const seconds = (performance.now() - started) / 1000
+    const cpu = process.cpuUsage(cpuBefore)
+    const mainAfter = mainThreadCpu()
+    const mainCpu = mainBefore === null || mainAfter === null ? null : mainAfter - mainBefore
     const peakMiB = Math.round(resourceUsage().maxRSS / 1024)
-    return { engine, corpus, files: result.created + result.updated, chunks: result.chunks, seconds, failed: result.failed.length, peakMiB }
+    return { engine, corpus, files: result.created + result.updated, chunks: result.chunks, seconds, failed: result.failed.length, peakMiB, mainCpu, processCpu: (cpu.user + cpu.system) / 1e6 }
   } finally {
     await close()
   }
@@ -102,11 +126,11 @@ async function main(): Promise<void> {
     }
     const rows: Row[] = []
     for (const engine of engines) for (const m of made) rows.push(await measure(engine, m.label, m.root, m.strategy))
-    console.log('| engine | corpus | files | chunks | seconds | files/s | chunks/s | failed | peak RSS MiB |')
-    console.log('|---|---|---|---|---|---|---|---|---|')
+    console.log('| engine | corpus | files | chunks | seconds | files/s | chunks/s | failed | peak RSS MiB | main-thread CPU s | process CPU s |')
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|')
     for (const r of rows) {
       console.log(
-        `| ${r.engine} | ${r.corpus} | ${r.files} | ${r.chunks} | ${r.seconds.toFixed(2)} | ${(r.files / r.seconds).toFixed(0)} | ${(r.chunks / r.seconds).toFixed(0)} | ${r.failed} | ${r.peakMiB} |`,
+        `| ${r.engine} | ${r.corpus} | ${r.files} | ${r.chunks} | ${r.seconds.toFixed(2)} | ${(r.files / r.seconds).toFixed(0)} | ${(r.chunks / r.seconds).toFixed(0)} | ${r.failed} | ${r.peakMiB} | ${r.mainCpu?.toFixed(2) ?? '-'} | ${r.processCpu.toFixed(2)} |`,
       )
     }
   } finally {

@@ -78,6 +78,8 @@ const IMPORT_BATCH_FILES = 100
 const FOLLOWED_BATCH_FILES = 8
 /** Batches an import needs before it works out its full-text vectors on a compute lane. */
 const LANE_MIN_BATCHES = 3
+/** Batches in a row the lane may fall behind before an import stops using it. */
+const LANE_LATE_BATCHES = 3
 /**
  * A batch also ends at this many bytes of files. Up to three batches are in memory at once (one
  * written, one parsed, one read), so a folder of files near the size limit stays within a few
@@ -133,7 +135,10 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
   const journalFormats = journalFormatReader()
   const stage = async (k: number, batch: readonly ReadFile[], plan: PlanOptions): Promise<Stage> => {
     const { slots, inputs } = batchInputs(batch, { start: starts[k]!, total: files.length, slugFor, journalFormats, options })
-    return { slots, plan: await planPages(inputs, importOptions, plan) }
+    const planned = await planPages(inputs, importOptions, plan)
+    const analysed = { done: false }
+    void planned.vectors?.then(() => (analysed.done = true))
+    return { slots, plan: planned, analysed }
   }
   const batches = starts.length - 1
   // Text analysis of each batch runs on another core while the batch before is written. A lane
@@ -177,7 +182,18 @@ async function importBatches(
   let current = first === null ? null : await stage(0, await first, {})
   // Whether the last batch written held new or changed pages: chunks cut ahead are wasted on unchanged ones.
   let wrote = true
+  // Batches in a row whose vectors the lane had not finished when their write began.
+  let lateInARow = 0
   for (let k = 0; current !== null; k++) {
+    if (current.plan.vectors !== undefined && !current.analysed.done) {
+      // The write does not wait for a lane that falls behind (the second core is busy): the
+      // triggers compute this batch's vectors, and after three such batches in a row the lane is left.
+      current = { ...current, plan: { ...current.plan, vectors: undefined } }
+      lateInARow++
+    } else if (current.plan.vectors !== undefined) {
+      lateInARow = 0
+    }
+    const useLane = wrote && lateInARow < LANE_LATE_BATCHES
     const writing = writePlannedPages(db, current.plan, importOptions)
     // Handled at once: a write that fails while the next batch is parsed must not count as unhandled.
     const settled = writing.then(
@@ -189,7 +205,7 @@ async function importBatches(
       if (reading !== null) {
         const batch = await reading
         reading = k + 2 < batches ? read(k + 2) : null
-        following = await stage(k + 1, batch, { chunk: wrote, yieldBetweenPages: true, analyser: wrote ? analysis?.ready() : null })
+        following = await stage(k + 1, batch, { chunk: wrote, yieldBetweenPages: true, analyser: useLane ? analysis?.ready() : null })
       }
     } catch (error) {
       await settled
@@ -228,6 +244,8 @@ interface Slot {
 interface Stage {
   slots: Slot[]
   plan: PlannedBatch
+  /** Whether the lane has finished the batch's vectors. */
+  analysed: { done: boolean }
 }
 
 /** The page inputs of a batch's files, each file's slot in file order; reports progress per file. */

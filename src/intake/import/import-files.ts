@@ -141,10 +141,13 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     return { slots, plan: planned, analysed }
   }
   const batches = starts.length - 1
-  // Text analysis of each batch runs on another core while the batch before is written. A lane
-  // takes a second or two to start, which an import of one or two batches does not earn back, and
-  // an embedder following the writes needs that core for the model.
-  const analysis = batches >= LANE_MIN_BATCHES && follower === undefined ? startVectorAnalysis(db) : null
+  // On the embedded engine, text analysis of each batch runs on another core while the batch
+  // before is written. A lane takes a second or two to start, which an import of one or two
+  // batches does not earn back, and an embedder following the writes needs that core for the
+  // model. A server already parses on its own cores beside this process; there the vectors' round
+  // trip through this process cost more than it saved (bench/README.md).
+  const useLane = batches >= LANE_MIN_BATCHES && follower === undefined && !db.capabilities.parallelStatements
+  const analysis = useLane ? startVectorAnalysis(db) : null
   try {
     await importBatches(db, result, { batches, read, stage, importOptions, follower, analysis })
   } finally {

@@ -56,8 +56,9 @@ export function startVectorAnalysis(db: Database): { ready: () => VectorAnalyser
     async close() {
       closed = true
       await opening
-      await analyser?.lane.close()
+      const open = analyser
       analyser = null
+      await open?.lane.close()
     },
   }
 }

@@ -176,7 +176,7 @@ async function importBatches(
     stage: (k: number, batch: readonly ReadFile[], plan: PlanOptions) => Promise<Stage>
     importOptions: ImportOptions
     follower: EmbedFollower | undefined
-    analysis: { ready: () => VectorAnalyser | null } | null
+    analysis: { ready: () => VectorAnalyser | null; close: () => Promise<void> } | null
   },
 ): Promise<void> {
   const { batches, read, stage, importOptions, follower, analysis } = context
@@ -192,7 +192,8 @@ async function importBatches(
       // The write does not wait for a lane that falls behind (the second core is busy): the
       // triggers compute this batch's vectors, and after three such batches in a row the lane is left.
       current = { ...current, plan: { ...current.plan, vectors: undefined } }
-      lateInARow++
+      // A lane left behind gives its memory and its core back at once.
+      if (++lateInARow === LANE_LATE_BATCHES) analysis?.close().catch(() => undefined)
     } else if (current.plan.vectors !== undefined) {
       lateInARow = 0
     }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import type { JournalFormats } from '../../convert/index.js'
 import { refreshPlannerStatistics, type Database } from '../../db/index.js'
 import type { EmbeddingProvider } from '../../embedding/index.js'
@@ -78,6 +79,8 @@ const IMPORT_BATCH_FILES = 100
 const FOLLOWED_BATCH_FILES = 8
 /** Batches an import needs before it works out its full-text vectors on a compute lane. */
 const LANE_MIN_BATCHES = 3
+/** Cores a machine needs before an import works its vectors out on a compute lane. */
+const LANE_MIN_CORES = 4
 /** Batches in a row the lane may fall behind before an import stops using it. */
 const LANE_LATE_BATCHES = 3
 /**
@@ -144,9 +147,10 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
   // On the embedded engine, text analysis of each batch runs on another core while the batch
   // before is written. A lane takes a second or two to start, which an import of one or two
   // batches does not earn back, and an embedder following the writes needs that core for the
-  // model. A server already parses on its own cores beside this process; there the vectors' round
-  // trip through this process cost more than it saved (bench/README.md).
-  const useLane = batches >= LANE_MIN_BATCHES && follower === undefined && !db.capabilities.parallelStatements
+  // model. On two cores V8's own compiler threads already share the second one, and the lane made
+  // imports slower there; a server already parses on its own cores beside this process, and the
+  // vectors' round trip through this process cost more than it saved (bench/README.md).
+  const useLane = batches >= LANE_MIN_BATCHES && follower === undefined && !db.capabilities.parallelStatements && availableParallelism() >= LANE_MIN_CORES
   const analysis = useLane ? startVectorAnalysis(db) : null
   try {
     await importBatches(db, result, { batches, read, stage, importOptions, follower, analysis })

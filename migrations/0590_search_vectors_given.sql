@@ -18,24 +18,33 @@ CREATE OR REPLACE FUNCTION brain_page_search_vector(cfg regconfig, title text, c
     setweight(to_tsvector(cfg, brain_search_text(left(coalesce(compiled_truth, ''), 262144))), 'B')
 $$ LANGUAGE sql IMMUTABLE;
 
+-- The language is read once into a variable: passed as brain_search_language() itself, an
+-- argument used three times, the functions above would not be inlined and each row would run them
+-- as separate SQL function calls.
 CREATE OR REPLACE FUNCTION content_chunks_search_vector_update() RETURNS trigger AS $$
+DECLARE
+  cfg regconfig;
 BEGIN
   IF TG_OP = 'INSERT' AND NEW.search_vector IS NOT NULL AND NEW.search_length IS NOT NULL
      AND current_setting('brain.search_vectors_given', true) = 'on' THEN
     RETURN NEW;
   END IF;
-  NEW.search_vector := brain_chunk_search_vector(brain_search_language(), NEW.doc_comment, NEW.symbol_name_qualified, NEW.chunk_text);
+  cfg := brain_search_language();
+  NEW.search_vector := brain_chunk_search_vector(cfg, NEW.doc_comment, NEW.symbol_name_qualified, NEW.chunk_text);
   NEW.search_length := search_vector_length(NEW.search_vector);
   RETURN NEW;
 END
 $$ LANGUAGE plpgsql;
 
 CREATE OR REPLACE FUNCTION pages_search_vector_update() RETURNS trigger AS $$
+DECLARE
+  cfg regconfig;
 BEGIN
   IF TG_OP = 'INSERT' AND NEW.search_vector IS NOT NULL AND current_setting('brain.search_vectors_given', true) = 'on' THEN
     RETURN NEW;
   END IF;
-  NEW.search_vector := brain_page_search_vector(brain_search_language(), NEW.title, NEW.compiled_truth);
+  cfg := brain_search_language();
+  NEW.search_vector := brain_page_search_vector(cfg, NEW.title, NEW.compiled_truth);
   RETURN NEW;
 END
 $$ LANGUAGE plpgsql;

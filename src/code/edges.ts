@@ -155,3 +155,37 @@ export async function replacePageCodeGraph(tx: SqlExecutor, pageId: number, sour
     [pageId, JSON.stringify(edges), JSON.stringify(symbols), sourceId],
   )
 }
+
+/**
+ * The definitions and outgoing edges of code pages written by one bulk import batch, in one
+ * statement: what replacePageCodeGraph writes for each new page, in the same order (page by page,
+ * each page's rows as given), so that a batch of a hundred files costs one statement, not one each.
+ */
+export async function insertCodeGraphsOfNewPages(tx: SqlExecutor, pages: ReadonlyArray<{ pageId: number; sourceId: string; graph: PageCodeGraph }>): Promise<void> {
+  const withRows = pages.filter((p) => p.graph.edges.length > 0 || p.graph.symbols.length > 0)
+  if (withRows.length === 0) return
+  const edges = withRows.flatMap((p) => p.graph.edges.map((e) => ({ p: p.pageId, f: e.fromIndex, fs: e.fromSymbol, t: e.toIndex, q: e.target, n: e.name, k: e.edgeType }))).map((e, o) => ({ ...e, o }))
+  const symbols = withRows
+    .flatMap((p) => p.graph.symbols.map((s) => ({ p: p.pageId, i: s.chunkIndex, n: s.name, q: s.qualified, t: s.symbolType, a: s.startLine, b: s.endLine })))
+    .map((s, o) => ({ ...s, o }))
+  await tx.query(
+    `WITH pg AS (SELECT * FROM unnest($1::bigint[], $4::text[]) AS pg(page_id, source_id)),
+          chunks AS (SELECT id, page_id, chunk_index, start_line FROM content_chunks WHERE page_id IN (SELECT page_id FROM pg)),
+          sym AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(p bigint, i int, n text, q text, t text, a int, b int, o int)),
+          syms AS (INSERT INTO code_symbols (page_id, chunk_id, name, qualified, symbol_type, start_line, end_line)
+                   SELECT sym.p, c.id, sym.n, sym.q, sym.t, sym.a, sym.b FROM sym JOIN chunks c ON c.page_id = sym.p AND c.chunk_index = sym.i ORDER BY sym.o),
+          x AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(p bigint, f int, fs text, t int, q text, n text, k text, o int)),
+          -- The caller's place, as the callers walk sorts it (migration 0240 says why).
+          resolved AS (
+            SELECT fc.id AS from_id, tc.id AS to_id, x.fs, x.q, x.n, x.k, pp.slug, pg.source_id, x.o,
+              coalesce((SELECT min(sym.a) FROM sym WHERE sym.p = x.p AND sym.i = x.f AND sym.q = x.fs), fc.start_line) AS line
+            FROM x JOIN pg ON pg.page_id = x.p JOIN pages pp ON pp.id = x.p
+            JOIN chunks fc ON fc.page_id = x.p AND fc.chunk_index = x.f
+            LEFT JOIN chunks tc ON x.t IS NOT NULL AND tc.page_id = x.p AND tc.chunk_index = x.t),
+          c AS (INSERT INTO code_edges_chunk (from_chunk_id, to_chunk_id, to_symbol, edge_type, source_id, from_symbol, from_slug, from_line)
+                SELECT from_id, to_id, q, k, source_id, fs, slug, line FROM resolved WHERE to_id IS NOT NULL ORDER BY o ON CONFLICT DO NOTHING)
+     INSERT INTO code_edges_symbol (from_chunk_id, to_symbol_qualified, to_symbol_name, edge_type, source_id, from_symbol, from_slug, from_line)
+     SELECT from_id, q, n, k, source_id, fs, slug, line FROM resolved ORDER BY o ON CONFLICT DO NOTHING`,
+    [withRows.map((p) => p.pageId), JSON.stringify(edges), JSON.stringify(symbols), withRows.map((p) => p.sourceId)],
+  )
+}

@@ -5,7 +5,7 @@
 export { codeDef, DEFINITION_TYPES, SNIPPET_CHARS, type CodeDefQuery, type CodeDefinition, type CodeLocation, type CodeReference } from './navigation.js'
 export { codeRefs, REFS_PROBE_ROWS, type RefsOptions } from './refs.js'
 export { getCallersOf, getCalleesOf, DEFAULT_GRAPH_DEPTH, MAX_GRAPH_DEPTH, DEFAULT_GRAPH_LIMIT, type CodeGraphQuery, type CodeGraphNode, type CodeGraphResponse } from './graph.js'
-export { addCodeEdges, deleteCodeEdgesForChunks, getEdgesByChunk, replacePageCodeGraph, lastSegment, type CodeEdgeInput, type CodeEdgeResult } from './edges.js'
+export { addCodeEdges, deleteCodeEdgesForChunks, getEdgesByChunk, insertCodeGraphsOfNewPages, replacePageCodeGraph, lastSegment, type CodeEdgeInput, type CodeEdgeResult } from './edges.js'
 export { DEFAULT_CODE_LIMIT, MAX_CODE_LIMIT } from './query-args.js'
 export { fileSymbols, type FileSymbol } from './file-symbols.js'
 export { CallSiteCollector, type PageCodeGraph } from './page-edges.js'

@@ -141,6 +141,14 @@ async function compilePgliteModule(): Promise<WasmModule> {
 let compiledEarly: Promise<WasmModule | undefined> | null = null
 
 /**
+ * The PGLite module this process compiled, for a second engine in a worker thread: handed over,
+ * it shares the compiled (and optimised) code instead of compiling all of it again.
+ */
+export function compiledPgliteModule(): Promise<WasmModule | undefined> {
+  return compiledEarly ?? Promise.resolve(undefined)
+}
+
+/**
  * Starts compiling PGLite's WebAssembly for this process's next open, on V8's background threads,
  * so that a process with other start-up work before its open (loading its own modules) overlaps
  * the two.
@@ -190,7 +198,9 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   let first: PGlite
   try {
     const fromTemplate = !options.memory && options.templateDirectory !== undefined
-    const compiled = compiledEarly ?? (fromTemplate ? compilePgliteModule().catch(() => undefined) : undefined)
+    // Compiled here rather than inside PGLite, so that a compute lane (compute-lane.ts) can share the code.
+    compiledEarly ??= compilePgliteModule().catch(() => undefined)
+    const compiled = compiledEarly
     const loading = loadModules(options.brief === true)
     const copied = fromTemplate && copyTemplateDirectory(options.templateDirectory!, options.dataDir)
     const [loaded, pgliteWasmModule] = await Promise.all([loading, compiled])

@@ -87,20 +87,32 @@ export async function upsertChunks(db: SqlExecutor, pageId: number, chunks: read
   return { written, needEmbedding, removed: removed.rowCount }
 }
 
-/** The chunks of pages that had none before (a bulk import), in one statement, in the order given. */
-export async function insertChunksOfNewPages(db: SqlExecutor, pages: ReadonlyArray<{ pageId: number; chunks: readonly ChunkDraft[] }>): Promise<void> {
-  const payload = pages.flatMap((p) => p.chunks.map((c) => ({ ...chunkRow(c), page_id: p.pageId }))).map((row, ord) => ({ ...row, ord }))
+/**
+ * The chunks of pages that had none before (a bulk import), in one statement, in the order given.
+ * A page's `vectors` (search-vectors.ts), one per chunk, are stored as insertNewPages stores a
+ * page's own.
+ */
+export async function insertChunksOfNewPages(
+  db: SqlExecutor,
+  pages: ReadonlyArray<{ pageId: number; chunks: readonly ChunkDraft[]; vectors?: ReadonlyArray<{ vector: string; length: number }> }>,
+  config?: string,
+): Promise<void> {
+  const payload = pages
+    .flatMap((p) => p.chunks.map((c, i) => ({ ...chunkRow(c), page_id: p.pageId, search_vector: p.vectors?.[i]?.vector ?? null, search_length: p.vectors?.[i]?.length ?? null })))
+    .map((row, ord) => ({ ...row, ord }))
   if (payload.length === 0) return
   await db.query(
     `INSERT INTO content_chunks (page_id, chunk_index, chunk_text, chunk_source, token_count, language, symbol_name,
-        symbol_type, start_line, end_line, parent_symbol_path, doc_comment, symbol_name_qualified)
+        symbol_type, start_line, end_line, parent_symbol_path, doc_comment, symbol_name_qualified, search_vector, search_length)
      SELECT x.page_id, x.chunk_index, x.chunk_text, x.chunk_source, x.token_count, x.language, x.symbol_name, x.symbol_type,
-        x.start_line, x.end_line, x.parent_symbol_path, x.doc_comment, x.symbol_name_qualified
+        x.start_line, x.end_line, x.parent_symbol_path, x.doc_comment, x.symbol_name_qualified,
+        CASE WHEN g.same THEN x.search_vector::tsvector END, CASE WHEN g.same THEN x.search_length END
      FROM jsonb_to_recordset($1::jsonb) AS x(page_id bigint, chunk_index int, chunk_text text, chunk_source text, token_count int,
         language text, symbol_name text, symbol_type text, start_line int, end_line int, parent_symbol_path text[],
-        doc_comment text, symbol_name_qualified text, ord bigint)
+        doc_comment text, symbol_name_qualified text, ord bigint, search_vector text, search_length int)
+     CROSS JOIN (SELECT $2::regconfig = brain_search_language() AS same) AS g
      ORDER BY x.ord`,
-    [JSON.stringify(payload)],
+    [JSON.stringify(payload), config ?? null],
   )
 }
 

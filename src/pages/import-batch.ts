@@ -1,5 +1,5 @@
 import { CHUNKER_VERSION, type ChunkDraft } from '../chunking/index.js'
-import { CallSiteCollector, replacePageCodeGraph, type PageCodeGraph } from '../code/index.js'
+import { CallSiteCollector, insertCodeGraphsOfNewPages, type PageCodeGraph } from '../code/index.js'
 import type { Database, SqlExecutor } from '../db/index.js'
 import { DiskError } from '../errors/index.js'
 import { derivedLinkSettings, linkNewMarkdownPages } from '../links/index.js'
@@ -8,6 +8,7 @@ import { insertChunksOfNewPages } from './chunk-repository.js'
 import { chunk, equivalentHash, importPage, pageWrite, prepare, validateContent, writePage, type ImportInput, type ImportOptions, type ImportResult, type PreparedPage } from './import-page.js'
 import { recordWrite } from './keep-version.js'
 import { addTagsOfNewPages, insertNewPages, type PageWrite } from './page-repository.js'
+import { analysePages, keepGivenVectors, type AnalysedPage, type BatchVectors, type PageVectors, type VectorAnalyser } from './search-vectors.js'
 import { normalizeSlug } from './slug.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
 
@@ -49,6 +50,8 @@ export interface PlannedBatch {
   /** Inputs that failed to parse, by index; the others are planned. */
   failures: ReadonlyMap<number, unknown>
   planned: readonly Planned[]
+  /** The full-text vectors of its pages, being worked out on a compute lane. */
+  vectors?: Promise<BatchVectors | null>
 }
 
 export interface PlanOptions {
@@ -59,6 +62,8 @@ export interface PlanOptions {
   chunk?: boolean
   /** Let other work run between pages, so a batch can be parsed while the previous one is written. */
   yieldBetweenPages?: boolean
+  /** Work out the full-text vectors of the chunked pages on this lane, beside the write before. */
+  analyser?: VectorAnalyser | null
 }
 
 /**
@@ -68,6 +73,13 @@ export interface PlanOptions {
 export async function planPages(inputs: readonly ImportInput[], options: ImportOptions = {}, plan: PlanOptions = {}): Promise<PlannedBatch> {
   const failures = new Map<number, unknown>()
   const planned: Planned[] = []
+  // Pages go to the lane a few at a time as they are chunked, so its analysis starts early in the batch.
+  const analysing: Array<Promise<BatchVectors | null>> = []
+  let toAnalyse: AnalysedPage[] = []
+  const sendToLane = (): void => {
+    if (plan.analyser && toAnalyse.length > 0) analysing.push(analysePages(plan.analyser, toAnalyse))
+    toAnalyse = []
+  }
   for (const [index, input] of inputs.entries()) {
     if (plan.yieldBetweenPages && index > 0) await new Promise<void>((resolve) => setImmediate(resolve))
     try {
@@ -78,11 +90,26 @@ export async function planPages(inputs: readonly ImportInput[], options: ImportO
       const p: Planned = { index, input, slug, sourceId: input.sourceId ?? DEFAULT_SOURCE_ID, page, contentHash }
       if (plan.chunk) p.chunked = await chunkPlanned(p, options)
       planned.push(p)
+      if (p.chunked && 'drafts' in p.chunked) toAnalyse.push({ key: p.index, title: p.page.title, compiledTruth: p.page.compiledTruth, chunks: p.chunked.drafts })
+      if (toAnalyse.length >= PAGES_PER_ANALYSIS) sendToLane()
     } catch (error) {
       failures.set(index, error)
     }
   }
-  return { inputs, failures, planned }
+  sendToLane()
+  const batch: PlannedBatch = { inputs, failures, planned }
+  if (analysing.length > 0) batch.vectors = Promise.all(analysing).then(mergeVectors)
+  return batch
+}
+
+/** Pages sent to the compute lane at a time. */
+const PAGES_PER_ANALYSIS = 20
+
+/** The vectors of a batch from those of its parts; a part the lane could not do is left to the triggers. */
+function mergeVectors(parts: ReadonlyArray<BatchVectors | null>): BatchVectors | null {
+  const done = parts.filter((v): v is BatchVectors => v !== null)
+  if (done.length === 0) return null
+  return { config: done[0]!.config, byPage: new Map(done.flatMap((v) => [...v.byPage])) }
 }
 
 export async function importPages(db: Database, inputs: readonly ImportInput[], options: ImportOptions = {}): Promise<BatchOutcome[]> {
@@ -95,6 +122,7 @@ export async function writePlannedPages(db: Database, batch: PlannedBatch, optio
   for (const [index, error] of batch.failures) outcomes[index] = { ok: false, error }
   const { planned } = batch
   const existing = await existingPages(db, planned)
+  const vectors = (await batch.vectors) ?? null
   const single = async (p: Planned): Promise<void> => {
     try {
       outcomes[p.index] = { ok: true, result: await importPage(db, p.input, options) }
@@ -110,7 +138,7 @@ export async function writePlannedPages(db: Database, batch: PlannedBatch, optio
   const flush = async (): Promise<void> => {
     const pages = run
     run = []
-    if (pages.length > 0) await writeNewPages(db, pages, options, outcomes, single)
+    if (pages.length > 0) await writeNewPages(db, pages, { ...options, vectors }, outcomes, single)
   }
   for (const p of planned) {
     const key = `${p.sourceId}\u0000${p.slug}`
@@ -144,7 +172,12 @@ async function existingPages(db: SqlExecutor, planned: readonly Planned[]): Prom
   return new Map(rows.map((r) => [`${r.source_id}\u0000${r.slug}`, { id: Number(r.id), contentHash: r.content_hash }]))
 }
 
-async function writeNewPages(db: Database, run: readonly Planned[], options: ImportOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
+/** How a batch's new pages are written: the import's options and the vectors worked out ahead. */
+interface WriteOptions extends ImportOptions {
+  vectors: BatchVectors | null
+}
+
+async function writeNewPages(db: Database, run: readonly Planned[], options: WriteOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
   const pages: NewPage[] = []
   for (const p of run) {
     const chunked = p.chunked ?? (await chunkPlanned(p, options))
@@ -174,7 +207,7 @@ async function chunkPlanned(p: Planned, options: ImportOptions): Promise<Chunked
   }
 }
 
-async function writeGroup(db: Database, pages: readonly NewPage[], options: ImportOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
+async function writeGroup(db: Database, pages: readonly NewPage[], options: WriteOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
   if (pages.length === 0) return
   const written = await writePage(db, pages[0]!.sourceId, (tx) => insertNewPageBatch(tx, pages, options)).catch((error: unknown) => {
     if (error instanceof DiskError) throw error
@@ -203,26 +236,39 @@ async function writeGroup(db: Database, pages: readonly NewPage[], options: Impo
 }
 
 /** Writes pages that do not exist yet; returns their ids in order. */
-async function insertNewPageBatch(tx: SqlExecutor, pages: readonly NewPage[], options: ImportOptions): Promise<number[]> {
+async function insertNewPageBatch(tx: SqlExecutor, pages: readonly NewPage[], options: WriteOptions): Promise<number[]> {
   // Read before the pages exist: an entity page of this batch is then not mentioned by the pages before it.
   const settings = await derivedLinkSettings(tx)
   const writes: PageWrite[] = []
   for (const p of pages) writes.push(pageWrite(p.input, p, await recordWrite(tx, null, { ...p.page, pageKind: p.input.kind }, options.keepVersions !== false)))
-  const ids = await insertNewPages(tx, writes)
+  const given = pages.map((p) => vectorsOf(p, options.vectors))
+  const config = options.vectors?.config
+  if (config !== undefined) await keepGivenVectors(tx, true)
+  const ids = await insertNewPages(tx, writes, config === undefined ? undefined : { config, vectors: given.map((v) => v?.page ?? null) })
   await addTagsOfNewPages(
     tx,
     pages.map((p, i) => ({ pageId: ids[i]!, tags: p.page.tags })),
   )
   await insertChunksOfNewPages(
     tx,
-    pages.map((p, i) => ({ pageId: ids[i]!, chunks: p.drafts })),
+    pages.map((p, i) => ({ pageId: ids[i]!, chunks: p.drafts, vectors: given[i]?.chunks })),
+    config,
   )
+  if (config !== undefined) await keepGivenVectors(tx, false)
   const markdown = []
+  const code = []
   for (const [i, p] of pages.entries()) {
     const page = { id: ids[i]!, slug: p.slug, sourceId: p.sourceId }
-    if (p.input.kind === 'code') await replacePageCodeGraph(tx, page.id, p.sourceId, p.codeGraph, true)
+    if (p.input.kind === 'code') code.push({ pageId: page.id, sourceId: p.sourceId, graph: p.codeGraph })
     else markdown.push({ page, type: p.page.type, text: { ...p.page, content: p.input.content } })
   }
+  await insertCodeGraphsOfNewPages(tx, code)
   if (markdown.length > 0) await linkNewMarkdownPages(tx, markdown, { derived: options.autoLink !== false, settings })
   return ids
+}
+
+/** A page's vectors worked out ahead, when they were made for the chunks being written. */
+function vectorsOf(p: NewPage, vectors: BatchVectors | null): PageVectors | undefined {
+  const found = vectors?.byPage.get(p.index)
+  return found !== undefined && found.chunks.length === p.drafts.length ? found : undefined
 }

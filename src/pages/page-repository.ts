@@ -142,9 +142,11 @@ export async function upsertPage(db: SqlExecutor, page: PageWrite): Promise<{ id
 /**
  * Inserts pages that do not exist yet, in one statement; returns their ids in the order given (ids
  * are drawn in that order, as one upsertPage per page would draw them). A page that exists
- * already fails the statement.
+ * already fails the statement. `given` carries vectors worked out ahead (search-vectors.ts): each
+ * is stored while the brain's language is still the one it was computed for, and a transaction
+ * that said so (keepGivenVectors) keeps it instead of parsing the text again.
  */
-export async function insertNewPages(db: SqlExecutor, pages: readonly PageWrite[]): Promise<number[]> {
+export async function insertNewPages(db: SqlExecutor, pages: readonly PageWrite[], given?: { config: string; vectors: readonly (string | null)[] }): Promise<number[]> {
   const rows = pages.map((page, ord) => ({
     ord,
     source_id: page.sourceId,
@@ -164,18 +166,22 @@ export async function insertNewPages(db: SqlExecutor, pages: readonly PageWrite[
     written_by: page.writtenBy,
     lines_added: page.linesAdded,
     lines_removed: page.linesRemoved,
+    search_vector: given?.vectors[ord] ?? null,
   }))
   const { rows: inserted } = await db.query<{ id: number; slug: string; source_id: string }>(
     `INSERT INTO pages (source_id, slug, title, type, page_kind, compiled_truth, timeline, frontmatter, content_hash,
-                        ingested_via, ingested_at, source_uri, source_kind, written_via, written_by, lines_added, lines_removed, updated_at)
+                        ingested_via, ingested_at, source_uri, source_kind, written_via, written_by, lines_added, lines_removed, updated_at, search_vector)
      SELECT x.source_id, x.slug, x.title, x.type, x.page_kind, x.compiled_truth, x.timeline, x.frontmatter, x.content_hash,
-            x.ingested_via, x.ingested_at, x.source_uri, x.source_kind, x.written_via, x.written_by, x.lines_added, x.lines_removed, now()
+            x.ingested_via, x.ingested_at, x.source_uri, x.source_kind, x.written_via, x.written_by, x.lines_added, x.lines_removed, now(),
+            CASE WHEN g.same THEN x.search_vector::tsvector END
      FROM jsonb_to_recordset($1::jsonb) AS x(source_id text, slug text, title text, type text, page_kind text,
             compiled_truth text, timeline text, frontmatter jsonb, content_hash text, ingested_via text, ingested_at timestamptz,
-            source_uri text, source_kind text, written_via text, written_by text, lines_added integer, lines_removed integer, ord bigint)
+            source_uri text, source_kind text, written_via text, written_by text, lines_added integer, lines_removed integer, ord bigint,
+            search_vector text)
+     CROSS JOIN (SELECT $2::regconfig = brain_search_language() AS same) AS g
      ORDER BY x.ord
      RETURNING id, slug, source_id`,
-    [JSON.stringify(rows)],
+    [JSON.stringify(rows), given?.config ?? null],
   )
   const idOf = new Map(inserted.map((r) => [`${r.source_id}\u0000${r.slug}`, Number(r.id)]))
   return pages.map((page) => idOf.get(`${page.sourceId}\u0000${page.slug}`)!)

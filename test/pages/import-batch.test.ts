@@ -38,6 +38,13 @@ function corpus(): Map<string, string> {
   files.set('notes/broken.md', 'text with a NUL \u0000 byte\n')
   files.set('src/util.ts', 'export function helper(x: number): number {\n  return x * 2\n}\n')
   files.set('src/main.ts', "import { helper } from './util'\n\nexport function runMain(): number {\n  return helper(21)\n}\n")
+  for (let n = 0; n < 3; n++) {
+    const methods = Array.from(
+      { length: 4 + n },
+      (_, i) => `    def add_${i}(self, key):\n        \"\"\"Adds ${i}.\"\"\"\n        return self.add_${(i + 1) % (4 + n)}(key) + helper_${n}(${i})\n`,
+    ).join('\n')
+    files.set(`src/store_${n}.py`, `def helper_${n}(x):\n    return x * 2\n\n\nclass Store${n}:\n    \"\"\"Holds items.\"\"\"\n\n${methods}`)
+  }
   return files
 }
 
@@ -61,6 +68,20 @@ async function snapshot(db: SqlExecutor): Promise<Record<string, unknown>> {
        FROM links l JOIN pages f ON f.id = l.from_page_id LEFT JOIN pages t ON t.id = l.to_page_id ORDER BY 1, 2 NULLS FIRST, 3, 4, 5 NULLS FIRST, 7`,
     ),
     calls: await all(`SELECT count(*)::int AS n FROM code_edges_symbol`),
+    symbols: await all(
+      `SELECT p.slug, c.chunk_index, s.name, s.qualified, s.symbol_type, s.start_line, s.end_line
+       FROM code_symbols s JOIN pages p ON p.id = s.page_id JOIN content_chunks c ON c.id = s.chunk_id ORDER BY 1, 2, 3, 4, 5, 6, 7`,
+    ),
+    chunkEdges: await all(
+      `SELECT fp.slug, fc.chunk_index AS from_index, tc.chunk_index AS to_index, e.to_symbol, e.edge_type, e.source_id, e.from_symbol, e.from_slug, e.from_line
+       FROM code_edges_chunk e JOIN content_chunks fc ON fc.id = e.from_chunk_id JOIN pages fp ON fp.id = fc.page_id JOIN content_chunks tc ON tc.id = e.to_chunk_id
+       ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9`,
+    ),
+    symbolEdges: await all(
+      `SELECT fp.slug, fc.chunk_index AS from_index, e.to_symbol_qualified, e.to_symbol_name, e.edge_type, e.source_id, e.from_symbol, e.from_slug, e.from_line
+       FROM code_edges_symbol e JOIN content_chunks fc ON fc.id = e.from_chunk_id JOIN pages fp ON fp.id = fc.page_id
+       ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9`,
+    ),
   }
 }
 
@@ -96,6 +117,7 @@ for (const engine of ENGINES) {
     const [a, b] = [await snapshot(batched.db), await snapshot(single.db)]
     for (const part of Object.keys(b)) t.same(a[part], b[part], `${part} are identical`)
     t.ok((b.links as unknown[]).length > 150 && (b.chunks as unknown[]).length > 60, 'the comparison saw a whole brain')
+    t.ok((b.symbolEdges as unknown[]).length > 10 && (b.chunkEdges as unknown[]).length > 0 && (b.symbols as unknown[]).length > 10, 'the comparison saw a code graph')
     t.ok(
       (b.links as Array<{ link_type: string }>).some((l) => l.link_type === 'mentions'),
       'mentions of entity pages are among the links',

@@ -1,8 +1,22 @@
+import { availableParallelism } from 'node:os'
 import type { JournalFormats } from '../../convert/index.js'
 import { refreshPlannerStatistics, type Database } from '../../db/index.js'
 import type { EmbeddingProvider } from '../../embedding/index.js'
 import { serializeError, ValidationError, type ErrorEnvelope } from '../../errors/index.js'
-import { codeSlugForPath, markdownSlugForPath, planPages, writePlannedPages, type BatchOutcome, type ImportInput, type ImportStatus, type PlannedBatch, type PlanOptions } from '../../pages/index.js'
+import {
+  codeSlugForPath,
+  markdownSlugForPath,
+  planPages,
+  startVectorAnalysis,
+  writePlannedPages,
+  type BatchOutcome,
+  type ImportInput,
+  type ImportStatus,
+  type ImportOptions,
+  type PlannedBatch,
+  type PlanOptions,
+  type VectorAnalyser,
+} from '../../pages/index.js'
 import { isMinifiedCode, readTextFileSync, type WalkedFile } from '../sources/index.js'
 import { journalFormatReader } from './journal-formats.js'
 import { EmbedFollower } from '../../embedding/store/index.js'
@@ -63,6 +77,12 @@ export interface ImportFilesOptions {
  */
 const IMPORT_BATCH_FILES = 100
 const FOLLOWED_BATCH_FILES = 8
+/** Batches an import needs before it works out its full-text vectors on a compute lane. */
+const LANE_MIN_BATCHES = 3
+/** Cores a machine needs before an import works its vectors out on a compute lane. */
+const LANE_MIN_CORES = 4
+/** Batches in a row the lane may fall behind before an import stops using it. */
+const LANE_LATE_BATCHES = 3
 /**
  * A batch also ends at this many bytes of files. Up to three batches are in memory at once (one
  * written, one parsed, one read), so a folder of files near the size limit stays within a few
@@ -118,17 +138,70 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
   const journalFormats = journalFormatReader()
   const stage = async (k: number, batch: readonly ReadFile[], plan: PlanOptions): Promise<Stage> => {
     const { slots, inputs } = batchInputs(batch, { start: starts[k]!, total: files.length, slugFor, journalFormats, options })
-    return { slots, plan: await planPages(inputs, importOptions, plan) }
+    const planned = await planPages(inputs, importOptions, plan)
+    const analysed = { done: false }
+    void planned.vectors?.then(() => (analysed.done = true))
+    return { slots, plan: planned, analysed }
   }
   const batches = starts.length - 1
+  // On the embedded engine, text analysis of each batch runs on another core while the batch
+  // before is written. A lane takes a second or two to start, which an import of one or two
+  // batches does not earn back, and an embedder following the writes needs that core for the
+  // model. On two cores V8's own compiler threads already share the second one, and the lane made
+  // imports slower there; a server already parses on its own cores beside this process, and the
+  // vectors' round trip through this process cost more than it saved (bench/README.md).
+  const useLane = batches >= LANE_MIN_BATCHES && follower === undefined && !db.capabilities.parallelStatements && availableParallelism() >= LANE_MIN_CORES
+  const analysis = useLane ? startVectorAnalysis(db) : null
+  try {
+    await importBatches(db, result, { batches, read, stage, importOptions, follower, analysis })
+  } finally {
+    await analysis?.close()
+  }
+  options.onProgress?.({ phase: 'import', done: files.length, total: files.length })
+  if (follower !== undefined) {
+    const embedded = await follower.finish()
+    result.embedded = embedded.embedded
+    result.embedError = embedded.error
+  }
+  if (result.created + result.updated > 0) await refreshPlannerStatistics(db, { afterBulkWrite: true })
+  return result
+}
+
+/**
+ * Writes batch after batch: while one is written, the next is read and parsed (and its text
+ * analysed on the lane); a server engine then works on the statements while this process parses.
+ */
+async function importBatches(
+  db: Database,
+  result: ImportFilesResult,
+  context: {
+    batches: number
+    read: (k: number) => Promise<ReadFile[]>
+    stage: (k: number, batch: readonly ReadFile[], plan: PlanOptions) => Promise<Stage>
+    importOptions: ImportOptions
+    follower: EmbedFollower | undefined
+    analysis: { ready: () => VectorAnalyser | null; close: () => Promise<void> } | null
+  },
+): Promise<void> {
+  const { batches, read, stage, importOptions, follower, analysis } = context
   const first = batches > 0 ? read(0) : null
   let reading = batches > 1 ? read(1) : null
   let current = first === null ? null : await stage(0, await first, {})
   // Whether the last batch written held new or changed pages: chunks cut ahead are wasted on unchanged ones.
   let wrote = true
+  // Batches in a row whose vectors the lane had not finished when their write began.
+  let lateInARow = 0
   for (let k = 0; current !== null; k++) {
-    // While this batch is written, the next one is read and parsed; a server engine then works
-    // on the statements while this process parses.
+    if (current.plan.vectors !== undefined && !current.analysed.done) {
+      // The write does not wait for a lane that falls behind (the second core is busy): the
+      // triggers compute this batch's vectors, and after three such batches in a row the lane is left.
+      current = { ...current, plan: { ...current.plan, vectors: undefined } }
+      // A lane left behind gives its memory and its core back at once.
+      if (++lateInARow === LANE_LATE_BATCHES) analysis?.close().catch(() => undefined)
+    } else if (current.plan.vectors !== undefined) {
+      lateInARow = 0
+    }
+    const useLane = wrote && lateInARow < LANE_LATE_BATCHES
     const writing = writePlannedPages(db, current.plan, importOptions)
     // Handled at once: a write that fails while the next batch is parsed must not count as unhandled.
     const settled = writing.then(
@@ -140,7 +213,7 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
       if (reading !== null) {
         const batch = await reading
         reading = k + 2 < batches ? read(k + 2) : null
-        following = await stage(k + 1, batch, { chunk: wrote, yieldBetweenPages: true })
+        following = await stage(k + 1, batch, { chunk: wrote, yieldBetweenPages: true, analyser: useLane ? analysis?.ready() : null })
       }
     } catch (error) {
       await settled
@@ -149,14 +222,6 @@ export async function importFiles(db: Database, files: readonly WalkedFile[], op
     wrote = tally(result, current.slots, await writing, follower)
     current = following
   }
-  options.onProgress?.({ phase: 'import', done: files.length, total: files.length })
-  if (follower !== undefined) {
-    const embedded = await follower.finish()
-    result.embedded = embedded.embedded
-    result.embedError = embedded.error
-  }
-  if (result.created + result.updated > 0) await refreshPlannerStatistics(db, { afterBulkWrite: true })
-  return result
 }
 
 /** Where each batch starts, and files.length last: at most maxFiles files, and maxBytes unless one file alone is larger. */
@@ -187,6 +252,8 @@ interface Slot {
 interface Stage {
   slots: Slot[]
   plan: PlannedBatch
+  /** Whether the lane has finished the batch's vectors. */
+  analysed: { done: boolean }
 }
 
 /** The page inputs of a batch's files, each file's slot in file order; reports progress per file. */

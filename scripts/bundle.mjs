@@ -24,8 +24,8 @@
  * sits in that one folder, so those relative paths hold inside the bundle as they do in dist/.
  */
 import { build } from 'esbuild'
-import { readFileSync, rmSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -39,7 +39,25 @@ const external = Object.keys(pkg.dependencies ?? {})
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`])
 
-const entryPoints = ['src/cli/entry.js', 'src/db/call-watchdog-thread.js', 'src/convert/worker.js', 'src/embedding/local/embed-worker.js'].map((path) => join(root, 'dist', path))
+/**
+ * The worker threads the code starts by a path beside its own module (`new Worker(new URL('./x.js',
+ * import.meta.url))`), found in the sources, so a new one cannot be left out of the bundle.
+ */
+function workerEntries(dir) {
+  const found = []
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) found.push(...workerEntries(path))
+    else if (entry.name.endsWith('.ts')) {
+      for (const match of readFileSync(path, 'utf8').matchAll(/new URL\('\.\/([\w-]+\.js)', import\.meta\.url\)/g)) {
+        found.push(join(root, 'dist', relative(root, dirname(path)), match[1]))
+      }
+    }
+  }
+  return found
+}
+
+const entryPoints = [join(root, 'dist', 'src', 'cli', 'entry.js'), ...workerEntries(join(root, 'src'))]
 
 rmSync(outdir, { recursive: true, force: true })
 await build({

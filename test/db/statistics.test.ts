@@ -58,3 +58,19 @@ engineTest(t, 'an import leaves the brain with planner statistics, on both engin
   t.ok(stats.reltuples >= 40, `content_chunks counted ${stats.reltuples} rows`)
   t.ok((await analyzed(db, 'pages')).columns > 0, 'pages analyzed')
 })
+
+engineTest(t, 'an import of a mailbox alone leaves the brain with planner statistics too, on both engines', async (t, { db }) => {
+  const root = mkdtempSync(join(tmpdir(), 'brain-stats-mail-'))
+  t.teardown(() => rmSync(root, { recursive: true, force: true }))
+  const messages = Array.from(
+    { length: 30 },
+    (_, i) =>
+      `From s${i}@example.org Mon May  6 09:00:00 2024\nFrom: Sender ${i} <s${i}@example.org>\nSubject: Compaction notes ${i}\nMessage-ID: <m${i}@example.org>\nDate: Mon, 6 May 2024 09:${String(i).padStart(2, '0')}:00 +0000\n\n${'Words about compaction and indexes. '.repeat(30)}\n`,
+  )
+  writeFileSync(join(root, 'all.mbox'), messages.join('\n'))
+  const result = await importFolder(db, root, { strategy: 'auto', sourceId: 'default', embedder: null })
+  t.ok(result.created >= 30, `${result.created} pages written`)
+  const stats = await analyzed(db, 'content_chunks')
+  t.ok(stats.reltuples >= 30, `content_chunks counted ${stats.reltuples} rows`)
+  t.ok((await analyzed(db, 'pages')).columns > 0, 'pages analyzed')
+})

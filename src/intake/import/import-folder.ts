@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import type { Database } from '../../db/index.js'
+import { refreshPlannerStatistics, type Database } from '../../db/index.js'
 import { converterFor, exportFolders, isDocumentPath, SNIFF_BYTES, splitKindFor, type ExportFolder, type SplitKind } from '../../convert/index.js'
 import { NotFoundError, serializeError } from '../../errors/index.js'
 import { createFileFilter, compileGlobs, readFirstBytes, walkFiles, type FileFilter, type SyncStrategy, type IgnoredFile, type WalkedFile } from '../sources/index.js'
@@ -91,7 +91,11 @@ export async function importFolder(db: Database, root: string, options: ImportFo
   if (ordered !== files) result.failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   const folder: ImportFolderResult = { ...result, root: absoluteRoot, strategy: options.strategy, ignored, formats: {}, documentCounts: {}, removedSlugs: [] }
   const read = (f: WalkedFile): FolderDocument => ({ path: f.relativePath, absolutePath: f.absolutePath, read: async () => ({ bytes: await readFile(f.absolutePath) }) })
+  const writtenBefore = folder.created + folder.updated
   await importDocuments(db, [...documents.map(read), ...exportDocuments(absoluteRoot, exports?.folders ?? [])], options, folder)
+  // The documents can be most of an import (a mailbox of 100,000 messages): the queries after it
+  // are planned on the tables' sizes after it, as after the files' part.
+  if (folder.created + folder.updated > writtenBefore) await refreshPlannerStatistics(db, { afterBulkWrite: true })
   ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return folder
 }

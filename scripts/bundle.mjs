@@ -59,34 +59,27 @@ function workerEntries(dir) {
 
 const entryPoints = [join(root, 'dist', 'src', 'cli', 'entry.js'), ...workerEntries(join(root, 'src'))]
 
+/** What both builds share: everything in, the packages above left out. */
+const common = { bundle: true, platform: 'node', target: 'node20', external, sourcemap: true, logLevel: 'warning' }
+
 rmSync(outdir, { recursive: true, force: true })
 await build({
+  ...common,
   entryPoints,
   outdir,
   entryNames: '[name]',
   chunkNames: '[name]-[hash]',
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external,
   // Bundled CommonJS packages call require() for node's own modules; an ES module has none.
   banner: { js: "import { createRequire as __brainCreateRequire } from 'node:module'; const require = __brainCreateRequire(import.meta.url);" },
-  sourcemap: true,
-  logLevel: 'warning',
 })
 await build({
+  ...common,
   entryPoints: [join(root, 'dist', 'src', 'cli', 'forward.js')],
   outfile: join(outdir, 'forward.cjs'),
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  external,
   // The package root is found from the running module's own place (util/package-root.ts).
   define: { 'import.meta.url': '__brainModuleUrl' },
   banner: { js: "const __brainModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  sourcemap: true,
-  logLevel: 'warning',
 })

@@ -10,7 +10,6 @@
  */
 import { appendFileSync, existsSync, fstatSync, mkdirSync, readFileSync, readSync, statSync, writeSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
-import { homedir, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Hello, HookAnswer, Identity, Reply } from '../service/index.js'
 
@@ -26,10 +25,23 @@ const MAX_STDIN_BYTES = 4 * 1024 * 1024
 
 type Env = Readonly<Record<string, string | undefined>>
 
+/**
+ * Node's os module, loaded only when asked: an installed hook always has its brain home in its
+ * environment (the launcher sets it), and a warm hook's time is mostly node loading modules.
+ */
+function os(): typeof import('node:os') {
+  return require('node:os') as typeof import('node:os')
+}
+
+/** Milliseconds since this process started, without loading the performance timing module. */
+function sinceStart(): number {
+  return process.uptime() * 1000
+}
+
 /** `$BRAIN_HOME`, else `~/.brain` (config/home.ts). */
 export function homeOf(env: Env): string {
   const fromEnv = env.BRAIN_HOME?.trim()
-  return fromEnv ? resolve(fromEnv) : join(homedir(), '.brain')
+  return fromEnv ? resolve(fromEnv) : join(os().homedir(), '.brain')
 }
 
 /** The service's socket of a home (service/paths.ts). */
@@ -39,7 +51,7 @@ export function socketOf(home: string): string {
   // Loaded only for a home too deep for a socket path.
   const { createHash } = require('node:crypto') as typeof import('node:crypto')
   const digest = createHash('sha256').update(home).digest('hex').slice(0, 16)
-  return join(tmpdir(), `brain-${process.getuid?.() ?? 'u'}-${digest}`, 'brain.sock')
+  return join(os().tmpdir(), `brain-${process.getuid?.() ?? 'u'}-${digest}`, 'brain.sock')
 }
 
 /** The version and build of the install this file belongs to (service/identity.ts). */
@@ -133,9 +145,16 @@ function print(text: string): void {
 function logLine(home: string, args: readonly string[], note: string, started: number): void {
   // A hook never makes a brain home (hook.ts).
   if (!existsSync(home)) return
+  const line = `${new Date().toISOString()} hook ${args.join(' ')}: ${note} (${Math.round(sinceStart() - started)} ms)\n`
+  const log = join(home, 'logs', 'hooks.log')
   try {
-    mkdirSync(join(home, 'logs'), { recursive: true, mode: 0o700 })
-    appendFileSync(join(home, 'logs', 'hooks.log'), `${new Date().toISOString()} hook ${args.join(' ')}: ${note} (${Math.round(performance.now() - started)} ms)\n`, { mode: 0o600 })
+    try {
+      appendFileSync(log, line, { mode: 0o600 })
+    } catch {
+      // The first hook of a home: its logs folder is made once.
+      mkdirSync(join(home, 'logs'), { recursive: true, mode: 0o700 })
+      appendFileSync(log, line, { mode: 0o600 })
+    }
   } catch {
     // Logging is best effort; the hook still must not fail.
   }
@@ -192,7 +211,7 @@ function definedEnv(env: Env): Record<string, string> {
 
 /** Runs `brain hook …` (process.argv) and exits; anything else, or a request for help, goes to the whole CLI. */
 export async function main(): Promise<void> {
-  const started = performance.now()
+  const started = sinceStart()
   const argv = process.argv.slice(2)
   if (argv[0] !== 'hook' || argv.includes('--help') || argv.includes('-h') || process.platform === 'win32') {
     await import('./entry.js')
@@ -205,12 +224,15 @@ export async function main(): Promise<void> {
   const cwd = process.cwd()
   let timer: NodeJS.Timeout | undefined
   const deadline = new Promise<void>((settle) => (timer = setTimeout(settle, timeoutOf(env))))
+  // The connection is asked for first: the service accepts it while this process reads its input.
+  const connecting = tryConnect(socketOf(home))
   const input = Promise.race([readInput(), deadline.then(() => null)])
   let outcome: Outcome = { elsewhere: true }
   try {
-    const socket = await tryConnect(socketOf(home))
+    // Made while the connection is being accepted.
+    const hello: Hello = { kind: 'hook', args, cwd, env: definedEnv(env), ...identityOf(resolve(__dirname, '..', '..', '..')) }
+    const socket = await connecting
     if (socket !== null) {
-      const hello: Hello = { kind: 'hook', args, cwd, env: definedEnv(env), ...identityOf(resolve(__dirname, '..', '..', '..')) }
       outcome = await exchange(socket, hello, input, deadline)
       socket.destroy()
     }
@@ -235,7 +257,8 @@ export async function main(): Promise<void> {
         if (raw !== null && raw !== '') yield Buffer.from(raw, 'utf8')
       })(),
     )
-    await runHook(args, env, { stdin, stdout: process.stdout, cwd }, started)
+    // The hook's own clock is the performance timer's, which starts with the process as well.
+    await runHook(args, env, { stdin, stdout: process.stdout, cwd }, performance.now() - (sinceStart() - started))
     await new Promise<void>((flushed) => process.stdout.write('', () => flushed()))
   }
   // The read of stdin may still be pending: the hook is done.

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import { dirname, join } from 'node:path'
@@ -37,6 +36,9 @@ function spawnService(paths: ServicePaths, env: Record<string, string>): { exite
   const log = openSync(paths.log, 'a', 0o600)
   let exited = false
   try {
+    // Loaded here, not with this module: every relayed command loads it, and only the one that finds
+    // no service starts one.
+    const { spawn } = process.getBuiltinModule('node:child_process')
     const child = spawn(process.execPath, [join(packageRoot(), 'bin', 'brain.js'), 'service', 'start', '--foreground'], {
       cwd: paths.home,
       env,

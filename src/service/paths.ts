@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -22,6 +21,8 @@ export interface ServicePaths {
 export function servicePaths(home: string): ServicePaths {
   let socket = join(home, 'brain.sock')
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
+    // Loaded only for such a home: every relayed command and hook finds its socket here.
+    const { createHash } = process.getBuiltinModule('node:crypto')
     const digest = createHash('sha256').update(home).digest('hex').slice(0, 16)
     socket = join(tmpdir(), `brain-${process.getuid?.() ?? 'u'}-${digest}`, 'brain.sock')
   }

@@ -28,7 +28,7 @@ const zone = (target, from) => ({ target: target.map((t) => `./${t}`), from: fro
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/**', 'bench/**', 'bin/**', 'scripts/**', 'eslint/**', 'eslint.config.js'] },
   {
-    files: ['src/**/*.ts', 'src/**/*.cts', 'workers/**/*.ts', 'supervisor/**/*.ts'],
+    files: ['src/**/*.ts', 'workers/**/*.ts', 'supervisor/**/*.ts'],
     languageOptions: { parser: tseslint.parser },
     plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin, brain: architecture },
     settings: {
@@ -81,7 +81,5 @@ export default tseslint.config(
     },
   },
   { files: ['src/config/**/*.ts'], rules: { 'no-restricted-properties': 'off', 'no-restricted-syntax': 'off' } },
-  // The hook's CommonJS entry reads its environment before any ES module (src/config among them) can load.
-  { files: ['src/cli/hook-client.cts'], rules: { 'no-restricted-properties': 'off' } },
   { files: ['src/db/**/*.ts'], rules: { 'no-restricted-syntax': 'off' } },
 )

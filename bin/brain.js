@@ -24,17 +24,10 @@ function fail(err) {
 }
 
 async function run() {
-  // An agent's hook, on every prompt: the CommonJS hook client alone.
-  if (argv[0] === 'hook') {
-    let client = null
-    try {
-      client = require(join(dist, 'src', 'cli', 'hook-client.cjs'))
-    } catch {
-      // A build from before the client: the CLI runs the hook.
-    }
-    if (client) return client.main()
-  }
   const bundled = bundleIsCurrent()
+  // An agent's hook, on every prompt: the bundled hook client alone. Without a current bundle the
+  // CLI runs the hook.
+  if (bundled && argv[0] === 'hook') return require(join(dist, 'bundle', 'hook-client.cjs')).main()
   if (bundled) {
     // The version, and the relay to the resident service for most commands; neither does anything
     // for a command run in this process.

@@ -151,6 +151,7 @@ export const DEEP_IMPORTS = {
   // the thin client's start path
   'src/cli/entry.ts': ['src/config/env.ts'],
   'src/cli/forward.ts': ['src/config/env.ts', 'src/config/file-config.ts', 'src/config/home.ts', 'src/service/client.ts', 'src/service/identity.ts'],
+  'src/cli/hook-client.ts': ['src/config/env.ts', 'src/config/home.ts', 'src/service/identity.ts', 'src/service/paths.ts', 'src/service/protocol.ts'],
   'src/cli/hook.ts': ['src/agents/hook-events.ts', 'src/config/home.ts'],
   'src/cli/hook-call.ts': ['src/config/env.ts', 'src/config/file-config.ts', 'src/config/home.ts'],
   'src/cli/hook-service.ts': ['src/config/file-config.ts'],

@@ -74,12 +74,19 @@ await build({
   // Bundled CommonJS packages call require() for node's own modules; an ES module has none.
   banner: { js: "import { createRequire as __brainCreateRequire } from 'node:module'; const require = __brainCreateRequire(import.meta.url);" },
 })
-await build({
-  ...common,
-  entryPoints: [join(root, 'dist', 'src', 'cli', 'forward.js')],
-  outfile: join(outdir, 'forward.cjs'),
-  format: 'cjs',
-  // The package root is found from the running module's own place (util/package-root.ts).
-  define: { 'import.meta.url': '__brainModuleUrl' },
-  banner: { js: "const __brainModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-})
+/** The CommonJS files bin/brain.js and the agents' launcher start first, each one file. */
+for (const name of ['forward', 'hook-client']) {
+  await build({
+    ...common,
+    entryPoints: [join(root, 'dist', 'src', 'cli', `${name}.js`)],
+    outfile: join(outdir, `${name}.cjs`),
+    format: 'cjs',
+    // The package root and the modules beside it are found from the running module's own place.
+    define: { 'import.meta.url': '__brainModuleUrl' },
+    banner: { js: "const __brainModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // The launcher starts the hook client as a program; bin/brain.js loads it and calls main.
+    footer: name === 'hook-client' ? { js: 'if (require.main === module) void module.exports.main();' } : undefined,
+  })
+}
+// A hook client compiled from an earlier build: the launchers of older installs named it.
+rmSync(join(root, 'dist', 'src', 'cli', 'hook-client.cjs'), { force: true })

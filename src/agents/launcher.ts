@@ -37,13 +37,13 @@ export function currentBrainArgv(): string[] {
 }
 
 /**
- * A hook goes straight to the install's CommonJS hook client when `node …/bin/brain.js` is what
+ * A hook goes straight to the install's bundled hook client when `node …/bin/brain.js` is what
  * the launcher starts: the agent waits on every prompt for node to start, and that file starts
- * fastest. An install without the client (an older build) runs the hook through bin/brain.js.
+ * fastest. An install without the bundle (a bare compile) runs the hook through bin/brain.js.
  */
 function hookLine(argv: readonly string[]): string {
   if (argv.length !== 2 || basename(argv[1]!) !== 'brain.js') return ''
-  const client = join(dirname(argv[1]!), '..', 'dist', 'src', 'cli', 'hook-client.cjs')
+  const client = join(dirname(argv[1]!), '..', 'dist', 'bundle', 'hook-client.cjs')
   return `if [ "$1" = hook ] && [ -f ${shellQuote(client)} ]; then exec ${shellJoin([argv[0]!, client])} "$@"; fi\n`
 }
 

@@ -33,7 +33,7 @@ function runsInProcess(argv: readonly string[], env: Env): boolean {
 
 /** Whether this process only relays the command to the resident service. */
 function relays(argv: readonly string[], env: Env): boolean {
-  // An agent's hook has a lean path of its own (hook-client.cts, hook.ts).
+  // An agent's hook has a lean path of its own (hook-client.ts, hook.ts).
   if (argv[0] === 'hook' && !argv.some((a) => LOCAL_FLAGS.has(a))) return false
   return !runsInProcess(argv, env)
 }

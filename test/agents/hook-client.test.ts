@@ -1,6 +1,6 @@
 /**
- * The CommonJS hook client (`dist/src/cli/hook-client.cjs`), which the launcher and bin/brain.js
- * run for `brain hook …`: what it copies from the ES modules agrees with them; it hands a hook to
+ * The bundled hook client (`dist/bundle/hook-client.cjs`), which the launcher and bin/brain.js
+ * run for `brain hook …`: it is one CommonJS file that loads only node's own modules; it hands a hook to
  * the service and prints the service's answer, on both engines; with no service, or a service
  * that leaves the hook to it, it answers through the ES-module hook; a hook the service does not
  * know ends without waiting for stdin; the launcher runs it for hooks.
@@ -14,21 +14,18 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { launcherScript } from '../../src/agents/launcher.js'
 import { callOperation } from '../../src/cli/call-operation.js'
-import { homeOf, identityOf, socketOf, timeoutOf } from '../../src/cli/hook-client.cjs'
 import { answerHookInService } from '../../src/cli/hook-service.js'
-import { brainHome, hookTimeoutMs, loadConfig } from '../../src/config/index.js'
+import { loadConfig } from '../../src/config/index.js'
 import { openDatabase } from '../../src/db/open.js'
 import { importPage } from '../../src/pages/index.js'
 import { BrainService, type CallOperation } from '../../src/service/index.js'
-import { currentIdentity } from '../../src/service/identity.js'
 import { servicePaths } from '../../src/service/paths.js'
 import { FrameDecoder, Frame } from '../../src/service/protocol.js'
-import { packageRoot } from '../../src/util/package-root.js'
 import { silentLogger } from '../../src/util/logger.js'
 import { BRAIN_BIN, childEnv } from '../helpers/cli.js'
 import { createPgDatabase, ENGINES } from '../helpers/engines.js'
 
-const CLIENT = fileURLToPath(new URL('../../src/cli/hook-client.cjs', import.meta.url))
+const CLIENT = fileURLToPath(new URL('../../bundle/hook-client.cjs', import.meta.url))
 
 interface Ran {
   code: number | null
@@ -60,11 +57,17 @@ const lastLog = (home: string): string =>
     .split('\n')
     .pop() ?? ''
 
-t.test("the client's copies agree with the modules they copy", async (t) => {
-  for (const env of [{ BRAIN_HOME: ' /tmp/some/where ' }, { BRAIN_HOME: 'relative/home' }, {}]) t.equal(homeOf(env), brainHome(env), JSON.stringify(env))
-  for (const home of ['/tmp/brain-home', join('/tmp', 'd'.repeat(120))]) t.equal(socketOf(home), servicePaths(home).socket, home)
-  t.same(identityOf(packageRoot()), currentIdentity())
-  for (const value of ['250', 'nope', '-1', '0', undefined]) t.equal(timeoutOf({ BRAIN_HOOK_TIMEOUT_MS: value }), hookTimeoutMs({ BRAIN_HOOK_TIMEOUT_MS: value }), String(value))
+t.test('the client is one CommonJS file that loads only node’s own modules', async (t) => {
+  const source = readFileSync(CLIENT, 'utf8')
+  const required = [...source.matchAll(/\brequire\(("[^"]*"|'[^']*')\)/g)].map((m) => m[1]!.slice(1, -1))
+  t.ok(required.length > 0, 'it requires something')
+  t.same(
+    required.filter((name) => !name.startsWith('node:')),
+    [],
+    'nothing but node: modules',
+  )
+  // The ES-module hook and CLI, for a hook no service answers, are found beside it at run time.
+  t.match(source, /import\(new URL\("\.\/hook\.js", __brainModuleUrl\)\.href\)/)
 })
 
 for (const engine of ENGINES) {
@@ -132,7 +135,7 @@ for (const engine of ENGINES) {
 
 t.test('the launcher runs hooks with the client, and everything else with bin/brain.js', async (t) => {
   const script = launcherScript([process.execPath, '/opt/brain/bin/brain.js'], '/home/u/.brain')
-  t.match(script, `if [ "$1" = hook ] && [ -f /opt/brain/dist/src/cli/hook-client.cjs ]; then exec ${process.execPath} /opt/brain/dist/src/cli/hook-client.cjs "$@"; fi\n`)
+  t.match(script, `if [ "$1" = hook ] && [ -f /opt/brain/dist/bundle/hook-client.cjs ]; then exec ${process.execPath} /opt/brain/dist/bundle/hook-client.cjs "$@"; fi\n`)
   t.notMatch(launcherScript(['/usr/local/bin/brain'], '/home/u/.brain'), /hook-client/, 'a command of the user’s own is run as it is')
 
   // Through a launcher of this install, to a socket whose listener never answers.

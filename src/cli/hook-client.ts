@@ -1,86 +1,26 @@
 /**
- * `brain hook …` as agents run it on every prompt: one CommonJS file that loads only Node's
- * socket and file modules. It hands the hook to the resident service (which answers it over its
+ * `brain hook …` as agents run it on every prompt. The build bundles this module with what it
+ * imports into one CommonJS file (`dist/bundle/hook-client.cjs`, scripts/bundle.mjs) that loads
+ * only node's socket and file modules: node starts it without its ES-module loader, which is most
+ * of a warm hook's cost. It hands the hook to the resident service (which answers it over its
  * open brain) and prints the answer; when no service takes it, it loads the ES-module hook, which
- * answers in this process and starts the service. Node starts this file in a fraction of the time
- * an ES-module graph takes, which is most of a warm hook's cost.
- *
- * What it shares with the ES modules it cannot import (it is CommonJS) is kept small and checked
- * against them by tests: the brain home, the service's socket path and identity, the deadline.
+ * answers in this process and starts the service.
  */
-import { appendFileSync, existsSync, fstatSync, mkdirSync, readFileSync, readSync, statSync, writeSync } from 'node:fs'
+import { appendFileSync, existsSync, fstatSync, mkdirSync, readSync, writeSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
-import { join, resolve } from 'node:path'
-import type { Hello, HookAnswer, Identity, Reply } from '../service/index.js'
+import { join } from 'node:path'
+import { processEnv } from '../config/env.js'
+import { brainHome, hookTimeoutMs } from '../config/home.js'
+import { currentIdentity } from '../service/identity.js'
+import { servicePaths } from '../service/paths.js'
+import { encodeFrame, encodeJson, FrameDecoder, Frame, type Hello, type HookAnswer, type Reply } from '../service/protocol.js'
 
-/** Frame types of the service socket (service/protocol.ts). */
-const HELLO = 0x48
-const STDIN = 0x49
-const REPLY = 0x50
-const HEADER = 5
-const MAX_SOCKET_PATH = 100
-const DEFAULT_TIMEOUT_MS = 5000
 /** Hook JSON beyond this is not a hook's; it is dropped unread. */
 const MAX_STDIN_BYTES = 4 * 1024 * 1024
-
-type Env = Readonly<Record<string, string | undefined>>
-
-/**
- * Node's os module, loaded only when asked: an installed hook always has its brain home in its
- * environment (the launcher sets it), and a warm hook's time is mostly node loading modules.
- */
-function os(): typeof import('node:os') {
-  return require('node:os') as typeof import('node:os')
-}
 
 /** Milliseconds since this process started, without loading the performance timing module. */
 function sinceStart(): number {
   return process.uptime() * 1000
-}
-
-/** `$BRAIN_HOME`, else `~/.brain` (config/home.ts). */
-export function homeOf(env: Env): string {
-  const fromEnv = env.BRAIN_HOME?.trim()
-  return fromEnv ? resolve(fromEnv) : join(os().homedir(), '.brain')
-}
-
-/** The service's socket of a home (service/paths.ts). */
-export function socketOf(home: string): string {
-  const socket = join(home, 'brain.sock')
-  if (Buffer.byteLength(socket) <= MAX_SOCKET_PATH) return socket
-  // Loaded only for a home too deep for a socket path.
-  const { createHash } = require('node:crypto') as typeof import('node:crypto')
-  const digest = createHash('sha256').update(home).digest('hex').slice(0, 16)
-  return join(os().tmpdir(), `brain-${process.getuid?.() ?? 'u'}-${digest}`, 'brain.sock')
-}
-
-/** The version and build of the install this file belongs to (service/identity.ts). */
-export function identityOf(root: string): Identity {
-  const version = readFileSync(join(root, 'VERSION'), 'utf8').trim()
-  let build = 'unknown'
-  for (const marker of [join(root, 'dist', '.tsbuildinfo'), join(root, 'dist', 'src', 'cli', 'main.js')]) {
-    try {
-      build = String(Math.trunc(statSync(marker).mtimeMs))
-      break
-    } catch {
-      // Not there in this install: try the next marker.
-    }
-  }
-  return { version, build }
-}
-
-/** How long a hook waits for the brain (config/home.ts). */
-export function timeoutOf(env: Env): number {
-  const raw = Number(env.BRAIN_HOOK_TIMEOUT_MS)
-  return Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_TIMEOUT_MS
-}
-
-function frame(type: number, body: string): Buffer {
-  const payload = Buffer.from(body, 'utf8')
-  const header = Buffer.alloc(HEADER)
-  header.writeUInt8(type, 0)
-  header.writeUInt32BE(payload.length, 1)
-  return Buffer.concat([header, payload])
 }
 
 /**
@@ -173,24 +113,24 @@ function outcomeOf(reply: Reply): Outcome {
  */
 function exchange(socket: Socket, hello: Hello, input: Promise<string | null>, deadline: Promise<void>): Promise<Outcome> {
   return new Promise((settle) => {
-    let buffer: Buffer = Buffer.alloc(0)
+    const decoder = new FrameDecoder((type, payload) => {
+      // The reply is the last frame: the answer is taken at once, not after the socket closes.
+      if (type === Frame.reply) settle(outcomeOf(JSON.parse(payload.toString('utf8')) as Reply))
+    })
     socket.on('data', (chunk: Buffer) => {
-      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
-      while (buffer.length >= HEADER && buffer.length >= HEADER + buffer.readUInt32BE(1)) {
-        const type = buffer.readUInt8(0)
-        const end = HEADER + buffer.readUInt32BE(1)
-        const payload = buffer.subarray(HEADER, end)
-        buffer = buffer.subarray(end)
-        // The reply is the last frame: the answer is taken at once, not after the socket closes.
-        if (type === REPLY) return settle(outcomeOf(JSON.parse(payload.toString('utf8')) as Reply))
+      try {
+        decoder.push(chunk)
+      } catch {
+        // Not a service this client can read: the hook is answered as if none listened.
+        settle({ elsewhere: true })
       }
     })
     socket.once('close', () => settle({ elsewhere: true }))
     socket.on('error', () => undefined)
     void deadline.then(() => settle({ late: true }))
-    socket.write(frame(HELLO, JSON.stringify(hello)))
+    socket.write(encodeJson(Frame.hello, hello))
     void input.then((raw) => {
-      if (!socket.destroyed) socket.write(frame(STDIN, raw ?? ''))
+      if (!socket.destroyed) socket.write(encodeFrame(Frame.stdin, raw ?? ''))
     })
   })
 }
@@ -203,10 +143,18 @@ function tryConnect(path: string): Promise<Socket | null> {
   })
 }
 
-function definedEnv(env: Env): Record<string, string> {
+function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value
   return out
+}
+
+/**
+ * The ES-module hook beside this module: in the bundle the bundled one, in the compiled build the
+ * compiled one. Named by its place, so the bundler leaves it out of this file.
+ */
+function hookModule(): Promise<typeof import('./hook.js')> {
+  return import(new URL('./hook.js', import.meta.url).href) as Promise<typeof import('./hook.js')>
 }
 
 /** Runs `brain hook …` (process.argv) and exits; anything else, or a request for help, goes to the whole CLI. */
@@ -214,23 +162,23 @@ export async function main(): Promise<void> {
   const started = sinceStart()
   const argv = process.argv.slice(2)
   if (argv[0] !== 'hook' || argv.includes('--help') || argv.includes('-h') || process.platform === 'win32') {
-    await import('./entry.js')
+    await import(new URL('./entry.js', import.meta.url).href)
     return
   }
   // The environment is the hook's own: this entry runs before any module that could hand it in.
-  const env = process.env
+  const env = processEnv()
   const args = argv.slice(1)
-  const home = homeOf(env)
+  const home = brainHome(env)
   const cwd = process.cwd()
   let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<void>((settle) => (timer = setTimeout(settle, timeoutOf(env))))
+  const deadline = new Promise<void>((settle) => (timer = setTimeout(settle, hookTimeoutMs(env))))
   // The connection is asked for first: the service accepts it while this process reads its input.
-  const connecting = tryConnect(socketOf(home))
+  const connecting = tryConnect(servicePaths(home).socket)
   const input = Promise.race([readInput(), deadline.then(() => null)])
   let outcome: Outcome = { elsewhere: true }
   try {
     // Made while the connection is being accepted.
-    const hello: Hello = { kind: 'hook', args, cwd, env: definedEnv(env), ...identityOf(resolve(__dirname, '..', '..', '..')) }
+    const hello: Hello = { kind: 'hook', args, cwd, env: definedEnv(env), ...currentIdentity() }
     const socket = await connecting
     if (socket !== null) {
       outcome = await exchange(socket, hello, input, deadline)
@@ -244,13 +192,13 @@ export async function main(): Promise<void> {
     print(outcome.answer.stdout)
     if (outcome.answer.note !== null) logLine(home, args, outcome.answer.note, started)
   } else if ('late' in outcome) {
-    const { unanswered } = await import('./hook.js')
+    const { unanswered } = await hookModule()
     const { note } = await unanswered(args, env, await input, cwd)
     if (note !== null) logLine(home, args, note, started)
   } else {
     // No service took it: the hook answers in this process, with the input read so far.
     clearTimeout(timer)
-    const [{ runHook }, { Readable }] = await Promise.all([import('./hook.js'), import('node:stream')])
+    const [{ runHook }, { Readable }] = await Promise.all([hookModule(), import('node:stream')])
     const stdin = Readable.from(
       (async function* () {
         const raw = await input
@@ -264,5 +212,3 @@ export async function main(): Promise<void> {
   // The read of stdin may still be pending: the hook is done.
   process.exit(0)
 }
-
-if (require.main === module) void main()

@@ -7,7 +7,8 @@ import { startCallWatchdog } from './call-watchdog.js'
 import { FreeSpaceGuard, mayWrite } from './free-space.js'
 import { acquireFileLock } from './lock.js'
 import { ReplaceablePglite } from './pglite-instance.js'
-import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
+import { PreparedStatements, type PgliteProtocol } from './pglite-prepared.js'
+import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryOptions, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
 
 const PARSERS = { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseInt8 }
 
@@ -32,13 +33,16 @@ const NOT_WATCHED: BeginCall = () => () => undefined
 /** Where a call runs: on the live instance (which may be replaced) or inside one transaction. */
 type Runner = <T>(use: (target: PgliteQueryable) => Promise<T>) => Promise<T>
 
-function executor(run: Runner, beforeWrite: WriteCheck | null, begin: BeginCall): SqlExecutor {
+/** Runs a statement marked `prepared` as a named one; only inside a transaction, which holds the engine. */
+type PreparedRunner = <R>(text: string, params: readonly SqlParam[]) => Promise<{ rows: R[]; affectedRows?: number }>
+
+function executor(run: Runner, beforeWrite: WriteCheck | null, begin: BeginCall, prepared: PreparedRunner | null = null): SqlExecutor {
   return {
-    async query<R extends object>(text: string, params: readonly SqlParam[] = []): Promise<QueryResult<R>> {
+    async query<R extends object>(text: string, params: readonly SqlParam[] = [], options: QueryOptions = {}): Promise<QueryResult<R>> {
       if (beforeWrite && mayWrite(text)) beforeWrite()
       const done = begin()
       try {
-        const result = await run((target) => target.query<R>(text, params as unknown[]))
+        const result = options.prepared && prepared ? await prepared<R>(text, params) : await run((target) => target.query<R>(text, params as unknown[]))
         // PGLite reports affectedRows 0 for a SELECT; node-postgres counts the rows it returned.
         // The larger of the two is what node-postgres would say for every kind of statement.
         return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) }
@@ -160,11 +164,20 @@ export function compilePgliteEarly(): void {
 interface PgliteModules {
   PGlite: typeof PGlite
   extensions: NonNullable<PGliteOptions['extensions']>
+  protocol: PgliteProtocol
 }
 
 async function loadModules(brief: boolean): Promise<PgliteModules> {
-  const [{ PGlite }, { vector }, trigrams] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector'), brief ? null : import('@electric-sql/pglite/contrib/pg_trgm')])
-  return { PGlite, extensions: trigrams ? { vector, pg_trgm: trigrams.pg_trgm } : { vector } }
+  const [{ PGlite, protocol, parse }, { vector }, trigrams] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-pgvector'),
+    brief ? null : import('@electric-sql/pglite/contrib/pg_trgm'),
+  ])
+  return {
+    PGlite,
+    extensions: trigrams ? { vector, pg_trgm: trigrams.pg_trgm } : { vector },
+    protocol: { serialize: protocol.serialize, parseResults: parse.parseResults, parseDescribeStatementResults: parse.parseDescribeStatementResults },
+  }
 }
 
 /** One WAL segment and a checkpoint: what PostgreSQL's recovery writes when a brain opens. */
@@ -238,6 +251,13 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       : null
   const begin = watchdog ? () => watchdog.begin() : NOT_WATCHED
   const onLive: Runner = (use) => instance.run((generation) => use(generation.pg))
+  // Named statements live in one engine instance; a reopened engine starts without any.
+  const statements = new WeakMap<PGlite, PreparedStatements>()
+  const statementsOf = (pg: PGlite): PreparedStatements => {
+    let kept = statements.get(pg)
+    if (!kept) statements.set(pg, (kept = new PreparedStatements(pg, modules.protocol)))
+    return kept
+  }
   const lanes = (beforeWrite: WriteCheck | null) => {
     const base = executor(onLive, beforeWrite, begin)
     return {
@@ -246,7 +266,13 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       // Checked at each write inside: a read-only transaction (search sets its timeouts in one)
       // works on a full disk, and a refused write rolls the whole transaction back.
       transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) =>
-        instance.run((generation) => generation.pg.transaction((tx) => fn(executor((use) => generation.settle(use(tx), () => tx.query('SELECT 1')), beforeWrite, begin)))),
+        instance.run((generation) =>
+          generation.pg.transaction((tx) => {
+            const probe = () => tx.query('SELECT 1')
+            const prepared: PreparedRunner = (text, params) => generation.settle(statementsOf(generation.pg).query(text, params), probe)
+            return fn(executor((use) => generation.settle(use(tx), probe), beforeWrite, begin, prepared))
+          }),
+        ),
     }
   }
   const database: Database = {

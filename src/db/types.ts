@@ -11,9 +11,11 @@ export type SqlParam = string | number | boolean | null | Date | readonly string
 
 export interface QueryOptions {
   /**
-   * The statement runs often with different parameters: the server engine keeps it parsed and
-   * planned per connection (a named prepared statement), so repeats skip parsing and, once
-   * PostgreSQL's plan cache settles on a generic plan, planning. The embedded engine ignores it.
+   * The statement runs often with different parameters: the engine keeps it parsed and planned
+   * (a named prepared statement, per connection on the server, per engine instance embedded), so
+   * repeats skip parsing and, once PostgreSQL's plan cache settles on a generic plan, planning.
+   * The embedded engine names it inside a transaction only, where the transaction holds the
+   * engine; elsewhere it runs as an unnamed statement.
    */
   prepared?: boolean
 }

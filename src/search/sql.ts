@@ -118,7 +118,9 @@ export async function withSearchTransaction<T>(db: Database, fn: (tx: SqlExecuto
       // instead of planning five times per connection. Never for vector statements: the setting
       // reaches unnamed statements too, and a generic nearest-neighbour plan cannot use HNSW.
       if (options.efSearch === undefined) {
-        await tx.query(`SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_generic_plan', true), set_config('jit', 'off', true)`, [String(timeoutMs)])
+        await tx.query(`SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_generic_plan', true), set_config('jit', 'off', true)`, [String(timeoutMs)], {
+          prepared: true,
+        })
       } else {
         const ef = Math.max(40, Math.min(MAX_EF_SEARCH, Math.ceil(options.efSearch)))
         await tx.query(

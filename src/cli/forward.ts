@@ -85,11 +85,15 @@ async function relay(argv: string[], env: Env): Promise<number> {
     cwd: process.cwd(),
     env: forwardedEnv,
     home: brainHome(env),
-    stdin: process.stdin,
+    // Opened only if the command reads its input (the service asks): most commands read none.
+    get stdin() {
+      return process.stdin
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     terminal: {
-      stdinIsTTY: process.stdin.isTTY === true,
+      // Asked of the descriptor: process.stdin would open the stream.
+      stdinIsTTY: process.getBuiltinModule('node:tty').isatty(0),
       stdoutIsTTY: process.stdout.isTTY === true,
       stderrIsTTY: process.stderr.isTTY === true,
       stdoutColumns: columnsOf(process.stdout),

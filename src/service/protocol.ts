@@ -11,7 +11,10 @@ export const Frame = {
   stdinEnd: 0x45,
   /** client → service: the user pressed Ctrl-C. */
   interrupt: 0x53,
-  /** service → client: the command starts; the client may send stdin from now on. */
+  /**
+   * service → client: the command reads its input; the client sends stdin from now on. Sent at
+   * the command's first read, so a command that reads none leaves the client's stdin untouched.
+   */
   accepted: 0x41,
   /** service → client: bytes of stdout. */
   stdout: 0x4f,

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import { PassThrough, Writable } from 'node:stream'
+import { Readable, Writable } from 'node:stream'
 import { WriteStream } from 'node:tty'
 import type { CommandContext, BrainHost } from './command-context.js'
 import { BrainError } from '../errors/index.js'
@@ -53,7 +53,12 @@ export interface SessionDeps {
  */
 export class Session {
   private readonly controller = new AbortController()
-  private readonly stdin = new PassThrough()
+  /**
+   * The client's stdin, asked for at the command's first read: most commands read none, and the
+   * client then never opens its own (which costs it a stream, and for a file the I/O threads).
+   */
+  private readonly stdin = new Readable({ read: () => this.askForStdin() })
+  private askedForStdin = false
   /** The client said its input is complete; only then may a command act on what it read. */
   private stdinComplete = false
   private finished = false
@@ -72,11 +77,17 @@ export class Session {
 
   /** A frame after the hello: stdin bytes, end of stdin, or Ctrl-C. */
   onFrame(type: number, payload: Buffer): void {
-    if (type === Frame.stdin) this.stdin.write(payload)
+    if (type === Frame.stdin) this.stdin.push(payload)
     else if (type === Frame.stdinEnd) {
       this.stdinComplete = true
-      this.stdin.end()
+      this.stdin.push(null)
     } else if (type === Frame.interrupt) this.abort('interrupted')
+  }
+
+  private askForStdin(): void {
+    if (this.askedForStdin || this.finished) return
+    this.askedForStdin = true
+    if (!this.socket.destroyed) this.socket.write(encodeFrame(Frame.accepted))
   }
 
   abort(reason: string): void {
@@ -106,7 +117,6 @@ export class Session {
       host: this.deps.host,
       signal: this.controller.signal,
     }
-    this.socket.write(encodeFrame(Frame.accepted))
     let code: number
     try {
       code = await this.deps.runCli(this.hello.argv, context)

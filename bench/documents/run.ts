@@ -19,9 +19,7 @@ import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { importFolder } from '../../src/intake/import/index.js'
 import { openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
-
-const WORDS = 'tide harbour engine budget design parser review channel signal archive column ledger'.split(' ')
-const sentence = (i: number, n = 14): string => Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ') + '.'
+import { sentence, WORDS, writeMbox } from './corpus.js'
 
 async function writePdfs(dir: string, count: number): Promise<number> {
   for (let i = 0; i < count; i++) {
@@ -35,21 +33,6 @@ async function writePdfs(dir: string, count: number): Promise<number> {
     writeFileSync(join(dir, `report-${i}.pdf`), await doc.save())
   }
   return count * 10
-}
-
-function writeMbox(dir: string, count: number): number {
-  // Written message by message, so the file is never held whole by the process measured.
-  const fd = openSync(join(dir, 'all.mbox'), 'w')
-  for (let i = 0; i < count; i++) {
-    const reply = i % 3 === 0 ? '' : `In-Reply-To: <m${i - 1}@bench.example>\n`
-    writeSync(
-      fd,
-      `${i === 0 ? '' : '\n'}` +
-        `From sender${i % 50}@bench.example Mon May  6 09:00:00 2024\nFrom: Sender ${i % 50} <sender${i % 50}@bench.example>\nTo: team@bench.example\nSubject: Thread ${Math.floor(i / 3)} message ${i}\nDate: Mon, 06 May 2024 09:${String(i % 60).padStart(2, '0')}:00 +0000\nMessage-ID: <m${i}@bench.example>\n${reply}Content-Type: text/plain; charset=utf-8\n\n${sentence(i)} ${sentence(i + 1)}\n\n> ${sentence(i + 2)}\n\n-- \nSender ${i % 50}\n`,
-    )
-  }
-  closeSync(fd)
-  return count
 }
 
 function writeHtml(dir: string, count: number): number {

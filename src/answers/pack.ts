@@ -1,10 +1,10 @@
 import { capToTokenLimit, countTokens } from '../embedding/index.js'
 import { UsageError } from '../errors/index.js'
 import { query, type SearchDeps, type SearchResult } from '../search/index.js'
-import { adjacentPages } from './adjacent.js'
+import { adjacentPages, seriesOf } from './adjacent.js'
 import { chunksById, definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
-import { renderItem } from './render.js'
+import { renderItem, runKey } from './render.js'
 import { asksAboutThePast, contentTerms, currentFacts, identifiersIn, isSupersededFact, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
 import type { ContextPack, PackItem, PackItemKind } from './types.js'
 
@@ -241,25 +241,64 @@ function timelineCandidates(pages: ReadonlyArray<PageRow | undefined>, terms: re
 
 const normalized = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim()
 
-/** Best first, without repeats, as many as fit the budget; then numbered. */
+/**
+ * Best first, without repeats, as many as fit the budget; then the items of one run (the turns of
+ * a conversation's session, the chunks of a page) put together in their series' order, where the
+ * run's best item stood, and numbered. An item after another of its run is printed without the
+ * heading's date, so joining a run costs fewer tokens than standing alone.
+ */
 function fit(candidates: Candidate[], budget: number, count: (text: string) => number): { items: PackItem[]; tokens: number } {
   const ordered = candidates.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i)
   const keys = new Set<string>()
   const texts: string[] = []
-  const items: PackItem[] = []
+  const runs = new Map<string, PackItem[]>()
+  const runTokens = runCost(count)
   let used = 0
   for (const { c } of ordered) {
     const text = normalized(c.own ?? c.text)
     if (keys.has(c.key) || text === '' || texts.some((t) => t.includes(text) || (c.kind !== 'hit' && text.includes(t)))) continue
     const capped = capToTokenLimit(c.text, Math.floor(budget * ITEM_SHARE))
     const { key: _key, score: _score, own: _own, ...fields } = c
-    const item: PackItem = { n: items.length + 1, ...fields, text: capped, tokens: 0 }
-    item.tokens = count(renderItem(item))
-    if (used + item.tokens > budget) continue
+    const item: PackItem = { n: 0, ...fields, text: capped, tokens: 0 }
+    const key = runKey(item) ?? c.key
+    const run = runs.get(key) ?? []
+    const joined = inSeriesOrder([...run, item])
+    const cost = runTokens(joined) - runTokens(run)
+    if (used + cost > budget) continue
     keys.add(c.key)
     texts.push(text)
-    items.push(item)
-    used += item.tokens
+    runs.set(key, joined)
+    used += cost
   }
-  return { items, tokens: used }
+  const items = [...runs.values()].flat()
+  items.forEach((item, i) => {
+    item.n = i + 1
+    item.tokens = count(renderItem(item, items[i - 1]))
+  })
+  return { items, tokens: items.reduce((sum, item) => sum + item.tokens, 0) }
+}
+
+/** A run's items in the order of their series (turn 3 before turn 4, line 10 before line 40). */
+function inSeriesOrder(run: PackItem[]): PackItem[] {
+  const place = (item: PackItem): number => Number(seriesOf(item.slug)?.digits ?? 0)
+  return run
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => place(a.item) - place(b.item) || (a.item.line ?? 0) - (b.item.line ?? 0) || a.i - b.i)
+    .map(({ item }) => item)
+}
+
+/**
+ * What a run's items cost printed one after the other. An item's cost depends only on whether it
+ * opens its run, so each is counted at most twice; numbers are counted as two digits, as most are.
+ */
+function runCost(count: (text: string) => number): (run: readonly PackItem[]) => number {
+  const costs = new Map<PackItem, [number | undefined, number | undefined]>()
+  const cost = (item: PackItem, opens: boolean, previous: PackItem | undefined): number => {
+    const known = costs.get(item) ?? [undefined, undefined]
+    const at = opens ? 0 : 1
+    known[at] ??= count(renderItem({ ...item, n: 10 }, previous ? { ...previous, n: 9 } : null))
+    costs.set(item, known)
+    return known[at]
+  }
+  return (run) => run.reduce((sum, item, i) => sum + cost(item, i === 0, run[i - 1]), 0)
 }

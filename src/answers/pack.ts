@@ -5,6 +5,7 @@ import { adjacentPages, seriesOf } from './adjacent.js'
 import { chunksById, definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
 import { renderItem, runKey } from './render.js'
+import { trimToQuestion } from './trim.js'
 import { asksAboutThePast, contentTerms, currentFacts, identifiersIn, isSupersededFact, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
 import type { ContextPack, PackItem, PackItemKind } from './types.js'
 
@@ -82,7 +83,7 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const candidates: Candidate[] = [
     ...definitions.map(definitionCandidate),
     ...hitCandidates.map((h) => h.candidate),
-    ...adjacent.flatMap((page) => adjacentCandidates(page, Math.max(0, ...hitCandidates.filter((h) => h.page === page.beside).map((h) => h.candidate.score)) * ADJACENT_SHARE)),
+    ...adjacent.flatMap((page) => adjacentCandidates(page, Math.max(0, ...hitCandidates.filter((h) => h.page === page.beside).map((h) => h.candidate.score)) * ADJACENT_SHARE, terms)),
     ...hitPageIds.slice(0, PAGES_WITH_NEIGHBOURS).flatMap((id, rank) => summaryCandidates(pages.get(id), 0.5 - rank * 0.05, 'summary', terms)),
     ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms, past),
     ...neighbours.flatMap((page) => summaryCandidates(page, 0.25, 'neighbour', terms)),
@@ -141,18 +142,23 @@ function hitCandidate(hit: SearchResult, rank: number, text: string, page: PageR
     line,
     page: pdfPage(hit),
     date: pageDate(page),
-    text: resolveRelativeDates(text, written),
+    text: shortened(resolveRelativeDates(text, written), page, terms),
     // Repeats are found on the page's own words, before dates were put in.
     own: text,
   }
 }
 
 /** A page next to a hit's page in its series: its opening, for the turn or day around the hit. */
-function adjacentCandidates(page: PageRow, score: number): Candidate[] {
+function adjacentCandidates(page: PageRow, score: number, terms: readonly string[]): Candidate[] {
   if (page.page_kind === 'code' || score <= 0) return []
   const summary = pageSummary(page.compiled_truth, page.frontmatter)
   if (summary === '') return []
-  return [summaryCandidate(page, summary, score, 'adjacent', resolveRelativeDates(summary, writtenOn(page)))]
+  return [summaryCandidate(page, summary, score, 'adjacent', shortened(resolveRelativeDates(summary, writtenOn(page)), page, terms))]
+}
+
+/** A long passage of prose cut to its sentences that bear on the question; code is kept whole. */
+function shortened(text: string, page: PageRow, terms: readonly string[]): string {
+  return page.page_kind === 'code' ? text : (trimToQuestion(text, terms) ?? text)
 }
 
 /** A page's summary as one piece of evidence; repeats are found on the summary alone. */

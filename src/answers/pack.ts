@@ -1,8 +1,9 @@
 import { capToTokenLimit, countTokens } from '../embedding/index.js'
 import { UsageError } from '../errors/index.js'
-import { query, type SearchDeps, type SearchResult } from '../search/index.js'
+import type { SearchDeps, SearchResult } from '../search/index.js'
 import { adjacentPages, seriesOf } from './adjacent.js'
-import { chunksById, definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
+import { gatherHits } from './hits.js'
+import { definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
 import { renderItem, runKey } from './render.js'
 import { trimToQuestion } from './trim.js'
@@ -55,16 +56,10 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const source = options.source ?? null
   const db = deps.search.db
   const limit = Math.min(MAX_HITS, Math.max(HITS, Math.round(budget / TOKENS_PER_HIT)))
-  const response = await query(deps.search, asWords(question), { limit, ...(source !== null ? { sourceId: source } : {}) })
-  const hits = response.results.filter((r) => source === null || r.source_id === source)
+  const { hits, chunks, notice } = await gatherHits(deps.search, question, limit, source)
   const terms = contentTerms(question)
   // A fact since replaced answers only a question about what held before.
   const past = asksAboutThePast(question)
-  const chunks = await chunksById(
-    db,
-    hits.map((h) => h.chunk_id),
-    source,
-  )
   const chunkById = new Map(chunks.map((c) => [c.id, c]))
   const hitPageIds = [...new Set(hits.map((h) => chunkById.get(h.chunk_id)?.page_id).filter((id): id is number => id !== undefined))]
   const pages = new Map((await pagesById(db, hitPageIds, source)).map((p) => [p.id, p]))
@@ -88,7 +83,7 @@ export async function buildContextPack(deps: PackDeps, question: string, options
     ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms, past),
     ...neighbours.flatMap((page) => summaryCandidates(page, 0.25, 'neighbour', terms)),
   ]
-  return { question, source, budget, ...fit(candidates, budget, deps.countTokens ?? countTokens), notice: response.notice }
+  return { question, source, budget, ...fit(candidates, budget, deps.countTokens ?? countTokens), notice }
 }
 
 function checkBudget(budget: number | undefined): number {
@@ -116,11 +111,6 @@ function currentText(hit: SearchResult, text: string): string {
   if (hit.chunk_source !== 'timeline') return text
   const current = currentFacts(text)
   return current.trim() === '' ? text : current
-}
-
-/** Spelled as search syntax, a question's quotes and dashes would filter; it is asked as plain words. */
-function asWords(question: string): string {
-  return question.replace(/["“”]/g, ' ').replace(/(^|\s)-+(?=\S)/g, '$1')
 }
 
 function hitCandidate(hit: SearchResult, rank: number, text: string, page: PageRow, terms: readonly string[]): Candidate {

@@ -2,14 +2,12 @@
  * A long passage cut to the sentences that bear on a question, so a pack holds more passages in
  * the same tokens. Pure functions.
  */
+import { chatSpeaker } from './speakers.js'
 import { contentTerms } from './text.js'
 
 /** Below this many characters (about 40 tokens) a passage is kept whole: cutting it saves too little. */
 const LONG_PASSAGE = 160
 const GAP = '…'
-
-/** A chat line's speaker (`Piet: …`), kept before whatever is cut, so the passage still says who spoke. */
-const LABEL = /^([\p{Lu}][\p{L}\p{N} .'’-]{0,40}:\s+)(?=\S)/u
 
 /** Pieces of one paragraph of prose, each a sentence with the space after it; joined they give the text back. */
 function pieces(text: string): string[] {
@@ -24,7 +22,8 @@ function pieces(text: string): string[] {
  */
 export function trimToQuestion(text: string, terms: readonly string[]): string | null {
   if (text.length <= LONG_PASSAGE || text.includes('\n') || terms.length === 0) return null
-  const label = LABEL.exec(text)?.[1] ?? ''
+  // A chat line's speaker is kept before whatever is cut, so the passage still says who spoke.
+  const label = chatSpeaker(text)?.label ?? ''
   const parts = pieces(text.slice(label.length))
   if (parts.length < 2) return null
   const wanted = new Set(terms)

@@ -10,11 +10,17 @@ import { PAGE_COLUMNS, type PageRow } from './gather.js'
 
 const LAST_NUMBER = /^(.*?)(\d+)(\D*)$/
 
+/** A slug's series (what comes before and after its last number) and its place in it; null when it holds no number. */
+export function seriesOf(slug: string): { head: string; digits: string; tail: string } | null {
+  const match = LAST_NUMBER.exec(slug)
+  return match ? { head: match[1] ?? '', digits: match[2] ?? '0', tail: match[3] ?? '' } : null
+}
+
 /** The slugs one before and one after `slug` in its series; none when it holds no number. */
 export function adjacentSlugs(slug: string): string[] {
-  const match = LAST_NUMBER.exec(slug)
-  if (!match) return []
-  const [head, digits, tail] = [match[1] ?? '', match[2] ?? '0', match[3] ?? '']
+  const series = seriesOf(slug)
+  if (!series) return []
+  const { head, digits, tail } = series
   const value = Number(digits)
   // A zero-padded number keeps its width (`day-09` → `day-10`); an unpadded one grows freely.
   const width = digits.startsWith('0') ? digits.length : 1

@@ -13,5 +13,5 @@ export { checkCitations, citedNumbers, splitGaps, GAPS_HEADING } from './citatio
 export { buildMessages, type ChatMessage } from './prompt.js'
 export { chat, listModels, type ChatOptions, type ChatReply } from './llm-client.js'
 export { ChatError, redactKey, retryAfterSeconds } from './llm-errors.js'
-export { itemHeading, renderItem } from './render.js'
+export { itemHeading, renderItem, renderItems } from './render.js'
 export type { ContextPack, PackItem, PackItemKind, AskResult, AnswerFlag, Citation } from './types.js'

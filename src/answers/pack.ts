@@ -1,10 +1,12 @@
 import { capToTokenLimit, countTokens } from '../embedding/index.js'
 import { UsageError } from '../errors/index.js'
-import { query, type SearchDeps, type SearchResult } from '../search/index.js'
-import { adjacentPages } from './adjacent.js'
-import { chunksById, definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
+import type { SearchDeps, SearchResult } from '../search/index.js'
+import { adjacentPages, seriesOf } from './adjacent.js'
+import { gatherHits } from './hits.js'
+import { definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
-import { renderItem } from './render.js'
+import { renderItem, runKey } from './render.js'
+import { trimToQuestion } from './trim.js'
 import { asksAboutThePast, contentTerms, currentFacts, identifiersIn, isSupersededFact, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
 import type { ContextPack, PackItem, PackItemKind } from './types.js'
 
@@ -54,16 +56,10 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const source = options.source ?? null
   const db = deps.search.db
   const limit = Math.min(MAX_HITS, Math.max(HITS, Math.round(budget / TOKENS_PER_HIT)))
-  const response = await query(deps.search, asWords(question), { limit, ...(source !== null ? { sourceId: source } : {}) })
-  const hits = response.results.filter((r) => source === null || r.source_id === source)
+  const { hits, chunks, notice } = await gatherHits(deps.search, question, limit, source)
   const terms = contentTerms(question)
   // A fact since replaced answers only a question about what held before.
   const past = asksAboutThePast(question)
-  const chunks = await chunksById(
-    db,
-    hits.map((h) => h.chunk_id),
-    source,
-  )
   const chunkById = new Map(chunks.map((c) => [c.id, c]))
   const hitPageIds = [...new Set(hits.map((h) => chunkById.get(h.chunk_id)?.page_id).filter((id): id is number => id !== undefined))]
   const pages = new Map((await pagesById(db, hitPageIds, source)).map((p) => [p.id, p]))
@@ -82,12 +78,12 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const candidates: Candidate[] = [
     ...definitions.map(definitionCandidate),
     ...hitCandidates.map((h) => h.candidate),
-    ...adjacent.flatMap((page) => adjacentCandidates(page, Math.max(0, ...hitCandidates.filter((h) => h.page === page.beside).map((h) => h.candidate.score)) * ADJACENT_SHARE)),
+    ...adjacent.flatMap((page) => adjacentCandidates(page, Math.max(0, ...hitCandidates.filter((h) => h.page === page.beside).map((h) => h.candidate.score)) * ADJACENT_SHARE, terms)),
     ...hitPageIds.slice(0, PAGES_WITH_NEIGHBOURS).flatMap((id, rank) => summaryCandidates(pages.get(id), 0.5 - rank * 0.05, 'summary', terms)),
     ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms, past),
     ...neighbours.flatMap((page) => summaryCandidates(page, 0.25, 'neighbour', terms)),
   ]
-  return { question, source, budget, ...fit(candidates, budget, deps.countTokens ?? countTokens), notice: response.notice }
+  return { question, source, budget, ...fit(candidates, budget, deps.countTokens ?? countTokens), notice }
 }
 
 function checkBudget(budget: number | undefined): number {
@@ -117,11 +113,6 @@ function currentText(hit: SearchResult, text: string): string {
   return current.trim() === '' ? text : current
 }
 
-/** Spelled as search syntax, a question's quotes and dashes would filter; it is asked as plain words. */
-function asWords(question: string): string {
-  return question.replace(/["“”]/g, ' ').replace(/(^|\s)-+(?=\S)/g, '$1')
-}
-
 function hitCandidate(hit: SearchResult, rank: number, text: string, page: PageRow, terms: readonly string[]): Candidate {
   // A hit that shares no word with the question came from the vector side alone: keep it, after
   // the evidence that names what was asked.
@@ -141,18 +132,23 @@ function hitCandidate(hit: SearchResult, rank: number, text: string, page: PageR
     line,
     page: pdfPage(hit),
     date: pageDate(page),
-    text: resolveRelativeDates(text, written),
+    text: shortened(resolveRelativeDates(text, written), page, terms),
     // Repeats are found on the page's own words, before dates were put in.
     own: text,
   }
 }
 
 /** A page next to a hit's page in its series: its opening, for the turn or day around the hit. */
-function adjacentCandidates(page: PageRow, score: number): Candidate[] {
+function adjacentCandidates(page: PageRow, score: number, terms: readonly string[]): Candidate[] {
   if (page.page_kind === 'code' || score <= 0) return []
   const summary = pageSummary(page.compiled_truth, page.frontmatter)
   if (summary === '') return []
-  return [summaryCandidate(page, summary, score, 'adjacent', resolveRelativeDates(summary, writtenOn(page)))]
+  return [summaryCandidate(page, summary, score, 'adjacent', shortened(resolveRelativeDates(summary, writtenOn(page)), page, terms))]
+}
+
+/** A long passage of prose cut to its sentences that bear on the question; code is kept whole. */
+function shortened(text: string, page: PageRow, terms: readonly string[]): string {
+  return page.page_kind === 'code' ? text : (trimToQuestion(text, terms) ?? text)
 }
 
 /** A page's summary as one piece of evidence; repeats are found on the summary alone. */
@@ -241,25 +237,64 @@ function timelineCandidates(pages: ReadonlyArray<PageRow | undefined>, terms: re
 
 const normalized = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim()
 
-/** Best first, without repeats, as many as fit the budget; then numbered. */
+/**
+ * Best first, without repeats, as many as fit the budget; then the items of one run (the turns of
+ * a conversation's session, the chunks of a page) put together in their series' order, where the
+ * run's best item stood, and numbered. An item after another of its run is printed without the
+ * heading's date, so joining a run costs fewer tokens than standing alone.
+ */
 function fit(candidates: Candidate[], budget: number, count: (text: string) => number): { items: PackItem[]; tokens: number } {
   const ordered = candidates.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i)
   const keys = new Set<string>()
   const texts: string[] = []
-  const items: PackItem[] = []
+  const runs = new Map<string, PackItem[]>()
+  const runTokens = runCost(count)
   let used = 0
   for (const { c } of ordered) {
     const text = normalized(c.own ?? c.text)
     if (keys.has(c.key) || text === '' || texts.some((t) => t.includes(text) || (c.kind !== 'hit' && text.includes(t)))) continue
     const capped = capToTokenLimit(c.text, Math.floor(budget * ITEM_SHARE))
     const { key: _key, score: _score, own: _own, ...fields } = c
-    const item: PackItem = { n: items.length + 1, ...fields, text: capped, tokens: 0 }
-    item.tokens = count(renderItem(item))
-    if (used + item.tokens > budget) continue
+    const item: PackItem = { n: 0, ...fields, text: capped, tokens: 0 }
+    const key = runKey(item) ?? c.key
+    const run = runs.get(key) ?? []
+    const joined = inSeriesOrder([...run, item])
+    const cost = runTokens(joined) - runTokens(run)
+    if (used + cost > budget) continue
     keys.add(c.key)
     texts.push(text)
-    items.push(item)
-    used += item.tokens
+    runs.set(key, joined)
+    used += cost
   }
-  return { items, tokens: used }
+  const items = [...runs.values()].flat()
+  items.forEach((item, i) => {
+    item.n = i + 1
+    item.tokens = count(renderItem(item, items[i - 1]))
+  })
+  return { items, tokens: items.reduce((sum, item) => sum + item.tokens, 0) }
+}
+
+/** A run's items in the order of their series (turn 3 before turn 4, line 10 before line 40). */
+function inSeriesOrder(run: PackItem[]): PackItem[] {
+  const place = (item: PackItem): number => Number(seriesOf(item.slug)?.digits ?? 0)
+  return run
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => place(a.item) - place(b.item) || (a.item.line ?? 0) - (b.item.line ?? 0) || a.i - b.i)
+    .map(({ item }) => item)
+}
+
+/**
+ * What a run's items cost printed one after the other. An item's cost depends only on whether it
+ * opens its run, so each is counted at most twice; numbers are counted as two digits, as most are.
+ */
+function runCost(count: (text: string) => number): (run: readonly PackItem[]) => number {
+  const costs = new Map<PackItem, [number | undefined, number | undefined]>()
+  const cost = (item: PackItem, opens: boolean, previous: PackItem | undefined): number => {
+    const known = costs.get(item) ?? [undefined, undefined]
+    const at = opens ? 0 : 1
+    known[at] ??= count(renderItem({ ...item, n: 10 }, previous ? { ...previous, n: 9 } : null))
+    costs.set(item, known)
+    return known[at]
+  }
+  return (run) => run.reduce((sum, item, i) => sum + cost(item, i === 0, run[i - 1]), 0)
 }

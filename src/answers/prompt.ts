@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { GAPS_HEADING } from './citations.js'
-import { renderItem } from './render.js'
+import { renderItems } from './render.js'
 import type { ContextPack } from './types.js'
 
 export interface ChatMessage {
@@ -24,7 +24,7 @@ export function buildMessages(pack: ContextPack, nonce: string = randomBytes(8).
     '- Be brief and direct. If the items disagree, say so and cite both.',
     `- Then write a line "${GAPS_HEADING}" followed by a list of what the question asks that the items do not say (write "- nothing" when the items cover it all).`,
   ].join('\n')
-  const body = pack.items.map((item) => renderItem(item).replaceAll(fence, '[fence]')).join('\n')
+  const body = renderItems(pack.items).replaceAll(fence, '[fence]')
   const user = `<${fence}>\n${body}</${fence}>\n\nQuestion: ${pack.question}`
   return [
     { role: 'system', content: system },

@@ -22,10 +22,9 @@ const PACK_FLAGS: CliOption[] = [
 
 type Pack = JsonCamelCased<ContextPack>
 
-function formatPack(pack: Pack, heading: (item: Pack['items'][number]) => string): string {
+function formatPack(pack: Pack, render: (items: Pack['items']) => string): string {
   if (pack.items.length === 0) return 'Nothing in the brain bears on this question.'
-  const items = pack.items.map((item) => `${heading(item)}\n${item.text}`)
-  return `${items.join('\n\n')}\n\n(${pack.items.length} items, ${pack.tokens} of ${pack.budget} tokens)`
+  return `${render(pack.items)}\n(${pack.items.length} items, ${pack.tokens} of ${pack.budget} tokens)`
 }
 
 /** The answer's text, its sources, and what it flagged or could not find: the human form of `ask`. */
@@ -69,8 +68,8 @@ const contextPackTool = defineOperation({
   },
   present: {
     text: async (pack) => {
-      const { itemHeading } = await import('../answers/index.js')
-      return formatPack(pack, itemHeading)
+      const { renderItems } = await import('../answers/index.js')
+      return formatPack(pack, (items) => renderItems(items.map((item) => ({ ...item, source_id: item.sourceId }))))
     },
     notice: (pack) => pack.notice,
   },

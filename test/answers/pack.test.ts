@@ -37,7 +37,7 @@ engineTest(t, 'a context pack holds the evidence, numbered, within its budget', 
     pack.tokens,
     pack.items.reduce((sum, i) => sum + i.tokens, 0),
   )
-  for (const item of pack.items) t.equal(item.tokens, countTokens(renderItem(item)), 'counted with the project tokenizer')
+  pack.items.forEach((item, i) => t.equal(item.tokens, countTokens(renderItem(item, pack.items[i - 1])), 'counted with the project tokenizer'))
 
   const small = await buildContextPack(deps, QUESTION, { budget: 100 })
   t.ok(small.tokens <= 100, `within a small budget (${small.tokens})`)

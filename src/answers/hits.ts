@@ -1,0 +1,71 @@
+/**
+ * The search hits a context pack is built from. A question about one person of a chat ("What
+ * does Melanie do to relax?") is asked twice: as written, and without the names of the speakers
+ * it names, whose name otherwise ranks first every line that merely addresses them ("Thanks,
+ * Melanie!"); the two lists are merged turn by turn, so the lines about the facet asked reach the
+ * pack beside those about the person.
+ */
+import { query, type SearchDeps, type SearchResult } from '../search/index.js'
+import { chunksById, type ChunkRow } from './gather.js'
+import { chatSpeaker, speakersAsked } from './speakers.js'
+import { contentTerms } from './text.js'
+
+interface Hits {
+  hits: SearchResult[]
+  chunks: ChunkRow[]
+  /** Set when retrieval ran on keywords alone, and why. */
+  notice: string | null
+}
+
+export async function gatherHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits> {
+  const ask = async (text: string): Promise<{ hits: SearchResult[]; notice: string | null }> => {
+    const response = await query(search, asWords(text), { limit, ...(source !== null ? { sourceId: source } : {}) })
+    return { hits: response.results.filter((r) => source === null || r.source_id === source), notice: response.notice }
+  }
+  const first = await ask(question)
+  const chunks = await chunksById(
+    search.db,
+    first.hits.map((h) => h.chunk_id),
+    source,
+  )
+  const named = speakersAsked(question, new Set(chunks.flatMap((c) => chatSpeaker(c.chunk_text)?.name ?? [])))
+  const facet = withoutNames(question, named)
+  if (named.size === 0 || contentTerms(facet).length === 0) return { hits: first.hits, chunks, notice: first.notice }
+  const hits = interleave(first.hits, (await ask(facet)).hits, limit)
+  const have = new Set(chunks.map((c) => c.id))
+  const more = await chunksById(
+    search.db,
+    hits.map((h) => h.chunk_id).filter((id) => !have.has(id)),
+    source,
+  )
+  return { hits, chunks: [...chunks, ...more], notice: first.notice }
+}
+
+/** Spelled as search syntax, a question's quotes and dashes would filter; it is asked as plain words. */
+function asWords(question: string): string {
+  return question.replace(/["“”]/g, ' ').replace(/(^|\s)-+(?=\S)/g, '$1')
+}
+
+/** The question without the names (and their possessive `'s`) given. */
+export function withoutNames(question: string, names: ReadonlySet<string>): string {
+  let out = question
+  for (const name of names) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escape(name)}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'gu'), ' ')
+  return out.replace(/\s+/g, ' ').trim()
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** Two ranked lists taken one from each in turn, without repeats, at most `max`. */
+function interleave(a: readonly SearchResult[], b: readonly SearchResult[], max: number): SearchResult[] {
+  const out: SearchResult[] = []
+  const seen = new Set<number>()
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    for (const hit of [a[i], b[i]]) {
+      if (hit === undefined || seen.has(hit.chunk_id)) continue
+      if (out.length === max) return out
+      seen.add(hit.chunk_id)
+      out.push(hit)
+    }
+  }
+  return out
+}

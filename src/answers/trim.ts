@@ -1,0 +1,40 @@
+/**
+ * A long passage cut to the sentences that bear on a question, so a pack holds more passages in
+ * the same tokens. Pure functions.
+ */
+import { chatSpeaker } from './speakers.js'
+import { contentTerms } from './text.js'
+
+/** Below this many characters (about 40 tokens) a passage is kept whole: cutting it saves too little. */
+const LONG_PASSAGE = 160
+const GAP = '…'
+
+/** Pieces of one paragraph of prose, each a sentence with the space after it; joined they give the text back. */
+function pieces(text: string): string[] {
+  return text.split(/(?<=[.!?…])(?=\s+[\p{Lu}\p{N}"'“(])/u)
+}
+
+/**
+ * A passage of one paragraph, longer than LONG_PASSAGE, cut to its sentences that share a word
+ * with the question, each run of sentences left out marked `…`; its opening sentence is kept when
+ * none shares a word (a turn that answers a question asked before it). Null when it stays whole:
+ * short, of several lines (a list, a table, code), or with nothing worth cutting.
+ */
+export function trimToQuestion(text: string, terms: readonly string[]): string | null {
+  if (text.length <= LONG_PASSAGE || text.includes('\n') || terms.length === 0) return null
+  // A chat line's speaker is kept before whatever is cut, so the passage still says who spoke.
+  const label = chatSpeaker(text)?.label ?? ''
+  const parts = pieces(text.slice(label.length))
+  if (parts.length < 2) return null
+  const wanted = new Set(terms)
+  let keep = parts.map((part) => contentTerms(part).some((t) => wanted.has(t)))
+  if (!keep.some(Boolean)) keep = parts.map((_, i) => i === 0)
+  if (keep.every(Boolean)) return null
+  const segments: string[] = []
+  keep.forEach((kept, i) => {
+    if (kept) segments.push(parts[i]!.trim())
+    else if (i === 0 || keep[i - 1]) segments.push(GAP)
+  })
+  const out = `${label}${segments.join(' ')}`
+  return out.length < text.length ? out : null
+}

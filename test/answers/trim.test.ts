@@ -1,0 +1,41 @@
+import t from 'tap'
+import { buildContextPack } from '../../src/answers/index.js'
+import { contentTerms } from '../../src/answers/text.js'
+import { trimToQuestion } from '../../src/answers/trim.js'
+import { context, importAll } from '../search/helpers.js'
+import { engineTest } from '../helpers/engines.js'
+
+const LONG =
+  'Piet: Hey Odile, it has been a hectic week at the workshop with all the orders. The kayak I built last winter finally went on the water on Sunday. We paddled it down the river to the old mill and back. Anyway, how is your garden doing?'
+
+t.test('a long passage is cut to the sentences that share a word with the question', async (t) => {
+  t.equal(
+    trimToQuestion(LONG, contentTerms('Where did Piet paddle the kayak?')),
+    'Piet: … The kayak I built last winter finally went on the water on Sunday. We paddled it down the river to the old mill and back. …',
+    'the speaker kept, each run of sentences left out marked once',
+  )
+  t.equal(
+    trimToQuestion(LONG, contentTerms('What did Odile grow?')),
+    'Piet: Hey Odile, it has been a hectic week at the workshop with all the orders. …',
+    'a question whose words only its opening shares',
+  )
+  t.equal(trimToQuestion(LONG, contentTerms('Who bakes bread?')), 'Piet: Hey Odile, it has been a hectic week at the workshop with all the orders. …', 'no sentence shares a word: the opening stays')
+  t.equal(trimToQuestion('Piet: The kayak went on the water on Sunday. We paddled it to the mill.', contentTerms('kayak')), null, 'a short passage stays whole')
+  t.equal(trimToQuestion(`${LONG}\n- a list item about the kayak`, contentTerms('kayak')), null, 'several lines (a list, a table, code) stay whole')
+  t.equal(trimToQuestion(LONG, contentTerms('workshop kayak paddled river garden week')), null, 'nothing to cut')
+})
+
+engineTest(t, 'a long turn in a pack holds the sentences that bear on the question', async (t, { db }) => {
+  await importAll(
+    db,
+    [
+      { slug: 'chats/club/turn-1', content: `---\ntitle: Club chat, turn 1\ndate: 2023-07-03\n---\n${LONG}\n` },
+      { slug: 'chats/club/turn-2', content: '---\ntitle: Club chat, turn 2\ndate: 2023-07-03\n---\nOdile: What a trip! The kayak sounds lovely.\n' },
+    ],
+    null,
+  )
+  const pack = await buildContextPack({ search: context(db, undefined) }, 'Where did Piet paddle the kayak?', { budget: 500 })
+  const long = pack.items.find((i) => i.slug === 'chats/club/turn-1')
+  t.equal(long?.text, 'Piet: … The kayak I built last winter finally went on the water on Sunday. We paddled it down the river to the old mill and back. …')
+  t.equal(pack.items.find((i) => i.slug === 'chats/club/turn-2')?.text, 'Odile: What a trip! The kayak sounds lovely.', 'a short turn whole')
+})

@@ -27,7 +27,7 @@ function unnamed(tx: SqlExecutor, count: { statements: number }): SqlExecutor {
 engineTest(t, 'keyword rankings are the same whether their statements are kept prepared or not', async (t, { db }) => {
   const dir = mkdtempSync(join(tmpdir(), 'brain-named-'))
   try {
-    writeMarkdownCorpus(dir, 1500)
+    writeMarkdownCorpus(dir, 1000)
     await importFolder(db, dir, { strategy: 'markdown', sourceId: 'default', embedder: null })
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -5,10 +5,13 @@
  * Melanie!"); the two lists are merged turn by turn, so the lines about the facet asked reach the
  * pack beside those about the person.
  */
-import { query, type SearchDeps, type SearchResult } from '../search/index.js'
+import { MAX_LIMIT, query, type SearchDeps, type SearchResult } from '../search/index.js'
 import { chunksById, type ChunkRow } from './gather.js'
 import { chatSpeaker, speakersAsked } from './speakers.js'
 import { contentTerms } from './text.js'
+
+/** The second search reads this many times deeper, since only the named speakers' lines of it are kept. */
+const SPEAKER_DEPTH = 3
 
 interface Hits {
   hits: SearchResult[]
@@ -18,8 +21,8 @@ interface Hits {
 }
 
 export async function gatherHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits> {
-  const ask = async (text: string): Promise<{ hits: SearchResult[]; notice: string | null }> => {
-    const response = await query(search, asWords(text), { limit, ...(source !== null ? { sourceId: source } : {}) })
+  const ask = async (text: string, depth = limit): Promise<{ hits: SearchResult[]; notice: string | null }> => {
+    const response = await query(search, asWords(text), { limit: depth, ...(source !== null ? { sourceId: source } : {}) })
     return { hits: response.results.filter((r) => source === null || r.source_id === source), notice: response.notice }
   }
   const first = await ask(question)
@@ -31,14 +34,19 @@ export async function gatherHits(search: SearchDeps, question: string, limit: nu
   const named = speakersAsked(question, new Set(chunks.flatMap((c) => chatSpeaker(c.chunk_text)?.name ?? [])))
   const facet = withoutNames(question, named)
   if (named.size === 0 || contentTerms(facet).length === 0) return { hits: first.hits, chunks, notice: first.notice }
-  const hits = interleave(first.hits, (await ask(facet)).hits, limit)
+  const second = (await ask(facet, Math.min(MAX_LIMIT, limit * SPEAKER_DEPTH))).hits
   const have = new Set(chunks.map((c) => c.id))
   const more = await chunksById(
     search.db,
-    hits.map((h) => h.chunk_id).filter((id) => !have.has(id)),
+    second.map((h) => h.chunk_id).filter((id) => !have.has(id)),
     source,
   )
-  return { hits, chunks: [...chunks, ...more], notice: first.notice }
+  // Only the named speakers' own lines: the facet asked is theirs to tell.
+  const textOf = new Map([...chunks, ...more].map((c) => [c.id, c.chunk_text]))
+  const own = second.filter((h) => named.has(chatSpeaker(textOf.get(h.chunk_id) ?? '')?.name ?? ''))
+  const hits = interleave(first.hits, own, limit)
+  const kept = new Set(hits.map((h) => h.chunk_id))
+  return { hits, chunks: [...chunks, ...more.filter((c) => kept.has(c.id))], notice: first.notice }
 }
 
 /** Spelled as search syntax, a question's quotes and dashes would filter; it is asked as plain words. */

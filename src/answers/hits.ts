@@ -2,13 +2,21 @@
  * The search hits a context pack is built from. A question about one person of a chat ("What
  * does Melanie do to relax?") is asked twice: as written, and without the names of the speakers
  * it names, whose name otherwise ranks first every line that merely addresses them ("Thanks,
- * Melanie!"); the two lists are merged turn by turn, so the lines about the facet asked reach the
- * pack beside those about the person.
+ * Melanie!"). Of the second list only the named speakers' own lines are kept: what a person does
+ * or likes is told in their own lines, while the other speaker's lines on the same topic are
+ * mostly questions and replies about it. The two lists are merged, one hit of the question as
+ * written to two of those lines, so the lines about the facet asked reach the pack beside those
+ * the question's own words find (whose next turns the pack also reads).
  */
-import { query, type SearchDeps, type SearchResult } from '../search/index.js'
+import { MAX_LIMIT, query, type SearchDeps, type SearchResult } from '../search/index.js'
 import { chunksById, type ChunkRow } from './gather.js'
 import { chatSpeaker, speakersAsked } from './speakers.js'
 import { contentTerms } from './text.js'
+
+/** The second search reads this many times deeper, since only the named speakers' lines of it are kept. */
+const SPEAKER_DEPTH = 2
+/** The named speakers' lines merged after each hit of the question as written. */
+const SPEAKER_SHARE = 2
 
 interface Hits {
   hits: SearchResult[]
@@ -18,8 +26,8 @@ interface Hits {
 }
 
 export async function gatherHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits> {
-  const ask = async (text: string): Promise<{ hits: SearchResult[]; notice: string | null }> => {
-    const response = await query(search, asWords(text), { limit, ...(source !== null ? { sourceId: source } : {}) })
+  const ask = async (text: string, depth = limit): Promise<{ hits: SearchResult[]; notice: string | null }> => {
+    const response = await query(search, asWords(text), { limit: depth, ...(source !== null ? { sourceId: source } : {}) })
     return { hits: response.results.filter((r) => source === null || r.source_id === source), notice: response.notice }
   }
   const first = await ask(question)
@@ -31,14 +39,19 @@ export async function gatherHits(search: SearchDeps, question: string, limit: nu
   const named = speakersAsked(question, new Set(chunks.flatMap((c) => chatSpeaker(c.chunk_text)?.name ?? [])))
   const facet = withoutNames(question, named)
   if (named.size === 0 || contentTerms(facet).length === 0) return { hits: first.hits, chunks, notice: first.notice }
-  const hits = interleave(first.hits, (await ask(facet)).hits, limit)
+  const second = (await ask(facet, Math.min(MAX_LIMIT, limit * SPEAKER_DEPTH))).hits
   const have = new Set(chunks.map((c) => c.id))
   const more = await chunksById(
     search.db,
-    hits.map((h) => h.chunk_id).filter((id) => !have.has(id)),
+    second.map((h) => h.chunk_id).filter((id) => !have.has(id)),
     source,
   )
-  return { hits, chunks: [...chunks, ...more], notice: first.notice }
+  // Only the named speakers' own lines: the facet asked is theirs to tell.
+  const textOf = new Map([...chunks, ...more].map((c) => [c.id, c.chunk_text]))
+  const own = second.filter((h) => named.has(chatSpeaker(textOf.get(h.chunk_id) ?? '')?.name ?? ''))
+  const hits = interleave(first.hits, own, SPEAKER_SHARE, limit)
+  const kept = new Set(hits.map((h) => h.chunk_id))
+  return { hits, chunks: [...chunks, ...more.filter((c) => kept.has(c.id))], notice: first.notice }
 }
 
 /** Spelled as search syntax, a question's quotes and dashes would filter; it is asked as plain words. */
@@ -55,12 +68,12 @@ export function withoutNames(question: string, names: ReadonlySet<string>): stri
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-/** Two ranked lists taken one from each in turn, without repeats, at most `max`. */
-function interleave(a: readonly SearchResult[], b: readonly SearchResult[], max: number): SearchResult[] {
-  const out: SearchResult[] = []
+/** Two ranked lists merged, one of `a` then `share` of `b` in turn, without repeats, at most `max`. */
+export function interleave<T extends { chunk_id: number }>(a: readonly T[], b: readonly T[], share: number, max: number): T[] {
+  const out: T[] = []
   const seen = new Set<number>()
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    for (const hit of [a[i], b[i]]) {
+  for (let i = 0; i < Math.max(a.length, Math.ceil(b.length / share)); i++) {
+    for (const hit of [a[i], ...b.slice(i * share, (i + 1) * share)]) {
       if (hit === undefined || seen.has(hit.chunk_id)) continue
       if (out.length === max) return out
       seen.add(hit.chunk_id)

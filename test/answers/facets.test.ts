@@ -1,6 +1,6 @@
 import t from 'tap'
 import { buildContextPack } from '../../src/answers/index.js'
-import { withoutNames } from '../../src/answers/hits.js'
+import { interleave, withoutNames } from '../../src/answers/hits.js'
 import { chatSpeaker, speakersAsked } from '../../src/answers/speakers.js'
 import { query } from '../../src/search/index.js'
 import { bagOfWordsEmbedder, context, importAll } from '../search/helpers.js'
@@ -16,6 +16,14 @@ t.test('a chat line says who speaks, and a question which speakers it is about',
   t.same([...speakersAsked('where is the mill?', ['Piet'])], [])
   t.equal(withoutNames("What is Piet's favourite river, Piet?", new Set(['Piet'])), 'What is favourite river, ?')
   t.equal(withoutNames('Did Pieter call?', new Set(['Piet'])), 'Did Pieter call?', 'a longer name is another name')
+})
+
+t.test('two lists merged one of the first to two of the second, without repeats', async (t) => {
+  const hits = (...ids: number[]) => ids.map((chunk_id) => ({ chunk_id }))
+  const ids = (list: Array<{ chunk_id: number }>) => list.map((h) => h.chunk_id)
+  t.same(ids(interleave(hits(1, 2, 3), hits(11, 12, 2, 13), 2, 10)), [1, 11, 12, 2, 13, 3])
+  t.same(ids(interleave(hits(1, 2, 3), hits(11, 12, 13, 14), 2, 4)), [1, 11, 12, 2], 'at most the number asked')
+  t.same(ids(interleave(hits(1), hits(11, 12, 13, 14, 15), 2, 10)), [1, 11, 12, 13, 14, 15], 'the second list goes on when the first ends')
 })
 
 // A model that knows "unwind" and "relax" mean the same, as the shipped one roughly does.
@@ -48,5 +56,30 @@ engineTest(t, 'a question about one speaker also searches its facet without the 
   t.ok(
     pack.items.some((i) => i.slug.startsWith('chats/club/s1-')),
     'beside the lines about Piet',
+  )
+})
+
+// Twenty lines of the other speaker about unwinding, which say the question's word outright.
+const OTHERS = Array.from({ length: 20 }, (_, i) => ({
+  slug: `chats/club/s3-${i + 1}`,
+  content: `---\ntitle: Club chat, session 3, turn ${i + 1}\ndate: 2023-09-01\n---\nOdile: Puzzles are how I unwind, with tea, a blanket, the radio, the garden and the cat ${i + 1}.\n`,
+}))
+
+engineTest(t, "of the search without the name, only the named speaker's own lines are merged", async (t, { db }) => {
+  const model = embedder()
+  await importAll(db, [...PAGES, ...OTHERS], model)
+  const search = context(db, model)
+  const plain = await query(search, 'What does Piet do to unwind?', { limit: 30 })
+  t.notOk(
+    plain.results.some((r) => r.slug === 'chats/club/s2-1'),
+    "asked as written, Piet's line about unwinding is not among the first 30 hits",
+  )
+  const facet = await query(search, 'What does do to unwind?', { limit: 30 })
+  const at = facet.results.findIndex((r) => r.slug === 'chats/club/s2-1')
+  t.ok(at >= 15 || at < 0, `without the name, the other speaker's lines rank first (Piet's line at ${at})`)
+  const pack = await buildContextPack({ search }, 'What does Piet do to unwind?', { budget: 1000 })
+  t.ok(
+    pack.items.some((i) => i.slug === 'chats/club/s2-1'),
+    "Piet's own line about unwinding reaches the pack",
   )
 })

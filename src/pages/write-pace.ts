@@ -11,12 +11,12 @@ const CONTENDED_PART_MS = 50
  * size it is a few per cent of an import, and a command that comes out of the blue waits at most
  * this long before the writer notices it.
  */
-const CALM_PART_MS = 200
+const CALM_PART_MS = 400
 /** How long after another command last used the engine between two parts the parts stay small. */
 const CONTENDED_FOR_MS = 1000
 /** The weight of the first part, before any part has been timed. */
 const FIRST_PART_WEIGHT = 16
-/** A part is at most this many times the weight of the one before, so one cheap part does not make the next a long one. */
+/** A part is at most this many times the weight of the largest one timed, so cheap small parts do not make the next a long one. */
 const PART_GROWTH = 2
 /** A writer lets others in at most this long at a time, so a steady stream of other commands cannot stop an import. */
 const STAND_ASIDE_MAX_MS = 250
@@ -43,7 +43,7 @@ export class WritePace {
   private ms = 0
   private ww = 0
   private wms = 0
-  private lastWeight = 0
+  private largest = 0
   private waitedAt = Number.NEGATIVE_INFINITY
 
   constructor(private readonly db: Database) {}
@@ -53,16 +53,19 @@ export class WritePace {
     return !this.db.capabilities.parallelStatements
   }
 
-  /** How many of `weights` (the next pages' weights, in order) the next transaction takes: at least one. */
+  /** How many of `weights` (the rest of a batch's pages' weights, in order) the next transaction takes: at least one. */
   nextPart(weights: readonly number[]): number {
     if (!this.paced) return weights.length
     const target = performance.now() - this.waitedAt < CONTENDED_FOR_MS ? CONTENDED_PART_MS : CALM_PART_MS
     const cost = this.cost()
-    const limit = cost === null ? FIRST_PART_WEIGHT : Math.min((target - cost.fixed) / cost.perWeight, Math.max(this.lastWeight, FIRST_PART_WEIGHT) * PART_GROWTH)
+    const limit = cost === null ? FIRST_PART_WEIGHT : Math.min((target - cost.fixed) / cost.perWeight, Math.max(this.largest, FIRST_PART_WEIGHT) * PART_GROWTH)
+    // The rest cut into equal parts, rather than full parts and a small one left over that pays the fixed cost alone.
+    const rest = weights.reduce((sum, w) => sum + w, 0)
+    const share = rest / Math.max(1, Math.ceil(rest / Math.max(1, limit)))
     let total = 0
     let count = 0
     for (const weight of weights) {
-      if (count > 0 && total + weight > limit) break
+      if (count > 0 && total + weight / 2 > share) break
       total += weight
       count++
     }
@@ -71,7 +74,7 @@ export class WritePace {
 
   /** Told how long a transaction of this weight held the engine. */
   took(weight: number, ms: number): void {
-    this.lastWeight = weight
+    this.largest = Math.max(this.largest, weight)
     this.n = this.n * FORGET + 1
     this.w = this.w * FORGET + weight
     this.ms = this.ms * FORGET + ms

@@ -15,9 +15,9 @@ const CALM_PART_MS = 400
 /** How long after another command last used the engine between two parts the parts stay small. */
 const CONTENDED_FOR_MS = 1000
 /** The weight of the first part, before any part has been timed. */
-const FIRST_PART_WEIGHT = 16
+const FIRST_PART_WEIGHT = 64
 /** A part is at most this many times the weight of the largest one timed, so cheap small parts do not make the next a long one. */
-const PART_GROWTH = 2
+const PART_GROWTH = 4
 /** A writer lets others in at most this long at a time, so a steady stream of other commands cannot stop an import. */
 const STAND_ASIDE_MAX_MS = 250
 /** How much each timed part counts against the ones before it in the cost estimate. */

@@ -36,7 +36,7 @@ const FORGET = 0.8
  * and a re-run writes the rest once. A server runs other sessions beside the write, so there a
  * batch stays one transaction.
  */
-export class WritePace {
+class WritePace {
   // Exponentially weighted sums over timed parts: count, weight, ms, weight², weight·ms.
   private n = 0
   private w = 0

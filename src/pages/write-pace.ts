@@ -7,11 +7,12 @@ import type { Database } from '../db/index.js'
 const CONTENDED_PART_MS = 50
 /**
  * Engine time of a transaction while nothing else waits. Each transaction pays a fixed cost
- * (statement-level triggers, a few reads of settings, the commit) of some milliseconds: at this
- * size it is a few per cent of an import, and a command that comes out of the blue waits at most
- * this long before the writer notices it.
+ * (the statement-level triggers, which grow with the brain for code pages, a few reads of
+ * settings, the commit): a batch of notes stays one transaction, a batch of code files or a
+ * mailbox part a few, which costs a few per cent of an import; a command that comes out of the
+ * blue waits at most this long before the writer notices it.
  */
-const CALM_PART_MS = 400
+const CALM_PART_MS = 1000
 /** How long after another command last used the engine between two parts the parts stay small. */
 const CONTENDED_FOR_MS = 1000
 /** The weight of the first part, before any part has been timed. */

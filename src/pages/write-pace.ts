@@ -59,7 +59,10 @@ class WritePace {
     if (!this.paced) return weights.length
     const target = performance.now() - this.waitedAt < CONTENDED_FOR_MS ? CONTENDED_PART_MS : CALM_PART_MS
     const cost = this.cost()
-    const limit = cost === null ? FIRST_PART_WEIGHT : Math.min((target - cost.fixed) / cost.perWeight, Math.max(this.largest, FIRST_PART_WEIGHT) * PART_GROWTH)
+    // However large the fixed cost comes out, at least half the target goes to pages: parts of a
+    // page or two would pay it over and over and leave the import crawling behind other commands.
+    const room = cost === null ? 0 : Math.max(target - cost.fixed, target / 2)
+    const limit = cost === null ? FIRST_PART_WEIGHT : Math.min(room / cost.perWeight, Math.max(this.largest, FIRST_PART_WEIGHT) * PART_GROWTH)
     // The rest cut into equal parts, rather than full parts and a small one left over that pays the fixed cost alone.
     const rest = weights.reduce((sum, w) => sum + w, 0)
     const share = rest / Math.max(1, Math.ceil(rest / Math.max(1, limit)))

@@ -250,7 +250,14 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       ? startCallWatchdog({ limitMs: options.callLimitMs!, location: options.dataDir, diskDir: options.freeSpace?.dir ?? options.dataDir })
       : null
   const begin = watchdog ? () => watchdog.begin() : NOT_WATCHED
-  const onLive: Runner = (use) => instance.run((generation) => use(generation.pg))
+  // Every call waits its turn for the one engine; how many have begun tells a long writer whether
+  // another command used the engine while it let the thread go.
+  let begun = 0
+  const counted = <T>(call: () => Promise<T>): Promise<T> => {
+    begun++
+    return call()
+  }
+  const onLive: Runner = (use) => counted(() => instance.run((generation) => use(generation.pg)))
   // Named statements live in one engine instance; a reopened engine starts without any.
   const statements = new WeakMap<PGlite, PreparedStatements>()
   const statementsOf = (pg: PGlite): PreparedStatements => {
@@ -266,12 +273,14 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       // Checked at each write inside: a read-only transaction (search sets its timeouts in one)
       // works on a full disk, and a refused write rolls the whole transaction back.
       transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) =>
-        instance.run((generation) =>
-          generation.pg.transaction((tx) => {
-            const probe = () => tx.query('SELECT 1')
-            const prepared: PreparedRunner = (text, params) => generation.settle(statementsOf(generation.pg).query(text, params), probe)
-            return fn(executor((use) => generation.settle(use(tx), probe), beforeWrite, begin, prepared))
-          }),
+        counted(() =>
+          instance.run((generation) =>
+            generation.pg.transaction((tx) => {
+              const probe = () => tx.query('SELECT 1')
+              const prepared: PreparedRunner = (text, params) => generation.settle(statementsOf(generation.pg).query(text, params), probe)
+              return fn(executor((use) => generation.settle(use(tx), probe), beforeWrite, begin, prepared))
+            }),
+          ),
         ),
     }
   }
@@ -283,13 +292,16 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     // Every statement waits for an open transaction, so the copy made inside one sees no write
     // half done; the checkpoint leaves little WAL for the restored copy to replay.
     snapshotDataDir: (read) =>
-      instance.run((generation) =>
-        generation.pg.transaction(async (tx) => {
-          const value = await read(executor((use) => generation.settle(use(tx), () => tx.query('SELECT 1')), null, begin))
-          await tx.exec('CHECKPOINT')
-          return { read: value, dump: (await generation.pg.dumpDataDir('none')) as Blob }
-        }),
+      counted(() =>
+        instance.run((generation) =>
+          generation.pg.transaction(async (tx) => {
+            const value = await read(executor((use) => generation.settle(use(tx), () => tx.query('SELECT 1')), null, begin))
+            await tx.exec('CHECKPOINT')
+            return { read: value, dump: (await generation.pg.dumpDataDir('none')) as Blob }
+          }),
+        ),
       ),
+    callsBegun: () => begun,
     async listen(channel, onPayload) {
       const unsubscribe = await instance.listen(channel, onPayload)
       return async () => {

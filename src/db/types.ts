@@ -70,6 +70,12 @@ export interface Database extends SqlExecutor {
    * reserve.
    */
   checkRoom?: (extraBytes: number) => void
+  /**
+   * How many calls (statements, transactions) have begun on this database so far, where
+   * statements take turns on one engine: a long writer that sees the count grow while it lets the
+   * thread go knows another command is using the engine.
+   */
+  callsBegun?: () => number
 }
 
 /** PostgreSQL's write-ahead log grows a whole segment of this size at a time. */

@@ -11,17 +11,20 @@ import { addTagsOfNewPages, insertNewPages, type PageWrite } from './page-reposi
 import { analysePages, keepGivenVectors, type AnalysedPage, type BatchVectors, type PageVectors, type VectorAnalyser } from './search-vectors.js'
 import { normalizeSlug } from './slug.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
+import { writePaceOf } from './write-pace.js'
 
 /**
  * Bulk writes through the one import pipeline: the pages of a batch that do not exist yet are
- * written in one transaction with one statement per table (pages, tags, chunks, explicit links)
- * instead of one per page, so the statement overhead and the statement-level statistics
- * triggers are paid per batch. The result is the brain a page-at-a-time import leaves: a batch
- * holds notes or code, never both (a note cites only code written before it), and a page after
- * an entity page of its batch sees that entity's names, the pages before it do not. Everything
- * else goes through importPage one page at a time, exactly as a single write: pages that exist
- * (unchanged ones are skipped), a dry run, writes that embed, and any batch the database refuses
- * (each page then gets its own error). Results come back in input order.
+ * written with one statement per table (pages, tags, chunks, explicit links) instead of one per
+ * page, so the statement overhead and the statement-level statistics triggers are paid per batch,
+ * in one transaction, or on the embedded engine in parts of one transaction each, sized so that
+ * another command never waits long for the engine (write-pace.ts). The result is the brain a
+ * page-at-a-time import leaves: a batch holds notes or code, never both (a note cites only code
+ * written before it), and a page after an entity page of its batch sees that entity's names,
+ * the pages before it do not. Everything else goes through importPage one page at a time,
+ * exactly as a single write: pages that exist (unchanged ones are skipped), a dry run, writes
+ * that embed, and any batch the database refuses (each page then gets its own error). Results
+ * come back in input order.
  */
 
 export type BatchOutcome = { ok: true; result: ImportResult } | { ok: false; error: unknown }
@@ -179,7 +182,11 @@ interface WriteOptions extends ImportOptions {
 
 async function writeNewPages(db: Database, run: readonly Planned[], options: WriteOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
   const pages: NewPage[] = []
+  const pace = writePaceOf(db)
   for (const p of run) {
+    // Cutting hundreds of messages holds the thread too: where a command may be waiting for the
+    // engine, it gets a turn between two pages.
+    if (p.chunked === undefined && pace.paced && pages.length > 0) await new Promise<void>((resolve) => setImmediate(resolve))
     const chunked = p.chunked ?? (await chunkPlanned(p, options))
     if ('error' in chunked) outcomes[p.index] = { ok: false, error: chunked.error }
     else pages.push({ ...p, ...chunked })
@@ -207,9 +214,30 @@ async function chunkPlanned(p: Planned, options: ImportOptions): Promise<Chunked
   }
 }
 
+/** Writes a group in parts of one transaction each, as its WritePace cuts it. */
 async function writeGroup(db: Database, pages: readonly NewPage[], options: WriteOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
-  if (pages.length === 0) return
-  const written = await writePage(db, pages[0]!.sourceId, (tx) => insertNewPageBatch(tx, pages, options)).catch((error: unknown) => {
+  const pace = writePaceOf(db)
+  const weights = pages.map((p) => 1 + p.drafts.length)
+  for (let start = 0; start < pages.length;) {
+    const end = start + pace.nextPart(weights.slice(start))
+    await writePart(db, pages.slice(start, end), options, outcomes, single)
+    start = end
+    await pace.letOthersIn()
+  }
+}
+
+/** Writes pages in one transaction, or one by one if the database refuses it. */
+async function writePart(db: Database, pages: readonly NewPage[], options: WriteOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
+  const pace = writePaceOf(db)
+  const written = await writePage(db, pages[0]!.sourceId, async (tx) => {
+    const started = performance.now()
+    const ids = await insertNewPageBatch(tx, pages, options)
+    pace.took(
+      pages.reduce((sum, p) => sum + 1 + p.drafts.length, 0),
+      performance.now() - started,
+    )
+    return ids
+  }).catch((error: unknown) => {
     if (error instanceof DiskError) throw error
     return null
   })

@@ -55,8 +55,9 @@ const itemRange = (name: string, part: ExportPart, count: number): string =>
 /**
  * Imports a large export (a mailbox of 100,000 messages, a chat export of hundreds of megabytes)
  * in parts, in bounded memory: the file is read as a stream, cut into parts of whole items, and
- * each part is converted in the bounded worker and written in one transaction while the next is
- * read and converted (at most two parts in memory). A part that fails to convert is tried again
+ * each part is converted in the bounded worker and written (in one transaction, or on the
+ * embedded engine in shorter ones, see writePlannedPages) while the next is read and converted
+ * (at most two parts in memory). A part that fails to convert is tried again
  * item by item, so one bad message costs itself only.
  *
  * A re-run of the same bytes does nothing: the first page of the export is written last, so its
@@ -135,7 +136,7 @@ export async function importExportInParts(db: Database, input: StreamedInput, op
 
 /**
  * The pages of one part through the batch pipeline: those not stored yet are written together,
- * one statement per table in one transaction, so a part costs a few statements instead of ten per
+ * one statement per table per transaction, so a part costs a few statements instead of ten per
  * message; the others are compared, and written one by one, as writeDraft would. A page that
  * cannot be written stops the import, as it did written alone.
  */

@@ -8,9 +8,11 @@
  * on the finished brain, one after another, give the idle figures beside them.
  *
  * With `--mbox N` the folder holds one mailbox of N messages (bench/documents' generator) instead,
- * which the import reads and writes a part at a time.
+ * which the import reads and writes a part at a time. `--pause MS` spaces the searches further
+ * apart: a person's searches now and then, rather than an agent's in a row, which the import meets
+ * while it has had the engine to itself.
  *
- *   node dist/bench/import/search-during.js [pglite] [postgres] [--notes N | --mbox N]
+ *   node dist/bench/import/search-during.js [pglite] [postgres] [--notes N | --mbox N] [--pause MS]
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,7 +26,7 @@ import { writeMbox } from '../documents/corpus.js'
 import { writeMarkdownCorpus } from './corpus.js'
 
 const QUERIES = ['garden tomatoes', 'dovetail joint', 'typescript generics', 'exposure triangle', 'sourdough starter', 'monthly plan', 'climbing grades', 'schedule review']
-const PAUSE_MS = 20
+const DEFAULT_PAUSE_MS = 20
 
 /** The service's part this bench needs: one open brain that every command shares. */
 class OneBrainHost implements BrainHost {
@@ -58,7 +60,7 @@ interface Row {
   idle: number[]
 }
 
-async function measure(engine: BenchEngine, corpus: string, home: string): Promise<Row> {
+async function measure(engine: BenchEngine, corpus: string, home: string, pauseMs: number): Promise<Row> {
   const { db, close } = await openBenchDatabase(engine)
   try {
     const host = new OneBrainHost(db)
@@ -74,13 +76,13 @@ async function measure(engine: BenchEngine, corpus: string, home: string): Promi
     let done = false
     const started = performance.now()
     const importing = importFolder(db, corpus, { strategy: 'auto', sourceId: 'default', embedder: null }).finally(() => (done = true))
-    // Each search is due PAUSE_MS after the one before ends, and is timed from when it was due, not
+    // Each search is due pauseMs after the one before ends, and is timed from when it was due, not
     // from when the event loop got round to it: work that holds the thread (parsing a batch) delays
     // a search the service receives just as much.
     const during: number[] = []
     for (let i = 0; !done; i++) {
-      const due = performance.now() + PAUSE_MS
-      await sleep(PAUSE_MS)
+      const due = performance.now() + pauseMs
+      await sleep(pauseMs)
       if (done) break
       await search(i + 1)
       during.push(performance.now() - due)
@@ -100,15 +102,16 @@ async function main(): Promise<void> {
   const valueOf = (flag: string): number | null => (argv.includes(flag) ? Number(argv[argv.indexOf(flag) + 1]) : null)
   const messages = valueOf('--mbox')
   const notes = valueOf('--notes') ?? 5000
+  const pauseMs = valueOf('--pause') ?? DEFAULT_PAUSE_MS
   const corpus = mkdtempSync(join(tmpdir(), 'brain-bench-during-'))
   const home = mkdtempSync(join(tmpdir(), 'brain-bench-during-home-'))
   try {
     if (messages === null) writeMarkdownCorpus(corpus, notes)
     else writeMbox(corpus, messages)
     const rows: Row[] = []
-    for (const engine of enginesFromArgs(argv)) rows.push(await measure(engine, corpus, home))
+    for (const engine of enginesFromArgs(argv)) rows.push(await measure(engine, corpus, home, pauseMs))
     const what = messages === null ? `${notes.toLocaleString('en')} generated notes` : `a mailbox of ${messages.toLocaleString('en')} messages`
-    console.log(`${what}; a search every ${PAUSE_MS} ms after the one before, timed from when it was due`)
+    console.log(`${what}; a search every ${pauseMs} ms after the one before, timed from when it was due`)
     console.log('| engine | chunks | import s | searches during | during p50 / p95 / max ms | idle p50 / p95 ms |')
     console.log('|---|---|---|---|---|---|')
     for (const r of rows) {

@@ -7,9 +7,14 @@
  * mostly questions and replies about it. The two lists are merged, one hit of the question as
  * written to two of those lines, so the lines about the facet asked reach the pack beside those
  * the question's own words find (whose next turns the pack also reads).
+ *
+ * A question that names a period ("in January 2022", "on 8 May 2023") also ranks the chunks of
+ * the pages written in that period against it (searchPeriod), which the brain-wide search may
+ * rank far down when they share no word with the question; those are merged after each hit.
  */
-import { MAX_LIMIT, query, type SearchDeps, type SearchResult } from '../search/index.js'
+import { MAX_LIMIT, query, searchPeriod, type SearchDeps, type SearchResult } from '../search/index.js'
 import { chunksById, type ChunkRow } from './gather.js'
+import { periodIn } from './period.js'
 import { chatSpeaker, speakersAsked } from './speakers.js'
 import { contentTerms } from './text.js'
 
@@ -17,6 +22,8 @@ import { contentTerms } from './text.js'
 const SPEAKER_DEPTH = 2
 /** The named speakers' lines merged after each hit of the question as written. */
 const SPEAKER_SHARE = 2
+/** The period's chunks merged after each hit of the searches above. */
+const PERIOD_SHARE = 1
 
 interface Hits {
   hits: SearchResult[]
@@ -26,6 +33,24 @@ interface Hits {
 }
 
 export async function gatherHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits> {
+  const found = await searchHits(search, question, limit, source)
+  const period = periodIn(question)
+  if (period === null) return found
+  const dated = await searchPeriod(search, question, period, { limit, ...(source !== null ? { sourceId: source } : {}) })
+  if (dated.length === 0) return found
+  const have = new Set(found.chunks.map((c) => c.id))
+  const more = await chunksById(
+    search.db,
+    dated.map((h) => h.chunk_id).filter((id) => !have.has(id)),
+    source,
+  )
+  const hits = interleave(found.hits, dated, PERIOD_SHARE, limit)
+  const kept = new Set(hits.map((h) => h.chunk_id))
+  return { hits, chunks: [...found.chunks.filter((c) => kept.has(c.id)), ...more.filter((c) => kept.has(c.id))], notice: found.notice }
+}
+
+/** The hits of the question as written and, when it names chat speakers, of its facet. */
+async function searchHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits> {
   const ask = async (text: string, depth = limit): Promise<{ hits: SearchResult[]; notice: string | null }> => {
     const response = await query(search, asWords(text), { limit: depth, ...(source !== null ? { sourceId: source } : {}) })
     return { hits: response.results.filter((r) => source === null || r.source_id === source), notice: response.notice }

@@ -17,6 +17,8 @@ const DAY_MENTION = new RegExp(`(?<![\\p{L}\\p{N}])(?:${DAY}(?:\\s+of)?\\s+${MON
 /** "January 2022", "July, 2023". */
 const MONTH_MENTION = new RegExp(`(?<![\\p{L}\\p{N}])${MONTH},?\\s+${YEAR}(?!\\d)`, 'giu')
 const YEAR_MENTION = new RegExp(`(?<![\\p{L}\\p{N}])${YEAR}(?![\\p{L}\\p{N}])`, 'gu')
+/** The words that tie a date to the question ("in", "on", "between … and"). */
+const CONNECTORS = 'in|on|of|during|between|from|and|to|by|before|after|since|until|the'
 /** Two dates joined this way name the days from one to the other. */
 const RANGE = /(?<![\p{L}\p{N}])(?:between|from)(?![\p{L}\p{N}])/iu
 
@@ -67,6 +69,20 @@ export function periodIn(question: string): Period | null {
   if (years.length === 0) return null
   const spanYears = range && years.length > 1 ? years : [years[0]!]
   return { from: `${Math.min(...spanYears)}-01-01`, to: `${Math.max(...spanYears)}-12-31` }
+}
+
+/**
+ * The question without the dates it names (and the word that joins a range to them): ranked
+ * among the pages of that period, the dates say nothing, and to a model they read as a topic.
+ */
+export function withoutPeriod(question: string): string {
+  const marked = question.replace(DAY_MENTION, '\u0000').replace(MONTH_MENTION, '\u0000').replace(YEAR_MENTION, '\u0000')
+  return marked
+    .replace(new RegExp(`(?:(?<![\\p{L}\\p{N}])(?:${CONNECTORS})\\s+)+\\u0000`, 'giu'), ' ')
+    .replace(/\u0000/g, ' ')
+    .replace(/\s+([,.?!])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
 /** The first to the last of some ISO days. */

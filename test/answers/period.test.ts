@@ -1,7 +1,7 @@
 import t from 'tap'
 import { buildContextPack } from '../../src/answers/index.js'
 import { gatherHits } from '../../src/answers/hits.js'
-import { periodIn } from '../../src/answers/period.js'
+import { periodIn, withoutPeriod } from '../../src/answers/period.js'
 import { query, searchPeriod } from '../../src/search/index.js'
 import { bagOfWordsEmbedder, context, importAll } from '../search/helpers.js'
 import { engineTest } from '../helpers/engines.js'
@@ -21,6 +21,10 @@ t.test('a question names a month, a year, a day or the days between two dates', 
   t.equal(periodIn('When did Melanie go camping on June 3?'), null, 'nor a day without its year')
   t.equal(periodIn('May I see the 30 notes on the release?'), null)
   t.equal(periodIn('What is in room 2023b?'), null, 'a number inside a word is no year')
+  t.equal(withoutPeriod('What major achievement did Joanna accomplish in January 2022?'), 'What major achievement did Joanna accomplish?')
+  t.equal(withoutPeriod('Where was John between August 11 and August 15 2023?'), 'Where was John?')
+  t.equal(withoutPeriod('What did Gina find for her store on 1 February, 2023?'), 'What did Gina find for her store?')
+  t.equal(withoutPeriod('What did Tim say on 16 November, 2023 about his injury?'), 'What did Tim say about his injury?')
   t.same(periodIn('What happened on 31 February 2023?'), { from: '2023-02-01', to: '2023-02-28' }, 'a day the month does not have leaves its month')
 })
 
@@ -28,7 +32,7 @@ t.test('a question names a month, a year, a day or the days between two dates', 
 const PAGES = [
   ...Array.from({ length: 40 }, (_, i) => ({
     slug: `chats/writing/s${i + 2}`,
-    content: `---\ntitle: Writing chat ${i + 2}\ndate: 2022-0${3 + (i % 6)}-1${i % 10}\n---\nJoanna: Another achievement to accomplish at the studio, a major one, number ${i}.\n`,
+    content: `---\ntitle: Writing chat ${i + 2}\ndate: 2022-0${3 + (i % 6)}-1${i % 10}\n---\nAnother achievement accomplished at the studio, a major one, number ${i}.\n`,
   })),
   { slug: 'chats/writing/s1-a', content: '---\ntitle: Writing chat 1a\ndate: 2022-01-21\n---\nI finally finished my first full screenplay last Friday.\n' },
   { slug: 'chats/writing/s1-b', content: '---\ntitle: Writing chat 1b\ndate: 2022-01-21\n---\nNate: Nice, the weather was great for it too.\n' },
@@ -39,7 +43,7 @@ engineTest(t, 'a question naming a month finds a page of that month that shares 
   const model = bagOfWordsEmbedder('test-period')
   await importAll(db, PAGES, model)
   const search = context(db, model)
-  const question = 'What major achievement did Joanna accomplish in January 2022?'
+  const question = 'What major achievement was accomplished in January 2022?'
   const plain = await query(search, question, { limit: 30 })
   t.notOk(
     plain.results.some((r) => r.slug === 'chats/writing/s1-a'),
@@ -64,7 +68,7 @@ engineTest(t, 'a question that names no period gathers the hits of the search al
   const model = bagOfWordsEmbedder('test-period')
   await importAll(db, PAGES, model)
   const search = context(db, model)
-  const question = 'What major achievement did Joanna accomplish?'
+  const question = 'What major achievement was accomplished?'
   const plain = await query(search, question, { limit: 30 })
   const gathered = await gatherHits(search, question, 30, null)
   t.same(

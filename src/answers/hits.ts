@@ -23,7 +23,7 @@ const SPEAKER_DEPTH = 2
 /** The named speakers' lines merged after each hit of the question as written. */
 const SPEAKER_SHARE = 2
 /** The period's chunks merged after each hit of the searches above. */
-const PERIOD_SHARE = 1
+const PERIOD_SHARE = 2
 
 interface Hits {
   hits: SearchResult[]

@@ -81,3 +81,16 @@ engineTest(t, 'a question that names no period gathers the hits of the search al
     'the page sharing no word stays out',
   )
 })
+
+engineTest(t, "a period's pages are found through the index of their dates", async (t, { db }) => {
+  await importAll(db, PAGES, null)
+  // The condition searchPeriod writes; with sequential scans priced out the index must serve it.
+  const plan = await db.transaction(async (tx) => {
+    await tx.exec('SET LOCAL enable_seqscan = off')
+    const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN SELECT p.id FROM pages p WHERE p.frontmatter->>'date' ~ '^\\d{4}-\\d{2}-\\d{2}' AND left(p.frontmatter->>'date', 10) BETWEEN '2022-01-01' AND '2022-01-31'`,
+    )
+    return rows.map((r) => r['QUERY PLAN']).join('\n')
+  })
+  t.match(plan, /pages_written_on_idx/)
+})

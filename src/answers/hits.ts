@@ -7,9 +7,14 @@
  * mostly questions and replies about it. The two lists are merged, one hit of the question as
  * written to two of those lines, so the lines about the facet asked reach the pack beside those
  * the question's own words find (whose next turns the pack also reads).
+ *
+ * A question that names a period ("in January 2022", "on 8 May 2023") also ranks the chunks of
+ * the pages written in that period against it (searchPeriod), which the brain-wide search may
+ * rank far down when they share no word with the question; those are merged after each hit.
  */
-import { MAX_LIMIT, query, type SearchDeps, type SearchResult } from '../search/index.js'
+import { MAX_LIMIT, query, searchPeriod, type SearchDeps, type SearchResult } from '../search/index.js'
 import { chunksById, type ChunkRow } from './gather.js'
+import { periodIn, withoutPeriod } from './period.js'
 import { chatSpeaker, speakersAsked } from './speakers.js'
 import { contentTerms } from './text.js'
 
@@ -17,6 +22,8 @@ import { contentTerms } from './text.js'
 const SPEAKER_DEPTH = 2
 /** The named speakers' lines merged after each hit of the question as written. */
 const SPEAKER_SHARE = 2
+/** The period's chunks merged after each hit of the searches above. */
+const PERIOD_SHARE = 2
 
 interface Hits {
   hits: SearchResult[]
@@ -26,6 +33,31 @@ interface Hits {
 }
 
 export async function gatherHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits> {
+  const found = await searchHits(search, question, limit, source)
+  const period = periodIn(question)
+  if (period === null) return found
+  // Ranked without the dates (every page there has them) and, as the second search above, without
+  // the speakers' names, of whose own lines only are kept.
+  const bare = withoutPeriod(question)
+  const facet = withoutNames(bare, found.named)
+  const depth = found.named.size === 0 ? limit : Math.min(MAX_LIMIT, limit * SPEAKER_DEPTH)
+  const dated = await searchPeriod(search, contentTerms(facet).length > 0 ? facet : bare || question, period, { limit: depth, ...(source !== null ? { sourceId: source } : {}) })
+  if (dated.length === 0) return found
+  const have = new Set(found.chunks.map((c) => c.id))
+  const more = await chunksById(
+    search.db,
+    dated.map((h) => h.chunk_id).filter((id) => !have.has(id)),
+    source,
+  )
+  const textOf = new Map([...found.chunks, ...more].map((c) => [c.id, c.chunk_text]))
+  const own = found.named.size === 0 ? dated : dated.filter((h) => found.named.has(chatSpeaker(textOf.get(h.chunk_id) ?? '')?.name ?? ''))
+  const hits = interleave(found.hits, own, PERIOD_SHARE, limit)
+  const kept = new Set(hits.map((h) => h.chunk_id))
+  return { hits, chunks: [...found.chunks, ...more].filter((c) => kept.has(c.id)), notice: found.notice }
+}
+
+/** The hits of the question as written and, when it names chat speakers, of its facet. */
+async function searchHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits & { named: ReadonlySet<string> }> {
   const ask = async (text: string, depth = limit): Promise<{ hits: SearchResult[]; notice: string | null }> => {
     const response = await query(search, asWords(text), { limit: depth, ...(source !== null ? { sourceId: source } : {}) })
     return { hits: response.results.filter((r) => source === null || r.source_id === source), notice: response.notice }
@@ -38,7 +70,7 @@ export async function gatherHits(search: SearchDeps, question: string, limit: nu
   )
   const named = speakersAsked(question, new Set(chunks.flatMap((c) => chatSpeaker(c.chunk_text)?.name ?? [])))
   const facet = withoutNames(question, named)
-  if (named.size === 0 || contentTerms(facet).length === 0) return { hits: first.hits, chunks, notice: first.notice }
+  if (named.size === 0 || contentTerms(facet).length === 0) return { hits: first.hits, chunks, notice: first.notice, named }
   const second = (await ask(facet, Math.min(MAX_LIMIT, limit * SPEAKER_DEPTH))).hits
   const have = new Set(chunks.map((c) => c.id))
   const more = await chunksById(
@@ -51,7 +83,7 @@ export async function gatherHits(search: SearchDeps, question: string, limit: nu
   const own = second.filter((h) => named.has(chatSpeaker(textOf.get(h.chunk_id) ?? '')?.name ?? ''))
   const hits = interleave(first.hits, own, SPEAKER_SHARE, limit)
   const kept = new Set(hits.map((h) => h.chunk_id))
-  return { hits, chunks: [...chunks, ...more.filter((c) => kept.has(c.id))], notice: first.notice }
+  return { hits, chunks: [...chunks, ...more.filter((c) => kept.has(c.id))], notice: first.notice, named }
 }
 
 /** Spelled as search syntax, a question's quotes and dashes would filter; it is asked as plain words. */

@@ -217,25 +217,24 @@ async function chunkPlanned(p: Planned, options: ImportOptions): Promise<Chunked
 /** Writes a group in parts of one transaction each, as its WritePace cuts it. */
 async function writeGroup(db: Database, pages: readonly NewPage[], options: WriteOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
   const pace = writePaceOf(db)
+  // A page's weight in the pace's cost line: the page and its chunks.
   const weights = pages.map((p) => 1 + p.drafts.length)
   for (let start = 0; start < pages.length;) {
     const end = start + pace.nextPart(weights.slice(start))
-    await writePart(db, pages.slice(start, end), options, outcomes, single)
+    const weight = weights.slice(start, end).reduce((sum, w) => sum + w, 0)
+    await writePart(db, pages.slice(start, end), weight, options, outcomes, single)
     start = end
     await pace.letOthersIn()
   }
 }
 
-/** Writes pages in one transaction, or one by one if the database refuses it. */
-async function writePart(db: Database, pages: readonly NewPage[], options: WriteOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
+/** Writes pages in one transaction, or one by one if the database refuses it; `weight` is theirs in the pace. */
+async function writePart(db: Database, pages: readonly NewPage[], weight: number, options: WriteOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
   const pace = writePaceOf(db)
   const written = await writePage(db, pages[0]!.sourceId, async (tx) => {
     const started = performance.now()
     const ids = await insertNewPageBatch(tx, pages, options)
-    pace.took(
-      pages.reduce((sum, p) => sum + 1 + p.drafts.length, 0),
-      performance.now() - started,
-    )
+    pace.took(weight, performance.now() - started)
     return ids
   }).catch((error: unknown) => {
     if (error instanceof DiskError) throw error

@@ -1,7 +1,7 @@
 import type { SqlExecutor, SqlParam } from '../db/index.js'
 import { BM25_K1, bm25ScoreSql, prepareQuery, RARE_DF, UNION_BUDGET, type PreparedQuery } from './bm25.js'
 import type { SearchPlan } from './options.js'
-import { filterSql, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
+import { filterSql, lexemeShareSql, planParams, RESULT_COLUMNS_SQL, sourceFactorSql, type ResultRow } from './sql.js'
 import {
   firstPassLevels,
   hasPresence,
@@ -39,8 +39,7 @@ interface KeywordRequest {
 }
 
 /** Share of the query's lexemes ($16) present in the chunk's search_vector. */
-const COVERAGE_SQL = `(SELECT count(*) FROM unnest($16::text[]) AS l(lexeme)
-     WHERE c.search_vector @@ quote_literal(l.lexeme)::tsquery)::float8 / GREATEST(1, cardinality($16::text[])) AS coverage`
+const COVERAGE_SQL = `${lexemeShareSql('$16::text[]')} AS coverage`
 
 /**
  * Chunks ranked by BM25 (bm25.ts) times the source factor of their page. Per page, the inner

@@ -8,7 +8,7 @@
  */
 import { resolveEmbedder, mapRows, type SearchDeps } from './deps.js'
 import { planSearch } from './options.js'
-import { FILTER_SQL, RESULT_COLUMNS_SQL, planParams, sourceFactorSql, type ResultRow, withSearchTransaction } from './sql.js'
+import { FILTER_SQL, RESULT_COLUMNS_SQL, lexemeShareSql, planParams, sourceFactorSql, type ResultRow, withSearchTransaction } from './sql.js'
 import type { SearchOptions, SearchResult } from './types.js'
 import { embeddedChunks, embedQuery } from './vector.js'
 
@@ -46,7 +46,7 @@ export async function searchPeriod(deps: SearchDeps, question: string, period: P
        )
        SELECT CASE WHEN $10::vector IS NOT NULL AND c.model = $11::text AND c.embedding IS NOT NULL
                    THEN 1 - (c.embedding <=> $10::vector)
-                   ELSE (SELECT count(*) FROM unnest(a.lexemes) AS l WHERE c.search_vector @@ quote_literal(l)::tsquery)::float8 / GREATEST(1, cardinality(a.lexemes))
+                   ELSE ${lexemeShareSql('a.lexemes')}
               END * ${sourceFactorSql(plan.boosts.length)} AS score,
          ${RESULT_COLUMNS_SQL}
        FROM dated d JOIN pages p ON p.id = d.id JOIN content_chunks c ON c.page_id = p.id, asked a

@@ -49,6 +49,15 @@ export function filterSql(pageColumns: 'p' | 'c'): string {
 export const FILTER_SQL = filterSql('p')
 
 /** Columns a result row carries besides its score. */
+/**
+ * The share of `lexemes` (an SQL text[] expression) that chunk `c`'s search_vector holds: the
+ * coverage hybrid search weighs by, and how a period's chunks rank without a vector.
+ */
+export function lexemeShareSql(lexemes: string): string {
+  return `(SELECT count(*) FROM unnest(${lexemes}) AS l(lexeme)
+     WHERE c.search_vector @@ quote_literal(l.lexeme)::tsquery)::float8 / GREATEST(1, cardinality(${lexemes}))`
+}
+
 export const RESULT_COLUMNS_SQL = `p.slug, p.source_id, p.title, p.type, p.page_kind, p.updated_at,
   c.id AS chunk_id, c.chunk_index, c.chunk_text, c.chunk_source, c.language, c.symbol_name,
   c.symbol_name_qualified, c.symbol_type, c.start_line, c.end_line`

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { packageRoot } from '../util/package-root.js'
 import { loadMigrations, migrate, type Migration } from './migrate.js'
+import { trimArchiveWal } from './template-wal.js'
 
 /**
  * A new embedded brain starts from a pre-migrated empty database instead of creating one from
@@ -70,7 +71,13 @@ export async function buildEmptyTemplate(): Promise<{ bytes: number; path: strin
       await memory.exec(`ALTER DATABASE ${name} IS_TEMPLATE false`)
       await memory.exec(`DROP DATABASE ${name}`)
     }
-    dump = await memory.dumpDataDir!()
+    // The log so far goes to a segment of its own that the checkpoint leaves behind, so the
+    // snapshot keeps only the checkpoint's few bytes of log (trimArchiveWal).
+    await memory.query('SELECT pg_switch_wal()')
+    await memory.query('CHECKPOINT')
+    const { rows } = await memory.query<{ name: string }>('SELECT pg_walfile_name(pg_current_wal_lsn()) AS name')
+    const dumped = new Uint8Array(await (await memory.dumpDataDir!()).arrayBuffer())
+    dump = new Blob([trimArchiveWal(dumped, rows[0]!.name)])
   } finally {
     await memory.close()
   }

@@ -6,6 +6,7 @@ import { migrate } from '../../src/db/migrate.js'
 import { openDatabase } from '../../src/db/open.js'
 import { openPglite } from '../../src/db/pglite-driver.js'
 import { buildEmptyTemplate, emptyTemplateDirectory, readEmptyTemplate } from '../../src/db/template.js'
+import { trimArchiveWal } from '../../src/db/template-wal.js'
 import type { SqlExecutor } from '../../src/db/types.js'
 
 /** Everything a schema is made of, as text, in a stable order. */
@@ -48,4 +49,34 @@ t.test('a brain started from the snapshot has the schema of one made from nothin
     ['postgres'],
     'the copy holds only the database a brain opens',
   )
+})
+
+t.test('the snapshot keeps only the log it needs, and a brain from it writes on past it', async (t) => {
+  const template = readEmptyTemplate() ?? ((await buildEmptyTemplate()) && readEmptyTemplate())
+  if (template === null) throw new Error('no snapshot')
+  // One WAL segment alone is 16 MiB; the schema itself is far less.
+  t.ok(template.size < 16 * 1024 * 1024, `the unpacked snapshot is ${template.size} bytes, less than one whole WAL segment`)
+
+  const first = await openPglite({ dataDir: 'memory', memory: true, template })
+  await first.query('CREATE TABLE kept (n int, t text)')
+  await first.query(`INSERT INTO kept SELECT g, repeat('x', 200) FROM generate_series(1, 2000) g`)
+  // Past the end of the segment the snapshot cut short, into one the server makes itself.
+  await first.query('SELECT pg_switch_wal()')
+  await first.query(`INSERT INTO kept SELECT g, repeat('y', 200) FROM generate_series(2001, 3000) g`)
+  await first.query('CHECKPOINT')
+  const dump = await first.dumpDataDir!()
+  await first.close()
+
+  const again = await openPglite({ dataDir: 'memory', memory: true, template: dump })
+  t.teardown(() => again.close())
+  const { rows } = await again.query<{ n: number; y: number }>(`SELECT count(*)::int AS n, count(*) FILTER (WHERE t LIKE 'y%')::int AS y FROM kept`)
+  t.same(rows[0], { n: 3000, y: 1000 }, 'every row written before and after the switch is read back from a new start')
+})
+
+t.test('an archive the trim cannot read, or without the segment in use, is left as it is', (t) => {
+  const garbage = new Uint8Array([1, 2, 3])
+  t.equal(trimArchiveWal(garbage, '000000010000000000000002'), garbage, 'not a tar archive')
+  const empty = new Uint8Array(1024)
+  t.equal(trimArchiveWal(empty, '000000010000000000000002'), empty, 'no segment named as in use: nothing is dropped')
+  t.end()
 })

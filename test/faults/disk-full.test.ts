@@ -37,7 +37,7 @@ function notes(count: number): string {
 }
 
 t.test('a full disk: clear errors, a responsive service, nothing lost', { skip: process.getuid?.() !== 0 ? 'needs root to mount a tmpfs' : false }, async (t) => {
-  const tiny = mountTmpfs(t, 20)
+  const tiny = mountTmpfs(t, 8)
   const disk = mountTmpfs(t, 90)
   if (tiny === null || disk === null) return void t.plan(0, 'a tmpfs cannot be mounted on this machine')
   const init = await runBrain(['init', '--json'], { BRAIN_HOME: join(tiny, 'home') })

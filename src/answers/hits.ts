@@ -10,11 +10,13 @@
  *
  * A question that names a period ("in January 2022", "on 8 May 2023") also ranks the chunks of
  * the pages written in that period against it (searchPeriod), which the brain-wide search may
- * rank far down when they share no word with the question; those are merged after each hit.
+ * rank far down when they share no word with the question; those are merged after each hit. A
+ * month or day named without its year ("in May") is the most recent one at or before the latest
+ * dated page of the source asked, and a period of days is read a week past its end.
  */
-import { MAX_LIMIT, query, searchPeriod, type SearchDeps, type SearchResult } from '../search/index.js'
+import { MAX_LIMIT, latestDatedDay, query, searchPeriod, type PeriodBounds, type SearchDeps, type SearchResult } from '../search/index.js'
 import { chunksById, type ChunkRow } from './gather.js'
-import { periodIn, withoutPeriod } from './period.js'
+import { namesUndatedPeriod, periodIn, withoutPeriod } from './period.js'
 import { chatSpeaker, speakersAsked } from './speakers.js'
 import { contentTerms } from './text.js'
 
@@ -24,6 +26,15 @@ const SPEAKER_DEPTH = 2
 const SPEAKER_SHARE = 2
 /** The period's chunks merged after each hit of the searches above. */
 const PERIOD_SHARE = 2
+/**
+ * A period of days ("between August 11 and August 15") is read this many days past its end:
+ * people tell of an event in the days after it ("we got back from the lake on Sunday"), and a
+ * week holds the next telling of most. A month or a year holds its own tellings, and the week
+ * after it mostly tells of the next month's.
+ */
+const TOLD_AFTER_DAYS = 7
+/** A period shorter than this many days is one of days. */
+const MONTH_DAYS = 28
 
 interface Hits {
   hits: SearchResult[]
@@ -34,8 +45,9 @@ interface Hits {
 
 export async function gatherHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits> {
   const found = await searchHits(search, question, limit, source)
-  const period = periodIn(question)
-  if (period === null) return found
+  const named = await askedPeriod(search, question, source)
+  if (named === null) return found
+  const period = daysBetween(named.from, named.to) < MONTH_DAYS ? { from: named.from, to: addDays(named.to, TOLD_AFTER_DAYS) } : named
   // Ranked without the dates (every page there has them) and, as the second search above, without
   // the speakers' names, of whose own lines only are kept.
   const bare = withoutPeriod(question)
@@ -54,6 +66,21 @@ export async function gatherHits(search: SearchDeps, question: string, limit: nu
   const hits = interleave(found.hits, own, PERIOD_SHARE, limit)
   const kept = new Set(hits.map((h) => h.chunk_id))
   return { hits, chunks: [...found.chunks, ...more].filter((c) => kept.has(c.id)), notice: found.notice }
+}
+
+/** The period the question names, a month or day without its year counted back from the source's latest dated page. */
+async function askedPeriod(search: SearchDeps, question: string, source: string | null): Promise<PeriodBounds | null> {
+  if (!namesUndatedPeriod(question)) return periodIn(question)
+  const latest = await latestDatedDay(search, source)
+  return latest === null ? null : periodIn(question, latest)
+}
+
+const daysBetween = (from: string, to: string): number => (Date.parse(to) - Date.parse(from)) / 86_400_000
+
+function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`)
+  date.setUTCDate(date.getUTCDate() + days)
+  return date.toISOString().slice(0, 10)
 }
 
 /** The hits of the question as written and, when it names chat speakers, of its facet. */

@@ -73,12 +73,20 @@ export async function buildContextPack(deps: PackDeps, question: string, options
     return chunk && page ? [{ page: page.id, candidate: hitCandidate(hit, rank, past ? chunk.chunk_text : currentText(hit, chunk.chunk_text), page, terms) }] : []
   })
   const firstPages = hitPageIds.slice(0, PAGES_WITH_ADJACENT).flatMap((id) => pages.get(id) ?? [])
-  const adjacent = (await adjacentPages(db, firstPages, source)).filter((page) => !pages.has(page.id))
+  const besideScore = (page: { beside: number }): number => Math.max(0, ...hitCandidates.filter((h) => h.page === page.beside).map((h) => h.candidate.score)) * ADJACENT_SHARE
+  const allAdjacent = await adjacentPages(db, firstPages, source)
+  const adjacent = allAdjacent.filter((page) => !pages.has(page.id))
+  // A hit page next to one of the first hits ranks at least as that adjacent page would: the turn
+  // around a good hit keeps its place though the search ranked it far down on its own.
+  for (const page of allAdjacent.filter((p) => pages.has(p.id))) {
+    const best = hitCandidates.find((h) => h.page === page.id)
+    if (best !== undefined) best.candidate.score = Math.max(best.candidate.score, besideScore(page))
+  }
 
   const candidates: Candidate[] = [
     ...definitions.map(definitionCandidate),
     ...hitCandidates.map((h) => h.candidate),
-    ...adjacent.flatMap((page) => adjacentCandidates(page, Math.max(0, ...hitCandidates.filter((h) => h.page === page.beside).map((h) => h.candidate.score)) * ADJACENT_SHARE, terms)),
+    ...adjacent.flatMap((page) => adjacentCandidates(page, besideScore(page), terms)),
     ...hitPageIds.slice(0, PAGES_WITH_NEIGHBOURS).flatMap((id, rank) => summaryCandidates(pages.get(id), 0.5 - rank * 0.05, 'summary', terms)),
     ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms, past),
     ...neighbours.flatMap((page) => summaryCandidates(page, 0.25, 'neighbour', terms)),

@@ -5,7 +5,7 @@
  */
 export { search, query, vectorSearch, searchKeywordChunks } from './api.js'
 export { searchDeps, type SearchDeps } from './deps.js'
-export { searchPeriod, PERIOD_MAX_PAGES, type PeriodBounds } from './period.js'
+export { latestDatedDay, searchPeriod, PERIOD_MAX_PAGES, type PeriodBounds } from './period.js'
 /** The names `brain/search` was published with, kept for the programs that import them. */
 export { searchDeps as searchContext, type SearchDeps as SearchContext } from './deps.js'
 export type { SearchOptions, SearchResult, SearchResponse, SearchMode, KeywordOnlyReason } from './types.js'

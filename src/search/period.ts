@@ -73,3 +73,12 @@ async function questionVector(deps: SearchDeps, question: string): Promise<{ lit
     return null
   }
 }
+
+/**
+ * The latest day (ISO) of the pages with a front matter date, of one source or all: the day a
+ * month named without its year ("in May") is counted back from.
+ */
+export async function latestDatedDay(deps: Pick<SearchDeps, 'db'>, sourceId: string | null = null): Promise<string | null> {
+  const { rows } = await deps.db.query<{ day: string | null }>(`SELECT max(${WRITTEN_ON}) AS day FROM pages p WHERE ${HAS_ISO_DATE} AND ($1::text IS NULL OR p.source_id = $1::text)`, [sourceId])
+  return rows[0]?.day ?? null
+}

@@ -85,3 +85,26 @@ engineTest(t, 'with vectors the pack finds a turn that shares no word with the q
   )
   t.match(keywordOnly.notice, /keyword-only/)
 })
+
+engineTest(t, 'a turn next to the first hit keeps its place though the search ranks it far down', async (t, { db }) => {
+  const letters = 'abcdefghijklmnopqrstuvwxyz'
+  await seed(db, [
+    turn(2, 'Odile: How was your camping trip with the scouts? Where did you pitch the tents?'),
+    turn(3, 'Piet: Up by the lake in the hills, three nights of rain on the tents.'),
+    // Pages that share more of the question's words than the answering turn does.
+    ...Array.from({ length: 28 }, (_, i) => ({
+      slug: `notes/gear-${letters[i % 26]}${letters[Math.floor(i / 26)]}`,
+      content: `---\ntitle: Gear list\n---\nTents for the camping trip, list ${letters[i % 26]}: poles, pegs and tents.\n`,
+    })),
+  ])
+  const search = context(db, undefined)
+  const question = 'Where did the scouts pitch their tents on the camping trip?'
+  const pack = await buildContextPack({ search }, question, { budget: 500 })
+  t.equal(pack.items[0]?.slug, 'chats/garden-club/turn-2', 'the turn that shares the words leads')
+  const answer = pack.items.find((i) => i.slug === 'chats/garden-club/turn-3')
+  t.ok(answer, 'the answering turn, itself a hit ranked below the gear lists, is in the pack')
+  t.ok(
+    pack.items.some((i) => i.slug.startsWith('notes/gear-')),
+    'beside the gear lists that outrank it on its own',
+  )
+})

@@ -4,17 +4,19 @@
  * (src/, workers/, supervisor/, test/, bench/, migrations/) imported as code. Corpus 3: a generated
  * mixed-language tree (twelve languages, 50 files each).
  *
- *   node dist/bench/import/run.js [pglite] [postgres] [--corpus markdown|source|mixed]… [--notes N] [--per-language N]
+ *   node dist/bench/import/run.js [pglite] [postgres] [--corpus markdown|source|mixed]… [--notes N] [--per-language N] [--dir PATH]…
  *
  * `--corpus` picks corpora (default all three), `--notes` the markdown notes (default 2,000) and
  * `--per-language` the generated files per language (default 50; 334 makes a 4,008-file tree).
+ * `--dir` imports a folder on disk as code (a real repository, read in place, never written to);
+ * given alone it replaces the default corpora.
  * Each row also gives the process's peak resident memory so far, and the CPU time of the main
  * thread and of the whole process (worker threads included; the server's own CPU is not counted).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { resourceUsage } from 'node:process'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { importFolder } from '../../src/intake/import/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { enginesFromArgs, openBenchDatabase, stopBenchCluster, type BenchEngine } from '../lib/engines.js'
@@ -57,12 +59,14 @@ interface Options {
   corpora: Corpus[]
   notes: number
   perLanguage: number
+  dirs: string[]
 }
 
 function parseOptions(argv: string[]): Options {
   const corpora: Corpus[] = []
   let notes = 2000
   let perLanguage = 50
+  const dirs: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '--corpus') {
@@ -71,8 +75,14 @@ function parseOptions(argv: string[]): Options {
       corpora.push(value)
     } else if (arg === '--notes') notes = Number(argv[++i])
     else if (arg === '--per-language') perLanguage = Number(argv[++i])
+    else if (arg === '--dir') {
+      const value = argv[++i]
+      if (value === undefined || !existsSync(value)) throw new Error('--dir takes the path of a folder')
+      dirs.push(value)
+    }
   }
-  return { engines: enginesFromArgs(argv), corpora: corpora.length > 0 ? corpora : ['markdown', 'source', 'mixed'], notes, perLanguage }
+  const defaults: Corpus[] = dirs.length > 0 ? [] : ['markdown', 'source', 'mixed']
+  return { engines: enginesFromArgs(argv), corpora: corpora.length > 0 ? corpora : defaults, notes, perLanguage, dirs }
 }
 
 async function measure(engine: BenchEngine, corpus: string, root: string, strategy: 'markdown' | 'code'): Promise<Row> {
@@ -103,7 +113,7 @@ function sourceTreeCopy(): string {
 }
 
 async function main(): Promise<void> {
-  const { engines, corpora, notes: noteCount, perLanguage } = parseOptions(process.argv.slice(2))
+  const { engines, corpora, notes: noteCount, perLanguage, dirs } = parseOptions(process.argv.slice(2))
   const folders: string[] = []
   const made: Array<{ label: string; root: string; strategy: 'markdown' | 'code' }> = []
   try {
@@ -124,6 +134,7 @@ async function main(): Promise<void> {
         made.push({ label: 'code: generated tree, 12 languages', root, strategy: 'code' })
       }
     }
+    for (const dir of dirs) made.push({ label: `code: ${resolve(dir)}`, root: dir, strategy: 'code' })
     const rows: Row[] = []
     for (const engine of engines) for (const m of made) rows.push(await measure(engine, m.label, m.root, m.strategy))
     console.log('| engine | corpus | files | chunks | seconds | files/s | chunks/s | failed | peak RSS MiB | main-thread CPU s | process CPU s |')

@@ -156,21 +156,34 @@ export async function replacePageCodeGraph(tx: SqlExecutor, pageId: number, sour
   )
 }
 
+/** A chunk of a new page as its insert returned it. */
+interface NewChunkRow {
+  id: number
+  pageId: number
+  chunkIndex: number
+  startLine: number | null
+}
+
 /**
  * The definitions and outgoing edges of code pages written by one bulk import batch, in one
  * statement: what replacePageCodeGraph writes for each new page, in the same order (page by page,
  * each page's rows as given), so that a batch of a hundred files costs one statement, not one each.
+ * The pages' chunks come from their insert: looked up in content_chunks, the embedded engine
+ * (never analysed while an import runs) planned a scan of the whole table per batch, a cost that
+ * grew with every file imported.
  */
-export async function insertCodeGraphsOfNewPages(tx: SqlExecutor, pages: ReadonlyArray<{ pageId: number; sourceId: string; graph: PageCodeGraph }>): Promise<void> {
+export async function insertCodeGraphsOfNewPages(tx: SqlExecutor, pages: ReadonlyArray<{ pageId: number; sourceId: string; graph: PageCodeGraph }>, chunks: readonly NewChunkRow[]): Promise<void> {
   const withRows = pages.filter((p) => p.graph.edges.length > 0 || p.graph.symbols.length > 0)
   if (withRows.length === 0) return
+  const pageIds = new Set(withRows.map((p) => p.pageId))
+  const theirs = chunks.filter((c) => pageIds.has(c.pageId))
   const edges = withRows.flatMap((p) => p.graph.edges.map((e) => ({ p: p.pageId, f: e.fromIndex, fs: e.fromSymbol, t: e.toIndex, q: e.target, n: e.name, k: e.edgeType }))).map((e, o) => ({ ...e, o }))
   const symbols = withRows
     .flatMap((p) => p.graph.symbols.map((s) => ({ p: p.pageId, i: s.chunkIndex, n: s.name, q: s.qualified, t: s.symbolType, a: s.startLine, b: s.endLine })))
     .map((s, o) => ({ ...s, o }))
   await tx.query(
     `WITH pg AS (SELECT * FROM unnest($1::bigint[], $4::text[]) AS pg(page_id, source_id)),
-          chunks AS (SELECT id, page_id, chunk_index, start_line FROM content_chunks WHERE page_id IN (SELECT page_id FROM pg)),
+          chunks AS (SELECT * FROM unnest($5::bigint[], $6::bigint[], $7::int[], $8::int[]) AS c(id, page_id, chunk_index, start_line)),
           sym AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(p bigint, i int, n text, q text, t text, a int, b int, o int)),
           syms AS (INSERT INTO code_symbols (page_id, chunk_id, name, qualified, symbol_type, start_line, end_line)
                    SELECT sym.p, c.id, sym.n, sym.q, sym.t, sym.a, sym.b FROM sym JOIN chunks c ON c.page_id = sym.p AND c.chunk_index = sym.i ORDER BY sym.o),
@@ -186,6 +199,15 @@ export async function insertCodeGraphsOfNewPages(tx: SqlExecutor, pages: Readonl
                 SELECT from_id, to_id, q, k, source_id, fs, slug, line FROM resolved WHERE to_id IS NOT NULL ORDER BY o ON CONFLICT DO NOTHING)
      INSERT INTO code_edges_symbol (from_chunk_id, to_symbol_qualified, to_symbol_name, edge_type, source_id, from_symbol, from_slug, from_line)
      SELECT from_id, q, n, k, source_id, fs, slug, line FROM resolved ORDER BY o ON CONFLICT DO NOTHING`,
-    [withRows.map((p) => p.pageId), JSON.stringify(edges), JSON.stringify(symbols), withRows.map((p) => p.sourceId)],
+    [
+      withRows.map((p) => p.pageId),
+      JSON.stringify(edges),
+      JSON.stringify(symbols),
+      withRows.map((p) => p.sourceId),
+      theirs.map((c) => String(c.id)),
+      theirs.map((c) => String(c.pageId)),
+      theirs.map((c) => c.chunkIndex),
+      theirs.map((c) => c.startLine),
+    ],
   )
 }

@@ -87,21 +87,30 @@ export async function upsertChunks(db: SqlExecutor, pageId: number, chunks: read
   return { written, needEmbedding, removed: removed.rowCount }
 }
 
+/** A chunk row as written: what the code graph of its page joins on. */
+interface WrittenChunk {
+  id: number
+  pageId: number
+  chunkIndex: number
+  startLine: number | null
+}
+
 /**
  * The chunks of pages that had none before (a bulk import), in one statement, in the order given.
  * A page's `vectors` (search-vectors.ts), one per chunk, are stored as insertNewPages stores a
- * page's own.
+ * page's own. Returns the rows written, so the statements after it need not look them up in a
+ * table that grows with the brain.
  */
 export async function insertChunksOfNewPages(
   db: SqlExecutor,
   pages: ReadonlyArray<{ pageId: number; chunks: readonly ChunkDraft[]; vectors?: ReadonlyArray<{ vector: string; length: number }> }>,
   config?: string,
-): Promise<void> {
+): Promise<WrittenChunk[]> {
   const payload = pages
     .flatMap((p) => p.chunks.map((c, i) => ({ ...chunkRow(c), page_id: p.pageId, search_vector: p.vectors?.[i]?.vector ?? null, search_length: p.vectors?.[i]?.length ?? null })))
     .map((row, ord) => ({ ...row, ord }))
-  if (payload.length === 0) return
-  await db.query(
+  if (payload.length === 0) return []
+  const { rows } = await db.query<{ id: number; page_id: number; chunk_index: number; start_line: number | null }>(
     `INSERT INTO content_chunks (page_id, chunk_index, chunk_text, chunk_source, token_count, language, symbol_name,
         symbol_type, start_line, end_line, parent_symbol_path, doc_comment, symbol_name_qualified, search_vector, search_length)
      SELECT x.page_id, x.chunk_index, x.chunk_text, x.chunk_source, x.token_count, x.language, x.symbol_name, x.symbol_type,
@@ -111,9 +120,11 @@ export async function insertChunksOfNewPages(
         language text, symbol_name text, symbol_type text, start_line int, end_line int, parent_symbol_path text[],
         doc_comment text, symbol_name_qualified text, ord bigint, search_vector text, search_length int)
      CROSS JOIN (SELECT $2::regconfig = brain_search_language() AS same) AS g
-     ORDER BY x.ord`,
+     ORDER BY x.ord
+     RETURNING id, page_id, chunk_index, start_line`,
     [JSON.stringify(payload), config ?? null],
   )
+  return rows.map((r) => ({ id: Number(r.id), pageId: Number(r.page_id), chunkIndex: r.chunk_index, startLine: r.start_line }))
 }
 
 interface ChunkRow {

@@ -276,7 +276,7 @@ async function insertNewPageBatch(tx: SqlExecutor, pages: readonly NewPage[], op
     tx,
     pages.map((p, i) => ({ pageId: ids[i]!, tags: p.page.tags })),
   )
-  await insertChunksOfNewPages(
+  const chunkRows = await insertChunksOfNewPages(
     tx,
     pages.map((p, i) => ({ pageId: ids[i]!, chunks: p.drafts, vectors: given[i]?.chunks })),
     config,
@@ -289,7 +289,7 @@ async function insertNewPageBatch(tx: SqlExecutor, pages: readonly NewPage[], op
     if (p.input.kind === 'code') code.push({ pageId: page.id, sourceId: p.sourceId, graph: p.codeGraph })
     else markdown.push({ page, type: p.page.type, text: { ...p.page, content: p.input.content } })
   }
-  await insertCodeGraphsOfNewPages(tx, code)
+  await insertCodeGraphsOfNewPages(tx, code, chunkRows)
   if (markdown.length > 0) await linkNewMarkdownPages(tx, markdown, { derived: options.autoLink !== false, settings })
   return ids
 }

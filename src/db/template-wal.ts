@@ -77,11 +77,5 @@ export function trimArchiveWal(tar: Uint8Array, current: string): Uint8Array {
     if (pad > 0) parts.push(new Uint8Array(pad))
   }
   parts.push(new Uint8Array(2 * BLOCK))
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let offset = 0
-  for (const p of parts) {
-    out.set(p, offset)
-    offset += p.length
-  }
-  return out
+  return Buffer.concat(parts)
 }

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { servicePaths } from '../../src/service/paths.js'
-import { cliBrain, runBrain, servicePid, spawnBrain, stopPid, stopService, type CliBrain } from '../helpers/cli.js'
+import { cliBrain, runBrain, servicePid, spawnBrain, stopService, type CliBrain } from '../helpers/cli.js'
+import { stopChild } from '../helpers/processes.js'
 import { ENGINES } from '../helpers/engines.js'
 
 /** A slow machine's first hook starts the service; the default wait is for a warm one. */
@@ -49,7 +50,7 @@ for (const engine of ENGINES) {
       const worker = spawnBrain(['jobs', 'work'], { ...brain.env, BRAIN_NO_SERVICE: '1' })
       worker.stdout.resume()
       worker.stderr.resume()
-      t.teardown(() => stopPid(worker.pid!))
+      t.teardown(() => stopChild(worker))
     }
     const put = await brain.run(['put', 'people/tobiah-marsh'], { input: '---\ntype: person\naliases: [Toby]\n---\n# Tobiah Marsh\n\nBuyer at Marrowline. His budget closes in June.\n' })
     t.equal(put.code, 0, put.stderr)

@@ -3,7 +3,8 @@ import type { Test } from 'tap'
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { cliBrain, spawnBrain, stopPid, type CliBrain } from '../helpers/cli.js'
+import { cliBrain, spawnBrain, type CliBrain } from '../helpers/cli.js'
+import { stopChild } from '../helpers/processes.js'
 import { ENGINES } from '../helpers/engines.js'
 
 /** A 1.5 MiB page: big enough that the client is still sending when it is stopped. */
@@ -48,7 +49,7 @@ for (const engine of ENGINES) {
       for (const slug of ['notes/x', `notes/new-${how}-${fraction}`]) {
         const content = bigPage(`Replacement ${how} ${fraction}`)
         const client = spawnBrain(['put', slug, '--no-embed'], brain.env)
-        t.teardown(() => stopPid(client.pid!))
+        t.teardown(() => stopChild(client))
         const exited = new Promise<number | null>((resolve) => client.once('exit', (code) => resolve(code)))
         client.stdin.on('error', () => undefined)
         await feed(client.stdin, content.slice(0, Math.floor(content.length * fraction)))

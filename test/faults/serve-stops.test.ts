@@ -4,7 +4,8 @@
  * the service.
  */
 import t from 'tap'
-import { cliBrain, spawnBrain, stopPid, type CliBrain } from '../helpers/cli.js'
+import { cliBrain, spawnBrain, type CliBrain } from '../helpers/cli.js'
+import { stopChild } from '../helpers/processes.js'
 import { freePort } from '../helpers/pg-cluster.js'
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -37,7 +38,7 @@ t.test('serve --http through the service stops when its client ends', async (t) 
     const client = spawnBrain(['serve', '--http', '--port', String(port)], brain.env)
     client.stdout.resume()
     client.stderr.resume()
-    t.teardown(() => stopPid(client.pid!))
+    t.teardown(() => stopChild(client))
     await until(`/health on ${port}`, () => healthAnswers(port))
     process.kill(client.pid!, signal)
     await until(`the port to close after ${signal}`, async () => !(await healthAnswers(port)))
@@ -58,7 +59,7 @@ t.test('serve, ingest daemon and jobs work through the service end with their cl
     let said = ''
     client.stdout.resume()
     client.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()))
-    t.teardown(() => stopPid(client.pid!))
+    t.teardown(() => stopChild(client))
     await until(`brain ${args.join(' ')} to run in the service`, async () => (await sessions(brain)) > baseline)
     if (args[0] === 'ingest') {
       await until('the daemon to say it started, in its own terminal', async () => /daemon started/.test(said))

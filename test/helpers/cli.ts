@@ -5,12 +5,13 @@
  * cleanup() stops by pid. BRAIN_TEST_CLI_MODE=service makes service mode the default.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { processAlive } from '../../src/util/process-alive.js'
 import { createPgDatabase, type EngineName } from './engines.js'
+import { processRef, stopProcess } from './processes.js'
 
 export const BRAIN_BIN = fileURLToPath(new URL('../../../bin/brain.js', import.meta.url))
 
@@ -90,12 +91,33 @@ export function servedCliMode(): CliMode {
   return process.env.BRAIN_TEST_CLI_MODE === 'in-process' ? 'in-process' : 'service'
 }
 
-/** The pid of the service of this home, from its state file or its lock. */
+/** Where a running process's working directory is, or null where /proc cannot say. */
+function workingDirectory(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The pid of the service of this home, from its state file or its lock. A service runs in its home,
+ * so a pid those files name that now runs elsewhere is another process that was given the pid of a
+ * service since gone.
+ */
 export function servicePid(home: string): number | null {
+  let at: string
+  try {
+    at = realpathSync(home)
+  } catch {
+    return null
+  }
   for (const file of ['service.json', 'service.lock']) {
     try {
       const pid = (JSON.parse(readFileSync(join(home, file), 'utf8')) as { pid?: number }).pid
-      if (typeof pid === 'number' && processAlive(pid)) return pid
+      if (typeof pid !== 'number' || !processAlive(pid)) continue
+      const cwd = workingDirectory(pid)
+      if (cwd === null || cwd === at) return pid
     } catch {
       // Not there: try the other file.
     }
@@ -103,19 +125,9 @@ export function servicePid(home: string): number | null {
   return null
 }
 
-/** Stops a process by pid: SIGTERM, then SIGKILL if it has not gone after a while. */
-export async function stopPid(pid: number, graceMs = 10_000): Promise<void> {
-  if (!processAlive(pid)) return
-  process.kill(pid, 'SIGTERM')
-  const deadline = Date.now() + graceMs
-  while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-  if (processAlive(pid)) process.kill(pid, 'SIGKILL')
-  while (processAlive(pid)) await new Promise((r) => setTimeout(r, 20))
-}
-
 export async function stopService(home: string): Promise<void> {
   const pid = servicePid(home)
-  if (pid !== null) await stopPid(pid)
+  if (pid !== null) await stopProcess(processRef(pid))
 }
 
 export async function cliBrain(engine: EngineName, options: { mode?: CliMode } = {}): Promise<CliBrain> {

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { closeSync, openSync, statfsSync, writeSync } from 'node:fs'
-import { stopPid } from './cli.js'
+import { processRef, stopProcess } from './processes.js'
 import { postmasterPid, type PgCluster } from './pg-cluster.js'
 
 const MIB = 1024 * 1024
@@ -61,9 +61,10 @@ export function fillLeaving(dir: string, path: string, leave: number): void {
  */
 export async function stopClusterOnSmallDisk(cluster: PgCluster): Promise<void> {
   const pid = postmasterPid(cluster)
+  const postmaster = pid === null ? null : processRef(pid)
   try {
     cluster.stop()
   } finally {
-    if (pid !== null) await stopPid(pid)
+    if (postmaster !== null) await stopProcess(postmaster)
   }
 }

@@ -49,13 +49,7 @@ t.test('supervisor events, the request log and health reach a thin client with a
   const follower = spawn(process.execPath, [BRAIN_BIN, 'jobs', 'events', '--follow', '--json', '--limit', '1'], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   const pid = follower.pid!
   const closed = new Promise<number | null>((resolve) => follower.on('close', (code) => resolve(code)))
-  t.teardown(() => {
-    try {
-      process.kill(pid, 'SIGKILL')
-    } catch {
-      // Already gone.
-    }
-  })
+  t.teardown(() => void (follower.exitCode === null && follower.signalCode === null && follower.kill('SIGKILL')))
   let out = ''
   let err = ''
   follower.stdout.on('data', (d: Buffer) => (out += d.toString()))

@@ -1,6 +1,7 @@
 // test-runner: waiting lane (it waits up to a minute for a cron schedule to fire)
 import t from 'tap'
-import { cliBrain, spawnBrain, stopPid } from '../helpers/cli.js'
+import { cliBrain, spawnBrain } from '../helpers/cli.js'
+import { stopChild } from '../helpers/processes.js'
 
 interface Job {
   id: string
@@ -16,7 +17,7 @@ t.test('jobs work attached to the service runs the autopilot on its schedule', a
   let said = ''
   worker.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()))
   worker.stdout.resume()
-  t.teardown(() => stopPid(worker.pid!))
+  t.teardown(() => stopChild(worker))
   let cycles: Job[] = []
   // pg-boss checks its schedules every few seconds; a minute cron fires within about 70 s. Each
   // look is a CLI process, so the test looks every few seconds rather than every second.

@@ -2,7 +2,8 @@ import t from 'tap'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { cliBrain, servicePid, spawnBrain, spawnBrains, stopPid, type CliBrain } from '../helpers/cli.js'
+import { cliBrain, servicePid, spawnBrain, spawnBrains, type CliBrain } from '../helpers/cli.js'
+import { stopChild } from '../helpers/processes.js'
 
 function notes(count: number): string {
   const root = mkdtempSync(join(tmpdir(), 'brain-service-notes-'))
@@ -43,7 +44,7 @@ t.test('SIGKILL of the service mid-import: the next command restarts it and the 
   const FILES = 8000
   const root = notes(FILES)
   const importer = spawnBrain(['import', root, '--no-embed'], brain.env)
-  t.teardown(() => stopPid(importer.pid!))
+  t.teardown(() => stopChild(importer))
   const importerExit = new Promise<number | null>((resolve) => importer.once('exit', (code) => resolve(code)))
   let active: Job | undefined
   await until('an active import with files done', async () => {
@@ -95,7 +96,7 @@ t.test('one embedded brain serves an import, 50 searches and long-lived clients 
     child.stderr.on('data', (d: Buffer) => (text.value += d.toString()))
     return text
   })
-  t.teardown(() => Promise.all(longLived.map((c) => stopPid(c.pid!))))
+  t.teardown(() => Promise.all(longLived.map((c) => stopChild(c))))
   await until('three attached clients', () => stderrs.every((s) => s.value.includes('attached until interrupted')), 60_000)
 
   const importing = brain.run(['import', root, '--no-embed'])

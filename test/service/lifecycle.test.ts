@@ -3,7 +3,8 @@ import t from 'tap'
 import { existsSync, lstatSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { cliBrain, servicePid, spawnBrain, stopPid, wasmTierEnv } from '../helpers/cli.js'
+import { cliBrain, servicePid, spawnBrain, wasmTierEnv } from '../helpers/cli.js'
+import { processRef, stopChild, stopProcess } from '../helpers/processes.js'
 import { forward } from '../../src/service/client.js'
 import { currentIdentity } from '../../src/service/identity.js'
 import { BrainService } from '../../src/service/server.js'
@@ -85,7 +86,7 @@ t.test('a long BRAIN_HOME puts the socket in a private temp directory', async (t
   t.ok(Buffer.byteLength(state.socket) <= 100)
   t.equal(statSync(state.socket).mode & 0o777, 0o600)
   t.equal(statSync(join(state.socket, '..')).mode & 0o777, 0o700)
-  await stopPid(state.pid)
+  await stopProcess(processRef(state.pid))
 })
 
 t.test('the service exits after its idle timeout', async (t) => {
@@ -94,7 +95,7 @@ t.test('the service exits after its idle timeout', async (t) => {
   const env = { BRAIN_SERVICE_IDLE_TIMEOUT: '1500ms' }
   // An attached client starts the service and keeps it up past the timeout.
   const attached = spawnBrain(['jobs', 'work'], { ...brain.env, ...env })
-  t.teardown(() => stopPid(attached.pid!))
+  t.teardown(() => stopChild(attached))
   let stderr = ''
   attached.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   await until('attached line', () => stderr.includes('attached until interrupted'))
@@ -146,7 +147,7 @@ t.test('a client of another build restarts an idle service, and is refused by a 
   t.ok(second && second !== process.pid, 'a service of this build answered')
   const other = { version: '0.0.0', build: 'old' }
   const attached = spawnBrain(['jobs', 'work'], brain.env)
-  t.teardown(() => stopPid(attached.pid!))
+  t.teardown(() => stopChild(attached))
   let stderr = ''
   attached.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   await until('attached', () => stderr.includes('attached until interrupted'))
@@ -189,7 +190,8 @@ t.test('a home removed and made again under a running service: the old service g
   t.teardown(brain.cleanup)
   t.equal((await brain.run(['put', 'notes/old', '--no-embed'], { input: '# Old\n' })).code, 0)
   const old = servicePid(brain.home)!
-  t.teardown(() => stopPid(old))
+  const oldService = processRef(old)
+  t.teardown(() => stopProcess(oldService))
   // Moved away in one step: a recursive remove races the running service, which may write a
   // file into the folder while it is being emptied. To the service the home is gone either way.
   const moved = `${brain.home}.moved`
@@ -198,7 +200,8 @@ t.test('a home removed and made again under a running service: the old service g
   const put = await brain.run(['put', 'notes/new', '--no-embed'], { input: '# New\n' })
   t.equal(put.code, 0, put.stderr)
   const next = servicePid(brain.home)!
-  t.teardown(() => stopPid(next))
+  const nextService = processRef(next)
+  t.teardown(() => stopProcess(nextService))
   t.not(next, old, 'a new service for the new home')
   // The old service sees that its home is gone or another's and exits without closing its
   // database, whose files are by now at the new brain's paths.
@@ -211,7 +214,7 @@ t.test('a home removed and made again under a running service: the old service g
   // While the new service runs, with a client attached, its socket file removed: it listens again
   // and the attached client goes on.
   const attached = spawnBrain(['jobs', 'work'], brain.env)
-  t.teardown(() => stopPid(attached.pid!))
+  t.teardown(() => stopChild(attached))
   let said = ''
   attached.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()))
   attached.stdout.resume()
@@ -229,7 +232,7 @@ t.test('Ctrl-C in the client ends the command in the service and exits 130', asy
   const brain = await cliBrain('pglite', { mode: 'service' })
   t.teardown(brain.cleanup)
   const attached = spawnBrain(['jobs', 'work'], brain.env)
-  t.teardown(() => stopPid(attached.pid!))
+  t.teardown(() => stopChild(attached))
   let stderr = ''
   attached.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   await until('attached', () => stderr.includes('attached until interrupted'))

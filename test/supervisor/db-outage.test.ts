@@ -10,6 +10,7 @@ import { openPostgres } from '../../src/db/pg-driver.js'
 import { openQueue } from '../../src/queue/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { startPgCluster } from '../helpers/pg-cluster.js'
+import { processRef, stillRunning, type ProcessRef } from '../helpers/processes.js'
 import { eventually, testConfig, testLogger } from '../queue/helpers.js'
 import { spawnScript } from '../queue/processes.js'
 
@@ -28,20 +29,16 @@ t.test('health_warn when the database goes away; the worker recovers when it ret
     BRAIN_DATABASE_URL: cluster.adminUrl,
     BRAIN_ALLOW_SHELL_JOBS: '1',
   })
-  let workerPid = 0
+  let worker: ProcessRef | null = null
   t.teardown(async () => {
     supervisor.child.kill('SIGKILL')
-    if (workerPid) {
-      try {
-        process.kill(workerPid, 'SIGKILL')
-      } catch {
-        // Already gone.
-      }
-    }
+    // Known by its start time too: by now its pid may be another process's.
+    if (worker !== null && stillRunning(worker)) process.kill(worker.pid, 'SIGKILL')
     await supervisor.exited
   })
   const started = JSON.parse(await supervisor.line(/"event":"worker_started"/, 30_000)) as { pid: number }
-  workerPid = started.pid
+  const workerPid = started.pid
+  worker = processRef(workerPid)
   // A job completed before the outage shows the worker fully started (a failure while it
   // starts is a plain crash, which the restart tests cover).
   const before = await openPostgres(pgOptions(cluster.adminUrl))

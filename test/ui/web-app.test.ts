@@ -36,16 +36,11 @@ async function launch(t: Test): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   })
-  const pid = browser.process()?.pid
+  const child = browser.process()
   t.teardown(async () => {
     await browser.close().catch(() => undefined)
-    if (pid) {
-      try {
-        process.kill(pid, 'SIGKILL')
-      } catch {
-        // Already gone.
-      }
-    }
+    // Through node's handle, which never signals a pid the browser no longer holds.
+    if (child !== null && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   })
   return browser
 }

@@ -9,6 +9,7 @@ import { chunk, equivalentHash, importPage, pageWrite, prepare, validateContent,
 import { recordWrite } from './keep-version.js'
 import { addTagsOfNewPages, insertNewPages, type PageWrite } from './page-repository.js'
 import { analysePages, keepGivenVectors, type AnalysedPage, type BatchVectors, type PageVectors, type VectorAnalyser } from './search-vectors.js'
+import { inProcessAnalyser } from './search-vectors-here.js'
 import { normalizeSlug } from './slug.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
 import { writePaceOf } from './write-pace.js'
@@ -231,9 +232,10 @@ async function writeGroup(db: Database, pages: readonly NewPage[], options: Writ
 /** Writes pages in one transaction, or one by one if the database refuses it; `weight` is theirs in the pace. */
 async function writePart(db: Database, pages: readonly NewPage[], weight: number, options: WriteOptions, outcomes: BatchOutcome[], single: (p: Planned) => Promise<void>): Promise<void> {
   const pace = writePaceOf(db)
+  const started = performance.now()
+  const vectors = options.vectors ?? (await vectorsHere(db, pages))
   const written = await writePage(db, pages[0]!.sourceId, async (tx) => {
-    const started = performance.now()
-    const ids = await insertNewPageBatch(tx, pages, options)
+    const ids = await insertNewPageBatch(tx, pages, { ...options, vectors })
     pace.took(weight, performance.now() - started)
     return ids
   }).catch((error: unknown) => {
@@ -292,6 +294,26 @@ async function insertNewPageBatch(tx: SqlExecutor, pages: readonly NewPage[], op
   await insertCodeGraphsOfNewPages(tx, code, chunkRows)
   if (markdown.length > 0) await linkNewMarkdownPages(tx, markdown, { derived: options.autoLink !== false, settings })
   return ids
+}
+
+/**
+ * The part's vectors worked out in this process, where the engine runs on this thread and no lane
+ * worked them out ahead; null leaves them to the insert triggers. Outside the write's transaction,
+ * so that a statement of the analysis that fails cannot take the write down with it.
+ */
+async function vectorsHere(db: Database, pages: readonly NewPage[]): Promise<BatchVectors | null> {
+  if (db.capabilities.parallelStatements) return null
+  try {
+    const analyser = await inProcessAnalyser(db)
+    return analyser === null
+      ? null
+      : await analyser.analyse(
+          db,
+          pages.map((p) => ({ key: p.index, title: p.page.title, compiledTruth: p.page.compiledTruth, chunks: p.drafts })),
+        )
+  } catch {
+    return null
+  }
 }
 
 /** A page's vectors worked out ahead, when they were made for the chunks being written. */

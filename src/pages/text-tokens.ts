@@ -1,0 +1,117 @@
+/**
+ * The tokens of PostgreSQL's default text-search parser for the plain part of a text, read in
+ * JavaScript. The parser ends every token at ASCII white space (outside an XML tag, and a text
+ * holding `<` is never read here), so a text is cut there into groups. A group of ASCII letter and
+ * digit runs separated by the punctuation below is read here: each letter run is an `asciiword`,
+ * each digit run a `uint`, the rest blank; a word may end its group with one `.` or `:`. Any other
+ * group (a hyphen, a dot between two characters, a slash, an at sign, a letter beside a digit,
+ * anything outside ASCII) is left to the database's own parser. `test/pages/text-tokens.test.ts`
+ * compares both on random groups.
+ */
+
+/** Token type ids of the default parser (ts_token_type('default')); the analyser checks them. */
+export const ASCIIWORD = 1
+export const UINT = 22
+
+/** Where a scan puts what it reads, as offsets into the text. */
+interface TokenSink {
+  /** A letter run (asciiword) or a digit run (uint). */
+  plain(text: string, start: number, end: number, type: number): void
+  /** A group for the database's parser. */
+  group(text: string, start: number, end: number): void
+}
+
+const enum Kind {
+  Space,
+  Letter,
+  Digit,
+  Blank,
+  Other,
+}
+
+/** The kind of every ASCII code; anything above is Other. */
+const KINDS: Kind[] = (() => {
+  const kinds = new Array<Kind>(128).fill(Kind.Other)
+  for (const c of '\t\n\v\f\r ') kinds[c.charCodeAt(0)] = Kind.Space
+  for (let c = 65; c <= 90; c++) kinds[c] = Kind.Letter
+  for (let c = 97; c <= 122; c++) kinds[c] = Kind.Letter
+  for (let c = 48; c <= 57; c++) kinds[c] = Kind.Digit
+  for (const c of '!"#$%\'()*,;=?[]^`{|}') kinds[c.charCodeAt(0)] = Kind.Blank
+  return kinds
+})()
+
+const kindOf = (code: number): Kind => (code < 128 ? KINDS[code]! : Kind.Other)
+
+/** The end of a plain group's body (before a word's final `.` or `:`), or -1 when the group is not plain. */
+function plainEnd(text: string, start: number, end: number): number {
+  let bodyEnd = end
+  const last = text.charCodeAt(end - 1)
+  if ((last === 46 || last === 58) && end - 1 > start && kindOf(text.charCodeAt(end - 2)) === Kind.Letter) bodyEnd = end - 1
+  let previous = Kind.Blank
+  for (let i = start; i < bodyEnd; i++) {
+    const kind = kindOf(text.charCodeAt(i))
+    if (kind === Kind.Other || kind === Kind.Space) return -1
+    if ((kind === Kind.Letter && previous === Kind.Digit) || (kind === Kind.Digit && previous === Kind.Letter)) return -1
+    previous = kind
+  }
+  return bodyEnd
+}
+
+function emitPlain(text: string, start: number, end: number, sink: TokenSink): void {
+  let run = -1
+  let runKind = Kind.Blank
+  for (let i = start; i <= end; i++) {
+    const kind = i < end ? kindOf(text.charCodeAt(i)) : Kind.Blank
+    if (kind === runKind) continue
+    if (run !== -1) sink.plain(text, run, i, runKind === Kind.Letter ? ASCIIWORD : UINT)
+    run = kind === Kind.Letter || kind === Kind.Digit ? i : -1
+    runKind = kind
+  }
+}
+
+/** Reads the text group by group, in order. */
+export function scanText(text: string, sink: TokenSink): void {
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    while (i < n && kindOf(text.charCodeAt(i)) === Kind.Space) i++
+    if (i >= n) break
+    const start = i
+    while (i < n && kindOf(text.charCodeAt(i)) !== Kind.Space) i++
+    const body = plainEnd(text, start, i)
+    if (body === -1) sink.group(text, start, i)
+    else emitPlain(text, start, body, sink)
+  }
+}
+
+/** A group's tokens when it is plain, else null: what the tests compare with the database's parser. */
+export function plainTokens(group: string): Array<{ type: number; text: string }> | null {
+  const tokens: Array<{ type: number; text: string }> = []
+  let plain = true
+  scanText(group, {
+    plain: (text, start, end, type) => tokens.push({ type, text: text.slice(start, end) }),
+    group: () => (plain = false),
+  })
+  return plain ? tokens : null
+}
+
+/** Characters brain_search_text spaces out (CJK): a text holding one is analysed by the database. */
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/
+
+/** Whether this process may cut the text at all: no XML tag that could span white space, no CJK. */
+export function readableHere(text: string): boolean {
+  return !text.includes('<') && !CJK.test(text)
+}
+
+/** The first `n` characters (code points, as SQL's left() counts them). */
+export function leftCharacters(text: string, n: number): string {
+  if (text.length <= n) return text
+  let count = 0
+  let i = 0
+  while (i < text.length && count < n) {
+    const code = text.charCodeAt(i)
+    i += code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1
+    count++
+  }
+  return text.slice(0, i)
+}

@@ -1,0 +1,268 @@
+/**
+ * Full-text vectors worked out in this process (the plain part of each text cut in JavaScript, the
+ * rest by the database's parser, every token reduced by the configuration's dictionary) must be the
+ * bytes the database makes from the same text: for random groups and texts, the example brain,
+ * code, German and odd tokens, texts past the limits of positions, in every shipped configuration.
+ * A page this cannot read (CJK, a tag) is left to the triggers; an import on the embedded engine
+ * stores the database's own vectors.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import t from 'tap'
+import type { SqlExecutor } from '../../src/db/index.js'
+import { importFiles } from '../../src/intake/import/import-files.js'
+import type { WalkedFile } from '../../src/intake/sources/walk.js'
+import { planPages, type ImportInput } from '../../src/pages/index.js'
+import { InProcessAnalyser } from '../../src/pages/search-vectors-here.js'
+import type { AnalysedPage } from '../../src/pages/search-vectors.js'
+import { plainTokens, readableHere } from '../../src/pages/text-tokens.js'
+import { packageRoot } from '../../src/util/package-root.js'
+import { engineTest } from '../helpers/engines.js'
+
+/** A small seeded generator, so that a failure can be run again. */
+function random(seed: number): (n: number) => number {
+  let state = seed >>> 0
+  return (n) => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let x = Math.imul(state ^ (state >>> 15), 1 | state)
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
+    return Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * n)
+  }
+}
+
+const GROUP_CHARS = 'aaaaZZ0000 .,;:!?\'"()[]{}*#$%^=|`_-/@&+~\\'
+const WORDS = [
+  'the',
+  'a',
+  'Review',
+  'reviews',
+  'running',
+  'and',
+  'of',
+  'café',
+  'e.g.',
+  'U.S.',
+  'foo-bar',
+  'x@y.com',
+  'https://example.com/a?b=c',
+  '2024-05-01T08:06:00.000Z',
+  '3.14',
+  '-5',
+  "don't",
+  'end.',
+  'note:',
+  '**bold**',
+  '(paren)',
+  '—',
+  '12',
+  'abc123',
+  'path/to/file.txt',
+  '&amp;',
+  'ok,',
+  'What?',
+  '"quoted"',
+  'snake_case',
+  'Über',
+  'naïve',
+  'Gärten',
+  '🙂',
+  'word..',
+  'v1.2.3-rc1',
+  '\\back\\slash',
+  "'single'",
+  'x'.repeat(3000),
+  'y'.repeat(2046),
+  'z'.repeat(2047),
+]
+const SEPARATORS = [' ', '\n', '\n\n', '\t', '  ', ' \r\n']
+
+function randomText(next: (n: number) => number, words: number): string {
+  return Array.from({ length: words }, () => WORDS[next(WORDS.length)]! + SEPARATORS[next(SEPARATORS.length)]!).join('')
+}
+
+function exampleInputs(): ImportInput[] {
+  const root = join(packageRoot(), 'examples', 'brain')
+  const inputs: ImportInput[] = []
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else {
+        const rel = relative(root, path)
+        const code = !rel.endsWith('.md')
+        inputs.push({ slug: code ? rel : rel.replace(/\.md$/, ''), sourceId: 'default', kind: code ? 'code' : 'markdown', content: readFileSync(path, 'utf8'), path: rel })
+      }
+    }
+  }
+  walk(root)
+  return inputs
+}
+
+/** The example brain as an import cuts it, random pages, and pages at the limits of a vector. */
+async function corpus(): Promise<AnalysedPage[]> {
+  const batch = await planPages(exampleInputs(), {}, { chunk: true })
+  const pages: AnalysedPage[] = batch.planned.map((p) => {
+    if (!p.chunked || !('drafts' in p.chunked)) throw new Error(`${p.slug} was not chunked`)
+    return { key: p.index, title: p.page.title, compiledTruth: p.page.compiledTruth, chunks: p.chunked.drafts }
+  })
+  const next = random(7)
+  const chunk = (text: string, doc: string | null = null, symbol: string | null = null): AnalysedPage['chunks'][number] =>
+    ({ text, docComment: doc, symbolNameQualified: symbol }) as AnalysedPage['chunks'][number]
+  for (let i = 0; i < 40; i++) {
+    pages.push({
+      key: 1000 + i,
+      title: randomText(next, 1 + next(5)),
+      compiledTruth: randomText(next, next(300)),
+      chunks: Array.from({ length: 1 + next(3) }, () => chunk(randomText(next, next(150)), next(3) === 0 ? randomText(next, next(8)) : null, next(3) === 0 ? 'Store.save' : null)),
+    })
+  }
+  // 300 of one word (a lexeme keeps 255 positions, 256 once joined), past position 16,383, and nothing but stop words.
+  pages.push({ key: 2000, title: 'Repeat', compiledTruth: `${'review '.repeat(300)}${'word '.repeat(17000)}review tail`, chunks: [chunk('review '.repeat(300), 'review '.repeat(100)), chunk('')] })
+  pages.push({ key: 2001, title: '', compiledTruth: '', chunks: [chunk('the of and')] })
+  pages.push({
+    key: 2002,
+    title: 'Die Häuser am Fluss',
+    compiledTruth: 'Die Bäume wurden im Frühling gepflanzt; über die Brücken fuhren Fahrräder. Größere Straßen führten zur Universität.',
+    chunks: [chunk('Die Bäume wurden im Frühling gepflanzt.')],
+  })
+  return pages
+}
+
+async function configurations(db: SqlExecutor): Promise<string[]> {
+  return (await db.query<{ name: string }>(`SELECT cfgname::text AS name FROM pg_ts_config ORDER BY 1`)).rows.map((r) => r.name)
+}
+
+async function useLanguage(db: SqlExecutor, config: string): Promise<void> {
+  await db.query(`INSERT INTO config (key, value) VALUES ('search.language', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [config])
+}
+
+engineTest(t, "the plain reading of a group is the database parser's own", async (t, { db }) => {
+  const next = random(11)
+  const groups = new Set<string>()
+  while (groups.size < 6000) {
+    let group = ''
+    for (let k = 1 + next(8); k > 0; k--) {
+      const c = GROUP_CHARS[next(GROUP_CHARS.length)]!
+      group += c === 'a' ? 'abc'.slice(0, 1 + next(3)) : c === 'Z' ? 'Xy' : c === '0' ? String(next(100)) : c
+    }
+    if (!/\s/.test(group)) groups.add(group)
+  }
+  const plain = [...groups].filter((g) => plainTokens(g) !== null)
+  t.ok(plain.length > 500 && plain.length < groups.size, `some groups are read here (${plain.length} of ${groups.size}), others left to the parser`)
+  const { rows } = await db.query<{ g: number; type: number; token: string }>(
+    `SELECT g.i::int AS g, p.tokid AS type, p.token FROM unnest($1::text[]) WITH ORDINALITY AS g(t, i), LATERAL ts_parse('default', g.t) WITH ORDINALITY AS p(tokid, token, n)
+     WHERE p.tokid <> (SELECT tokid FROM ts_token_type('default') WHERE alias = 'blank') ORDER BY g.i, p.n`,
+    [plain],
+  )
+  const parsed = plain.map(() => [] as string[])
+  for (const r of rows) parsed[Number(r.g) - 1]!.push(`${r.type}:${r.token}`)
+  const differing = plain.filter(
+    (g, i) =>
+      plainTokens(g)!
+        .map((tok) => `${tok.type}:${tok.text}`)
+        .join(' ') !== parsed[i]!.join(' '),
+  )
+  t.same(differing, [], 'every plain group reads as the parser reads it')
+  t.equal(plainTokens('word..'), null, 'a run of dots is left to the parser')
+  t.equal(plainTokens('foo-bar'), null, 'so is a hyphenated word')
+  t.same(
+    plainTokens("(don't)"),
+    [
+      { type: 1, text: 'don' },
+      { type: 1, text: 't' },
+    ],
+    'an apostrophe separates two words',
+  )
+})
+
+engineTest(t, 'vectors worked out in this process are the bytes the database makes, in every shipped configuration', async (t, { db }) => {
+  const pages = await corpus()
+  const chunks = pages.flatMap((p) => p.chunks)
+  t.ok(
+    chunks.some((c) => c.docComment !== null && c.symbolNameQualified !== null),
+    'code chunks carry doc comments and qualified symbols',
+  )
+  const configs = await configurations(db)
+  t.ok(configs.length >= 20 && configs.includes('german') && configs.includes('simple'), 'the engine ships its configurations')
+  for (const config of configs) {
+    await useLanguage(db, config)
+    const analyser = await InProcessAnalyser.open(db)
+    t.not(analyser, null, `${config}: its dictionaries are followed`)
+    if (analyser === null) continue
+    const vectors = await analyser.analyse(db, pages)
+    const analysed = pages.filter((p) => vectors?.byPage.has(p.key))
+    const readable = pages.filter((p) => [p.title, p.compiledTruth, ...p.chunks.flatMap((c) => [c.text, c.docComment ?? '', c.symbolNameQualified ?? ''])].every(readableHere))
+    t.same(
+      analysed.map((p) => p.key),
+      readable.map((p) => p.key),
+      `${config}: every page without CJK text or a tag was analysed (${analysed.length} of ${pages.length})`,
+    )
+    const given = analysed.flatMap((p) => vectors!.byPage.get(p.key)!.chunks)
+    const own = analysed.flatMap((p) => p.chunks)
+    const { rows } = await db.query<{ ord: number }>(
+      `SELECT c.ord FROM (SELECT $1::regconfig AS cfg, x.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[]) WITH ORDINALITY AS x(doc, symbol, body, given, length, ord)) AS c
+       WHERE tsvectorsend(c.given::tsvector) <> tsvectorsend(brain_chunk_search_vector(c.cfg, c.doc, c.symbol, c.body)) OR c.length <> search_vector_length(brain_chunk_search_vector(c.cfg, c.doc, c.symbol, c.body))`,
+      [config, own.map((c) => c.docComment), own.map((c) => c.symbolNameQualified), own.map((c) => c.text), given.map((g) => g.vector), given.map((g) => g.length)],
+    )
+    t.same(
+      rows.map((r) => r.ord),
+      [],
+      `${config}: every chunk vector and length is the database's own`,
+    )
+    const pageRows = await db.query<{ ord: number }>(
+      `SELECT c.ord FROM (SELECT $1::regconfig AS cfg, x.* FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(title, body, given, ord)) AS c
+       WHERE tsvectorsend(c.given::tsvector) <> tsvectorsend(brain_page_search_vector(c.cfg, c.title, c.body))`,
+      [config, analysed.map((p) => p.title), analysed.map((p) => p.compiledTruth), analysed.map((p) => vectors!.byPage.get(p.key)!.page)],
+    )
+    t.same(
+      pageRows.rows.map((r) => r.ord),
+      [],
+      `${config}: every page vector is the database's own`,
+    )
+  }
+})
+
+engineTest(t, 'a page with CJK text or a tag is left to the triggers', async (t, { db }) => {
+  const analyser = await InProcessAnalyser.open(db)
+  t.ok(analyser, 'english is followed')
+  const chunk = (text: string): AnalysedPage['chunks'][number] => ({ text, docComment: null, symbolNameQualified: null }) as AnalysedPage['chunks'][number]
+  const vectors = await analyser!.analyse(db, [
+    { key: 1, title: 'Plain', compiledTruth: 'Plain words only.', chunks: [chunk('Plain words only.')] },
+    { key: 2, title: '知识库', compiledTruth: '我们在东京讨论了知识库的设计。', chunks: [chunk('我们在东京讨论了知识库的设计。')] },
+    { key: 3, title: 'Tag', compiledTruth: 'A <b title="two words">tag</b> here.', chunks: [chunk('A <b title="two words">tag</b> here.')] },
+  ])
+  t.same([...(vectors?.byPage.keys() ?? [])], [1], 'only the plain page has vectors worked out here')
+})
+
+engineTest(t, "an import on either engine stores the database's own vectors", async (t, { db }) => {
+  await useLanguage(db, 'german')
+  // Where statements take turns on this thread the import works the vectors out here: its
+  // dictionary statement shows it.
+  const statements: string[] = []
+  const query = db.query.bind(db)
+  db.query = ((text: string, params?: readonly unknown[]) => {
+    statements.push(text)
+    return query(text, params as never)
+  }) as typeof db.query
+  const files = new Map<string, string>()
+  for (const input of exampleInputs()) if (input.kind === 'markdown') files.set(`${input.slug}.md`, input.content)
+  for (let i = 0; i < 30; i++)
+    files.set(`notes/n${i}.md`, `# Notiz ${i}\n\nDie Gärten ${i} blühten früher als die Bäume; siehe https://example.org/${i} und 知识库.\n\n${'Wörter über Gärten und Flüsse. '.repeat(20)}\n`)
+  const walked = [...files.keys()].map((path) => ({ relativePath: path, absolutePath: `/unused/${path}`, kind: 'markdown', size: 0 }) as WalkedFile)
+  const result = await importFiles(db, walked, { sourceId: 'default', embedder: null, batchFiles: 8, readContent: async (f: WalkedFile) => files.get(f.relativePath)! })
+  t.equal(result.created, files.size, 'every page is written')
+  const { rows } = await db.query<{ chunks: number; pages: number; stored: number }>(
+    `SELECT (SELECT count(*)::int FROM content_chunks k
+             WHERE tsvectorsend(k.search_vector) <> tsvectorsend(brain_chunk_search_vector(brain_search_language(), k.doc_comment, k.symbol_name_qualified, k.chunk_text))
+                OR k.search_length <> search_vector_length(k.search_vector)) AS chunks,
+            (SELECT count(*)::int FROM pages p WHERE tsvectorsend(p.search_vector) <> tsvectorsend(brain_page_search_vector(brain_search_language(), p.title, p.compiled_truth))) AS pages,
+            (SELECT count(*)::int FROM content_chunks) AS stored`,
+  )
+  t.ok(rows[0]!.stored > 30, 'chunks were stored')
+  t.equal(
+    statements.some((s) => s.includes('ts_lexize')),
+    !db.capabilities.parallelStatements,
+    'vectors were worked out in this process on the embedded engine only',
+  )
+  t.same([rows[0]!.chunks, rows[0]!.pages], [0, 0], "stored vectors and lengths equal the database's own")
+})

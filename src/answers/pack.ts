@@ -5,7 +5,7 @@ import { adjacentPages, seriesOf } from './adjacent.js'
 import { gatherHits } from './hits.js'
 import { definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
-import { renderItem, runKey } from './render.js'
+import { itemForm, renderItem, runKey, type ItemForm } from './render.js'
 import { trimToQuestion } from './trim.js'
 import { asksAboutThePast, contentTerms, currentFacts, identifiersIn, isSupersededFact, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
 import type { ContextPack, PackItem, PackItemKind } from './types.js'
@@ -292,17 +292,19 @@ function inSeriesOrder(run: PackItem[]): PackItem[] {
 }
 
 /**
- * What a run's items cost printed one after the other. An item's cost depends only on whether it
- * opens its run, so each is counted at most twice; numbers are counted as two digits, as most are.
+ * What a run's items cost printed one after the other. An item's cost depends only on how it is
+ * printed (with its heading, as a line, as a bare line), so each is counted at most three times;
+ * numbers are counted as two digits, as most are.
  */
 function runCost(count: (text: string) => number): (run: readonly PackItem[]) => number {
-  const costs = new Map<PackItem, [number | undefined, number | undefined]>()
-  const cost = (item: PackItem, opens: boolean, previous: PackItem | undefined): number => {
-    const known = costs.get(item) ?? [undefined, undefined]
-    const at = opens ? 0 : 1
-    known[at] ??= count(renderItem({ ...item, n: 10 }, previous ? { ...previous, n: 9 } : null))
+  const costs = new Map<PackItem, Map<ItemForm, number>>()
+  const cost = (item: PackItem, previous: PackItem | undefined): number => {
+    const known = costs.get(item) ?? new Map<ItemForm, number>()
     costs.set(item, known)
-    return known[at]
+    const form = itemForm(item, previous)
+    const got = known.get(form) ?? count(renderItem({ ...item, n: 10 }, previous ? { ...previous, n: 9 } : null))
+    known.set(form, got)
+    return got
   }
-  return (run) => run.reduce((sum, item, i) => sum + cost(item, i === 0, run[i - 1]), 0)
+  return (run) => run.reduce((sum, item, i) => sum + cost(item, run[i - 1]), 0)
 }

@@ -28,9 +28,25 @@ export function adjacentSlugs(slug: string): string[] {
   return [...(value > 0 ? [spell(value - 1)] : []), spell(value + 1)]
 }
 
-/** The pages of the same source next to each of `pages` in its series, in the asked source only. */
-export async function adjacentPages(db: SqlExecutor, pages: ReadonlyArray<Pick<PageRow, 'id' | 'slug' | 'source_id'>>, source: string | null): Promise<Array<PageRow & { beside: number }>> {
-  const wanted = pages.flatMap((page) => adjacentSlugs(page.slug).map((slug) => ({ slug, source_id: page.source_id, beside: page.id })))
+/** The slug one after `slug` in its series; null when it holds no number. */
+function nextSlug(slug: string): string | null {
+  return adjacentSlugs(slug).at(-1) ?? null
+}
+
+type Placed = Pick<PageRow, 'id' | 'slug' | 'source_id'>
+
+/**
+ * The pages of the same source next to each of `around` in its series (before and after), and
+ * the page after each of `before`, in the asked source only; one statement.
+ */
+export async function adjacentPages(db: SqlExecutor, around: readonly Placed[], source: string | null, before: readonly Placed[] = []): Promise<Array<PageRow & { beside: number }>> {
+  const wanted = [
+    ...around.flatMap((page) => adjacentSlugs(page.slug).map((slug) => ({ slug, source_id: page.source_id, beside: page.id }))),
+    ...before.flatMap((page) => {
+      const slug = nextSlug(page.slug)
+      return slug === null ? [] : [{ slug, source_id: page.source_id, beside: page.id }]
+    }),
+  ]
   if (wanted.length === 0) return []
   const { rows } = await db.query<PageRow & { beside: number }>(
     `SELECT ${PAGE_COLUMNS}, a.beside

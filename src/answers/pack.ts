@@ -5,7 +5,7 @@ import { adjacentPages, seriesOf } from './adjacent.js'
 import { gatherHits } from './hits.js'
 import { definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
-import { renderItem, runKey } from './render.js'
+import { itemForm, renderItem, runKey, type ItemForm } from './render.js'
 import { trimToQuestion } from './trim.js'
 import { asksAboutThePast, contentTerms, currentFacts, identifiersIn, isSupersededFact, lineOf, pageSummary, termCoverage, timelineEntries } from './text.js'
 import type { ContextPack, PackItem, PackItemKind } from './types.js'
@@ -24,6 +24,8 @@ const PAGES_WITH_NEIGHBOURS = 5
 const PAGES_WITH_ADJACENT = 5
 /** An adjacent page ranks at this share of its hit's score. */
 const ADJACENT_SHARE = 0.5
+/** The page after a later hit that asks something (its answer) ranks at this share of that hit's score. */
+const REPLY_SHARE = 1
 const NEIGHBOURS = 20
 const TIMELINE_ENTRIES = 8
 
@@ -70,11 +72,19 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const hitCandidates = hits.flatMap((hit, rank) => {
     const chunk = chunkById.get(hit.chunk_id)
     const page = chunk ? pages.get(chunk.page_id) : undefined
-    return chunk && page ? [{ page: page.id, candidate: hitCandidate(hit, rank, past ? chunk.chunk_text : currentText(hit, chunk.chunk_text), page, terms) }] : []
+    return chunk && page ? [{ page: page.id, asks: asks(chunk.chunk_text), candidate: hitCandidate(hit, rank, past ? chunk.chunk_text : currentText(hit, chunk.chunk_text), page, terms) }] : []
   })
   const firstPages = hitPageIds.slice(0, PAGES_WITH_ADJACENT).flatMap((id) => pages.get(id) ?? [])
-  const besideScore = (page: { beside: number }): number => Math.max(0, ...hitCandidates.filter((h) => h.page === page.beside).map((h) => h.candidate.score)) * ADJACENT_SHARE
-  const allAdjacent = await adjacentPages(db, firstPages, source)
+  // A later hit that asks something (the other speaker's question, a note's open question) is
+  // followed by its answer, which often shares none of the question's words. Only a pack with room
+  // for more than the first hits takes those answers: a small one holds little beyond the first
+  // hits' own text, which is worth more there than the answers to the later ones.
+  const asking = new Set(limit > HITS ? hitCandidates.filter((h) => h.asks).map((h) => h.page) : [])
+  for (const page of firstPages) asking.delete(page.id)
+  const askingPages = [...asking].flatMap((id) => pages.get(id) ?? [])
+  const shareOf = (page: { beside: number }): number => (asking.has(page.beside) ? REPLY_SHARE : ADJACENT_SHARE)
+  const besideScore = (page: { beside: number }): number => Math.max(0, ...hitCandidates.filter((h) => h.page === page.beside).map((h) => h.candidate.score)) * shareOf(page)
+  const allAdjacent = await adjacentPages(db, firstPages, source, askingPages)
   const adjacent = allAdjacent.filter((page) => !pages.has(page.id))
   // A hit page next to one of the first hits ranks at least as that adjacent page would: the turn
   // around a good hit keeps its place though the search ranked it far down on its own.
@@ -82,16 +92,29 @@ export async function buildContextPack(deps: PackDeps, question: string, options
     const best = hitCandidates.find((h) => h.page === page.id)
     if (best !== undefined) best.candidate.score = Math.max(best.candidate.score, besideScore(page))
   }
+  // An answer stands right after the hit that asked it, so it wins ties against later hits.
+  const replies = adjacent.filter((page) => asking.has(page.beside))
+  const placed = new Set<number>()
+  const hitsWithReplies = hitCandidates.flatMap((h) => {
+    if (placed.has(h.page)) return [h.candidate]
+    placed.add(h.page)
+    return [h.candidate, ...replies.filter((r) => r.beside === h.page).flatMap((r) => adjacentCandidates(r, besideScore(r), terms))]
+  })
 
   const candidates: Candidate[] = [
     ...definitions.map(definitionCandidate),
-    ...hitCandidates.map((h) => h.candidate),
-    ...adjacent.flatMap((page) => adjacentCandidates(page, besideScore(page), terms)),
+    ...hitsWithReplies,
+    ...adjacent.filter((page) => !asking.has(page.beside)).flatMap((page) => adjacentCandidates(page, besideScore(page), terms)),
     ...hitPageIds.slice(0, PAGES_WITH_NEIGHBOURS).flatMap((id, rank) => summaryCandidates(pages.get(id), 0.5 - rank * 0.05, 'summary', terms)),
     ...timelineCandidates([...hitPageIds.map((id) => pages.get(id)), ...neighbours], terms, past),
     ...neighbours.flatMap((page) => summaryCandidates(page, 0.25, 'neighbour', terms)),
   ]
   return { question, source, budget, ...fit(candidates, budget, deps.countTokens ?? countTokens), notice }
+}
+
+/** Whether a passage asks something: one of its sentences ends with a question mark. */
+function asks(text: string): boolean {
+  return /\?(?=["'”’)\]]*(\s|$))/.test(text)
 }
 
 function checkBudget(budget: number | undefined): number {
@@ -292,17 +315,19 @@ function inSeriesOrder(run: PackItem[]): PackItem[] {
 }
 
 /**
- * What a run's items cost printed one after the other. An item's cost depends only on whether it
- * opens its run, so each is counted at most twice; numbers are counted as two digits, as most are.
+ * What a run's items cost printed one after the other. An item's cost depends only on how it is
+ * printed (with its heading, as a line, as a bare line), so each is counted at most three times;
+ * numbers are counted as two digits, as most are.
  */
 function runCost(count: (text: string) => number): (run: readonly PackItem[]) => number {
-  const costs = new Map<PackItem, [number | undefined, number | undefined]>()
-  const cost = (item: PackItem, opens: boolean, previous: PackItem | undefined): number => {
-    const known = costs.get(item) ?? [undefined, undefined]
-    const at = opens ? 0 : 1
-    known[at] ??= count(renderItem({ ...item, n: 10 }, previous ? { ...previous, n: 9 } : null))
+  const costs = new Map<PackItem, Map<ItemForm, number>>()
+  const cost = (item: PackItem, previous: PackItem | undefined): number => {
+    const known = costs.get(item) ?? new Map<ItemForm, number>()
     costs.set(item, known)
-    return known[at]
+    const form = itemForm(item, previous)
+    const got = known.get(form) ?? count(renderItem({ ...item, n: 10 }, previous ? { ...previous, n: 9 } : null))
+    known.set(form, got)
+    return got
   }
-  return (run) => run.reduce((sum, item, i) => sum + cost(item, i === 0, run[i - 1]), 0)
+  return (run) => run.reduce((sum, item, i) => sum + cost(item, run[i - 1]), 0)
 }

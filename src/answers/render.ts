@@ -39,13 +39,31 @@ function continuesRun(previous: Rendered | null | undefined, item: Rendered): bo
   return key !== null && key === runKey(previous)
 }
 
+/** How an item is printed after `previous`: with its heading, as a line naming its slug, or as a bare line. */
+export type ItemForm = 'heading' | 'line' | 'bare'
+
+export function itemForm(item: Rendered, previous?: Rendered | null): ItemForm {
+  if (!continuesRun(previous, item)) return 'heading'
+  return follows(previous!, item) ? 'bare' : 'line'
+}
+
+/** Whether `item` is the next of its series after `previous` (turn 8 after turn 7, a page's next chunk). */
+function follows(previous: Rendered, item: Rendered): boolean {
+  const a = seriesOf(previous.slug)
+  const b = seriesOf(item.slug)
+  return a !== null && b !== null && (previous.line ?? 1) <= 1 && (item.line ?? 1) <= 1 && Number(b.digits) === Number(a.digits) + 1
+}
+
 /**
  * An item as the pack prints it and as it is counted against the budget. After an item of the same
  * run it is one line, `[4] chats/club/turn-8 Piet: …`: its own number and slug, so it stays citable
- * and findable, without the date and kind the run's first heading gave.
+ * and findable, without the date and kind the run's first heading gave. The next turn of a series
+ * after the one before it is `[5] Anna: …`: its slug is the one after, and its number still cites it.
  */
 export function renderItem(item: Rendered, previous?: Rendered | null): string {
-  if (continuesRun(previous, item)) return `[${item.n}] ${place(item)} ${item.text}\n`
+  const form = itemForm(item, previous)
+  if (form === 'bare') return `[${item.n}] ${item.text}\n`
+  if (form === 'line') return `[${item.n}] ${place(item)} ${item.text}\n`
   return `${itemHeading(item)}\n${item.text}\n`
 }
 

@@ -36,9 +36,11 @@ engineTest(t, 'turns of one session share one heading and keep their own number 
   )
   const text = renderItems(pack.items)
   t.match(text, `[${session[0]!.n}] ${session[0]!.slug} 2023-07-03\n${session[0]!.text}\n`, 'the first turn carries the heading and the date')
-  for (const item of session.slice(1)) {
-    t.ok(text.includes(`[${item.n}] ${item.slug} ${item.text}\n`), `turn ${item.slug} is one line, citable by its number and slug`)
-  }
+  session.slice(1).forEach((item, k) => {
+    // Each turn here is the next after the one before it, so its slug goes without saying.
+    t.equal(Number(item.slug.split('-').pop()), Number(session[k]!.slug.split('-').pop()) + 1, `${item.slug} follows the turn before it`)
+    t.ok(text.includes(`\n[${item.n}] ${item.text}\n`), `turn ${item.slug} is one line, citable by its number`)
+  })
   t.equal(text.split('2023-07-03').length - 1, 1, 'the session date is printed once')
   const later = pack.items.find((i) => i.slug === 'chats/club/s2-1')
   t.ok(later, 'the turn of another session is in the pack')
@@ -48,6 +50,15 @@ engineTest(t, 'turns of one session share one heading and keep their own number 
     pack.tokens,
     pack.items.reduce((sum, i) => sum + i.tokens, 0),
   )
+})
+
+t.test('a turn after a gap in its run names its slug; the next turn after the one before it does not', async (t) => {
+  const item = (n: number, slug: string, text: string) => ({ n, kind: 'hit' as const, slug, line: null, page: null, date: '2023-07-03', text })
+  const first = item(1, 'chats/club/s1-2', 'Piet: We did.')
+  t.equal(renderItem(first), '[1] chats/club/s1-2 2023-07-03\nPiet: We did.\n', 'the run opens with its heading')
+  t.equal(renderItem(item(2, 'chats/club/s1-3', 'Odile: Again?'), first), '[2] Odile: Again?\n', 'the next turn: its number alone')
+  t.equal(renderItem(item(2, 'chats/club/s1-5', 'Odile: Basil.'), first), '[2] chats/club/s1-5 Odile: Basil.\n', 'after a gap: its number and slug')
+  t.equal(renderItem({ ...item(2, 'chats/club/s1-3', 'Odile: Again?'), line: 12 }, first), '[2] chats/club/s1-3:12 Odile: Again?\n', 'a line of a page: its place')
 })
 
 engineTest(t, 'a run costs fewer tokens than its turns alone, so a small budget holds more of them', async (t, { db }) => {

@@ -20,6 +20,9 @@ const MAX_POSITION = (1 << 14) - 1
 const MAX_POSITIONS = 256
 const WEIGHT_LETTERS = ['D', 'C', 'B', 'A']
 
+/** Tokens whose reductions are kept between batches before they are forgotten. */
+const MAX_TOKENS_KEPT = 200_000
+
 /** What a token id stands for once reduced: a lexeme's index, or one of these. */
 const UNREDUCED = -3
 /** A token that takes no position (its type has no dictionary, its dictionary did not know it, or it is too long). */
@@ -37,6 +40,9 @@ type TokenIds = number[]
 
 /** The configuration's dictionary of each token type, and what it made of each token so far. */
 export class InProcessAnalyser {
+  // What was reduced stays for the next batches of an import, up to MAX_TOKENS_KEPT tokens: the
+  // analyser lives as long as the database (a resident service's), and a mailbox brings new words
+  // for ever. Groups (dates, addresses) rarely come back and are kept for one batch only.
   private readonly ids = new Map<string, number>()
   /** Per token id: its type's dictionary (0 for none), its text, and what it was reduced to. */
   private readonly dictOf: number[] = []
@@ -92,6 +98,7 @@ export class InProcessAnalyser {
       (p) => readableHere(p.title) && readableHere(p.compiledTruth) && p.chunks.every((c) => readableHere(c.text) && readableHere(c.docComment ?? '') && readableHere(c.symbolNameQualified ?? '')),
     )
     if (readable.length === 0) return null
+    this.forget()
     const read = readable.map((p) => ({
       title: this.read(leftCharacters(p.title, 4096)),
       body: this.read(leftCharacters(p.compiledTruth, 262144)),
@@ -111,6 +118,20 @@ export class InProcessAnalyser {
       })
     }
     return byPage.size === 0 ? null : { config: this.config, byPage }
+  }
+
+  /** Drops the groups of the batch before, and every kept token once there are too many. */
+  private forget(): void {
+    this.groupIds.clear()
+    this.groups.length = 0
+    if (this.ids.size <= MAX_TOKENS_KEPT) return
+    this.ids.clear()
+    this.dictOf.length = 0
+    this.textOf.length = 0
+    this.reduced.length = 0
+    this.lexemes.length = 0
+    this.lexemeIds.clear()
+    this.quoted.length = 0
   }
 
   private tokenId(key: string, text: string, type: number): number {

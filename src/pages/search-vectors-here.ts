@@ -177,17 +177,27 @@ export class InProcessAnalyser {
     if (fresh.length === 0) return
     const texts: string[] = new Array<string>(this.groups.length)
     for (const [text, g] of this.groupIds) texts[g] = text
-    const { rows } = await db.query<{ g: number; type: number; token: string }>(
-      `SELECT g.i::int AS g, p.tokid AS type, p.token
-       FROM unnest($2::text[]) WITH ORDINALITY AS g(t, i), LATERAL ts_parse($1::oid, g.t) WITH ORDINALITY AS p(tokid, token, n)
-       ORDER BY g.i, p.n`,
+    // One text back, groups split by \x02 and tokens by \x01 (a text holding either is not read
+    // here): a row per token costs the embedded engine several times the parsing.
+    const { rows } = await db.query<{ parsed: string | null }>(
+      `SELECT string_agg(x.tokens, E'\\x02' ORDER BY x.i) AS parsed
+       FROM (SELECT g.i, coalesce((SELECT string_agg(p.tokid || ' ' || p.token, E'\\x01' ORDER BY p.n)
+                                   FROM ts_parse($1::oid, g.t) WITH ORDINALITY AS p(tokid, token, n)), '') AS tokens
+             FROM unnest($2::text[]) WITH ORDINALITY AS g(t, i)) AS x`,
       [this.parser, fresh.map((g) => texts[g]!)],
     )
-    for (const g of fresh) this.groups[g] = []
-    for (const r of rows) {
-      const type = Number(r.type)
-      const key = type === ASCIIWORD || type === UINT ? r.token : `${type}\u0000${r.token}`
-      this.groups[fresh[Number(r.g) - 1]!]!.push(this.tokenId(key, r.token, type))
+    const parsed = (rows[0]?.parsed ?? '').split('\x02')
+    if (parsed.length !== fresh.length) throw new Error('the parser answered for another number of groups')
+    for (const [k, g] of fresh.entries()) {
+      const tokens: TokenIds = []
+      for (const entry of parsed[k] === '' ? [] : parsed[k]!.split('\x01')) {
+        const space = entry.indexOf(' ')
+        const type = Number(entry.slice(0, space))
+        const token = entry.slice(space + 1)
+        const key = type === ASCIIWORD || type === UINT ? token : `${type}\u0000${token}`
+        tokens.push(this.tokenId(key, token, type))
+      }
+      this.groups[g] = tokens
     }
   }
 

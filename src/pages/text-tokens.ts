@@ -98,9 +98,12 @@ export function plainTokens(group: string): Array<{ type: number; text: string }
 /** Characters brain_search_text spaces out (CJK): a text holding one is analysed by the database. */
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/
 
-/** Whether this process may cut the text at all: no XML tag that could span white space, no CJK. */
+/**
+ * Whether this process may cut the text at all: no XML tag that could span white space, no CJK,
+ * none of the two characters that frame the parser's answer.
+ */
 export function readableHere(text: string): boolean {
-  return !text.includes('<') && !CJK.test(text)
+  return !text.includes('<') && !CJK.test(text) && !/[\x01\x02]/.test(text)
 }
 
 /** The first `n` characters (code points, as SQL's left() counts them). */

@@ -1,12 +1,12 @@
 /**
  * The tokens of PostgreSQL's default text-search parser for the plain part of a text, read in
- * JavaScript. The parser ends every token at ASCII white space (outside an XML tag, and a text
- * holding `<` is never read here), so a text is cut there into groups. A group of ASCII letter and
- * digit runs separated by the punctuation below is read here: each letter run is an `asciiword`,
- * each digit run a `uint`, the rest blank; a word may end its group with one `.` or `:`. Any other
- * group (a hyphen, a dot between two characters, a slash, an at sign, a letter beside a digit,
- * anything outside ASCII) is left to the database's own parser. `test/pages/text-tokens.test.ts`
- * compares both on random groups.
+ * JavaScript. The parser ends every token at ASCII white space (outside an XML tag, see scanText),
+ * so a text is cut there into groups. A group of ASCII letter and digit runs separated by the
+ * punctuation below is read here: each letter run is an `asciiword`, each digit run a `uint`, the
+ * rest blank; a word may end its group with one `.` or `:`. Any other group (a hyphen, a dot
+ * between two characters, a slash, an at sign, a letter beside a digit, a possible tag, anything
+ * outside ASCII) is left to the database's own parser. `test/pages/search-vectors-here.test.ts`
+ * compares both.
  */
 
 /** Token type ids of the default parser (ts_token_type('default')); the analyser checks them. */
@@ -69,7 +69,18 @@ function emitPlain(text: string, start: number, end: number, sink: TokenSink): v
   }
 }
 
-/** Reads the text group by group, in order. */
+/** Whether the `<` at `i` may open a tag: a letter or `/` follows it. */
+function opensTag(text: string, i: number): boolean {
+  const next = text.charCodeAt(i + 1)
+  return next === 47 || kindOf(next) === Kind.Letter
+}
+
+/**
+ * Reads the text group by group, in order. A tag may hold white space, so a group with a `<` that
+ * may open one reaches on to the first `>` after it (the parser has decided about the tag there:
+ * readableHere refuses quotes, comments and declarations, where it would not have) and then to the
+ * next white space; without a `>` it is the rest of the text.
+ */
 export function scanText(text: string, sink: TokenSink): void {
   const n = text.length
   let i = 0
@@ -78,7 +89,18 @@ export function scanText(text: string, sink: TokenSink): void {
     if (i >= n) break
     const start = i
     while (i < n && kindOf(text.charCodeAt(i)) !== Kind.Space) i++
-    const body = plainEnd(text, start, i)
+    let tagged = false
+    for (let k = start; k < i; k++) {
+      if (text.charCodeAt(k) !== 60 || !opensTag(text, k)) continue
+      tagged = true
+      const close = text.indexOf('>', k + 1)
+      if (close === -1) i = n
+      else if (close >= i) {
+        i = close + 1
+        while (i < n && kindOf(text.charCodeAt(i)) !== Kind.Space) i++
+      }
+    }
+    const body = tagged ? -1 : plainEnd(text, start, i)
     if (body === -1) sink.group(text, start, i)
     else emitPlain(text, start, body, sink)
   }
@@ -99,11 +121,21 @@ export function plainTokens(group: string): Array<{ type: number; text: string }
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/
 
 /**
- * Whether this process may cut the text at all: no XML tag that could span white space, no CJK,
- * none of the two characters that frame the parser's answer.
+ * Whether this process may cut the text at all: no CJK, none of the two characters that frame the
+ * parser's answer, and no `<` whose tag the parser would decide past the first `>` (a quote inside
+ * it, a comment `<!`, a declaration `<?`).
  */
 export function readableHere(text: string): boolean {
-  return !text.includes('<') && !CJK.test(text) && !/[\x01\x02]/.test(text)
+  if (CJK.test(text) || /[\x01\x02]/.test(text)) return false
+  for (let k = text.indexOf('<'); k !== -1; k = text.indexOf('<', k + 1)) {
+    const next = text.charCodeAt(k + 1)
+    if (next === 33 || next === 63) return false
+    if (!opensTag(text, k)) continue
+    const close = text.indexOf('>', k + 1)
+    const inside = text.slice(k, close === -1 ? text.length : close)
+    if (inside.includes('"') || inside.includes("'")) return false
+  }
+  return true
 }
 
 /** The first `n` characters (code points, as SQL's left() counts them). */

@@ -74,10 +74,36 @@ const WORDS = [
   'y'.repeat(2046),
   'z'.repeat(2047),
 ]
+/** Code, where a `<` may or may not open a tag that spans white space. */
+const CODE_WORDS = [
+  'Promise<void>',
+  'a<b',
+  'x < y',
+  '<div>',
+  'Map<string,',
+  'number>>',
+  '<a',
+  'href=x>',
+  '</p>',
+  '<',
+  '>',
+  'x<=3',
+  'if',
+  '(a<b',
+  '&&',
+  'c>d)',
+  'return',
+  'List<T>',
+  '<T,',
+  'U>()',
+  'foo.bar()',
+  '=>',
+  'const',
+]
 const SEPARATORS = [' ', '\n', '\n\n', '\t', '  ', ' \r\n']
 
-function randomText(next: (n: number) => number, words: number): string {
-  return Array.from({ length: words }, () => WORDS[next(WORDS.length)]! + SEPARATORS[next(SEPARATORS.length)]!).join('')
+function randomText(next: (n: number) => number, words: number, from: readonly string[] = WORDS): string {
+  return Array.from({ length: words }, () => from[next(from.length)]! + SEPARATORS[next(SEPARATORS.length)]!).join('')
 }
 
 function exampleInputs(): ImportInput[] {
@@ -115,6 +141,10 @@ async function corpus(): Promise<AnalysedPage[]> {
       compiledTruth: randomText(next, next(300)),
       chunks: Array.from({ length: 1 + next(3) }, () => chunk(randomText(next, next(150)), next(3) === 0 ? randomText(next, next(8)) : null, next(3) === 0 ? 'Store.save' : null)),
     })
+  }
+  for (let i = 0; i < 30; i++) {
+    const code = (n: number): string => randomText(next, n, next(2) === 0 ? CODE_WORDS : [...CODE_WORDS, ...WORDS.filter((w) => !/["']/.test(w))])
+    pages.push({ key: 1500 + i, title: code(1 + next(4)), compiledTruth: code(next(300)), chunks: [chunk(code(next(150)), code(next(6)), 'List.get')] })
   }
   // 300 of one word (a lexeme keeps 255 positions, 256 once joined), past position 16,383, and nothing but stop words.
   pages.push({ key: 2000, title: 'Repeat', compiledTruth: `${'review '.repeat(300)}${'word '.repeat(17000)}review tail`, chunks: [chunk('review '.repeat(300), 'review '.repeat(100)), chunk('')] })

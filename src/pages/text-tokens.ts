@@ -69,10 +69,10 @@ function emitPlain(text: string, start: number, end: number, sink: TokenSink): v
   }
 }
 
-/** Whether the `<` at `i` may open a tag: a letter or `/` follows it. */
+/** Whether the `<` at `i` may open a tag: an ASCII letter, `/`, `:` or `_` follows it. */
 function opensTag(text: string, i: number): boolean {
   const next = text.charCodeAt(i + 1)
-  return next === 47 || kindOf(next) === Kind.Letter
+  return next === 47 || next === 58 || next === 95 || kindOf(next) === Kind.Letter
 }
 
 /**

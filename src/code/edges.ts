@@ -188,13 +188,17 @@ export async function insertCodeGraphsOfNewPages(tx: SqlExecutor, pages: Readonl
           syms AS (INSERT INTO code_symbols (page_id, chunk_id, name, qualified, symbol_type, start_line, end_line)
                    SELECT sym.p, c.id, sym.n, sym.q, sym.t, sym.a, sym.b FROM sym JOIN chunks c ON c.page_id = sym.p AND c.chunk_index = sym.i ORDER BY sym.o),
           x AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(p bigint, f int, fs text, t int, q text, n text, k text, o int)),
+          -- Each definition's first line, grouped once: looked up per edge, every edge rescanned
+          -- all the batch's definitions.
+          def_line AS (SELECT p, i, q, min(a) AS a FROM sym GROUP BY p, i, q),
           -- The caller's place, as the callers walk sorts it (migration 0240 says why).
           resolved AS (
             SELECT fc.id AS from_id, tc.id AS to_id, x.fs, x.q, x.n, x.k, pp.slug, pg.source_id, x.o,
-              coalesce((SELECT min(sym.a) FROM sym WHERE sym.p = x.p AND sym.i = x.f AND sym.q = x.fs), fc.start_line) AS line
+              coalesce(dl.a, fc.start_line) AS line
             FROM x JOIN pg ON pg.page_id = x.p JOIN pages pp ON pp.id = x.p
             JOIN chunks fc ON fc.page_id = x.p AND fc.chunk_index = x.f
-            LEFT JOIN chunks tc ON x.t IS NOT NULL AND tc.page_id = x.p AND tc.chunk_index = x.t),
+            LEFT JOIN chunks tc ON x.t IS NOT NULL AND tc.page_id = x.p AND tc.chunk_index = x.t
+            LEFT JOIN def_line dl ON dl.p = x.p AND dl.i = x.f AND dl.q = x.fs),
           c AS (INSERT INTO code_edges_chunk (from_chunk_id, to_chunk_id, to_symbol, edge_type, source_id, from_symbol, from_slug, from_line)
                 SELECT from_id, to_id, q, k, source_id, fs, slug, line FROM resolved WHERE to_id IS NOT NULL ORDER BY o ON CONFLICT DO NOTHING)
      INSERT INTO code_edges_symbol (from_chunk_id, to_symbol_qualified, to_symbol_name, edge_type, source_id, from_symbol, from_slug, from_line)

@@ -90,12 +90,18 @@ export function scanText(text: string, sink: TokenSink): void {
     const start = i
     while (i < n && kindOf(text.charCodeAt(i)) !== Kind.Space) i++
     let tagged = false
+    // The first '>' after the last '<' looked at, kept while it is still ahead: a file of many
+    // comparisons would otherwise be searched to its end once for each of them.
+    let close = -2
     for (let k = start; k < i; k++) {
       if (text.charCodeAt(k) !== 60 || !opensTag(text, k)) continue
       tagged = true
-      const close = text.indexOf('>', k + 1)
-      if (close === -1) i = n
-      else if (close >= i) {
+      if (close !== -1 && close <= k) close = text.indexOf('>', k + 1)
+      if (close === -1) {
+        i = n
+        break
+      }
+      if (close >= i) {
         i = close + 1
         while (i < n && kindOf(text.charCodeAt(i)) !== Kind.Space) i++
       }
@@ -127,15 +133,25 @@ const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]
  */
 export function readableHere(text: string): boolean {
   if (CJK.test(text) || /[\x01\x02]/.test(text)) return false
+  // The next '>' and the next quote, each kept while it is still ahead (as in scanText).
+  let close = -2
+  let quote = -2
   for (let k = text.indexOf('<'); k !== -1; k = text.indexOf('<', k + 1)) {
     const next = text.charCodeAt(k + 1)
     if (next === 33 || next === 63) return false
     if (!opensTag(text, k)) continue
-    const close = text.indexOf('>', k + 1)
-    const inside = text.slice(k, close === -1 ? text.length : close)
-    if (inside.includes('"') || inside.includes("'")) return false
+    if (close !== -1 && close <= k) close = text.indexOf('>', k + 1)
+    if (quote !== -1 && quote < k) quote = nextQuote(text, k)
+    if (quote !== -1 && (close === -1 || quote < close)) return false
   }
   return true
+}
+
+/** The first quote (either kind) at or after `from`, or -1. */
+function nextQuote(text: string, from: number): number {
+  const double = text.indexOf('"', from)
+  const single = text.indexOf("'", from)
+  return double === -1 ? single : single === -1 ? double : Math.min(double, single)
 }
 
 /** The first `n` characters (code points, as SQL's left() counts them). */

@@ -8,11 +8,12 @@ import { ASCIIWORD, leftCharacters, readableHere, scanText, UINT } from './text-
  * WebAssembly parser. What the vectors are is still the database's: the plain part of each text is
  * cut here exactly as its default parser cuts it (text-tokens.ts), every other group is cut by
  * that parser in one statement, and each distinct token is reduced to its lexeme by the
- * configuration's own dictionary in another, once per import. Positions, weights and the
- * concatenation of the parts follow to_tsvector, setweight and || (PostgreSQL's parsetext,
- * uniqueWORD and tsvector_concat). A configuration whose dictionaries this cannot follow (a chain
- * of several, a thesaurus, ispell) and a page holding CJK text or an XML tag get no vectors: the
- * insert triggers analyse them as before. `test/pages/search-vectors.test.ts` compares the bytes.
+ * configuration's own dictionary in another, kept for the import's next batches. Positions,
+ * weights and the concatenation of the parts follow to_tsvector, setweight and || (PostgreSQL's
+ * parsetext, uniqueWORD and tsvector_concat). A configuration whose dictionaries this cannot follow
+ * (a chain of several, a thesaurus, ispell) and a page holding CJK text or a tag the parser decides
+ * past its first `>` get no vectors: the insert triggers analyse them as before.
+ * `test/pages/search-vectors-here.test.ts` compares the bytes.
  */
 
 /** Limits of a vector (PostgreSQL's ts_type.h). */

@@ -214,18 +214,22 @@ engineTest(t, 'vectors worked out in this process are the bytes the database mak
   )
   const configs = await configurations(db)
   t.ok(configs.length >= 20 && configs.includes('german') && configs.includes('simple'), 'the engine ships its configurations')
+  // Every configuration reads the example brain and the pages of German and stop words; three read
+  // the random texts and the texts past the limits too, whose positions do not depend on the language.
+  const shared = pages.filter((p) => p.key < 1000 || p.key === 2001 || p.key === 2002)
   for (const config of configs) {
     await useLanguage(db, config)
     const analyser = await InProcessAnalyser.open(db)
     t.not(analyser, null, `${config}: its dictionaries are followed`)
     if (analyser === null) continue
-    const vectors = await analyser.analyse(db, pages)
-    const analysed = pages.filter((p) => vectors?.byPage.has(p.key))
-    const readable = pages.filter((p) => [p.title, p.compiledTruth, ...p.chunks.flatMap((c) => [c.text, c.docComment ?? '', c.symbolNameQualified ?? ''])].every(readableHere))
+    const asked = ['english', 'german', 'simple'].includes(config) ? pages : shared
+    const vectors = await analyser.analyse(db, asked)
+    const analysed = asked.filter((p) => vectors?.byPage.has(p.key))
+    const readable = asked.filter((p) => [p.title, p.compiledTruth, ...p.chunks.flatMap((c) => [c.text, c.docComment ?? '', c.symbolNameQualified ?? ''])].every(readableHere))
     t.same(
       analysed.map((p) => p.key),
       readable.map((p) => p.key),
-      `${config}: every page without CJK text or a tag was analysed (${analysed.length} of ${pages.length})`,
+      `${config}: every page without CJK text or a tag was analysed (${analysed.length} of ${asked.length})`,
     )
     const given = analysed.flatMap((p) => vectors!.byPage.get(p.key)!.chunks)
     const own = analysed.flatMap((p) => p.chunks)

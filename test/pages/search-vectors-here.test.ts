@@ -9,13 +9,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import t from 'tap'
-import type { SqlExecutor } from '../../src/db/index.js'
 import { importFiles } from '../../src/intake/import/import-files.js'
 import type { WalkedFile } from '../../src/intake/sources/walk.js'
 import { planPages, type ImportInput } from '../../src/pages/index.js'
 import { InProcessAnalyser } from '../../src/pages/search-vectors-here.js'
 import type { AnalysedPage } from '../../src/pages/search-vectors.js'
 import { plainTokens, readableHere } from '../../src/pages/text-tokens.js'
+import { listSearchLanguages, setSearchLanguage } from '../../src/search/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { engineTest } from '../helpers/engines.js'
 
@@ -158,14 +158,6 @@ async function corpus(): Promise<AnalysedPage[]> {
   return pages
 }
 
-async function configurations(db: SqlExecutor): Promise<string[]> {
-  return (await db.query<{ name: string }>(`SELECT cfgname::text AS name FROM pg_ts_config ORDER BY 1`)).rows.map((r) => r.name)
-}
-
-async function useLanguage(db: SqlExecutor, config: string): Promise<void> {
-  await db.query(`INSERT INTO config (key, value) VALUES ('search.language', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [config])
-}
-
 engineTest(t, "the plain reading of a group is the database parser's own", async (t, { db }) => {
   const next = random(11)
   const groups = new Set<string>()
@@ -212,13 +204,13 @@ engineTest(t, 'vectors worked out in this process are the bytes the database mak
     chunks.some((c) => c.docComment !== null && c.symbolNameQualified !== null),
     'code chunks carry doc comments and qualified symbols',
   )
-  const configs = await configurations(db)
+  const configs = await listSearchLanguages(db)
   t.ok(configs.length >= 20 && configs.includes('german') && configs.includes('simple'), 'the engine ships its configurations')
   // Every configuration reads the example brain and the pages of German and stop words; three read
   // the random texts and the texts past the limits too, whose positions do not depend on the language.
   const shared = pages.filter((p) => p.key < 1000 || p.key === 2001 || p.key === 2002)
   for (const config of configs) {
-    await useLanguage(db, config)
+    await setSearchLanguage(db, config)
     const analyser = await InProcessAnalyser.open(db)
     t.not(analyser, null, `${config}: its dictionaries are followed`)
     if (analyser === null) continue
@@ -269,7 +261,7 @@ engineTest(t, 'a page with CJK text or a tag is left to the triggers', async (t,
 })
 
 engineTest(t, "an import on either engine stores the database's own vectors", async (t, { db }) => {
-  await useLanguage(db, 'german')
+  await setSearchLanguage(db, 'german')
   // Where statements take turns on this thread the import works the vectors out here: its
   // dictionary statement shows it.
   const statements: string[] = []

@@ -13,6 +13,7 @@ import { planPages, writePlannedPages, type ImportInput } from '../../src/pages/
 import { analysePages, startVectorAnalysis, type AnalysedPage, type VectorAnalyser } from '../../src/pages/search-vectors.js'
 import type { ComputeLane, SqlExecutor } from '../../src/db/index.js'
 import type { WalkedFile } from '../../src/intake/sources/walk.js'
+import { listSearchLanguages } from '../../src/search/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
 import { engineTest } from '../helpers/engines.js'
 
@@ -58,10 +59,6 @@ const CHUNK_VECTOR = `setweight(to_tsvector(c.cfg, coalesce(c.doc, '')), 'A') ||
 const PAGE_VECTOR = `setweight(to_tsvector(c.cfg, brain_search_text(left(coalesce(c.title, ''), 4096))), 'A') ||
   setweight(to_tsvector(c.cfg, brain_search_text(left(coalesce(c.body, ''), 262144))), 'B')`
 
-async function configurations(db: SqlExecutor): Promise<string[]> {
-  return (await db.query<{ name: string }>(`SELECT cfgname::text AS name FROM pg_ts_config ORDER BY 1`)).rows.map((r) => r.name)
-}
-
 async function openedAnalyser(db: Parameters<typeof startVectorAnalysis>[0], t: Test): Promise<VectorAnalyser> {
   const analysis = startVectorAnalysis(db)
   t.teardown(analysis.close)
@@ -78,7 +75,7 @@ engineTest(t, 'vectors worked out on the compute lane are the bytes the database
     chunks.some((c) => c.docComment !== null && c.symbolNameQualified !== null),
     'code chunks carry doc comments and qualified symbols',
   )
-  const configs = await configurations(db)
+  const configs = await listSearchLanguages(db)
   t.ok(configs.length >= 20 && configs.includes('german') && configs.includes('simple'), 'the engine ships its configurations')
   for (const config of configs) {
     const vectors = await analysePages({ lane, config }, pages)

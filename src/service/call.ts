@@ -19,9 +19,17 @@ export function tryConnect(path: string): Promise<Socket | null> {
   })
 }
 
+/** The frames the service sends last: it ends its side of the connection after either. */
+const LAST_FRAMES: ReadonlySet<number> = new Set([Frame.exit, Frame.reply])
+
 /** Sends one request and collects every frame of the answer. */
 export async function request(socket: Socket, hello: Hello, onFrame: (type: number, payload: Buffer) => void): Promise<void> {
-  const decoder = new FrameDecoder(onFrame)
+  const decoder = new FrameDecoder((type, payload) => {
+    onFrame(type, payload)
+    // Nothing follows the last frame; waiting for the service's close would add a turn of both
+    // processes' event loops to every relayed command.
+    if (LAST_FRAMES.has(type)) socket.destroy()
+  })
   socket.on('data', (chunk: Buffer) => decoder.push(chunk))
   socket.write(encodeJson(Frame.hello, hello))
   await new Promise<void>((resolve) => {

@@ -51,6 +51,36 @@ export function buildCli(colors = false, registered: ReadonlyArray<CommandClass<
   return cli
 }
 
+/** clipanion's builder of a Cli's state machine; private in its types, stable in the pinned version. */
+type MachineBuilder = { compile: () => unknown }
+
+/**
+ * A Cli compiles its state machine again for every command line it reads (a millisecond or two
+ * for one command's machine, most of what a relayed search costs the service); a Cli kept for
+ * the resident service's next command compiles it once.
+ */
+function compileOnce(cli: Cli<CommandContext>): Cli<CommandContext> {
+  const builder = (cli as unknown as { builder: MachineBuilder }).builder
+  const compile = builder.compile.bind(builder)
+  let compiled: unknown
+  builder.compile = () => (compiled ??= compile())
+  return cli
+}
+
+/** Built CLIs by colour and command set; a few dozen at most, so the oldest is dropped past that. */
+const builtClis = new Map<string, Cli<CommandContext>>()
+const BUILT_CLIS_KEPT = 32
+
+function cliFor(colors: boolean, registered: ReadonlyArray<CommandClass<CommandContext>>): Cli<CommandContext> {
+  const key = `${colors ? 1 : 0}:${registered.map((command) => commands.indexOf(command)).join(',')}`
+  const kept = builtClis.get(key)
+  if (kept) return kept
+  if (builtClis.size >= BUILT_CLIS_KEPT) builtClis.delete(builtClis.keys().next().value as string)
+  const cli = compileOnce(buildCli(colors, registered))
+  builtClis.set(key, cli)
+  return cli
+}
+
 /** The command whose path is the longest prefix of argv's words, if any. */
 function closestCommand(cli: Cli<CommandContext>, argv: string[]): { path: string; usage: string } | null {
   const words = argv.filter((a) => !a.startsWith('-'))
@@ -93,7 +123,7 @@ export async function runCli(argv: string[], context: CommandContext = processCo
   // The composition root: the queue runs the job handlers of workers/ through this registry.
   registerHandlers(defaultResolver)
   const colors = isTerminal(context.stdout)
-  const cli = buildCli(colors, commandsFor(argv))
+  const cli = cliFor(colors, commandsFor(argv))
   let command
   try {
     command = cli.process(argv, context)

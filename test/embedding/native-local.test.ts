@@ -1,11 +1,11 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { EmbeddingsModel } from '@energetic-ai/embeddings'
 import { createEmbeddingProvider } from '../../src/embedding/index.js'
 import { stockBackend } from '../../src/embedding/local/local-backends.js'
 import { configureLocalEmbeddings, disposeLocalEmbeddings, localBackend } from '../../src/embedding/local/local-runtime.js'
-import { nativeBackend } from '../../src/embedding/local/native-backend.js'
-import type { NativeRunner } from '../../src/embedding/local/native-runner.js'
+import { nativeBackend, type NativeModel } from '../../src/embedding/local/native-backend.js'
 import { UseLiteTokenizer } from '../../src/embedding/local/use-lite-tokenizer.js'
 import { readUseLiteWeights } from '../../src/embedding/local/use-lite-weights.js'
 import { cosine, FIXED_INPUTS, sentence } from './fixed-inputs.js'
@@ -63,6 +63,31 @@ t.test('the provider keeps input order whatever the batch size, queries included
   for (let i = 0; i < inputs.length; i++) t.ok(cosine(one[i]!, three[i]!) > 1 - 1e-6, `input ${i} keeps its place`)
   t.ok(cosine(three[4]!, query[0]!) > 1 - 1e-4, 'a query embeds like the same text in a batch')
   t.equal(query[0]!.length, 1536, 'padded to the schema width')
+})
+
+t.test('the model runs on a thread of its own: the event loop turns while a batch is embedded', async (t) => {
+  configureLocalEmbeddings({ mode: 'native' })
+  const backend = await localBackend()
+  t.equal(backend.kind, 'native')
+  await backend.embed(['warm up'], 4)
+  // onnxruntime-node's run holds the thread that calls it to the end of the model call, so on
+  // the main thread a whole batch passes without one turn of the loop.
+  let turns = 0
+  let done = false
+  const turn = (): void => {
+    turns++
+    if (!done) setImmediate(turn)
+  }
+  setImmediate(turn)
+  const vectors = await backend.embed(
+    Array.from({ length: 4 }, (_, i) => `Batch input ${i}. ${sentence.repeat(12)}`),
+    4,
+  )
+  done = true
+  t.equal(vectors.length, 4)
+  t.ok(turns >= 10, `${turns} turns of the event loop during one model call`)
+  const loaded = Object.keys(createRequire(import.meta.url).cache).filter((path) => path.includes('onnxruntime-node'))
+  t.same(loaded, [], 'the runtime is not loaded on the main thread')
 })
 
 t.test('a query during a bulk embed finishes before the bulk work', async (t) => {
@@ -125,19 +150,18 @@ t.test('model calls in flight stay bounded: bulk at the limit, urgent calls one 
   let inFlight = 0
   let most = 0
   const order: string[] = []
-  const runner: NativeRunner = {
-    tokenize: (text) => [text.length],
-    async embedTokens(lists) {
+  const model: NativeModel = {
+    async embedTexts(texts) {
       inFlight++
       most = Math.max(most, inFlight)
-      order.push(lists.length === 1 && lists[0]![0] === 5 ? 'query' : 'bulk')
+      order.push(texts.length === 1 && texts[0] === 'query' ? 'query' : 'bulk')
       await new Promise((resolve) => setTimeout(resolve, 5))
       inFlight--
-      return new Float32Array(lists.length * 512)
+      return new Float32Array(texts.length * 512)
     },
     release: async () => {},
   }
-  const backend = nativeBackend(runner, { concurrency: 2 })
+  const backend = nativeBackend(model, { concurrency: 2 })
   const bulk = backend.embed(
     Array.from({ length: 40 }, (_, i) => `bulk input ${i}`),
     2,

@@ -95,9 +95,9 @@ export function localBackend(): Promise<LocalBackend> {
 }
 
 async function startNative(settings: LocalRuntimeOptions): Promise<NativeBackend> {
-  const { createNativeRunner } = await import('./native-runner.js')
-  const runner = await createNativeRunner({ intraOpThreads: settings.nativeThreads, runtimeModule: settings.nativeRuntimeModule })
-  return nativeBackend(runner, { concurrency: settings.nativeConcurrency })
+  const { startNativeThread } = await import('./native-thread.js')
+  const model = await startNativeThread({ intraOpThreads: settings.nativeThreads, ...(settings.nativeRuntimeModule !== undefined ? { runtimeModule: settings.nativeRuntimeModule } : {}) })
+  return nativeBackend(model, { concurrency: settings.nativeConcurrency })
 }
 
 function startWorkers(settings: LocalRuntimeOptions, runtime: ActiveRuntime): Promise<LocalBackend> {

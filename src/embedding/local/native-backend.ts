@@ -1,7 +1,12 @@
 import { throwIfAborted } from './abort.js'
 import { batchFailed, planLengthSortedBatches, untilAborted, type LocalBackend } from './local-backends.js'
 import { LOCAL_MODEL_NATIVE_DIMENSIONS } from './local-model.js'
-import type { NativeRunner } from './native-runner.js'
+
+/** The native model as the backend calls it: texts in, row-major [texts × 512] vectors out. */
+export interface NativeModel {
+  embedTexts(texts: readonly string[]): Promise<Float32Array>
+  release(): Promise<void>
+}
 
 export interface NativeBackend extends LocalBackend {
   readonly kind: 'native'
@@ -56,14 +61,13 @@ class CallGate {
 
 /**
  * The native path: inputs sorted by length and cut into batches (the model pads a batch to its
- * longest input), tokenized just before their model call so the event loop is never blocked for
- * long, and run on onnxruntime's own threads.
+ * longest input), each tokenized and run by the model on a thread of its own.
  */
-export function nativeBackend(runner: NativeRunner, options: NativeBackendOptions): NativeBackend {
+export function nativeBackend(model: NativeModel, options: NativeBackendOptions): NativeBackend {
   const gate = new CallGate(Math.max(1, Math.floor(options.concurrency)))
   return {
     kind: 'native',
-    release: () => runner.release(),
+    release: () => model.release(),
     async embed(inputs, batchSize, signal) {
       throwIfAborted(signal)
       const urgent = inputs.length <= batchSize
@@ -75,7 +79,7 @@ export function nativeBackend(runner: NativeRunner, options: NativeBackendOption
           if (stopped || signal?.aborted) return
           let flat: Float32Array
           try {
-            flat = await runner.embedTokens(rows.map((row) => runner.tokenize(inputs[row]!)))
+            flat = await model.embedTexts(rows.map((row) => inputs[row]!))
           } catch (err) {
             throw batchFailed(err)
           }

@@ -6,14 +6,14 @@ import { encodeModelTokens, USE_LITE_MAX_TOKENS } from './use-lite-runner.js'
 import { readUseLiteWeights } from './use-lite-weights.js'
 
 /** USE Lite on onnxruntime's native CPU kernels: the same weights, rebuilt as an ONNX graph. */
-export interface NativeRunner {
+interface NativeRunner {
   tokenize(text: string): number[]
   /** Row-major [lists.length × 512] vectors for token id lists (each ≤ 128 ids), in order. */
   embedTokens(tokenLists: readonly number[][]): Promise<Float32Array>
   release(): Promise<void>
 }
 
-interface NativeRunnerOptions {
+export interface NativeRunnerOptions {
   /** Threads inside one model call. */
   intraOpThreads: number
   /** Module providing the runtime (tests name one that does not exist). */

@@ -94,7 +94,11 @@ class ProtoWriter {
   message(field: number, build: (writer: ProtoWriter) => void): void {
     const inner = new ProtoWriter()
     build(inner)
-    this.bytes(field, inner.finish())
+    // The inner message's chunks are taken as they are: finishing each nested message copied the
+    // model's weights once per level of nesting.
+    this.tag(field, 2)
+    this.varint(BigInt(inner.length))
+    for (const chunk of inner.chunks) this.push(chunk)
   }
 
   finish(): Uint8Array {

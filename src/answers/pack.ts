@@ -20,6 +20,12 @@ const HITS = 30
 /** A larger budget asks search for more hits, about one per this many tokens, so it can be filled. */
 const TOKENS_PER_HIT = 35
 const MAX_HITS = 100
+/**
+ * Search is asked for this many times the hits a budget is expected to hold: past the first hits,
+ * many are the other speaker's lines, short remarks or repeats, and the evidence a list question
+ * needs lies further down.
+ */
+const GATHER_DEPTH = 1.5
 const PAGES_WITH_NEIGHBOURS = 5
 /** The first hit pages whose pages next in their series (the turn before and after) may join. */
 const PAGES_WITH_ADJACENT = 5
@@ -59,7 +65,7 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const source = options.source ?? null
   const db = deps.search.db
   const limit = Math.min(MAX_HITS, Math.max(HITS, Math.round(budget / TOKENS_PER_HIT)))
-  const { hits, chunks, notice, named } = await gatherHits(deps.search, question, limit, source)
+  const { hits, chunks, notice, named } = await gatherHits(deps.search, question, Math.min(MAX_HITS, Math.round(limit * GATHER_DEPTH)), source)
   const terms = contentTerms(question)
   // A fact since replaced answers only a question about what held before.
   const past = asksAboutThePast(question)

@@ -97,3 +97,23 @@ engineTest(t, 'a pack never holds another source’s page', async (t, { db }) =>
   const none = await buildContextPack(deps, QUESTION, { source: 'nowhere' })
   t.same(none.items, [], 'an unknown source holds nothing')
 })
+
+engineTest(t, 'a small pack gathers past the hits it expects to hold, and keeps those that fit', async (t, { db }) => {
+  const pools = Array.from({ length: 40 }, (_, i) => ({
+    slug: `notes/pool-${i}`,
+    content: `# Pool ${i}\n\nTide pool ${i}${' tide'.repeat(1 + (i % 3))}.\n`,
+  }))
+  const deps = await seed(db, pools)
+  const question = 'tide pool'
+  const hits = await query(deps.search, question, { limit: 40 })
+  const ranked = [...new Set(hits.results.map((h) => h.slug))]
+  t.ok(ranked.length > 30, `search ranks more pages than a 1,000-token pack expects to hold (${ranked.length})`)
+  const pack = await buildContextPack(deps, question, { budget: 1000 })
+  const packed = new Set(pack.items.map((i) => i.slug))
+  t.ok(pack.tokens <= 1000, `within the budget (${pack.tokens})`)
+  t.same(
+    ranked.filter((slug) => !packed.has(slug)),
+    [],
+    'no page of the first 40 hits is left out while the budget has room',
+  )
+})

@@ -57,7 +57,7 @@ const dance = (n: number, text: string) => ({
 
 // Jon's five lines hold every word of the question and rank first. Gina brings up his news in the
 // sixth hit, which is no question; Jon's reply to it shares none of the question's words but his
-// name, which thirty other lines of his say more often, so it is no hit of its own.
+// name, which sixty other lines of his say more often, so it is no hit of its own.
 const STUDIO = [
   ...[1, 3, 5, 7, 9].map((n) => dance(n, `Jon: Week ${n} at the dance studio: opening night plans, the dance studio opening night, how I feel.`)),
   ...[2, 4, 6, 8, 10].map((n) => dance(n, `Gina: Noted for week ${n}.`)),
@@ -65,7 +65,7 @@ const STUDIO = [
   dance(20, 'Gina: Congrats, Jon! The opening night of your dance studio is tomorrow.'),
   dance(21, "Jon: Thanks! I'm excited and ready to give it my best."),
   dance(22, 'Gina: I repotted the basil.'),
-  ...Array.from({ length: 30 }, (_, i) => ({
+  ...Array.from({ length: 60 }, (_, i) => ({
     slug: `chats/roll/day-${i + 1}`,
     content: `---\ntitle: Roll call, day ${i + 1}\ndate: 2023-05-0${(i % 9) + 1}\n---\nJon: Jon, Jon and Jon again on roll call ${i + 1}.\n`,
   })),

@@ -4,7 +4,7 @@ import type { SearchDeps, SearchResult } from '../search/index.js'
 import { adjacentPages, seriesOf } from './adjacent.js'
 import { gatherHits } from './hits.js'
 import { chatSpeaker } from './speakers.js'
-import { definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
+import { definitionsNamed, linkedPages, pagesById, type ChunkRow, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
 import { itemForm, renderItem, runKey, type ItemForm } from './render.js'
 import { trimToQuestion } from './trim.js'
@@ -21,9 +21,10 @@ const HITS = 30
 const TOKENS_PER_HIT = 35
 const MAX_HITS = 100
 /**
- * Search is asked for this many times the hits a budget is expected to hold: past the first hits,
- * many are the other speaker's lines, short remarks or repeats, and the evidence a list question
- * needs lies further down.
+ * A pack whose hits are mostly chat lines keeps this many times the hits its budget is expected to
+ * hold: many chat lines are the other speaker's, which stand for their replies, or short remarks,
+ * and the evidence a question about a person's many doings needs lies further down. Other packs
+ * keep the number the budget holds, so they weigh no more candidates than they can use.
  */
 const GATHER_DEPTH = 1.5
 const PAGES_WITH_NEIGHBOURS = 5
@@ -65,7 +66,9 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const source = options.source ?? null
   const db = deps.search.db
   const limit = Math.min(MAX_HITS, Math.max(HITS, Math.round(budget / TOKENS_PER_HIT)))
-  const { hits, chunks, notice, named } = await gatherHits(deps.search, question, Math.min(MAX_HITS, Math.round(limit * GATHER_DEPTH)), source)
+  const gathered = await gatherHits(deps.search, question, Math.min(MAX_HITS, Math.round(limit * GATHER_DEPTH)), source)
+  const { chunks, notice, named } = gathered
+  const hits = mostlyChat(gathered.hits.slice(0, limit), chunks) ? gathered.hits : gathered.hits.slice(0, limit)
   const terms = contentTerms(question)
   // A fact since replaced answers only a question about what held before.
   const past = asksAboutThePast(question)
@@ -134,6 +137,12 @@ export async function buildContextPack(deps: PackDeps, question: string, options
 /** Whether a passage asks something: one of its sentences ends with a question mark. */
 function asks(text: string): boolean {
   return /\?(?=["'”’)\]]*(\s|$))/.test(text)
+}
+
+/** Whether most of `hits` are one-line chat passages (`Name: …`). */
+function mostlyChat(hits: readonly SearchResult[], chunks: readonly ChunkRow[]): boolean {
+  const textOf = new Map(chunks.map((c) => [c.id, c.chunk_text]))
+  return hits.filter((h) => chatSpeaker(textOf.get(h.chunk_id) ?? '') !== null).length * 2 > hits.length
 }
 
 /** Whether a passage is a chat line said by someone other than the speakers a question names (false when it names none). */

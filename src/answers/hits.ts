@@ -41,6 +41,8 @@ interface Hits {
   chunks: ChunkRow[]
   /** Set when retrieval ran on keywords alone, and why. */
   notice: string | null
+  /** The chat speakers the question names (none when it names none, or the hits are no chat). */
+  named: ReadonlySet<string>
 }
 
 export async function gatherHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits> {
@@ -65,7 +67,7 @@ export async function gatherHits(search: SearchDeps, question: string, limit: nu
   const own = found.named.size === 0 ? dated : dated.filter((h) => found.named.has(chatSpeaker(textOf.get(h.chunk_id) ?? '')?.name ?? ''))
   const hits = interleave(found.hits, own, PERIOD_SHARE, limit)
   const kept = new Set(hits.map((h) => h.chunk_id))
-  return { hits, chunks: [...found.chunks, ...more].filter((c) => kept.has(c.id)), notice: found.notice }
+  return { hits, chunks: [...found.chunks, ...more].filter((c) => kept.has(c.id)), notice: found.notice, named: found.named }
 }
 
 /** The period the question names, a month or day without its year counted back from the source's latest dated page. */
@@ -84,7 +86,7 @@ function addDays(day: string, days: number): string {
 }
 
 /** The hits of the question as written and, when it names chat speakers, of its facet. */
-async function searchHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits & { named: ReadonlySet<string> }> {
+async function searchHits(search: SearchDeps, question: string, limit: number, source: string | null): Promise<Hits> {
   const ask = async (text: string, depth = limit): Promise<{ hits: SearchResult[]; notice: string | null }> => {
     const response = await query(search, asWords(text), { limit: depth, ...(source !== null ? { sourceId: source } : {}) })
     return { hits: response.results.filter((r) => source === null || r.source_id === source), notice: response.notice }

@@ -3,7 +3,8 @@ import { UsageError } from '../errors/index.js'
 import type { SearchDeps, SearchResult } from '../search/index.js'
 import { adjacentPages, seriesOf } from './adjacent.js'
 import { gatherHits } from './hits.js'
-import { definitionsNamed, linkedPages, pagesById, type DefinitionRow, type PageRow } from './gather.js'
+import { chatSpeaker } from './speakers.js'
+import { definitionsNamed, linkedPages, pagesById, type ChunkRow, type DefinitionRow, type PageRow } from './gather.js'
 import { resolveRelativeDates } from './dates.js'
 import { itemForm, renderItem, runKey, type ItemForm } from './render.js'
 import { trimToQuestion } from './trim.js'
@@ -19,6 +20,13 @@ const HITS = 30
 /** A larger budget asks search for more hits, about one per this many tokens, so it can be filled. */
 const TOKENS_PER_HIT = 35
 const MAX_HITS = 100
+/**
+ * A pack whose hits are mostly chat lines keeps this many times the hits its budget is expected to
+ * hold: many chat lines are the other speaker's, which stand for their replies, or short remarks,
+ * and the evidence a question about a person's many doings needs lies further down. Other packs
+ * keep the number the budget holds, so they weigh no more candidates than they can use.
+ */
+const GATHER_DEPTH = 1.5
 const PAGES_WITH_NEIGHBOURS = 5
 /** The first hit pages whose pages next in their series (the turn before and after) may join. */
 const PAGES_WITH_ADJACENT = 5
@@ -58,7 +66,9 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const source = options.source ?? null
   const db = deps.search.db
   const limit = Math.min(MAX_HITS, Math.max(HITS, Math.round(budget / TOKENS_PER_HIT)))
-  const { hits, chunks, notice } = await gatherHits(deps.search, question, limit, source)
+  const gathered = await gatherHits(deps.search, question, Math.min(MAX_HITS, Math.round(limit * GATHER_DEPTH)), source)
+  const { chunks, notice, named } = gathered
+  const hits = mostlyChat(gathered.hits.slice(0, limit), chunks) ? gathered.hits : gathered.hits.slice(0, limit)
   const terms = contentTerms(question)
   // A fact since replaced answers only a question about what held before.
   const past = asksAboutThePast(question)
@@ -72,14 +82,26 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const hitCandidates = hits.flatMap((hit, rank) => {
     const chunk = chunkById.get(hit.chunk_id)
     const page = chunk ? pages.get(chunk.page_id) : undefined
-    return chunk && page ? [{ page: page.id, asks: asks(chunk.chunk_text), candidate: hitCandidate(hit, rank, past ? chunk.chunk_text : currentText(hit, chunk.chunk_text), page, terms) }] : []
+    return chunk && page
+      ? [
+          {
+            page: page.id,
+            asks: asks(chunk.chunk_text),
+            other: spokenByOther(chunk.chunk_text, named),
+            candidate: hitCandidate(hit, rank, past ? chunk.chunk_text : currentText(hit, chunk.chunk_text), page, terms),
+          },
+        ]
+      : []
   })
   const firstPages = hitPageIds.slice(0, PAGES_WITH_ADJACENT).flatMap((id) => pages.get(id) ?? [])
   // A later hit that asks something (the other speaker's question, a note's open question) is
   // followed by its answer, which often shares none of the question's words. Only a pack with room
   // for more than the first hits takes those answers: a small one holds little beyond the first
-  // hits' own text, which is worth more there than the answers to the later ones.
-  const asking = new Set(limit > HITS ? hitCandidates.filter((h) => h.asks).map((h) => h.page) : [])
+  // hits' own text, which is worth more there than the answers to the later ones. When the question
+  // names chat speakers, a hit another speaker says is followed by the reply at every budget: the
+  // other speaker brings up the named one's news ("Congrats on the opening, Jon!"), and the named
+  // one's reply tells it ("Thanks! I'm excited and ready to give it my best").
+  const asking = new Set(hitCandidates.filter((h) => h.other || (limit > HITS && h.asks)).map((h) => h.page))
   for (const page of firstPages) asking.delete(page.id)
   const askingPages = [...asking].flatMap((id) => pages.get(id) ?? [])
   const shareOf = (page: { beside: number }): number => (asking.has(page.beside) ? REPLY_SHARE : ADJACENT_SHARE)
@@ -115,6 +137,19 @@ export async function buildContextPack(deps: PackDeps, question: string, options
 /** Whether a passage asks something: one of its sentences ends with a question mark. */
 function asks(text: string): boolean {
   return /\?(?=["'”’)\]]*(\s|$))/.test(text)
+}
+
+/** Whether most of `hits` are one-line chat passages (`Name: …`). */
+function mostlyChat(hits: readonly SearchResult[], chunks: readonly ChunkRow[]): boolean {
+  const textOf = new Map(chunks.map((c) => [c.id, c.chunk_text]))
+  return hits.filter((h) => chatSpeaker(textOf.get(h.chunk_id) ?? '') !== null).length * 2 > hits.length
+}
+
+/** Whether a passage is a chat line said by someone other than the speakers a question names (false when it names none). */
+function spokenByOther(text: string, named: ReadonlySet<string>): boolean {
+  if (named.size === 0) return false
+  const speaker = chatSpeaker(text)
+  return speaker !== null && !named.has(speaker.name)
 }
 
 function checkBudget(budget: number | undefined): number {

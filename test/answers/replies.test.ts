@@ -49,3 +49,54 @@ engineTest(t, 'a small pack keeps to the first hits and takes no answers to late
     'its answer is not',
   )
 })
+
+const dance = (n: number, text: string) => ({
+  slug: `chats/studio/turn-${n}`,
+  content: `---\ntitle: Studio chat, turn ${n}\ndate: 2023-06-19\n---\n${text}\n`,
+})
+
+// Jon's five lines hold every word of the question and rank first. Gina brings up his news in the
+// sixth hit, which is no question; Jon's reply to it shares none of the question's words but his
+// name, which sixty other lines of his say more often, so it is no hit of its own.
+const STUDIO = [
+  ...[1, 3, 5, 7, 9].map((n) => dance(n, `Jon: Week ${n} at the dance studio: opening night plans, the dance studio opening night, how I feel.`)),
+  ...[2, 4, 6, 8, 10].map((n) => dance(n, `Gina: Noted for week ${n}.`)),
+  dance(19, 'Jon: I baked bread this morning.'),
+  dance(20, 'Gina: Congrats, Jon! The opening night of your dance studio is tomorrow.'),
+  dance(21, "Jon: Thanks! I'm excited and ready to give it my best."),
+  dance(22, 'Gina: I repotted the basil.'),
+  ...Array.from({ length: 60 }, (_, i) => ({
+    slug: `chats/roll/day-${i + 1}`,
+    content: `---\ntitle: Roll call, day ${i + 1}\ndate: 2023-05-0${(i % 9) + 1}\n---\nJon: Jon, Jon and Jon again on roll call ${i + 1}.\n`,
+  })),
+]
+
+engineTest(t, "the named speaker's reply to another speaker's hit joins even a small pack, right after it", async (t, { db }) => {
+  await importAll(db, STUDIO, null)
+  const pack = await buildContextPack({ search: context(db, undefined) }, 'How does Jon feel about the opening night of his dance studio?', { budget: 1000 })
+  const said = pack.items.find((i) => i.slug === 'chats/studio/turn-20')
+  const reply = pack.items.find((i) => i.slug === 'chats/studio/turn-21')
+  t.equal(said?.kind, 'hit', "Gina's line is a hit")
+  t.ok(reply, `Jon's reply is in the pack (${pack.items.map((i) => `${i.slug}:${i.kind}`).join(', ')})`)
+  t.equal(reply?.kind, 'adjacent')
+  t.equal(reply!.n, said!.n + 1, 'right after the line it answers')
+  t.notOk(
+    pack.items.some((i) => i.slug === 'chats/studio/turn-19'),
+    'not the page before it',
+  )
+})
+
+engineTest(t, 'a question naming no speaker takes no reply to a later hit that does not ask', async (t, { db }) => {
+  await importAll(db, STUDIO, null)
+  for (const budget of [1000, 2000]) {
+    const pack = await buildContextPack({ search: context(db, undefined) }, 'How was the opening night of the dance studio?', { budget })
+    t.ok(
+      pack.items.some((i) => i.slug === 'chats/studio/turn-20'),
+      `the other line is in the pack at ${budget} tokens`,
+    )
+    t.notOk(
+      pack.items.some((i) => i.slug === 'chats/studio/turn-21'),
+      `the reply is not at ${budget} tokens`,
+    )
+  }
+})

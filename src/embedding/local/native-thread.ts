@@ -24,9 +24,12 @@ export async function startNativeThread(options: NativeRunnerOptions): Promise<N
   }
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error): void => reject(err)
+    const onExit = (): void => reject(new Error('The native model thread stopped before it started.'))
     thread.once('error', onError)
+    thread.once('exit', onExit)
     thread.once('message', (reply: NativeThreadReply) => {
       thread.off('error', onError)
+      thread.off('exit', onExit)
       if (reply.kind === 'ready') resolve()
       else reject(new Error(reply.kind === 'failed' ? reply.error : 'The native model thread did not start.'))
     })

@@ -66,9 +66,11 @@ export async function buildContextPack(deps: PackDeps, question: string, options
   const source = options.source ?? null
   const db = deps.search.db
   const limit = Math.min(MAX_HITS, Math.max(HITS, Math.round(budget / TOKENS_PER_HIT)))
-  const gathered = await gatherHits(deps.search, question, Math.min(MAX_HITS, Math.round(limit * GATHER_DEPTH)), source)
-  const { chunks, notice, named } = gathered
-  const hits = mostlyChat(gathered.hits.slice(0, limit), chunks) ? gathered.hits : gathered.hits.slice(0, limit)
+  const first = await gatherHits(deps.search, question, limit, source)
+  // Whether the hits are chat is known only once they are read; a chat pack reads again, deeper,
+  // and every other pack pays for no candidates it cannot use.
+  const deeper = Math.min(MAX_HITS, Math.round(limit * GATHER_DEPTH))
+  const { hits, chunks, notice, named } = deeper > limit && mostlyChat(first.hits, first.chunks) ? await gatherHits(deps.search, question, deeper, source) : first
   const terms = contentTerms(question)
   // A fact since replaced answers only a question about what held before.
   const past = asksAboutThePast(question)

@@ -1,5 +1,5 @@
 import { Command, Option, type CommandClass } from 'clipanion'
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { UsageError, ValidationError } from '../errors/index.js'
 import type { CliOption, CliShape, Operation } from '../operations/index.js'
 import { BrainCommand } from './brain-command.js'

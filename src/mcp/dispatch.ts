@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { toSnakeCaseJson } from '../util/json-shape.js'
 import { BrainError, UsageError, serializeError, type ErrorEnvelope } from '../errors/index.js'
 import { findTool } from '../operations/catalogue.js'

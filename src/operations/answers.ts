@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { AskResult, ContextPack, PackDeps } from '../answers/index.js'
 import type { JsonCamelCased } from '../util/index.js'
 import type { Brain } from './call-context.js'

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineOperation, type Operation } from './operation.js'
 
 function sizeText(bytes: number): string {

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { ValidationError } from '../errors/index.js'
 import type { PutPageResult } from '../pages/index.js'
 import type { CallContext } from './call-context.js'

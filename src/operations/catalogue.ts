@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { backupTools } from './backup.js'
 import { codeTools } from './code.js'
 import { embedChunksTool } from './embed.js'

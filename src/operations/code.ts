@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { CodeDefinition, CodeGraphNode, CodeGraphResponse, CodeReference } from '../code/index.js'
 import { slugText } from './pages.js'
 import { defineOperation, type CliOption, type Operation } from './operation.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { UsageError } from '../errors/index.js'
 import { AUTOPILOT_PHASES } from '../queue/autopilot-phases.js'
 import type { JsonCamelCased } from '../util/index.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { JsonCamelCased } from '../util/index.js'
 import { defineOperation } from './operation.js'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineOperation, type Operation } from './operation.js'
 
 /** Pages per call: a stretch of the brain small enough for one response. */

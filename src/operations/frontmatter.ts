@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { AuditReport } from '../frontmatter/index.js'
 import type { JsonCamelCased } from '../util/index.js'
 import { defineOperation, type Operation } from './operation.js'

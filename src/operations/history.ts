@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { NotFoundError, ValidationError } from '../errors/index.js'
 import type { CallContext } from './call-context.js'
 import { defineOperation, type Operation } from './operation.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { NotFoundError, UsageError } from '../errors/index.js'
 import { JOB_NAMES, JOB_STATUSES } from '../queue/types.js'
 import type { Queue } from '../queue/index.js'

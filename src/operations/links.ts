@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { EntitySummary, GraphWalkResult, OrphanPage, PageLink, WantedPage } from '../links/index.js'
 import { slugText } from './pages.js'
 import { defineOperation, type CliOption, type Operation } from './operation.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { SqlExecutor } from '../db/index.js'
 import type { RecallResult, RememberResult, SessionStart } from '../memory/index.js'
 import type { JsonCamelCased } from '../util/index.js'

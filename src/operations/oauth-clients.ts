@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Database } from '../db/index.js'
 import type { OAuthClient } from '../oauth/index.js'
 import type { JsonCamelCased } from '../util/index.js'

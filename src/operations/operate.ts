@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { TOKEN_SCOPES, type TokenInfo, type TokenScope } from '../auth/index.js'
 import type { Database } from '../db/index.js'
 import type { RequestLogRow } from '../activity/index.js'

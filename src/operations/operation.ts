@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type { JsonCamelCased } from '../util/index.js'
 import type { CallContext } from './call-context.js'
 

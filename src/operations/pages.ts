@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { ConfirmationRequired, NotFoundError, ValidationError } from '../errors/index.js'
 import type { CallContext } from './call-context.js'
 import type { Page } from '../pages/index.js'

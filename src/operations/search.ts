@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { SearchOptions, SearchResponse } from '../search/index.js'
 import type { JsonCamelCased } from '../util/index.js'
 import { defineOperation, type CliOption, type CliShape, type Operation, type Presenter, type TextView } from './operation.js'

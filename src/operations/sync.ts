@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { UsageError } from '../errors/index.js'
 import type { CostPreview, SourceSyncResult, SyncAllResult, SyncRequest } from '../intake/sync/index.js'
 import type { JsonCamelCased } from '../util/index.js'

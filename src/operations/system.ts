@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { SourceRecord } from '../intake/sources/index.js'
 import { defineOperation, type Operation } from './operation.js'
 

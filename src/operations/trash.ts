@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { NotFoundError, isBrainError } from '../errors/index.js'
 import { slugText } from './pages.js'
 import { defineOperation, type Operation } from './operation.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { UsageError, ValidationError, type BrainError } from '../errors/index.js'
 import { AUTOPILOT_PHASES, selectPhases } from './autopilot-phases.js'
 

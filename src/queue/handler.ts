@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { NotAvailableError } from '../errors/index.js'
 import type { Config } from '../config/index.js'
 import type { Database } from '../db/index.js'

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { z } from 'zod'
+import * as z from 'zod'
 import { dispatchTool } from '../../src/mcp/index.js'
 import { OPERATIONS } from '../../src/operations/index.js'
 import { cliBrain } from '../helpers/cli.js'

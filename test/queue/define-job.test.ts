@@ -3,7 +3,7 @@
  * refuses ends with the handler's own error code before anything runs.
  */
 import t from 'tap'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ValidationError } from '../../src/errors/index.js'
 import { defineJob, type DefinedJob, type JobContext } from '../../src/queue/handler.js'
 import { JOB_NAMES } from '../../src/queue/types.js'

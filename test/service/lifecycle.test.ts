@@ -20,10 +20,15 @@ function serviceLog(home: string): string {
   }
 }
 
-/** Whether the home's service is gone and its log ends with the database opened, with nothing after. */
+/**
+ * Whether the home's service is gone and its log ends on a line of a healthy start (listening, the
+ * database opened, warmed up), with nothing after: no error, no stop, no watchdog report. Every
+ * way this service ends by itself in JavaScript writes a line first; a signal from outside (or a
+ * crash below JavaScript) leaves none.
+ */
 function vanishedUnheard(home: string): boolean {
   const last = serviceLog(home).trimEnd().split('\n').at(-1) ?? ''
-  return servicePid(home) === null && / opened pglite:/.test(last)
+  return servicePid(home) === null && /brain service: (service \d+ listening on |opened pglite:|warm$)/.test(last)
 }
 
 const TERMINAL = { stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutColumns: null, stderrColumns: null, colorDepth: 1 }

@@ -71,32 +71,35 @@ const STUDIO = [
   })),
 ]
 
-engineTest(t, "the named speaker's reply to another speaker's hit joins even a small pack, right after it", async (t, { db }) => {
+// Both questions read the same brain: it is imported once per engine.
+engineTest(t, 'replies to a later hit that does not ask', async (t, { db }) => {
   await importAll(db, STUDIO, null)
-  const pack = await buildContextPack({ search: context(db, undefined) }, 'How does Jon feel about the opening night of his dance studio?', { budget: 1000 })
-  const said = pack.items.find((i) => i.slug === 'chats/studio/turn-20')
-  const reply = pack.items.find((i) => i.slug === 'chats/studio/turn-21')
-  t.equal(said?.kind, 'hit', "Gina's line is a hit")
-  t.ok(reply, `Jon's reply is in the pack (${pack.items.map((i) => `${i.slug}:${i.kind}`).join(', ')})`)
-  t.equal(reply?.kind, 'adjacent')
-  t.equal(reply!.n, said!.n + 1, 'right after the line it answers')
-  t.notOk(
-    pack.items.some((i) => i.slug === 'chats/studio/turn-19'),
-    'not the page before it',
-  )
-})
 
-engineTest(t, 'a question naming no speaker takes no reply to a later hit that does not ask', async (t, { db }) => {
-  await importAll(db, STUDIO, null)
-  for (const budget of [1000, 2000]) {
-    const pack = await buildContextPack({ search: context(db, undefined) }, 'How was the opening night of the dance studio?', { budget })
-    t.ok(
-      pack.items.some((i) => i.slug === 'chats/studio/turn-20'),
-      `the other line is in the pack at ${budget} tokens`,
-    )
+  t.test("the named speaker's reply to another speaker's hit joins even a small pack, right after it", async (t) => {
+    const pack = await buildContextPack({ search: context(db, undefined) }, 'How does Jon feel about the opening night of his dance studio?', { budget: 1000 })
+    const said = pack.items.find((i) => i.slug === 'chats/studio/turn-20')
+    const reply = pack.items.find((i) => i.slug === 'chats/studio/turn-21')
+    t.equal(said?.kind, 'hit', "Gina's line is a hit")
+    t.ok(reply, `Jon's reply is in the pack (${pack.items.map((i) => `${i.slug}:${i.kind}`).join(', ')})`)
+    t.equal(reply?.kind, 'adjacent')
+    t.equal(reply!.n, said!.n + 1, 'right after the line it answers')
     t.notOk(
-      pack.items.some((i) => i.slug === 'chats/studio/turn-21'),
-      `the reply is not at ${budget} tokens`,
+      pack.items.some((i) => i.slug === 'chats/studio/turn-19'),
+      'not the page before it',
     )
-  }
+  })
+
+  t.test('a question naming no speaker takes no reply to a later hit that does not ask', async (t) => {
+    for (const budget of [1000, 2000]) {
+      const pack = await buildContextPack({ search: context(db, undefined) }, 'How was the opening night of the dance studio?', { budget })
+      t.ok(
+        pack.items.some((i) => i.slug === 'chats/studio/turn-20'),
+        `the other line is in the pack at ${budget} tokens`,
+      )
+      t.notOk(
+        pack.items.some((i) => i.slug === 'chats/studio/turn-21'),
+        `the reply is not at ${budget} tokens`,
+      )
+    }
+  })
 })

@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { LockError } from '../errors/index.js'
 import { processAlive } from '../util/process-alive.js'
@@ -46,30 +46,36 @@ function lockedBy(owner: LockOwner, description: string): LockError {
 
 const beingTaken = (description: string): LockError => new LockError('brain_locked', `The embedded brain at ${description} is being opened by another process.`, { hint: 'Try again in a moment.' })
 
+const sameOwner = (a: LockOwner | null, b: LockOwner | null): boolean => (a === null ? b === null : b !== null && a.pid === b.pid && a.started_at === b.started_at)
+
 /**
- * Moves a stale lock out of the way. Two openers can find the same stale lock: the one whose
- * rename moves it goes on; one that finds it has moved a fresh lock instead (the other opener's)
- * puts that back and reports the brain in use.
+ * Removes a stale lock. Removing a file only if it still holds what was read is not one step, so
+ * the removal runs under a second lock, `<path>.takeover`: a fresh lock can only appear at a path
+ * that is empty, and only the holder of the takeover removes a lock it did not take. Of several
+ * openers that find the same stale lock, one takes it over; the others are told the brain is being
+ * opened. A takeover lock left by a process that died mid-takeover is itself stale and taken over
+ * the same way.
  */
 function removeStale(path: string, stale: LockOwner | null, description: string): void {
-  const aside = `${path}.stale-${process.pid}`
+  let takeover: FileLock
   try {
-    renameSync(path, aside)
+    takeover = acquireFileLock(`${path}.takeover`, description)
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
+    if (err instanceof LockError) throw beingTaken(description)
     throw err
   }
-  const moved = readOwner(aside)
-  if (moved && moved.pid !== stale?.pid && processAlive(moved.pid)) {
+  try {
+    const current = readOwner(path)
+    if (!sameOwner(current, stale)) return
+    if (current === null && !unreadableLeftover(path)) throw beingTaken(description)
     try {
-      linkSync(aside, path)
-    } catch {
-      // A third opener holds the path now; the one moved aside lost its lock file either way.
+      unlinkSync(path)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
     }
-    unlinkSync(aside)
-    throw lockedBy(moved, description)
+  } finally {
+    takeover.release()
   }
-  unlinkSync(aside)
 }
 
 /**

@@ -71,6 +71,9 @@ fi
 # database's WebAssembly (about a second of CPU per process) never pays back: they all stay on
 # the baseline compiler. BRAIN_WASM_TIER=auto runs the suite with each command's own choice.
 export BRAIN_WASM_TIER="${BRAIN_WASM_TIER:-baseline}"
+# The brains a test starts hold a few pages: a 16 MiB buffer pool serves them, and a service or an
+# import then does not zero 128 MB at every start (about half a second of CPU on the baseline compiler).
+export BRAIN_BUFFER_POOL="${BRAIN_BUFFER_POOL:-16MiB}"
 # Source maps, so that a failure's stack names the TypeScript line.
 node_args=(--node-arg=--enable-source-maps)
 if [ "$BRAIN_WASM_TIER" = baseline ]; then node_args+=(--node-arg=--liftoff-only); fi

@@ -16,6 +16,8 @@ export interface FileConfig {
   service?: { idle_timeout?: string | number }
   /** `reserve`: free space the embedded engine keeps on its disk (MiB, or with a unit: "64MiB"; 0 turns the check off). */
   disk?: { reserve?: string | number }
+  /** `buffer_pool`: the embedded engine's buffer pool for the service, imports and servers (MiB, or with a unit: "32MiB"). */
+  memory?: { buffer_pool?: string | number }
   /** Thin-client install: commands call this brain's MCP HTTP route instead of a database. */
   /** `token` for a static access token; `auth: "oauth"` when signed in through the browser (credentials in oauth.json). */
   remote?: { url: string; token?: string; auth?: 'oauth' }

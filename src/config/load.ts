@@ -123,6 +123,20 @@ const FIVE_MINUTES_MS = 5 * 60_000
  * checkpoint may have to start a new one while the old is still needed, so two segments' worth.
  */
 const DEFAULT_DISK_RESERVE_BYTES = 32 * 1024 * 1024
+const MiB = 1024 * 1024
+
+/**
+ * The embedded engine's buffer pool, when set: at least 1 MiB (below that PostgreSQL would not
+ * start) and at most 1 GiB (the engine's whole memory is 32-bit addressed).
+ */
+function bufferPool(raw: string | undefined): { bufferPoolBytes?: number } {
+  const bytes = parseSizeBytes('BRAIN_BUFFER_POOL', raw, 0)
+  if (raw === undefined || raw.trim() === '') return {}
+  if (bytes < MiB || bytes > 1024 * MiB) {
+    throw new ConfigError('invalid_size', `BRAIN_BUFFER_POOL=${raw} is out of range`, { hint: 'Use a size from 1MiB to 1GiB, e.g. 16MiB; unset keeps 128MiB.' })
+  }
+  return { bufferPoolBytes: bytes }
+}
 const FIFTEEN_MINUTES_MS = 15 * 60_000
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
@@ -206,6 +220,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       clientCheckIntervalMs: parseDurationMs('BRAIN_CLIENT_CHECK_INTERVAL', env.BRAIN_CLIENT_CHECK_INTERVAL, 0),
       retryConnect: !(options.noRetryConnect || parseFlag(env.BRAIN_NO_RETRY_CONNECT)),
       diskReserveBytes: parseSizeBytes('BRAIN_DISK_RESERVE', env.BRAIN_DISK_RESERVE ?? (file.disk?.reserve === undefined ? undefined : String(file.disk.reserve)), DEFAULT_DISK_RESERVE_BYTES),
+      ...bufferPool(env.BRAIN_BUFFER_POOL ?? (file.memory?.buffer_pool === undefined ? undefined : String(file.memory.buffer_pool))),
     },
     embedding: {
       provider: requestedProvider ?? (openaiApiKey ? 'openai' : 'local'),

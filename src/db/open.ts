@@ -47,7 +47,12 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
     // A brain that does not exist yet starts from the pre-migrated snapshot when there is one.
     const fresh = !existsSync(join(engine.dataDir, 'PG_VERSION'))
     if (options.brief && !fresh) {
-      const brief = await openPglite({ dataDir: engine.dataDir, freeSpace: { dir: engine.dataDir, reserveBytes: engine.diskReserveBytes ?? 0 }, brief: true })
+      const brief = await openPglite({
+        dataDir: engine.dataDir,
+        freeSpace: { dir: engine.dataDir, reserveBytes: engine.diskReserveBytes ?? 0 },
+        brief: true,
+        ...(engine.bufferPoolBytes !== undefined ? { bufferPoolBytes: engine.bufferPoolBytes } : {}),
+      })
       const current = await schemaIsCurrent(brief).catch(async (err: unknown) => {
         await brief.close()
         throw err
@@ -65,6 +70,7 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
       freeSpace,
       callLimitMs: engine.statementTimeoutMs,
       smallBufferPool: options.smallBufferPool === true,
+      ...(engine.bufferPoolBytes !== undefined ? { bufferPoolBytes: engine.bufferPoolBytes } : {}),
       ...(templateDirectory ? { templateDirectory } : template ? { template } : {}),
     })
   }

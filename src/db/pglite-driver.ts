@@ -90,6 +90,11 @@ interface PgliteOpenOptions {
    * small buffer pool serves it as well as a large one and spares zeroing 128 MB.
    */
   smallBufferPool?: boolean
+  /**
+   * The buffer pool of a long-lived open (a service, an import, a server), in bytes; absent:
+   * PostgreSQL's 128 MB. A short open takes the small pool, or this if it is smaller.
+   */
+  bufferPoolBytes?: number
 }
 
 /**
@@ -97,7 +102,17 @@ interface PgliteOpenOptions {
  * statements read) and for an in-memory brain, whose pages are in memory already: PostgreSQL's
  * 128 MB pool would be a second copy, zeroed at every start (about 0.1–0.2 s of CPU).
  */
-const SMALL_BUFFER_POOL = ['-c', 'shared_buffers=16MB']
+const SMALL_BUFFER_POOL_BYTES = 16 * 1024 * 1024
+
+/** The `shared_buffers` setting an open starts the engine with, if not PostgreSQL's default. */
+function bufferPoolParams(options: PgliteOpenOptions): string[] {
+  const small = options.brief === true || options.memory === true || options.smallBufferPool === true
+  const configured = options.bufferPoolBytes
+  const bytes = small ? Math.min(SMALL_BUFFER_POOL_BYTES, configured ?? SMALL_BUFFER_POOL_BYTES) : configured
+  if (bytes === undefined) return []
+  // In kB, PostgreSQL's unit for the setting, never below its minimum of 16 pages.
+  return ['-c', `shared_buffers=${Math.max(128, Math.floor(bytes / 1024))}kB`]
+}
 
 /**
  * A plain recursive copy, one file after the other: cpSync stats every entry again, and copies
@@ -223,7 +238,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
       extensions: modules.extensions,
       parsers: PARSERS,
-      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...(options.brief || options.memory || options.smallBufferPool ? SMALL_BUFFER_POOL : [])],
+      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...bufferPoolParams(options)],
       ...(options.template && !copied ? { loadDataDir: options.template } : {}),
     })
   } catch (err) {
@@ -235,7 +250,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       modules.PGlite.create(options.dataDir, {
         extensions: modules.extensions,
         parsers: PARSERS,
-        startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...(options.brief || options.memory || options.smallBufferPool ? SMALL_BUFFER_POOL : [])],
+        startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...bufferPoolParams(options)],
       }).catch((err: unknown) => {
         throw openFailure(err, options, openGuard)
       }),

@@ -102,6 +102,8 @@ export interface EngineConfig {
   retryConnect: boolean
   /** Embedded engine: writes are refused while fewer bytes are free on the data directory's disk (0 or absent: never). */
   diskReserveBytes?: number
+  /** Embedded engine: the buffer pool of a long-lived open, in bytes (absent: PostgreSQL's 128 MB). */
+  bufferPoolBytes?: number
 }
 
 /** The database to record outcomes through: its bookkeeping view where it has one. */

@@ -61,6 +61,18 @@ t.test('bad values are clear errors', async (t) => {
   t.throws(() => loadConfig({ env: { BRAIN_HOME: dir } }), { code: 'config_file_invalid' })
 })
 
+t.test('the buffer pool: unset is PostgreSQL’s, set by BRAIN_BUFFER_POOL or memory.buffer_pool, bounded', async (t) => {
+  t.equal(loadConfig({ env: { BRAIN_HOME: home() } }).engine.bufferPoolBytes, undefined, 'unset: the engine keeps its 128 MB')
+  t.equal(loadConfig({ env: { BRAIN_HOME: home(), BRAIN_BUFFER_POOL: '16' } }).engine.bufferPoolBytes, 16 * 1024 * 1024, 'MiB without a unit')
+  const dir = home()
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ memory: { buffer_pool: '512MiB' } }))
+  t.equal(loadConfig({ env: { BRAIN_HOME: dir } }).engine.bufferPoolBytes, 512 * 1024 * 1024, 'from config.json')
+  t.equal(loadConfig({ env: { BRAIN_HOME: dir, BRAIN_BUFFER_POOL: '32MiB' } }).engine.bufferPoolBytes, 32 * 1024 * 1024, 'the environment wins')
+  for (const bad of ['off', '0', '512KiB', '2GiB', 'lots']) {
+    t.throws(() => loadConfig({ env: { BRAIN_HOME: home(), BRAIN_BUFFER_POOL: bad } }), { code: 'invalid_size' }, bad)
+  }
+})
+
 t.test('mcp.tools in config.json: a profile or tool names, as a string or a list', async (t) => {
   const withTools = (tools: unknown): string => {
     const dir = home()

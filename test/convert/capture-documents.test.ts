@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import t from 'tap'
-import { BRAIN_BIN, cliBrain, servedCliMode, wasmTierEnv } from '../helpers/cli.js'
+import { BRAIN_BIN, cliBrain, servedCliMode, suiteEnv } from '../helpers/cli.js'
 import { ENGINES } from '../helpers/engines.js'
 import { call, envelope } from '../mcp/tool-suite.js'
 import { makeEncryptedPdf, makePdf } from './pdf-fixtures.js'
@@ -53,7 +53,7 @@ for (const engine of ENGINES) {
 }
 
 t.test('the MCP capture tool converts a base64 file and refuses text and file together', async (t) => {
-  const env = { PATH: process.env.PATH ?? '', BRAIN_HOME: mkdtempSync(join(tmpdir(), 'brain-mcpdoc-')), BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...wasmTierEnv() }
+  const env = { PATH: process.env.PATH ?? '', BRAIN_HOME: mkdtempSync(join(tmpdir(), 'brain-mcpdoc-')), BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...suiteEnv() }
   const transport = new StdioClientTransport({ command: process.execPath, args: [BRAIN_BIN, 'serve'], env, stderr: 'pipe' })
   transport.stderr?.on('data', () => undefined)
   const client = new Client({ name: 'brain-test', version: '1' })

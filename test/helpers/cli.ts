@@ -34,12 +34,18 @@ export interface CliBrain {
 }
 
 /**
- * The run's WebAssembly tier (scripts/test.sh), for every brain a test starts: a service, a server
- * or an import lives seconds there, and the optimizing recompile would cost each about a second of
- * CPU it never earns back.
+ * The run's settings from scripts/test.sh, for every brain a test starts: a service, a server or an
+ * import lives seconds there, so the optimizing recompile (`BRAIN_WASM_TIER`) would cost each about
+ * a second of CPU it never earns back, and a 128 MB buffer pool (`BRAIN_BUFFER_POOL`) half a second
+ * of zeroing for brains of a few pages.
  */
-export function wasmTierEnv(): Record<string, string> {
-  return process.env.BRAIN_WASM_TIER === undefined ? {} : { BRAIN_WASM_TIER: process.env.BRAIN_WASM_TIER }
+export function suiteEnv(): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const name of ['BRAIN_WASM_TIER', 'BRAIN_BUFFER_POOL']) {
+    const value = process.env[name]
+    if (value !== undefined) env[name] = value
+  }
+  return env
 }
 
 /**
@@ -49,7 +55,7 @@ export function wasmTierEnv(): Record<string, string> {
 export function childEnv(env: Record<string, string>): Record<string, string> {
   // TMPDIR too, so what a child makes under the temp dir lands in the test run's own folder.
   const tmp: Record<string, string> = process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }
-  return { PATH: process.env.PATH ?? '', BRAIN_NO_SERVICE: '1', ...tmp, ...wasmTierEnv(), ...env }
+  return { PATH: process.env.PATH ?? '', BRAIN_NO_SERVICE: '1', ...tmp, ...suiteEnv(), ...env }
 }
 
 export function runBrain(args: string[], env: Record<string, string>, input?: string, cwd?: string): Promise<CliResult> {

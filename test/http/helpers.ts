@@ -14,7 +14,7 @@ import type { Test } from 'tap'
 import { createToken, type TokenScope } from '../../src/auth/index.js'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import type { Database } from '../../src/db/types.js'
-import { BRAIN_BIN, wasmTierEnv } from '../helpers/cli.js'
+import { BRAIN_BIN, suiteEnv } from '../helpers/cli.js'
 import { freePort } from '../helpers/pg-cluster.js'
 
 export interface ServeProcess {
@@ -65,7 +65,7 @@ export async function startServe(databaseUrl: string, env: Record<string, string
   const logPath = join(home, 'serve.log')
   const fd = openSync(logPath, 'a')
   const child = spawn(process.execPath, [BRAIN_BIN, 'serve', '--http', '--port', String(port), ...args], {
-    env: { PATH: process.env.PATH ?? '', BRAIN_HOME: home, BRAIN_DATABASE_URL: databaseUrl, BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...wasmTierEnv(), ...env },
+    env: { PATH: process.env.PATH ?? '', BRAIN_HOME: home, BRAIN_DATABASE_URL: databaseUrl, BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...suiteEnv(), ...env },
     stdio: ['ignore', fd, fd],
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))

@@ -15,7 +15,7 @@ import t, { type Test } from 'tap'
 import { countTokens } from '../../src/embedding/index.js'
 import { createMcpServer } from '../../src/mcp/index.js'
 import { profileTools, resolveToolSelection, TOOL_PROFILES, type CallContext, type ToolProfileName, type ToolSelection } from '../../src/operations/index.js'
-import { BRAIN_BIN, runBrain, wasmTierEnv } from '../helpers/cli.js'
+import { BRAIN_BIN, runBrain, suiteEnv } from '../helpers/cli.js'
 import { call, envelope, EXPECTED_TOOLS } from './tool-suite.js'
 
 function brainHome(config?: unknown): string {
@@ -25,7 +25,7 @@ function brainHome(config?: unknown): string {
 }
 
 async function stdioClient(t: Test, args: string[], home = brainHome()): Promise<Client> {
-  const env = { PATH: process.env.PATH ?? '', BRAIN_HOME: home, BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...wasmTierEnv() }
+  const env = { PATH: process.env.PATH ?? '', BRAIN_HOME: home, BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...suiteEnv() }
   const transport = new StdioClientTransport({ command: process.execPath, args: [BRAIN_BIN, 'serve', ...args], env, stderr: 'pipe' })
   transport.stderr?.on('data', () => undefined)
   const client = new Client({ name: 'brain-test', version: '1' })

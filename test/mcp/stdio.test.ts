@@ -10,13 +10,13 @@ import { createInterface } from 'node:readline'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import t, { type Test } from 'tap'
-import { BRAIN_BIN, wasmTierEnv } from '../helpers/cli.js'
+import { BRAIN_BIN, suiteEnv } from '../helpers/cli.js'
 import { createPgDatabase } from '../helpers/engines.js'
 import { freePort } from '../helpers/pg-cluster.js'
 import { call, envelope, exerciseCatalogue } from './tool-suite.js'
 
 function serveEnv(extra: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', BRAIN_HOME: mkdtempSync(join(tmpdir(), 'brain-mcp-')), BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...wasmTierEnv(), ...extra }
+  return { PATH: process.env.PATH ?? '', BRAIN_HOME: mkdtempSync(join(tmpdir(), 'brain-mcp-')), BRAIN_NO_SERVICE: '1', BRAIN_EMBEDDING_PROVIDER: 'local', ...suiteEnv(), ...extra }
 }
 
 async function stdioClient(t: Test, env: Record<string, string>): Promise<Client> {

@@ -3,7 +3,7 @@ import t from 'tap'
 import { existsSync, lstatSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { cliBrain, servicePid, spawnBrain, wasmTierEnv } from '../helpers/cli.js'
+import { cliBrain, servicePid, spawnBrain, suiteEnv } from '../helpers/cli.js'
 import { processRef, stopChild, stopProcess } from '../helpers/processes.js'
 import { forward } from '../../src/service/client.js'
 import { currentIdentity } from '../../src/service/identity.js'
@@ -133,7 +133,7 @@ t.test('a client of another build restarts an idle service, and is refused by a 
     const code = await forward({
       argv: ['list', '--no-json'],
       cwd: brain.home,
-      env: { ...wasmTierEnv(), ...brain.env, PATH: process.env.PATH ?? '' },
+      env: { ...suiteEnv(), ...brain.env, PATH: process.env.PATH ?? '' },
       home: brain.home,
       stdin,
       stdout,

@@ -7,14 +7,14 @@ import { loadConfig } from '../../../src/config/index.js'
 import { openDatabase } from '../../../src/db/open.js'
 import { computeContentHash } from '../../../src/intake/ingestion/event.js'
 import { ENGINES } from '../../helpers/engines.js'
-import { BRAIN_BIN, cliBrain, wasmTierEnv } from '../../helpers/cli.js'
+import { BRAIN_BIN, cliBrain, suiteEnv } from '../../helpers/cli.js'
 
 const FILES = 50
 
 function startDaemon(env: Record<string, string>, logFile: string): ChildProcess {
   const fd = openSync(logFile, 'a')
   try {
-    return spawn(process.execPath, [BRAIN_BIN, 'ingest', 'daemon', '--no-watch', '--worker'], { env: { PATH: process.env.PATH ?? '', ...wasmTierEnv(), ...env }, stdio: ['ignore', fd, fd] })
+    return spawn(process.execPath, [BRAIN_BIN, 'ingest', 'daemon', '--no-watch', '--worker'], { env: { PATH: process.env.PATH ?? '', ...suiteEnv(), ...env }, stdio: ['ignore', fd, fd] })
   } finally {
     closeSync(fd)
   }

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { BRAIN_BIN, cliBrain, runBrain, wasmTierEnv } from '../../helpers/cli.js'
+import { BRAIN_BIN, cliBrain, runBrain, suiteEnv } from '../../helpers/cli.js'
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -20,7 +20,7 @@ t.test('brain ingest supervisor keeps the daemon running and reports its exits',
   await mkdir(join(home, 'inbox'), { recursive: true, mode: 0o700 })
   await writeFile(join(home, 'inbox', 'first.md'), '# First\n\nunder supervision\n')
   const log = openSync(join(home, 'supervisor.log'), 'a')
-  const child = spawn(process.execPath, [BRAIN_BIN, 'ingest', 'supervisor', '--no-watch'], { env: { PATH: process.env.PATH ?? '', ...wasmTierEnv(), ...brain.env }, stdio: ['ignore', log, log] })
+  const child = spawn(process.execPath, [BRAIN_BIN, 'ingest', 'supervisor', '--no-watch'], { env: { PATH: process.env.PATH ?? '', ...suiteEnv(), ...brain.env }, stdio: ['ignore', log, log] })
   closeSync(log)
   t.teardown(() => void (child.exitCode === null && child.kill('SIGKILL')))
   const eventsFile = join(home, 'ingest', 'supervisor-events.jsonl')

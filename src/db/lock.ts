@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { LockError } from '../errors/index.js'
 import { processAlive } from '../util/process-alive.js'
@@ -56,10 +56,10 @@ const sameOwner = (a: LockOwner | null, b: LockOwner | null): boolean => (a === 
  * opened. A takeover lock left by a process that died mid-takeover is itself stale and taken over
  * the same way.
  */
-function removeStale(path: string, stale: LockOwner | null, description: string): void {
+function removeStale(path: string, stale: LockOwner | null, description: string, inPlace: boolean): void {
   let takeover: FileLock
   try {
-    takeover = acquireFileLock(`${path}.takeover`, description)
+    takeover = acquireFileLock(`${path}.takeover`, description, inPlace ? { hardLinks: false } : {})
   } catch (err) {
     if (err instanceof LockError) throw beingTaken(description)
     throw err
@@ -78,25 +78,40 @@ function removeStale(path: string, stale: LockOwner | null, description: string)
   }
 }
 
+interface LockOptions {
+  /**
+   * `false` makes the lock in place (created exclusively, then written) as on a filesystem without
+   * hard links, where linking fails; absent, that is found out by trying.
+   */
+  hardLinks?: boolean
+}
+
 /**
  * An exclusive lock file for the embedded database. PGLite has no locking of its own and two
  * processes writing one data directory corrupt it, so the second opener must fail before it
  * touches the data. The file appears with its owner written (made aside, then linked into place,
- * which fails if one exists), so another opener never reads a lock half made. A lock left by a
- * dead process is taken over.
+ * which fails if one exists), so another opener never reads a lock half made; where the filesystem
+ * has no hard links it is created exclusively and then written, and a young lock without a readable
+ * owner is taken for one being made. A lock left by a dead process is taken over.
  */
-export function acquireFileLock(path: string, description: string): FileLock {
+export function acquireFileLock(path: string, description: string, options: LockOptions = {}): FileLock {
   mkdirSync(dirname(path), { recursive: true })
   const owner: LockOwner = { pid: process.pid, command: process.argv.slice(1).join(' ').slice(0, 200), started_at: new Date().toISOString() }
   const draft = `${path}.new-${process.pid}`
-  writeFileSync(draft, JSON.stringify(owner), { mode: 0o600 })
+  let inPlace = options.hardLinks === false
+  if (!inPlace) writeFileSync(draft, JSON.stringify(owner), { mode: 0o600 })
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        linkSync(draft, path)
+        if (inPlace) createInPlace(path, owner)
+        else linkSync(draft, path)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
-        if (code !== undefined && NO_HARD_LINKS.has(code)) return createInPlace(path, owner, description)
+        if (!inPlace && code !== undefined && NO_HARD_LINKS.has(code)) {
+          inPlace = true
+          attempt--
+          continue
+        }
         if (code !== 'EEXIST') throw err
         const current = readOwner(path)
         if (current && current.pid === process.pid) {
@@ -106,7 +121,7 @@ export function acquireFileLock(path: string, description: string): FileLock {
         }
         if (current && processAlive(current.pid)) throw lockedBy(current, description)
         if (!current && !unreadableLeftover(path)) throw beingTaken(description)
-        removeStale(path, current, description)
+        removeStale(path, current, description, inPlace)
         continue
       }
       return heldLock(path)
@@ -115,7 +130,7 @@ export function acquireFileLock(path: string, description: string): FileLock {
     try {
       unlinkSync(draft)
     } catch {
-      // Already gone.
+      // Already gone, or never made.
     }
   }
   throw new LockError('brain_lock_race', `Could not take the lock ${path}.`, { hint: 'Another process is starting; try again.' })
@@ -124,16 +139,18 @@ export function acquireFileLock(path: string, description: string): FileLock {
 /** What linking fails with on a filesystem that has no hard links. */
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
 
-/** Without hard links: the file is created exclusively, then written. */
-function createInPlace(path: string, owner: LockOwner, description: string): FileLock {
+/** Without hard links: the file is created exclusively (EEXIST if there is one), then written. */
+function createInPlace(path: string, owner: LockOwner): void {
+  const fd = openSync(path, 'wx', 0o600)
   try {
-    writeFileSync(path, JSON.stringify(owner), { flag: 'wx', mode: 0o600 })
+    writeSync(fd, JSON.stringify(owner))
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-    const current = readOwner(path)
-    throw current ? lockedBy(current, description) : beingTaken(description)
+    // Ours, but without an owner a reader could trust: gone again rather than left half made.
+    closeSync(fd)
+    unlinkSync(path)
+    throw err
   }
-  return heldLock(path)
+  closeSync(fd)
 }
 
 /** The lock this process holds at `path`, released on exit at the latest. */

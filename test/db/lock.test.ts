@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -59,7 +59,14 @@ t.test('a lock file with no readable owner is taken for in use while young, and 
   t.notOk(existsSync(path), 'released')
 })
 
-t.test('openers racing for a stale lock: exactly one of them holds it', async (t) => {
+for (const [method, options] of [
+  ['linked into place', {}],
+  ['made in place, as without hard links', { hardLinks: false }],
+] as const) {
+  t.test(`openers racing for a stale lock (${method}): exactly one of them holds it`, (t) => raceForStaleLock(t, options))
+}
+
+async function raceForStaleLock(t: Test, options: { hardLinks?: boolean }): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'brain-lock-'))
   const path = join(dir, 'db.lock')
   const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
@@ -73,7 +80,7 @@ t.test('openers racing for a stale lock: exactly one of them holds it', async (t
     process.stdout.write('ready\\n')
     while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 1))
     let line
-    try { acquireFileLock(${JSON.stringify(path)}, 'raced'); line = 'held' } catch (err) { line = err.code }
+    try { acquireFileLock(${JSON.stringify(path)}, 'raced', ${JSON.stringify(options)}); line = 'held' } catch (err) { line = err.code }
     process.stdout.write(line + '\\n')
     process.stdin.on('data', () => {}); process.stdin.on('end', () => process.exit(0))`
   const openers = Array.from({ length: 8 }, () => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] }))
@@ -102,4 +109,30 @@ t.test('openers racing for a stale lock: exactly one of them holds it', async (t
     'the others are told the brain is in use',
   )
   openers.forEach((child) => child.stdin.end())
+}
+
+t.test('without hard links the lock is made in place: a live holder is refused, a dead one taken over', async (t) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'brain-lock-')), 'db.lock')
+  const inPlace = { hardLinks: false }
+  const lock = acquireFileLock(path, 'the test brain', inPlace)
+  t.equal(JSON.parse(readFileSync(path, 'utf8')).pid, process.pid, 'the owner is written')
+  t.throws(() => acquireFileLock(path, 'the test brain', inPlace), { code: 'brain_already_open' })
+  lock.release()
+  t.notOk(existsSync(path), 'released')
+  const live = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] })
+  t.teardown(() => live.kill())
+  writeFileSync(path, JSON.stringify({ pid: live.pid, command: 'alive', started_at: new Date().toISOString() }))
+  t.throws(() => acquireFileLock(path, 'the test brain', inPlace), { code: 'brain_locked', message: new RegExp(`process ${live.pid}\\b`) }, 'a live holder is named')
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+  writeFileSync(path, JSON.stringify({ pid: Number(dead.stdout), command: 'gone', started_at: new Date().toISOString() }))
+  const taken = acquireFileLock(path, 'the test brain', inPlace)
+  t.equal(JSON.parse(readFileSync(path, 'utf8')).pid, process.pid, 'a dead holder’s lock is taken over')
+  t.notOk(existsSync(`${path}.takeover`), 'and the takeover lock is gone again')
+  taken.release()
+  writeFileSync(path, '')
+  t.throws(() => acquireFileLock(path, 'the test brain', inPlace), { code: 'brain_locked' }, 'a young lock without an owner is one being made')
+  const minuteAgo = new Date(Date.now() - 60_000)
+  utimesSync(path, minuteAgo, minuteAgo)
+  acquireFileLock(path, 'the test brain', inPlace).release()
+  t.notOk(existsSync(path), 'an old one is a leftover, taken over')
 })

@@ -127,7 +127,8 @@ const MiB = 1024 * 1024
 
 /**
  * The embedded engine's buffer pool, when set: at least 1 MiB (below that PostgreSQL would not
- * start) and at most 1 GiB (the engine's whole memory is 32-bit addressed).
+ * start) and at most 1 GiB (the pool shares the engine's WebAssembly memory, a few GiB at most,
+ * with everything else it holds).
  */
 function bufferPool(raw: string | undefined): { bufferPoolBytes?: number } {
   const bytes = parseSizeBytes('BRAIN_BUFFER_POOL', raw, 0)

@@ -123,6 +123,8 @@ const FIVE_MINUTES_MS = 5 * 60_000
  * checkpoint may have to start a new one while the old is still needed, so two segments' worth.
  */
 const DEFAULT_DISK_RESERVE_BYTES = 32 * 1024 * 1024
+const FIFTEEN_MINUTES_MS = 15 * 60_000
+
 const MiB = 1024 * 1024
 
 /**
@@ -131,14 +133,13 @@ const MiB = 1024 * 1024
  * with everything else it holds).
  */
 function bufferPool(raw: string | undefined): { bufferPoolBytes?: number } {
-  const bytes = parseSizeBytes('BRAIN_BUFFER_POOL', raw, 0)
   if (raw === undefined || raw.trim() === '') return {}
+  const bytes = parseSizeBytes('BRAIN_BUFFER_POOL', raw, 0)
   if (bytes < MiB || bytes > 1024 * MiB) {
     throw new ConfigError('invalid_size', `BRAIN_BUFFER_POOL=${raw} is out of range`, { hint: 'Use a size from 1MiB to 1GiB, e.g. 16MiB; unset keeps 128MiB.' })
   }
   return { bufferPoolBytes: bytes }
 }
-const FIFTEEN_MINUTES_MS = 15 * 60_000
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw.trim() === '') return fallback

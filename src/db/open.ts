@@ -46,12 +46,13 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
     const { openPglite } = await import('./pglite-driver.js')
     // A brain that does not exist yet starts from the pre-migrated snapshot when there is one.
     const fresh = !existsSync(join(engine.dataDir, 'PG_VERSION'))
+    const bufferPool = engine.bufferPoolBytes !== undefined ? { bufferPoolBytes: engine.bufferPoolBytes } : {}
     if (options.brief && !fresh) {
       const brief = await openPglite({
         dataDir: engine.dataDir,
         freeSpace: { dir: engine.dataDir, reserveBytes: engine.diskReserveBytes ?? 0 },
         brief: true,
-        ...(engine.bufferPoolBytes !== undefined ? { bufferPoolBytes: engine.bufferPoolBytes } : {}),
+        ...bufferPool,
       })
       const current = await schemaIsCurrent(brief).catch(async (err: unknown) => {
         await brief.close()
@@ -70,7 +71,7 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
       freeSpace,
       callLimitMs: engine.statementTimeoutMs,
       smallBufferPool: options.smallBufferPool === true,
-      ...(engine.bufferPoolBytes !== undefined ? { bufferPoolBytes: engine.bufferPoolBytes } : {}),
+      ...bufferPool,
       ...(templateDirectory ? { templateDirectory } : template ? { template } : {}),
     })
   }

@@ -7,6 +7,7 @@ import { startCallWatchdog } from './call-watchdog.js'
 import { FreeSpaceGuard, mayWrite } from './free-space.js'
 import { acquireFileLock } from './lock.js'
 import { ReplaceablePglite } from './pglite-instance.js'
+import { dataBytes, GROWTH_CHECK_MS, poolForBrain, watchPoolGrowth } from './pglite-pool.js'
 import { PreparedStatements, type PgliteProtocol } from './pglite-prepared.js'
 import { INT8_OID, NUMERIC_OID, parseInt8, type Database, type QueryOptions, type QueryResult, type SqlExecutor, type SqlParam } from './types.js'
 
@@ -91,10 +92,13 @@ interface PgliteOpenOptions {
    */
   smallBufferPool?: boolean
   /**
-   * The buffer pool of a long-lived open (a service, an import, a server), in bytes; absent:
-   * PostgreSQL's 128 MB. A short open takes the small pool, or this if it is smaller.
+   * The buffer pool of a long-lived open (a service, an import, a server), in bytes; absent: one
+   * sized to the brain, grown when the brain outgrows it (pglite-pool.ts). A short open takes the
+   * small pool, or this if it is smaller.
    */
   bufferPoolBytes?: number
+  /** How often a pool sized to the brain checks whether the brain has outgrown it. */
+  poolGrowthCheckMs?: number
 }
 
 /**
@@ -104,12 +108,17 @@ interface PgliteOpenOptions {
  */
 const SMALL_BUFFER_POOL_BYTES = 16 * 1024 * 1024
 
-/** The `shared_buffers` setting an open starts the engine with, if not PostgreSQL's default. */
-function bufferPoolParams(options: PgliteOpenOptions): string[] {
+/** The pool an open starts with, and whether it is sized to the brain (and may grow). */
+function bufferPoolOf(options: PgliteOpenOptions): { bytes: number; sized: boolean } {
   const small = options.brief === true || options.memory === true || options.smallBufferPool === true
   const configured = options.bufferPoolBytes
-  const bytes = small ? Math.min(SMALL_BUFFER_POOL_BYTES, configured ?? SMALL_BUFFER_POOL_BYTES) : configured
-  if (bytes === undefined) return []
+  if (small) return { bytes: Math.min(SMALL_BUFFER_POOL_BYTES, configured ?? SMALL_BUFFER_POOL_BYTES), sized: false }
+  if (configured !== undefined) return { bytes: configured, sized: false }
+  return { bytes: poolForBrain(dataBytes(options.dataDir)), sized: true }
+}
+
+/** The `shared_buffers` setting for a pool of `bytes`. */
+function bufferPoolParams(bytes: number): string[] {
   // In kB, PostgreSQL's unit for the setting, never below its minimum of 16 pages.
   return ['-c', `shared_buffers=${Math.max(128, Math.floor(bytes / 1024))}kB`]
 }
@@ -224,6 +233,8 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   const openGuard = options.freeSpace ? new FreeSpaceGuard({ ...options.freeSpace, reserveBytes: Math.max(options.freeSpace.reserveBytes, ROOM_TO_OPEN_BYTES) }) : null
   let modules: PgliteModules
   let first: PGlite
+  let pgliteWasmModule: WasmModule | undefined
+  let pool: { bytes: number; sized: boolean }
   try {
     const fromTemplate = !options.memory && options.templateDirectory !== undefined
     // Compiled here rather than inside PGLite, so that a compute lane (compute-lane.ts) can share the code.
@@ -231,34 +242,51 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     const compiled = compiledEarly
     const loading = loadModules(options.brief === true)
     const copied = fromTemplate && copyTemplateDirectory(options.templateDirectory!, options.dataDir)
-    const [loaded, pgliteWasmModule] = await Promise.all([loading, compiled])
+    const [loaded, compiledModule] = await Promise.all([loading, compiled])
     modules = loaded
+    pgliteWasmModule = compiledModule
     if (!options.memory) mkdirSync(options.dataDir, { recursive: true })
+    pool = bufferPoolOf(options)
     first = await modules.PGlite.create(options.memory ? undefined : options.dataDir, {
       ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
       extensions: modules.extensions,
       parsers: PARSERS,
-      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...bufferPoolParams(options)],
+      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...bufferPoolParams(pool.bytes)],
       ...(options.template && !copied ? { loadDataDir: options.template } : {}),
     })
   } catch (err) {
     lock?.release()
     throw openFailure(err, options, openGuard)
   }
+  const reopenWith = (poolBytes: number): Promise<PGlite> =>
+    modules.PGlite.create(options.dataDir, {
+      ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
+      extensions: modules.extensions,
+      parsers: PARSERS,
+      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...bufferPoolParams(poolBytes)],
+    }).catch((err: unknown) => {
+      throw openFailure(err, options, openGuard)
+    })
   const instance = new ReplaceablePglite(first, {
-    reopen: () =>
-      modules.PGlite.create(options.dataDir, {
-        extensions: modules.extensions,
-        parsers: PARSERS,
-        startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...bufferPoolParams(options)],
-      }).catch((err: unknown) => {
-        throw openFailure(err, options, openGuard)
-      }),
+    reopen: () => reopenWith(pool.bytes),
     beforeReopen: () => {
       if (options.memory) throw new DatabaseError('embedded_open_failed', 'An in-memory brain cannot be reopened after its engine stopped.')
       openGuard?.checkToOpen()
     },
   })
+  const growth = pool.sized
+    ? watchPoolGrowth({
+        dataDir: options.dataDir,
+        poolBytes: pool.bytes,
+        everyMs: options.poolGrowthCheckMs ?? GROWTH_CHECK_MS,
+        idle: () => instance.idle,
+        grow: async (bytes) => {
+          const grown = await instance.replace(() => reopenWith(bytes))
+          if (grown) pool = { bytes, sized: true }
+          return grown
+        },
+      })
+    : null
   let closed = false
   const watchdog =
     !options.memory && !options.brief && (options.callLimitMs ?? 0) > 0
@@ -326,6 +354,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     async close() {
       if (closed) return
       closed = true
+      growth?.stop()
       try {
         await instance.close()
       } finally {

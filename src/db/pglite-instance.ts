@@ -74,7 +74,11 @@ function retiredError(cause: unknown): DiskError {
 export class ReplaceablePglite {
   private live: LiveGeneration | null
   private reopening: Promise<LiveGeneration> | null = null
+  /** A replacement under way (see replace): closing waits for it. */
+  private replacing: Promise<LiveGeneration> | null = null
   private readonly listeners = new Set<Listener>()
+  /** Calls begun on the live instance and not yet settled. */
+  private running = 0
 
   constructor(
     first: PGlite,
@@ -86,7 +90,40 @@ export class ReplaceablePglite {
   /** Runs `use` on the live instance, opening a fresh one first if the last was retired. */
   async run<T>(use: (generation: PgliteGeneration) => Promise<T>): Promise<T> {
     const generation = await this.current()
-    return generation.settle(use(generation))
+    this.running++
+    try {
+      return await generation.settle(use(generation))
+    } finally {
+      this.running--
+    }
+  }
+
+  /** No call under way and no instance being opened: a replacement would interrupt nothing. */
+  get idle(): boolean {
+    return this.running === 0 && this.reopening === null && this.live !== null && !this.live.retired
+  }
+
+  /**
+   * Closes the live instance and puts the one `open` opens in its place (the listeners subscribed
+   * again), only while idle; calls made meanwhile wait for the new instance. False when not idle.
+   * Should the new instance not open, the next call reopens the usual way.
+   */
+  async replace(open: () => Promise<PGlite>): Promise<boolean> {
+    const live = this.live
+    if (!this.idle || live === null) return false
+    this.options.beforeReopen()
+    this.live = null
+    const replacing = (async () => {
+      await live.pg.close()
+      return this.subscribed(this.generation(await open()))
+    })()
+    this.reopening = this.replacing = replacing
+    try {
+      await replacing
+      return true
+    } finally {
+      this.reopening = this.replacing = null
+    }
   }
 
   /** Subscribes on the live instance and again on every instance that replaces it. */
@@ -102,6 +139,7 @@ export class ReplaceablePglite {
 
   /** Closes the live instance; a retired one is left alone, since its close would never return. */
   async close(): Promise<void> {
+    await this.replacing?.catch(() => undefined)
     const live = this.live
     this.live = null
     if (live && !live.retired) await live.settle(live.pg.close())
@@ -113,17 +151,19 @@ export class ReplaceablePglite {
       this.options.beforeReopen()
       this.reopening = this.options
         .reopen()
-        .then(async (pg) => {
-          const generation = this.generation(pg)
-          for (const listener of this.listeners) listener.unsubscribe = await pg.listen(listener.channel, listener.onPayload)
-          this.live = generation
-          return generation
-        })
+        .then((pg) => this.subscribed(this.generation(pg)))
         .finally(() => {
           this.reopening = null
         })
     }
     return this.reopening
+  }
+
+  /** Subscribes every listener on a new instance and makes it the live one. */
+  private async subscribed(generation: LiveGeneration): Promise<LiveGeneration> {
+    for (const listener of this.listeners) listener.unsubscribe = await generation.pg.listen(listener.channel, listener.onPayload)
+    this.live = generation
+    return generation
   }
 
   private generation(pg: PGlite): LiveGeneration {

@@ -17,6 +17,8 @@ export interface OpenOptions {
   brief?: boolean
   /** For a process that runs one short command and exits: the embedded engine opens with a small buffer pool. */
   smallBufferPool?: boolean
+  /** Told when the embedded engine has been reopened with a larger buffer pool, its brain having outgrown the first. */
+  onBufferPoolGrown?: (bytes: number) => void
 }
 
 /**
@@ -71,6 +73,7 @@ export async function openDatabase(engine: EngineConfig, options: OpenOptions = 
       freeSpace,
       callLimitMs: engine.statementTimeoutMs,
       smallBufferPool: options.smallBufferPool === true,
+      ...(options.onBufferPoolGrown ? { onPoolGrown: options.onBufferPoolGrown } : {}),
       ...bufferPool,
       ...(templateDirectory ? { templateDirectory } : template ? { template } : {}),
     })

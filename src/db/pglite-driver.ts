@@ -99,6 +99,8 @@ interface PgliteOpenOptions {
   bufferPoolBytes?: number
   /** How often a pool sized to the brain checks whether the brain has outgrown it. */
   poolGrowthCheckMs?: number
+  /** Told when the engine has been reopened with a larger pool. */
+  onPoolGrown?: (bytes: number) => void
 }
 
 /**
@@ -274,19 +276,6 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
       openGuard?.checkToOpen()
     },
   })
-  const growth = pool.sized
-    ? watchPoolGrowth({
-        dataDir: options.dataDir,
-        poolBytes: pool.bytes,
-        everyMs: options.poolGrowthCheckMs ?? GROWTH_CHECK_MS,
-        idle: () => instance.idle,
-        grow: async (bytes) => {
-          const grown = await instance.replace(() => reopenWith(bytes))
-          if (grown) pool = { bytes, sized: true }
-          return grown
-        },
-      })
-    : null
   let closed = false
   const watchdog =
     !options.memory && !options.brief && (options.callLimitMs ?? 0) > 0
@@ -301,6 +290,23 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     return call()
   }
   const onLive: Runner = (use) => counted(() => instance.run((generation) => use(generation.pg)))
+  const growth = pool.sized
+    ? watchPoolGrowth({
+        dataDir: options.dataDir,
+        poolBytes: pool.bytes,
+        everyMs: options.poolGrowthCheckMs ?? GROWTH_CHECK_MS,
+        callsBegun: () => begun,
+        idle: () => instance.idle,
+        grow: async (bytes) => {
+          const grown = await instance.replace(() => reopenWith(bytes))
+          if (grown) {
+            pool = { bytes, sized: true }
+            options.onPoolGrown?.(bytes)
+          }
+          return grown
+        },
+      })
+    : null
   // Named statements live in one engine instance; a reopened engine starts without any.
   const statements = new WeakMap<PGlite, PreparedStatements>()
   const statementsOf = (pg: PGlite): PreparedStatements => {
@@ -345,6 +351,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
         ),
       ),
     callsBegun: () => begun,
+    ...(growth ? { expectGrowth: (bytes: number) => growth.expect(bytes) } : {}),
     async listen(channel, onPayload) {
       const unsubscribe = await instance.listen(channel, onPayload)
       return async () => {

@@ -76,6 +76,12 @@ export interface Database extends SqlExecutor {
    * thread go knows another command is using the engine.
    */
   callsBegun?: () => number
+  /**
+   * Told before writes expected to add about `bytes` to the brain (a large import): an embedded
+   * engine whose buffer pool is sized to the brain takes the full pool now, while nothing runs,
+   * rather than partway through.
+   */
+  expectGrowth?: (bytes: number) => Promise<void>
 }
 
 /** PostgreSQL's write-ahead log grows a whole segment of this size at a time. */

@@ -127,7 +127,10 @@ export class ServiceHost implements BrainHost {
 
   private async open(engine: EngineConfig, onRetry?: (attempt: number, delayMs: number) => void): Promise<OpenBrain> {
     const { openDatabase } = await import('../db/open.js')
-    const db = await openDatabase(engine, { onRetry })
+    const db = await openDatabase(engine, {
+      onRetry,
+      onBufferPoolGrown: (bytes) => this.logger.info(`${engine.dataDir}: the brain outgrew its buffer pool; the engine reopened with ${Math.round(bytes / 1048576)} MiB`),
+    })
     if (this.closed) {
       // The service began stopping while this brain opened: it must not stay open behind it.
       await db.close()

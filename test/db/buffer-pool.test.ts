@@ -48,17 +48,18 @@ t.test('a pool sized to the brain grows once the brain outgrows it, while no cal
   const dir = mkdtempSync(join(tmpdir(), 'brain-buffer-pool-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const dataDir = join(dir, 'db')
-  const db = await openPglite({ dataDir, templateDirectory: emptyTemplateDirectory() ?? undefined, poolGrowthCheckMs: 50 })
+  const grownTo: number[] = []
+  const db = await openPglite({ dataDir, templateDirectory: emptyTemplateDirectory() ?? undefined, poolGrowthCheckMs: 50, onPoolGrown: (bytes) => grownTo.push(bytes) })
   let open = true
   t.teardown(() => (open ? db.close() : undefined))
   t.equal(await sharedBuffersOf(db), '32MB', 'a new brain starts with the small pool')
   const heard: string[] = []
   await db.listen('pool_test', (payload) => heard.push(payload))
-  // About 40 MB, a row a page, written in a transaction that stays open a while after: the
+  // About 110 MB, a row a page, written in a transaction that stays open a while after: the
   // engine is not replaced under it.
   const during = await db.transaction(async (tx) => {
-    await tx.exec(`CREATE TABLE filler (n int, pad char(2000)) WITH (fillfactor = 10); INSERT INTO filler SELECT n, 'x' FROM generate_series(1, 5000) AS n`)
-    const outgrown = dataBytes(dataDir) > 32 * MiB
+    await tx.exec(`CREATE TABLE filler (n int, pad char(2000)) WITH (fillfactor = 10); INSERT INTO filler SELECT n, 'x' FROM generate_series(1, 13000) AS n`)
+    const outgrown = dataBytes(dataDir) > 96 * MiB
     await new Promise((resolve) => setTimeout(resolve, 500))
     return { outgrown, pool: (await tx.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers }
   })
@@ -71,7 +72,8 @@ t.test('a pool sized to the brain grows once the brain outgrows it, while no cal
     now = await sharedBuffersOf(db)
   }
   t.equal(now, '128MB', 'reopened with the full pool')
-  t.same((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM filler')).rows, [{ n: 5000 }], 'every row kept')
+  t.same(grownTo, [128 * MiB], 'and said so once')
+  t.same((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM filler')).rows, [{ n: 13000 }], 'every row kept')
   await db.query(`SELECT pg_notify('pool_test', 'after')`)
   const heardBy = Date.now() + 30_000
   while (heard.length === 0 && Date.now() < heardBy) await new Promise((resolve) => setTimeout(resolve, 20))
@@ -79,4 +81,17 @@ t.test('a pool sized to the brain grows once the brain outgrows it, while no cal
   open = false
   await db.close()
   t.equal(await sharedBuffers(engineIn(dir), false), '128MB', 'a brain that large starts with the full pool')
+})
+
+t.test('told of a large write ahead, a brain with the small pool takes the full one at once', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'brain-buffer-pool-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const grownTo: number[] = []
+  const db = await openPglite({ dataDir: join(dir, 'db'), templateDirectory: emptyTemplateDirectory() ?? undefined, onPoolGrown: (bytes) => grownTo.push(bytes) })
+  t.teardown(() => db.close())
+  await db.expectGrowth!(60 * MiB)
+  t.equal(await sharedBuffersOf(db), '32MB', 'a brain a few times the small pool: the small pool stays')
+  await db.expectGrowth!(100 * MiB)
+  t.equal(await sharedBuffersOf(db), '128MB', 'a large one: the full pool before it')
+  t.same(grownTo, [128 * MiB])
 })

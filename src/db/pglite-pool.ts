@@ -66,9 +66,9 @@ interface PoolGrowth {
 }
 
 /**
- * Checks now and then, after calls, whether the brain in `dataDir` has grown past a small brain
- * and, while the engine is idle, has `grow` reopen it with the full pool. Nothing to watch for a
- * full pool, nor while no call begins.
+ * Checks now and then, after calls, whether the brain in `dataDir` has grown large enough for the
+ * full pool and, while the engine is idle, has `grow` reopen it with that pool. Nothing to watch
+ * for a full pool, nor while no call begins.
  */
 export function watchPoolGrowth(options: {
   dataDir: string

@@ -237,6 +237,13 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
   let first: PGlite
   let pgliteWasmModule: WasmModule | undefined
   let pool: { bytes: number; sized: boolean }
+  // What every instance on this data directory starts with, the first and any reopened one.
+  const engineOptions = (poolBytes: number): PGliteOptions => ({
+    ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
+    extensions: modules.extensions,
+    parsers: PARSERS,
+    startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...bufferPoolParams(poolBytes)],
+  })
   try {
     const fromTemplate = !options.memory && options.templateDirectory !== undefined
     // Compiled here rather than inside PGLite, so that a compute lane (compute-lane.ts) can share the code.
@@ -250,10 +257,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     if (!options.memory) mkdirSync(options.dataDir, { recursive: true })
     pool = bufferPoolOf(options)
     first = await modules.PGlite.create(options.memory ? undefined : options.dataDir, {
-      ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
-      extensions: modules.extensions,
-      parsers: PARSERS,
-      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...bufferPoolParams(pool.bytes)],
+      ...engineOptions(pool.bytes),
       ...(options.template && !copied ? { loadDataDir: options.template } : {}),
     })
   } catch (err) {
@@ -261,12 +265,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
     throw openFailure(err, options, openGuard)
   }
   const reopenWith = (poolBytes: number): Promise<PGlite> =>
-    modules.PGlite.create(options.dataDir, {
-      ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
-      extensions: modules.extensions,
-      parsers: PARSERS,
-      startParams: [...modules.PGlite.defaultStartParams, ...WAL_SETTINGS, ...bufferPoolParams(poolBytes)],
-    }).catch((err: unknown) => {
+    modules.PGlite.create(options.dataDir, engineOptions(poolBytes)).catch((err: unknown) => {
       throw openFailure(err, options, openGuard)
     })
   const instance = new ReplaceablePglite(first, {
@@ -300,7 +299,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
         grow: async (bytes) => {
           const grown = await instance.replace(() => reopenWith(bytes))
           if (grown) {
-            pool = { bytes, sized: true }
+            pool.bytes = bytes
             options.onPoolGrown?.(bytes)
           }
           return grown

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite'
-import { DiskError, diskProblemOf } from '../errors/index.js'
+import { DiskError, diskProblemOf, isSqlStateError } from '../errors/index.js'
 
 /** One PGLite instance and the promise that rejects every call still waiting on it once it is retired. */
 interface PgliteGeneration {
@@ -20,19 +20,24 @@ interface LiveGeneration extends PgliteGeneration {
 /** How long a trivial query may take before an instance that reported a full disk counts as wedged. */
 const PROBE_MS = 5000
 
+/** PostgreSQL's in_failed_sql_transaction: how a working engine refuses a statement in an aborted transaction. */
+const ABORTED_TRANSACTION = '25P02'
+
 /**
- * Whether the instance still answers. A full data file (a table that cannot grow) leaves PGLite
- * working, and reads should go on there; only an instance that stopped answering is retired.
+ * Whether the instance still answers as a working engine does. A full data file (a table that
+ * cannot grow) leaves PGLite working, and reads should go on there; an instance that stopped
+ * answering is retired, and so is one that answers a trivial query with any error but an aborted
+ * transaction's: after a WAL write that failed part-way PGLite can keep its unnamed portal active
+ * and then refuse every statement ("cannot drop active portal"), forever.
  */
 async function answers(probe: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PROBE_MS)))
   try {
-    // An error is an answer too: an aborted transaction refuses every statement, promptly.
     return await Promise.race([
       probe().then(
-        () => true as const,
-        () => true as const,
+        () => true,
+        (err: unknown) => isSqlStateError(err) && err.code === ABORTED_TRANSACTION,
       ),
       late,
     ])

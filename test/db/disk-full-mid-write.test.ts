@@ -1,7 +1,8 @@
 /**
  * A disk filled between the free-space check and the write (another program wrote in between)
- * leaves PostgreSQL inside PGLite unable to create a WAL segment. PGLite then either spins or
- * answers that call with 53100 and never settles another. Neither may hold the brain: the
+ * leaves PostgreSQL inside PGLite unable to write its WAL. PGLite then either spins, or answers
+ * that call with 53100 and never settles another, or answers every later statement with an error
+ * ("cannot drop active portal"). None of these may hold the brain: the
  * process either sets the engine aside at once (the next call says disk_full) or its watchdog
  * ends it within seconds, far short of the statement limit; opening on the full disk says
  * disk_full, and once space is freed every committed row is there. Needs root for a small tmpfs.
@@ -15,12 +16,16 @@ import { fileURLToPath } from 'node:url'
 import type { PGlite } from '@electric-sql/pglite'
 import { openPglite } from '../../src/db/pglite-driver.js'
 import { ReplaceablePglite } from '../../src/db/pglite-instance.js'
+import { emptyTemplateDirectory } from '../../src/db/template.js'
 import { DiskError } from '../../src/errors/index.js'
 import { runScript } from '../helpers/run-script.js'
 import { freeBytes } from '../helpers/small-disk.js'
 
 const MiB = 1024 * 1024
 const DRIVER = fileURLToPath(new URL('../../src/db/pglite-driver.js', import.meta.url))
+// The brain starts as a copy of the built snapshot, as the CLI's do, instead of running initdb.
+const templateDirectory = emptyTemplateDirectory() ?? undefined
+const fromTemplate = templateDirectory === undefined ? {} : { templateDirectory }
 
 t.test('a write that meets a full disk does not hold the brain; freed space brings it back whole', { skip: process.getuid?.() !== 0 ? 'needs root to mount a tmpfs' : false }, async (t) => {
   const disk = mkdtempSync(join(tmpdir(), 'brain-mid-write-'))
@@ -42,7 +47,7 @@ t.test('a write that meets a full disk does not hold the brain; freed space brin
 import { openPglite } from ${JSON.stringify(DRIVER)}
 const free = () => { const s = statfsSync(${JSON.stringify(disk)}); return Number(s.bavail) * Number(s.bsize) }
 let blind = false
-const db = await openPglite({ dataDir: ${JSON.stringify(dataDir)}, callLimitMs: 600000, freeSpace: { dir: ${JSON.stringify(disk)}, reserveBytes: ${32 * MiB}, read: () => (blind ? Infinity : free()) } })
+const db = await openPglite({ dataDir: ${JSON.stringify(dataDir)}, ...${JSON.stringify(fromTemplate)}, callLimitMs: 600000, freeSpace: { dir: ${JSON.stringify(disk)}, reserveBytes: ${32 * MiB}, read: () => (blind ? Infinity : free()) } })
 await db.exec('CREATE TABLE kept (note text)')
 await db.query("INSERT INTO kept VALUES ('committed before the disk filled')")
 await db.listen('kept_changed', () => undefined)
@@ -164,4 +169,59 @@ t.test('an engine that stops answering after a full disk is set aside and replac
     'the stuck engine is never asked again',
   )
   t.ok(calls.includes('new: close'))
+})
+
+t.test('an engine that refuses every statement after a full disk is set aside; one that refuses as an aborted transaction is kept', async (t) => {
+  // PGLite after a WAL write that failed part-way: the call says 53100, and every later statement
+  // fails at once with 24000 "cannot drop active portal".
+  const fullDisk = () => Object.assign(new Error('could not write to log file: No space left on device'), { code: '53100', severity: 'ERROR' })
+  let failed = false
+  const broken = {
+    query: async (sql: string) => {
+      if (failed) throw Object.assign(new Error('cannot drop active portal ""'), { code: '24000', severity: 'ERROR' })
+      if (sql.startsWith('INSERT')) {
+        failed = true
+        throw fullDisk()
+      }
+      return { rows: [{ answer: 0 }] }
+    },
+    listen: async () => async () => undefined,
+    close: async () => undefined,
+  }
+  const fresh = { query: async () => ({ rows: [{ answer: 1 }] }), listen: async () => async () => undefined, close: async () => undefined }
+  const instance = new ReplaceablePglite(broken as unknown as PGlite, { reopen: async () => fresh as unknown as PGlite, beforeReopen: () => undefined })
+  await t.rejects(
+    instance.run((g) => g.pg.query('INSERT x')),
+    { code: '53100' },
+  )
+  t.same((await instance.run((g) => g.pg.query('SELECT 2'))) as unknown, { rows: [{ answer: 1 }] }, 'the next call is answered by a fresh engine')
+  await instance.close()
+
+  // An engine inside a transaction the full disk aborted refuses the probe with 25P02: it works.
+  let aborted = false
+  const inTransaction = {
+    query: async (sql: string) => {
+      if (aborted) throw Object.assign(new Error('current transaction is aborted'), { code: '25P02', severity: 'ERROR' })
+      if (sql.startsWith('INSERT')) {
+        aborted = true
+        throw fullDisk()
+      }
+      return { rows: [{ answer: 0 }] }
+    },
+    listen: async () => async () => undefined,
+    close: async () => undefined,
+  }
+  let reopened = false
+  const kept = new ReplaceablePglite(inTransaction as unknown as PGlite, {
+    reopen: async () => ((reopened = true), fresh as unknown as PGlite),
+    beforeReopen: () => undefined,
+  })
+  await t.rejects(
+    kept.run((g) => g.pg.query('INSERT x')),
+    { code: '53100' },
+  )
+  aborted = false
+  t.same((await kept.run((g) => g.pg.query('SELECT 2'))) as unknown, { rows: [{ answer: 0 }] }, 'the same engine answers the next call')
+  t.notOk(reopened, 'and no fresh engine was opened')
+  await kept.close()
 })

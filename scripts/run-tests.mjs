@@ -13,7 +13,8 @@
  * that starts them is this one.
  *
  * Files run in the order given, `--jobs` at a time; a file marked as mostly waiting runs in a lane
- * of its own beside them (see WAITING_LANE).
+ * of its own beside them (see WAITING_LANE), and files marked as sharing a process run a few to a
+ * process (see SHARES_A_PROCESS), reported together under their names joined by `+`.
  *
  * A file passes when its process exits with status 0 and its output ends the plan it printed
  * (`1..N` at the top level). A file still running at the timeout gets SIGALRM, on which tap
@@ -21,6 +22,9 @@
  */
 import { spawn } from 'node:child_process'
 import { closeSync, openSync, readSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const BATCH = fileURLToPath(new URL('test-batch.mjs', import.meta.url))
 
 const args = process.argv.slice(2)
 let jobs = 2
@@ -45,10 +49,12 @@ const print = (text) => process.stdout.write(text)
 /** The top-level plan line of a file's TAP, if it printed one. */
 const topLevelPlan = (output) => /^1\.\.\d+/m.test(output)
 
-function runFile(file, childId, jobId) {
+function runFile(entry, jobId) {
+  const { files: batch, childId } = entry
+  const file = batch.join('+')
   return new Promise((resolve) => {
     const fileStarted = performance.now()
-    const child = spawn(process.execPath, [...nodeArgs, file], {
+    const child = spawn(process.execPath, [...nodeArgs, ...(batch.length > 1 ? [BATCH] : []), ...batch], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, TAP: '1', TAP_TIMEOUT: String(timeoutS), TAP_CHILD_ID: String(childId), TAP_JOB_ID: String(jobId) },
     })
@@ -117,29 +123,50 @@ for (const [signal, status] of [
  * of them holds a lane.
  */
 const WAITING_LANE = /^\/\/ test-runner: waiting lane\b/m
-const waits = (file) => {
+/**
+ * A file whose header says `// test-runner: shares a process` runs with up to BATCH_SIZE - 1 other
+ * such files in one process (scripts/test-batch.mjs says what such a file may not do). Each batch
+ * stands in the queue where its first file stood. BRAIN_TEST_BATCH_SIZE=1 runs every file alone,
+ * to tell whether a failure comes from a file that ran before it.
+ */
+const SHARES_A_PROCESS = /^\/\/ test-runner: shares a process\b/m
+const BATCH_SIZE = Math.max(1, Number(process.env.BRAIN_TEST_BATCH_SIZE ?? 8) || 8)
+const header = (file) => {
   try {
     const fd = openSync(file, 'r')
     try {
       const head = Buffer.alloc(4096)
-      return WAITING_LANE.test(head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0)))
+      return head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0))
     } finally {
       closeSync(fd)
     }
   } catch {
-    return false
+    return ''
   }
 }
-const queued = files.map((file, index) => ({ file, childId: index + 1 }))
-const waiting = queued.filter((entry) => waits(entry.file))
-const busy = queued.filter((entry) => !waiting.includes(entry))
+const queued = []
+let batch = null
+for (const [index, file] of files.entries()) {
+  const head = header(file)
+  if (!SHARES_A_PROCESS.test(head)) {
+    queued.push({ files: [file], childId: index + 1, waits: WAITING_LANE.test(head) })
+    continue
+  }
+  if (batch === null || batch.files.length >= BATCH_SIZE) {
+    batch = { files: [], childId: index + 1, waits: false }
+    queued.push(batch)
+  }
+  batch.files.push(file)
+}
+const waiting = queued.filter((entry) => entry.waits)
+const busy = queued.filter((entry) => !entry.waits)
 
 print('TAP version 14\n')
 async function lane(queue, jobId) {
-  for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) report(await runFile(entry.file, entry.childId, jobId))
+  for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) report(await runFile(entry, jobId))
 }
 const lanes = Array.from({ length: Math.min(jobs, busy.length) }, (_, i) => lane(busy, i))
 if (waiting.length > 0) lanes.push(lane(waiting, jobs))
 await Promise.all(lanes)
-print(`1..${files.length}\n# { total: ${files.length}, pass: ${files.length - failed}, fail: ${failed} }\n# time=${Date.now() - started}ms\n`)
+print(`1..${queued.length}\n# { total: ${queued.length}, pass: ${queued.length - failed}, fail: ${failed} }\n# time=${Date.now() - started}ms\n`)
 process.exitCode = failed > 0 ? 1 : 0

@@ -9,10 +9,17 @@
 import childProcess from 'node:child_process'
 import { appendFileSync, readFileSync } from 'node:fs'
 import { syncBuiltinESMExports } from 'node:module'
-import { basename, join } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 
 const dir = process.env.BRAIN_TEST_PROFILE_DIR
-const file = process.argv[1] ?? ''
+// Files that share a process (scripts/test-batch.mjs) are counted together, under the name the
+// runner reports them by: their paths joined by `+`.
+const file = /test-batch\.mjs$/.test(process.argv[1] ?? '')
+  ? process.argv
+      .slice(2)
+      .map((name) => resolve(name))
+      .join('+')
+  : (process.argv[1] ?? '')
 
 if (dir && /\.test\.js$/.test(file)) {
   const started = Date.now()

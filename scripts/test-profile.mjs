@@ -16,7 +16,11 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const relative = (file) => (file.startsWith(`${root}/`) ? file.slice(root.length + 1) : file)
+const relative = (file) =>
+  file
+    .split('+')
+    .map((name) => (name.startsWith(`${root}/`) ? name.slice(root.length + 1) : name))
+    .join('+')
 const args = process.argv.slice(2)
 let top = 25
 let out = null

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * What a hook reads from an agent's stdin and what it prints back, as pure functions: the JSON
  * forms of Claude Code's, Gemini CLI's, Codex's and Cursor's hooks, and the context built from

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The hook's own path into the brain, in this process with no service (BRAIN_NO_SERVICE=1), on
  * both engines: typed operation calls (start_session, recall, submit_job), never a command line.

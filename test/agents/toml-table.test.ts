@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The TOML table editor behind Codex's install: it adds, replaces and removes one table and
  * leaves the rest of the file byte for byte, and refuses a file that defines the table another way.

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { buildContextPack, extractiveAnswer, renderItem } from '../../src/answers/index.js'
 import { resolveRelativeDates } from '../../src/answers/dates.js'

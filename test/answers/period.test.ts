@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { buildContextPack } from '../../src/answers/index.js'
 import { gatherHits } from '../../src/answers/hits.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { buildContextPack } from '../../src/answers/index.js'
 import { context, importAll } from '../search/helpers.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { buildContextPack, renderItem, renderItems } from '../../src/answers/index.js'
 import { countTokens } from '../../src/embedding/index.js'

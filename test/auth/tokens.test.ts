@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Access tokens on the server engine, and their refusal on the embedded engine.
  */

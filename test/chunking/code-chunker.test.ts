@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t, { type Test } from 'tap'
 import { chunkCode, DEFAULT_CHUNK_SIZE_TOKENS, estimateTokens, type ChunkDraft } from '../../src/chunking/index.js'
 

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { chunkMarkdown, estimateTokens, type ChunkDraft } from '../../src/chunking/index.js'
 import { chunkMarkdownWith } from '../../src/chunking/markdown-chunker.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'

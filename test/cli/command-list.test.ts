@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The commands outside the operation catalogue are the ones docs/architecture.md lists: its faces
  * run an operation, its other commands do not, and every other command is generated.

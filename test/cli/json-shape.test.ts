@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { toSnakeCaseJson, toSnakeCaseKeys } from '../../src/util/json-shape.js'
 

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { formatDuration, RateMeter, rateSuffix } from '../../src/cli/progress-rate.js'
 

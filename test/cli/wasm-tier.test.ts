@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { buildCli } from '../../src/cli/main.js'
 import { LONG_RUNNING, runsLong, tierFor } from '../../src/cli/wasm-tier.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { addCodeEdges, codeCallees, codeCallers, deleteCodeEdgesForChunks, getEdgesByChunk } from '../../src/code/index.js'
 import { isBrainError } from '../../src/errors/index.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { codeDef } from '../../src/code/index.js'
 import { engineTest } from '../helpers/engines.js'

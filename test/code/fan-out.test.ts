@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { codeCallers, type CodeGraphNode } from '../../src/code/index.js'
 import type { Database } from '../../src/db/types.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { codeCallees, codeCallers, codeDef, codeRefs } from '../../src/code/index.js'
 import { isBrainError } from '../../src/errors/index.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { codeRefs } from '../../src/code/index.js'
 import { trigramRefs } from '../../src/code/refs.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { codeRefs } from '../../src/code/index.js'
 import { wordRefs, type WordPlanOptions } from '../../src/code/refs.js'

@@ -1,10 +1,11 @@
+// test-runner: shares a process
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t, { type Test } from 'tap'
 import { captureUrl, isPrivateAddress, webSlugForUrl } from '../../src/intake/capture/index.js'
 import { findPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
-import { ARTICLE_HTML } from './html.test.js'
+import { ARTICLE_HTML } from './html-fixtures.js'
 import { makePdf } from './pdf-fixtures.js'
 
 interface Site {

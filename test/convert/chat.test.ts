@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { convert, ConvertError, scrubSecrets } from '../../src/convert/index.js'
 

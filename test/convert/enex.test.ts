@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { convertBounded } from '../../src/convert/index.js'
 import { enexExport } from './enex-fixtures.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { converterFor, SINGLE_PAGE_FORMATS } from '../../src/convert/index.js'
 import { defineFormat, FORMATS, pickFormat, type DocumentFormat, type SourceFormat } from '../../src/convert/registry/index.js'

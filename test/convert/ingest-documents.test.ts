@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { openQueue } from '../../src/queue/index.js'
 import { findPage } from '../../src/pages/index.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { convertBounded, converterFor } from '../../src/convert/index.js'
 import { discordChannel, slackExport, telegramAccount, telegramChat, whatsappAndroid, whatsappIphone, whatsappZip } from './messenger-fixtures.js'

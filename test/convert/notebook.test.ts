@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { convertBounded, isSinglePageDocumentName } from '../../src/convert/index.js'
 import { notebookV3, notebookV4 } from './notebook-fixtures.js'

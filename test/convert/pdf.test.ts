@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { convert, convertBounded } from '../../src/convert/index.js'
 import { makeEncryptedPdf, makeImageOnlyPdf, makePdf, makeTablePdf, makeTwoColumnPdf } from './pdf-fixtures.js'

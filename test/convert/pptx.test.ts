@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { convertBounded, converterFor } from '../../src/convert/index.js'
 import { zip } from './docx-fixtures.js'

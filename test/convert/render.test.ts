@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { convert, hashBytes, renderDraft } from '../../src/convert/index.js'
 import { parseMarkdownPage } from '../../src/pages/index.js'

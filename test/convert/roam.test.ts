@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

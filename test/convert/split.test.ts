@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { partBytes, splitExport, splitKindFor, type ExportPart, type SplitOptions } from '../../src/convert/index.js'
 

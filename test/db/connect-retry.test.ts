@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { isTransientConnectError, RETRY_DELAYS_MS, withConnectRetry } from '../../src/db/connect-retry.js'
 

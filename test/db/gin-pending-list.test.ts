@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { engineTest } from '../helpers/engines.js'
 

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { loadMigrations, migrate } from '../../src/db/migrate.js'
 import { openPglite } from '../../src/db/pglite-driver.js'

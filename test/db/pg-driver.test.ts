@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import { connect, createServer, type Socket } from 'node:net'
 import t from 'tap'
 import { isLostConnection, openPostgres } from '../../src/db/pg-driver.js'

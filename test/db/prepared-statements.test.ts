@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import type { SqlExecutor } from '../../src/db/types.js'
 import { engineTest } from '../helpers/engines.js'

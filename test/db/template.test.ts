@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { planBatches } from '../../src/embedding/providers/batching.js'
 import { padToDimensions } from '../../src/embedding/store/vectors.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import type { Database, SqlExecutor } from '../../src/db/types.js'
 import { countStaleChunks, embedAll, embedStale, type EmbedProgress } from '../../src/embedding/store/index.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { EMBEDDING_USD_PER_1K_TOKENS, estimateEmbeddingCostUsd, parseVectorLiteral, toVectorLiteral } from '../../src/embedding/index.js'
 

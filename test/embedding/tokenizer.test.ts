@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { FRONTMATTER_LIMITS, parseFrontmatter, stringifyFrontmatter } from '../../src/util/frontmatter-doc.js'
 import { parseMarkdownPage, serializePage } from '../../src/pages/index.js'

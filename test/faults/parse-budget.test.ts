@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { chunkCode } from '../../src/chunking/index.js'
 import { getParser } from '../../src/chunking/grammar-loader.js'

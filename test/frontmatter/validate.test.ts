@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { FIXABLE_CODES, fixFrontmatter, lintFindings, LINT_RULES, PARSE_VALIDATION_CODES, validateFrontmatter, type ParseValidationCode } from '../../src/frontmatter/index.js'
 

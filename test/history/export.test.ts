@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t, { type Test } from 'tap'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The operate half of the JSON API on a real `brain serve --http` (server engine): doctor,
  * workers, supervisor events, access tokens and the request log behind the admin scope; tags,

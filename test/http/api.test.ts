@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The JSON API under /api/ on a real `brain serve --http`: one route per operation of the
  * catalogue, the same tokens and scopes as /mcp, the error envelope with an HTTP status, and a

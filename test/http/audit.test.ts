@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Audit rows are group-committed: concurrent requests share INSERT statements, every row is
  * written before its writer resumes, and one bad row does not cost the others theirs.

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * OAuth 2.1 end to end against a real `serve --http`: the MCP SDK's own client runs discovery,
  * registration, PKCE and the token exchange; the test plays the owner on the consent page over

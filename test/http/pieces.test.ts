@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The reusable pipeline pieces: token buckets, the streamed body cap, client IP resolution.
  */

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * `brain serve --http --tools` as a real process on PostgreSQL, with the MCP SDK client over
  * Streamable HTTP: the profile narrows what POST /mcp lists and runs, on the SDK's path and on

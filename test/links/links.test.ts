@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { writeConfigValue } from '../../src/config/index.js'
 import { getBacklinks, getLinks, pageCitations, reconcileLinks } from '../../src/links/index.js'

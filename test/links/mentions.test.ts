@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { writeConfigValue } from '../../src/config/index.js'
 import type { Database } from '../../src/db/types.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { noteLinks, type NoteLinkDraft } from '../../src/links/note-links.js'
 import { parseFrontmatter } from '../../src/util/frontmatter-doc.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { errorResult, toolResultJson, type ToolResult } from '../../src/mcp/dispatch.js'
 

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { recall } from '../../src/memory/index.js'
 import { codeIdentifiers } from '../../src/memory/code-ids.js'

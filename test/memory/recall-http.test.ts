@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { createToken } from '../../src/auth/index.js'
 import { importPage } from '../../src/pages/index.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Recall inside a real session, on both engines: each page once per session even when recalls
  * of one session run at once, a fresh start after compaction, a very long turn read by its head

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'

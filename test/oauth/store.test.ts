@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The OAuth store on the server engine: clients, codes bound to PKCE, rotating refresh tokens,
  * audience-bound access tokens; and its absence from the embedded engine.

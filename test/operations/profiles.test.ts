@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Tool profiles in-process: which tools each profile holds, what the memory profile costs an
  * agent in tokens, how `--tools` values are read, and how the dispatcher refuses a tool outside

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Bulk import writes new pages in batches; a page at a time through importPage must leave the
  * same brain: pages, tags, chunks and their search vectors, keyword statistics, aliases, every

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { findPage, importPage, listChunks, listPages, deletePage, changePageTag } from '../../src/pages/index.js'
 import { toVectorLiteral } from '../../src/embedding/index.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * A bulk import's batches go in parts of one transaction each where statements take turns on one
  * engine: an import cut short keeps the parts it committed and a re-run stores every page once,

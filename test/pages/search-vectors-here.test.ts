@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Full-text vectors worked out in this process (the plain part of each text cut in JavaScript, the
  * rest by the database's parser, every token reduced by the configuration's dictionary) must be the

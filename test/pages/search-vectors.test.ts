@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Full-text vectors worked out on a compute lane (a second engine beside the write) must be the
  * bytes the database itself makes from the same text: for the example brain, code with doc

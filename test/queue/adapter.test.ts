@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'

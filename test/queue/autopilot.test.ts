@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { NotAvailableError } from '../../src/errors/index.js'
 import type { Database } from '../../src/db/types.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The shape of pg-boss's tables that brain's statements (src/queue/boss-sql.ts) are written
  * against, on both engines: as migration 0100 installed it, and as the installed pg-boss package

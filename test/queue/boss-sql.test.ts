@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Each statement the queue owns for pg-boss's tables, run against the schema migration 0100
  * installs, on both engines; and the pg-boss release they are written for is the one installed.

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { UsageError, ValidationError } from '../../src/errors/index.js'
 import { checkJobData, countJobsOf, findJobIdByKey, openQueue, queueHealthCounts } from '../../src/queue/index.js'

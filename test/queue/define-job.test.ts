@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Every job handler is a definition with a name and a data schema, and a payload its schema
  * refuses ends with the handler's own error code before anything runs.

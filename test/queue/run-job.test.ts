@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { UsageError } from '../../src/errors/index.js'
 import { JobCancelledError, WorkerShutdownError } from '../../src/queue/errors.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The job catalogue types its handlers and submissions: a handler filed under another job's
  * name, or data of the wrong type, does not compile. The `@ts-expect-error` lines are the test

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * The MCP agent recipes parse: front matter with the fields `brain integrations` reads, and
  * every JSON configuration block is valid and points at `brain serve` or an /mcp endpoint.

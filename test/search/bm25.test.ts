@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { BM25_B, BM25_K1, bm25Idf } from '../../src/search/bm25.js'
 import { search } from '../../src/search/index.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { fuseChunks, type ChunkCandidate, HYBRID_KEYWORD_WEIGHT } from '../../src/search/hybrid.js'
 import { planSearch, query, withSearchTransaction } from '../../src/search/index.js'

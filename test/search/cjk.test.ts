@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { search, setSearchLanguage } from '../../src/search/index.js'
 import { engineTest } from '../helpers/engines.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { DEFAULT_HARD_EXCLUDES, detailGate, isExcluded, parseExcludeList, resolveExcludes } from '../../src/search/index.js'
 

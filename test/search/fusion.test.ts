@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { fuseHybrid, reciprocalRankFusion, RRF_K } from '../../bench/retrieval/page-fusion.js'
 

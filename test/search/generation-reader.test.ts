@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import type { Database } from '../../src/db/types.js'
 import { GenerationReader } from '../../src/search/result-cache.js'

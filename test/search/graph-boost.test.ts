@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * Graph-aware ranking on both engines: with equal text, the result the other results link to
  * ranks first with graph_boost, and the plain order comes back without it.

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { search, searchKeywordChunks, SEARCH_STATEMENT_TIMEOUT_MS, withSearchTransaction } from '../../src/search/index.js'
 import { engineTest } from '../helpers/engines.js'

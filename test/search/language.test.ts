@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { getSearchLanguage, search, setSearchLanguage, type ReindexProgress } from '../../src/search/index.js'
 import { engineTest } from '../helpers/engines.js'

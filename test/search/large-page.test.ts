@@ -1,3 +1,4 @@
+// test-runner: shares a process
 /**
  * A page with more distinct words than one tsvector can hold (1 MiB) is stored and searchable:
  * the page-level vector reads its beginning, and its chunks hold the rest.

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import type { Database, SqlExecutor } from '../../src/db/types.js'
 import { query, vectorSearch } from '../../src/search/index.js'

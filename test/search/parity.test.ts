@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t, { type Test } from 'tap'
 import { buildCorpus } from '../../bench/retrieval/corpus.js'
 import { QUERIES } from '../../bench/retrieval/queries.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import type { Database, SqlParam } from '../../src/db/types.js'
 import { openPostgres } from '../../src/db/pg-driver.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { mean, ndcgAtK, percentile, recallAtK } from '../../bench/retrieval/metrics.js'
 import { buildCorpus } from '../../bench/retrieval/corpus.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { isStale, STALE_AFTER_DAYS } from '../../src/search/index.js'
 import { makeSnippet, queryTerms } from '../../src/search/rows.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { formatResults } from '../../src/operations/search.js'
 import { markMatches, matchSpans, plainSnippetText } from '../../src/search/index.js'

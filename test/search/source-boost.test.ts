@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { DEFAULT_SOURCE_BOOSTS, parseSourceBoost, resolveSourceBoosts, sourceFactor } from '../../src/search/index.js'
 

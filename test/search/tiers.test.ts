@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { rmSync } from 'node:fs'
 import type { SqlExecutor } from '../../src/db/types.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { lexemeTsquery, MAX_PAIR_LEXEMES, quoteLexeme } from '../../src/search/tsquery.js'
 

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { query, search, vectorSearch } from '../../src/search/index.js'
 import { hybridCandidates } from '../../src/search/hybrid.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { memorySink } from '../../supervisor/events.js'
 import { EXIT_MEMORY_LIMIT, likelyCause } from '../../supervisor/exit-cause.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { captureTitle, defaultCaptureSlug, isStructured, shapeCapture, MAX_CAPTURE_TITLE } from '../../../src/intake/capture/index.js'
 import { parseMarkdownPage } from '../../../src/pages/index.js'

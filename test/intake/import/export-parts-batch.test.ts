@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'

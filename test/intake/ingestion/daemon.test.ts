@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { FakeClock, settle } from '../../../src/intake/ingestion/clock.js'
 import type { IngestionSource, IngestionSourceContext } from '../../../src/intake/ingestion/contract.js'

@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { eventToMarkdown } from '../../../src/intake/ingestion/to-markdown.js'
 import { classifyContentType, computeContentHash, INGESTION_SOURCE_API_VERSION, validateIngestionEvent } from '../../../src/intake/ingestion/index.js'

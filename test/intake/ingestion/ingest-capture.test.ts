@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { jobOfError, openQueue } from '../../../src/queue/index.js'
 import { computeContentHash } from '../../../src/intake/ingestion/event.js'

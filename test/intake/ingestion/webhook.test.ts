@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t, { type Test } from 'tap'
 import { request as httpRequest } from 'node:http'
 import { createToken } from '../../../src/auth/index.js'

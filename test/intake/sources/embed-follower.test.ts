@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { countStaleChunks } from '../../../src/embedding/store/index.js'
 import { importFiles, type ImportFilesProgress } from '../../../src/intake/import/import-files.js'

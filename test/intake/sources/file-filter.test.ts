@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

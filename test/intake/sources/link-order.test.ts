@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { writeTree } from '../../helpers/tree.js'
 import { join } from 'node:path'

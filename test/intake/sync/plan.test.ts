@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { createFileFilter } from '../../../src/intake/sources/index.js'
 import { acceptPath, kindByExtension, slugForPath } from '../../../src/intake/sources/path-kind.js'

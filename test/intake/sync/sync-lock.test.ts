@@ -1,3 +1,4 @@
+// test-runner: shares a process
 import t from 'tap'
 import { hostname } from 'node:os'
 import { openPostgres } from '../../../src/db/pg-driver.js'

@@ -90,9 +90,7 @@ if [ "$BRAIN_WASM_TIER" = baseline ]; then node_args+=(--node-arg=--liftoff-only
 log=$(mktemp)
 set +e
 # The test files use tap; scripts/run-tests.mjs starts them (see there why not tap's runner).
-# Three at a time on two cores: a test often waits on a process it started (a service, a server,
-# a command), and a third file's work fills that gap.
-node scripts/run-tests.mjs --timeout 600 --jobs "${BRAIN_TEST_JOBS:-3}" "${node_args[@]}" "${files[@]}" | tee "$log"
+node scripts/run-tests.mjs --timeout 600 --jobs "${BRAIN_TEST_JOBS:-2}" "${node_args[@]}" "${files[@]}" | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 # A plain closing line that any CI reader understands.

@@ -171,25 +171,34 @@ t.test('an engine that stops answering after a full disk is set aside and replac
   t.ok(calls.includes('new: close'))
 })
 
-t.test('an engine that refuses every statement after a full disk is set aside; one that refuses as an aborted transaction is kept', async (t) => {
-  // PGLite after a WAL write that failed part-way: the call says 53100, and every later statement
-  // fails at once with 24000 "cannot drop active portal".
-  const fullDisk = () => Object.assign(new Error('could not write to log file: No space left on device'), { code: '53100', severity: 'ERROR' })
-  let failed = false
-  const broken = {
+/**
+ * A stand-in engine whose first INSERT meets a full disk, after which it refuses every statement
+ * with `code` until `state.refusing` is cleared.
+ */
+function refusingAfterFullDisk(code: string, message: string) {
+  const sqlError = (text: string, sqlState: string) => Object.assign(new Error(text), { code: sqlState, severity: 'ERROR' })
+  const state = { refusing: false }
+  const engine = {
     query: async (sql: string) => {
-      if (failed) throw Object.assign(new Error('cannot drop active portal ""'), { code: '24000', severity: 'ERROR' })
+      if (state.refusing) throw sqlError(message, code)
       if (sql.startsWith('INSERT')) {
-        failed = true
-        throw fullDisk()
+        state.refusing = true
+        throw sqlError('could not write to log file: No space left on device', '53100')
       }
       return { rows: [{ answer: 0 }] }
     },
     listen: async () => async () => undefined,
     close: async () => undefined,
   }
+  return { engine: engine as unknown as PGlite, state }
+}
+
+t.test('an engine that refuses every statement after a full disk is set aside; one that refuses as an aborted transaction is kept', async (t) => {
   const fresh = { query: async () => ({ rows: [{ answer: 1 }] }), listen: async () => async () => undefined, close: async () => undefined }
-  const instance = new ReplaceablePglite(broken as unknown as PGlite, { reopen: async () => fresh as unknown as PGlite, beforeReopen: () => undefined })
+  // PGLite after a WAL write that failed part-way: the call says 53100, and every later statement
+  // fails at once with 24000 "cannot drop active portal".
+  const broken = refusingAfterFullDisk('24000', 'cannot drop active portal ""')
+  const instance = new ReplaceablePglite(broken.engine, { reopen: async () => fresh as unknown as PGlite, beforeReopen: () => undefined })
   await t.rejects(
     instance.run((g) => g.pg.query('INSERT x')),
     { code: '53100' },
@@ -198,21 +207,9 @@ t.test('an engine that refuses every statement after a full disk is set aside; o
   await instance.close()
 
   // An engine inside a transaction the full disk aborted refuses the probe with 25P02: it works.
-  let aborted = false
-  const inTransaction = {
-    query: async (sql: string) => {
-      if (aborted) throw Object.assign(new Error('current transaction is aborted'), { code: '25P02', severity: 'ERROR' })
-      if (sql.startsWith('INSERT')) {
-        aborted = true
-        throw fullDisk()
-      }
-      return { rows: [{ answer: 0 }] }
-    },
-    listen: async () => async () => undefined,
-    close: async () => undefined,
-  }
+  const inTransaction = refusingAfterFullDisk('25P02', 'current transaction is aborted')
   let reopened = false
-  const kept = new ReplaceablePglite(inTransaction as unknown as PGlite, {
+  const kept = new ReplaceablePglite(inTransaction.engine, {
     reopen: async () => ((reopened = true), fresh as unknown as PGlite),
     beforeReopen: () => undefined,
   })
@@ -220,7 +217,7 @@ t.test('an engine that refuses every statement after a full disk is set aside; o
     kept.run((g) => g.pg.query('INSERT x')),
     { code: '53100' },
   )
-  aborted = false
+  inTransaction.state.refusing = false
   t.same((await kept.run((g) => g.pg.query('SELECT 2'))) as unknown, { rows: [{ answer: 0 }] }, 'the same engine answers the next call')
   t.notOk(reopened, 'and no fresh engine was opened')
   await kept.close()

@@ -14,8 +14,9 @@ const argv = process.argv.slice(2)
 function bundleIsCurrent() {
   const mtime = (path) => statSync(join(dist, path), { throwIfNoEntry: false })?.mtimeMs
   const bundled = mtime('bundle/entry.js')
-  const compiled = mtime('.tsbuildinfo')
-  return bundled !== undefined && compiled !== undefined && bundled >= compiled
+  // scripts/compile.mjs stamps .compiled; a tsc build of its own writes .tsbuildinfo.
+  const compiled = [mtime('.compiled'), mtime('.tsbuildinfo')].filter((t) => t !== undefined)
+  return bundled !== undefined && compiled.length > 0 && bundled >= Math.max(...compiled)
 }
 
 function fail(err) {

@@ -21,7 +21,7 @@
  * prints what it was waiting for, then SIGKILL ten seconds later.
  */
 import { spawn } from 'node:child_process'
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const BATCH = fileURLToPath(new URL('test-batch.mjs', import.meta.url))
@@ -131,9 +131,15 @@ const WAITING_LANE = /^\/\/ test-runner: waiting lane\b/m
  */
 const SHARES_A_PROCESS = /^\/\/ test-runner: shares a process\b/m
 const BATCH_SIZE = Math.max(1, Number(process.env.BRAIN_TEST_BATCH_SIZE ?? 8) || 8)
+/**
+ * The first lines of a test file, read from its TypeScript source when there is one beside dist/:
+ * the compiled file keeps no comments.
+ */
 const header = (file) => {
+  const source = /^(.*\/)?dist\/(.+)\.js$/.exec(file)
+  const path = source && existsSync(`${source[1] ?? ''}${source[2]}.ts`) ? `${source[1] ?? ''}${source[2]}.ts` : file
   try {
-    const fd = openSync(file, 'r')
+    const fd = openSync(path, 'r')
     try {
       const head = Buffer.alloc(4096)
       return head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0))

@@ -27,7 +27,7 @@ if ! cmp -s .taprc "$tap_stamp" || [ node_modules/.package-lock.json -nt "$tap_s
 fi
 if [ "${BRAIN_TEST_SKIP_BUILD:-}" != "1" ]; then
   echo "[test] building" >&2
-  npx tsc -p tsconfig.json
+  node scripts/compile.mjs >&2
   node scripts/bundle.mjs >&2
   node dist/src/db/template.js >&2
 fi

@@ -11,16 +11,12 @@ import type { Identity } from './protocol.js'
 export function currentIdentity(): Identity {
   const root = packageRoot()
   const version = currentVersion()
-  let build = 'unknown'
-  for (const marker of [join(root, 'dist', '.tsbuildinfo'), join(root, 'dist', 'src', 'cli', 'main.js')]) {
-    try {
-      build = String(Math.trunc(statSync(marker).mtimeMs))
-      break
-    } catch {
-      // Not there in this install: try the next marker.
-    }
-  }
-  return { version, build }
+  // scripts/compile.mjs stamps .compiled and a tsc build writes .tsbuildinfo; the newer is the last
+  // compilation. An install with neither has the compiled CLI's own time.
+  const times = ['.compiled', '.tsbuildinfo', join('src', 'cli', 'main.js')].map((marker) => statSync(join(root, 'dist', marker), { throwIfNoEntry: false })?.mtimeMs)
+  const stamps = times.slice(0, 2).filter((time) => time !== undefined)
+  const newest = stamps.length > 0 ? Math.max(...stamps) : times[2]
+  return { version, build: newest === undefined ? 'unknown' : String(Math.trunc(newest)) }
 }
 
 export function sameIdentity(a: Identity, b: Identity): boolean {

@@ -5,7 +5,13 @@
 import { chatSpeaker } from './speakers.js'
 import { contentTerms } from './text.js'
 
-/** Below this many characters (about 40 tokens) a passage is kept whole: cutting it saves too little. */
+/** Below this many characters (about 15 tokens) a passage is kept whole: cutting it saves too little. */
+const SHORT_PASSAGE = 60
+/**
+ * From this many characters (about 40 tokens) a passage none of whose sentences shares a word with
+ * the question is cut to its opening (a turn that answers a question asked before it). A shorter
+ * one is then kept whole: its opening alone ("Hey Caroline!") would hold nothing of what it says.
+ */
 const LONG_PASSAGE = 160
 const GAP = '…'
 
@@ -15,20 +21,23 @@ function pieces(text: string): string[] {
 }
 
 /**
- * A passage of one paragraph, longer than LONG_PASSAGE, cut to its sentences that share a word
- * with the question, each run of sentences left out marked `…`; its opening sentence is kept when
- * none shares a word (a turn that answers a question asked before it). Null when it stays whole:
- * short, of several lines (a list, a table, code), or with nothing worth cutting.
+ * A passage of one paragraph, longer than SHORT_PASSAGE, cut to its sentences that share a word
+ * with the question, each run of sentences left out marked `…`; a passage longer than LONG_PASSAGE
+ * keeps its opening sentence when none shares a word. Null when it stays whole: short, of several
+ * lines (a list, a table, code), or with nothing worth cutting.
  */
 export function trimToQuestion(text: string, terms: readonly string[]): string | null {
-  if (text.length <= LONG_PASSAGE || text.includes('\n') || terms.length === 0) return null
+  if (text.length <= SHORT_PASSAGE || text.includes('\n') || terms.length === 0) return null
   // A chat line's speaker is kept before whatever is cut, so the passage still says who spoke.
   const label = chatSpeaker(text)?.label ?? ''
   const parts = pieces(text.slice(label.length))
   if (parts.length < 2) return null
   const wanted = new Set(terms)
   let keep = parts.map((part) => contentTerms(part).some((t) => wanted.has(t)))
-  if (!keep.some(Boolean)) keep = parts.map((_, i) => i === 0)
+  if (!keep.some(Boolean)) {
+    if (text.length <= LONG_PASSAGE) return null
+    keep = parts.map((_, i) => i === 0)
+  }
   if (keep.every(Boolean)) return null
   const segments: string[] = []
   keep.forEach((kept, i) => {

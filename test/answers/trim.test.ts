@@ -21,7 +21,10 @@ t.test('a long passage is cut to the sentences that share a word with the questi
     'a question whose words only its opening shares',
   )
   t.equal(trimToQuestion(LONG, contentTerms('Who bakes bread?')), 'Piet: Hey Odile, it has been a hectic week at the workshop with all the orders. …', 'no sentence shares a word: the opening stays')
-  t.equal(trimToQuestion('Piet: The kayak went on the water on Sunday. We paddled it to the mill.', contentTerms('kayak')), null, 'a short passage stays whole')
+  t.equal(trimToQuestion('Piet: The kayak went in. We paddled to the mill.', contentTerms('kayak')), null, 'a passage of at most 60 characters stays whole')
+  const medium = 'Piet: The kayak went on the water on Sunday. We paddled it to the mill.'
+  t.equal(trimToQuestion(medium, contentTerms('kayak')), 'Piet: The kayak went on the water on Sunday. …', 'a passage under 160 characters is cut to the sentences that share a word')
+  t.equal(trimToQuestion(medium, contentTerms('Who bakes bread?')), null, 'and stays whole when none shares one: its opening alone would say nothing')
   t.equal(trimToQuestion(`${LONG}\n- a list item about the kayak`, contentTerms('kayak')), null, 'several lines (a list, a table, code) stay whole')
   t.equal(trimToQuestion(LONG, contentTerms('workshop kayak paddled river garden week')), null, 'nothing to cut')
 })

@@ -5,10 +5,10 @@
 import { chatSpeaker } from './speakers.js'
 import { contentTerms } from './text.js'
 
-/** Below this many characters (about 15 tokens) a passage is kept whole: cutting it saves too little. */
+/** A passage of at most this many characters (about 15 tokens) is kept whole: cutting it saves too little. */
 const SHORT_PASSAGE = 60
 /**
- * From this many characters (about 40 tokens) a passage none of whose sentences shares a word with
+ * A passage over this many characters (about 40 tokens) none of whose sentences shares a word with
  * the question is cut to its opening (a turn that answers a question asked before it). A shorter
  * one is then kept whole: its opening alone ("Hey Caroline!") would hold nothing of what it says.
  */

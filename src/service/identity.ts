@@ -11,12 +11,12 @@ import type { Identity } from './protocol.js'
 export function currentIdentity(): Identity {
   const root = packageRoot()
   const version = currentVersion()
+  const modified = (path: string): number | undefined => statSync(join(root, 'dist', path), { throwIfNoEntry: false })?.mtimeMs
   // scripts/compile.mjs stamps .compiled and a tsc build writes .tsbuildinfo; the newer is the last
   // compilation. An install with neither has the compiled CLI's own time.
-  const times = ['.compiled', '.tsbuildinfo', join('src', 'cli', 'main.js')].map((marker) => statSync(join(root, 'dist', marker), { throwIfNoEntry: false })?.mtimeMs)
-  const stamps = times.slice(0, 2).filter((time) => time !== undefined)
-  const newest = stamps.length > 0 ? Math.max(...stamps) : times[2]
-  return { version, build: newest === undefined ? 'unknown' : String(Math.trunc(newest)) }
+  const stamps = [modified('.compiled'), modified('.tsbuildinfo')].filter((time): time is number => time !== undefined)
+  const compiled = stamps.length > 0 ? Math.max(...stamps) : modified(join('src', 'cli', 'main.js'))
+  return { version, build: compiled === undefined ? 'unknown' : String(Math.trunc(compiled)) }
 }
 
 export function sameIdentity(a: Identity, b: Identity): boolean {

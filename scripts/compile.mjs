@@ -23,25 +23,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
 const FOLDERS = ['src', 'workers', 'supervisor', 'test', 'bench']
 
-function sourcesUnder(dir) {
+/** The files under `dir` whose names pass `wanted`, at any depth. */
+function filesUnder(dir, wanted) {
   if (!existsSync(dir)) return []
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
-    if (entry.isDirectory()) return sourcesUnder(path)
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : []
+    if (entry.isDirectory()) return filesUnder(path, wanted)
+    return wanted(entry.name) ? [path] : []
   })
 }
 
-function compiledUnder(dir) {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) return compiledUnder(path)
-    return /\.js(\.map)?$/.test(entry.name) ? [path] : []
-  })
-}
-
-const sources = FOLDERS.flatMap((folder) => sourcesUnder(join(root, folder)))
+const sources = FOLDERS.flatMap((folder) => filesUnder(join(root, folder), (name) => name.endsWith('.ts') && !name.endsWith('.d.ts')))
 await build({
   entryPoints: sources,
   outdir: dist,
@@ -56,7 +48,7 @@ await build({
 })
 
 const expected = new Set(sources.map((source) => relative(root, source).replace(/\.ts$/, '.js')))
-for (const file of FOLDERS.flatMap((folder) => compiledUnder(join(dist, folder)))) {
+for (const file of FOLDERS.flatMap((folder) => filesUnder(join(dist, folder), (name) => /\.js(\.map)?$/.test(name)))) {
   if (!expected.has(relative(dist, file).replace(/\.map$/, ''))) rmSync(file)
 }
 writeFileSync(join(dist, '.compiled'), `${new Date().toISOString()}\n`)

@@ -136,8 +136,9 @@ const BATCH_SIZE = Math.max(1, Number(process.env.BRAIN_TEST_BATCH_SIZE ?? 8) ||
  * the compiled file keeps no comments.
  */
 const header = (file) => {
-  const source = /^(.*\/)?dist\/(.+)\.js$/.exec(file)
-  const path = source && existsSync(`${source[1] ?? ''}${source[2]}.ts`) ? `${source[1] ?? ''}${source[2]}.ts` : file
+  const built = /^(.*\/)?dist\/(.+)\.js$/.exec(file)
+  const source = built && `${built[1] ?? ''}${built[2]}.ts`
+  const path = source && existsSync(source) ? source : file
   try {
     const fd = openSync(path, 'r')
     try {

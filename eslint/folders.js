@@ -155,7 +155,7 @@ export const DEEP_IMPORTS = {
   'src/cli/hook.ts': ['src/agents/hook-events.ts', 'src/config/home.ts'],
   'src/cli/hook-call.ts': ['src/config/env.ts', 'src/config/file-config.ts', 'src/config/home.ts'],
   'src/cli/hook-service.ts': ['src/config/file-config.ts'],
-  'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts'],
+  'src/service/client.ts': ['src/util/package-root.ts', 'src/util/process-alive.ts', 'src/util/background-threads.ts'],
   'src/service/identity.ts': ['src/util/package-root.ts'],
   // the launcher names this install's bin/brain.js, wherever the running module was loaded from
   'src/agents/launcher.ts': ['src/util/package-root.ts'],
@@ -207,7 +207,7 @@ export const DEEP_IMPORTS = {
   'src/intake/sync/lock.ts': ['src/util/process-alive.ts'],
   'src/intake/sync/plan.ts': ['src/intake/sources/path-kind.ts'],
   'src/intake/sync/target.ts': ['src/intake/sources/source-repository.ts'],
-  'supervisor/spawn.ts': ['src/util/package-root.ts'],
+  'supervisor/spawn.ts': ['src/util/package-root.ts', 'src/util/background-threads.ts'],
 }
 
 /**

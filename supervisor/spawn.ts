@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { packageRoot } from '../src/util/package-root.js'
+import { longRunningNodeArgs } from '../src/util/background-threads.js'
 import type { WorkerProcess } from './supervisor.js'
 
 export interface WorkerCommand {
@@ -30,5 +31,5 @@ export function spawnWorkerProcess(command: WorkerCommand, env: NodeJS.ProcessEn
   const bin = join(packageRoot(), 'bin', 'brain.js')
   // The supervised worker is a process of its own (its memory is what the limit watches), never
   // a session in the brain service.
-  return spawn(process.execPath, [bin, ...workerArgs(command)], { env: { ...env, BRAIN_NO_SERVICE: '1' }, stdio: ['ignore', process.stderr, 'inherit'] })
+  return spawn(process.execPath, [...longRunningNodeArgs(env), bin, ...workerArgs(command)], { env: { ...env, BRAIN_NO_SERVICE: '1' }, stdio: ['ignore', process.stderr, 'inherit'] })
 }

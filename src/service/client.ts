@@ -2,6 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs
 import type { Socket } from 'node:net'
 import { dirname, join } from 'node:path'
 import { packageRoot } from '../util/package-root.js'
+import { longRunningNodeArgs } from '../util/background-threads.js'
 import { currentIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
 import { Frame, encodeFrame, type Hello, type Identity, type Reply, type TerminalFacts } from './protocol.js'
@@ -39,7 +40,7 @@ function spawnService(paths: ServicePaths, env: Record<string, string>): { exite
     // Loaded here, not with this module: every relayed command loads it, and only the one that finds
     // no service starts one.
     const { spawn } = process.getBuiltinModule('node:child_process')
-    const child = spawn(process.execPath, [join(packageRoot(), 'bin', 'brain.js'), 'service', 'start', '--foreground'], {
+    const child = spawn(process.execPath, [...longRunningNodeArgs(env), join(packageRoot(), 'bin', 'brain.js'), 'service', 'start', '--foreground'], {
       cwd: paths.home,
       env,
       detached: true,

@@ -1,12 +1,13 @@
 /**
  * Small helpers every layer may use, importing nothing of brain but errors: loggers, the package
- * root, process liveness, JSON shaping of results (snake_case for agents), the one bounded
+ * root, process liveness, node arguments for long-running processes, JSON shaping of results (snake_case for agents), the one bounded
  * front-matter reader, and paths that must stay inside a root.
  * May import: errors.
  */
 export { stderrLogger, streamLogger, silentLogger, memoryLogger, type Logger } from './logger.js'
 export { packageRoot } from './package-root.js'
 export { processAlive } from './process-alive.js'
+export { backgroundThreadPoolSize, longRunningNodeArgs } from './background-threads.js'
 export { toSnakeCaseKeys, toSnakeCaseJson, camelCaseKeys } from './json-shape.js'
 export { FRONTMATTER_LIMITS, parseFrontmatter, parseYamlBlock, stringifyFrontmatter, readFrontmatterDoc } from './frontmatter-doc.js'
 export { containedDirectory, lexicallyWithin, outsideRoot } from './contained-path.js'

@@ -1,6 +1,7 @@
 // test-runner: waiting lane (it waits for idle timeouts and for services to start and stop)
 import t from 'tap'
 import { existsSync, lstatSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { cliBrain, servicePid, spawnBrain, suiteEnv } from '../helpers/cli.js'
@@ -11,6 +12,7 @@ import { BrainService } from '../../src/service/server.js'
 import { loadConfig } from '../../src/config/index.js'
 import { silentLogger } from '../../src/util/logger.js'
 import { processAlive } from '../../src/util/process-alive.js'
+import { backgroundThreadPoolSize } from '../../src/util/background-threads.js'
 
 function serviceLog(home: string): string {
   try {
@@ -53,6 +55,10 @@ t.test('the first command starts the service: private files, status, stop', asyn
   t.equal(put.code, 0, put.stderr)
   const pid = servicePid(brain.home)
   t.ok(pid && pid !== process.pid, 'a service process runs')
+  if (!/--v8-pool-size\b/.test(process.env.NODE_OPTIONS ?? '')) {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    t.ok(argv.includes(`--v8-pool-size=${backgroundThreadPoolSize(availableParallelism())}`), `the service keeps a core for its main thread: ${argv.join(' ')}`)
+  }
   const state = JSON.parse(readFileSync(join(brain.home, 'service.json'), 'utf8')) as Record<string, unknown>
   t.equal(state.pid, pid)
   t.equal(state.socket, join(brain.home, 'brain.sock'))

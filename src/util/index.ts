@@ -1,7 +1,8 @@
 /**
  * Small helpers every layer may use, importing nothing of brain but errors: loggers, the package
- * root, process liveness, node arguments for long-running processes, JSON shaping of results (snake_case for agents), the one bounded
- * front-matter reader, and paths that must stay inside a root.
+ * root, process liveness, node's arguments for the long-running processes brain starts, JSON
+ * shaping of results (snake_case for agents), the one bounded front-matter reader, and paths that
+ * must stay inside a root.
  * May import: errors.
  */
 export { stderrLogger, streamLogger, silentLogger, memoryLogger, type Logger } from './logger.js'

@@ -2,13 +2,14 @@
  * The supervisor and a real worker against a private PostgreSQL cluster that goes away and
  * comes back.
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { openPostgres } from '../../src/db/pg-driver.js'
 import { openQueue } from '../../src/queue/index.js'
 import { packageRoot } from '../../src/util/package-root.js'
+import { backgroundThreadPoolSize } from '../../src/util/background-threads.js'
 import { startPgCluster } from '../helpers/pg-cluster.js'
 import { processRef, stillRunning, type ProcessRef } from '../helpers/processes.js'
 import { eventually, testConfig, testLogger } from '../queue/helpers.js'
@@ -39,6 +40,8 @@ t.test('health_warn when the database goes away; the worker recovers when it ret
   const started = JSON.parse(await supervisor.line(/"event":"worker_started"/, 30_000)) as { pid: number }
   const workerPid = started.pid
   worker = processRef(workerPid)
+  const argv = readFileSync(`/proc/${workerPid}/cmdline`, 'utf8').split('\0')
+  t.ok(argv.includes(`--v8-pool-size=${backgroundThreadPoolSize(availableParallelism())}`), `the worker keeps a core for its main thread: ${argv.join(' ')}`)
   // A job completed before the outage shows the worker fully started (a failure while it
   // starts is a plain crash, which the restart tests cover).
   const before = await openPostgres(pgOptions(cluster.adminUrl))

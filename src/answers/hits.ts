@@ -2,11 +2,13 @@
  * The search hits a context pack is built from. A question about one person of a chat ("What
  * does Melanie do to relax?") is asked twice: as written, and without the names of the speakers
  * it names, whose name otherwise ranks first every line that merely addresses them ("Thanks,
- * Melanie!"). Of the second list only the named speakers' own lines are kept: what a person does
- * or likes is told in their own lines, while the other speaker's lines on the same topic are
- * mostly questions and replies about it. The two lists are merged, one hit of the question as
- * written to two of those lines, so the lines about the facet asked reach the pack beside those
- * the question's own words find (whose next turns the pack also reads).
+ * Melanie!"), worded as the statement its answer would be ("activities partake in"), which the
+ * sentence encoder puts nearer the lines that tell than the lines that ask. Of the second list
+ * only the named speakers' own lines are kept: what a person does or likes is told in their own
+ * lines, while the other speaker's lines on the same topic are mostly questions and replies about
+ * it. The two lists are merged, one hit of the question as written to two of those lines, so the
+ * lines about the facet asked reach the pack beside those the question's own words find (whose
+ * next turns the pack also reads).
  *
  * A question that names a period ("in January 2022", "on 8 May 2023") also ranks the chunks of
  * the pages written in that period against it (searchPeriod), which the brain-wide search may
@@ -18,7 +20,7 @@ import { MAX_LIMIT, latestDatedDay, query, searchPeriod, type PeriodBounds, type
 import { chunksById, type ChunkRow } from './gather.js'
 import { namesUndatedPeriod, periodIn, withoutPeriod } from './period.js'
 import { chatSpeaker, speakersAsked } from './speakers.js'
-import { contentTerms } from './text.js'
+import { asStatement, contentTerms } from './text.js'
 
 /** The second search reads this many times deeper, since only the named speakers' lines of it are kept. */
 const SPEAKER_DEPTH = 2
@@ -100,7 +102,7 @@ async function searchHits(search: SearchDeps, question: string, limit: number, s
   const named = speakersAsked(question, new Set(chunks.flatMap((c) => chatSpeaker(c.chunk_text)?.name ?? [])))
   const facet = withoutNames(question, named)
   if (named.size === 0 || contentTerms(facet).length === 0) return { hits: first.hits, chunks, notice: first.notice, named }
-  const second = (await ask(facet, Math.min(MAX_LIMIT, limit * SPEAKER_DEPTH))).hits
+  const second = (await ask(asStatement(facet), Math.min(MAX_LIMIT, limit * SPEAKER_DEPTH))).hits
   const have = new Set(chunks.map((c) => c.id))
   const more = await chunksById(
     search.db,

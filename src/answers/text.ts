@@ -40,6 +40,30 @@ export function contentTerms(text: string): string[] {
   return [...seen]
 }
 
+const QUESTION_WORD = /^(?:what|which|who|whom|whose|where|when|how|why)$/i
+const KIND_WORD = /^(?:kinds?|types?|sorts?)$/i
+const AUXILIARY = /^(?:does|do|did|is|are|was|were|has|have|had|can|could|would|will|might|should|may)$/i
+
+/**
+ * An English question put as the statement its answer would be worded in: the question word,
+ * a following "kind of", the first auxiliary and the question mark dropped ("What kind of
+ * classes has Jolene joined?" → "classes Jolene joined"). A small sentence encoder puts a
+ * question nearest other questions, so a chat's lines that ask about a topic outrank the ones
+ * that tell of it; worded as a statement, the question sits nearer the telling. Joiners left
+ * dangling where names were taken out ("and", "both") go too. A question that is not English,
+ * or keeps nothing, comes back as written.
+ */
+export function asStatement(question: string): string {
+  let words = question.replace(/[?？]/g, ' ').split(/\s+/).filter(Boolean)
+  if (QUESTION_WORD.test(words[0] ?? '')) words = words.slice(1)
+  if (KIND_WORD.test(words[0] ?? '') && /^of$/i.test(words[1] ?? '')) words = words.slice(2)
+  const auxiliary = words.slice(0, 4).findIndex((w) => AUXILIARY.test(w))
+  if (auxiliary >= 0) words.splice(auxiliary, 1)
+  words = words.filter((w, i) => !(/^(?:and|both|&)$/i.test(w) && (i === 0 || /^(?:and|both|&)$/i.test(words[i - 1] ?? ''))))
+  const statement = words.join(' ')
+  return contentTerms(statement).length > 0 ? statement : question
+}
+
 /** How many of `terms` occur in `text`, as a share of them (0–1). */
 export function termCoverage(terms: readonly string[], text: string): number {
   if (terms.length === 0) return 0

@@ -3,6 +3,7 @@ import t from 'tap'
 import { buildContextPack } from '../../src/answers/index.js'
 import { interleave, withoutNames } from '../../src/answers/hits.js'
 import { chatSpeaker, speakersAsked } from '../../src/answers/speakers.js'
+import { asStatement } from '../../src/answers/text.js'
 import { query } from '../../src/search/index.js'
 import { bagOfWordsEmbedder, context, importAll } from '../search/helpers.js'
 import { engineTest } from '../helpers/engines.js'
@@ -17,6 +18,17 @@ t.test('a chat line says who speaks, and a question which speakers it is about',
   t.same([...speakersAsked('where is the mill?', ['Piet'])], [])
   t.equal(withoutNames("What is Piet's favourite river, Piet?", new Set(['Piet'])), 'What is favourite river, ?')
   t.equal(withoutNames('Did Pieter call?', new Set(['Piet'])), 'Did Pieter call?', 'a longer name is another name')
+})
+
+t.test('a question put as the statement its answer would be worded in', async (t) => {
+  t.equal(asStatement('What kind of classes has Jolene joined?'), 'classes Jolene joined')
+  t.equal(asStatement('What activities does partake in?'), 'activities partake in')
+  t.equal(asStatement('How many dogs does Andrew have?'), 'many dogs Andrew have', 'the first auxiliary only')
+  t.equal(asStatement('Did and grow up with a pet dog?'), 'grow up with a pet dog', 'a joiner left where names were taken out')
+  t.equal(asStatement('Would be open to moving abroad?'), 'be open to moving abroad')
+  t.equal(asStatement('Where is the mill'), 'the mill')
+  t.equal(asStatement('What is it?'), 'What is it?', 'nothing left to say: as written')
+  t.equal(asStatement('Wo ist die Mühle?'), 'Wo ist die Mühle', 'another language keeps its words')
 })
 
 t.test('two lists merged one of the first to two of the second, without repeats', async (t) => {
@@ -82,5 +94,35 @@ engineTest(t, "of the search without the name, only the named speaker's own line
   t.ok(
     pack.items.some((i) => i.slug === 'chats/club/s2-1'),
     "Piet's own line about unwinding reaches the pack",
+  )
+})
+
+// Ninety lines in which Piet asks about Odile's Sundays (more than a pack reads), and one in which he
+// tells how he relaxes.
+const ASKING = [
+  ...Array.from({ length: 90 }, (_, i) => ({
+    slug: `chats/club/s4-${i + 1}`,
+    content: `---\ntitle: Club chat, session 4, turn ${i + 1}\ndate: 2023-10-02\n---\nPiet: What does Odile do on Sundays? Does she go out?\n`,
+  })),
+  { slug: 'chats/club/s5-1', content: '---\ntitle: Club chat, session 5\ndate: 2023-10-09\n---\nPiet: To relax after a long week at the office I paddle the river with my old friends from school.\n' },
+]
+
+engineTest(t, "a speaker's facet is searched as the statement its answer would be, not as a question", async (t, { db }) => {
+  // The bag of words counts "what" and "does" as a small sentence encoder weighs a question's
+  // form: the lines that ask come nearest a question.
+  const model = embedder()
+  await importAll(db, ASKING, model)
+  const search = context(db, model)
+  const asked = await query(search, 'What does do to unwind?', { limit: 30 })
+  t.notOk(
+    asked.results.some((r) => r.slug === 'chats/club/s5-1'),
+    "asked as a question, Piet's own questions fill the first 30 hits",
+  )
+  const told = await query(search, asStatement('What does do to unwind?'), { limit: 30 })
+  t.equal(told.results[0]?.slug, 'chats/club/s5-1', 'as a statement, the line that tells ranks first')
+  const pack = await buildContextPack({ search }, 'What does Piet do to unwind?', { budget: 1000 })
+  t.ok(
+    pack.items.some((i) => i.slug === 'chats/club/s5-1'),
+    "Piet's line about relaxing reaches the pack",
   )
 })

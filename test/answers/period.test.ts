@@ -159,7 +159,7 @@ engineTest(t, 'a month named without its year is the most recent one the brain h
 const TOLD_AFTER = [
   ...Array.from({ length: 40 }, (_, i) => ({
     slug: `chats/trips/s${i}`,
-    content: `---\ntitle: Trips chat ${i}\ndate: 2023-0${3 + (i % 4)}-1${i % 10}\n---\nJohn: Where was I? Where I was, was home, number ${i}.\n`,
+    content: `---\ntitle: Trips chat ${i}\ndate: 2023-0${3 + (i % 4)}-1${i % 10}\n---\nJohn: Where was I in between the trips? Where I was, was home, number ${i}.\n`,
   })),
   { slug: 'chats/trips/after', content: '---\ntitle: Trips chat after\ndate: 2023-08-17\n---\nJohn: Back from the lake cabin, the drive home took nine hours.\n' },
   { slug: 'chats/trips/early-august', content: '---\ntitle: Trips chat early August\ndate: 2023-08-03\n---\nJohn: Our plum tree finally fruited.\n' },

@@ -28,8 +28,14 @@ const MAX_HITS = 100
  */
 const GATHER_DEPTH = 1.5
 const PAGES_WITH_NEIGHBOURS = 5
-/** The first hit pages whose pages next in their series (the turn before and after) may join. */
-const PAGES_WITH_ADJACENT = 5
+/**
+ * The first hit pages whose pages next in their series (the turn before and after) may join: one
+ * per this many tokens of budget, at most MAX_PAGES_WITH_ADJACENT. The turns around a hit and the
+ * run they make take a tenth of a 1,000-token pack each, which holds the hits further down better
+ * spent on their own (measured on LoCoMo: three pages at 1,000 tokens, five at 2,000).
+ */
+const TOKENS_PER_PAGE_WITH_ADJACENT = 400
+const MAX_PAGES_WITH_ADJACENT = 5
 /** An adjacent page ranks at this share of its hit's score. */
 const ADJACENT_SHARE = 0.5
 /** The page after a later hit that asks something (its answer) ranks at this share of that hit's score. */
@@ -95,7 +101,8 @@ export async function buildContextPack(deps: PackDeps, question: string, options
         ]
       : []
   })
-  const firstPages = hitPageIds.slice(0, PAGES_WITH_ADJACENT).flatMap((id) => pages.get(id) ?? [])
+  const pagesWithAdjacent = Math.min(MAX_PAGES_WITH_ADJACENT, Math.max(1, Math.round(budget / TOKENS_PER_PAGE_WITH_ADJACENT)))
+  const firstPages = hitPageIds.slice(0, pagesWithAdjacent).flatMap((id) => pages.get(id) ?? [])
   // A later hit that asks something (the other speaker's question, a note's open question) is
   // followed by its answer, which often shares none of the question's words. Only a pack with room
   // for more than the first hits takes those answers: a small one holds little beyond the first

@@ -109,3 +109,20 @@ engineTest(t, 'a turn next to the first hit keeps its place though the search ra
     'beside the gear lists that outrank it on its own',
   )
 })
+
+engineTest(t, 'a small pack brings the turns around fewer of its first hits than a large one', async (t, { db }) => {
+  // Five conversations, each a turn that shares the question's words and a reply that shares none.
+  await seed(
+    db,
+    [1, 2, 3, 4, 5].flatMap((k) => [
+      { slug: `chats/trip-${'abcde'[k - 1]}/turn-1`, content: `---\ntitle: Trip ${k}, turn 1\ndate: 2023-07-0${k}\n---\nOdile: The scouts pitched the tents by the lake.\n` },
+      { slug: `chats/trip-${'abcde'[k - 1]}/turn-2`, content: `---\ntitle: Trip ${k}, turn 2\ndate: 2023-07-0${k}\n---\nPiet: Three nights of rain there, number ${k}.\n` },
+    ]),
+  )
+  const search = context(db, undefined)
+  const question = 'Where did the scouts pitch the tents?'
+  const replies = async (budget: number) => (await buildContextPack({ search }, question, { budget })).items.filter((i) => i.kind === 'adjacent').length
+  t.equal(await replies(1000), 3, 'at 1,000 tokens the turns after the first three hits')
+  t.equal(await replies(2000), 5, 'at 2,000 tokens after the first five')
+  t.equal(await replies(500), 1, 'at 500 tokens after the first')
+})

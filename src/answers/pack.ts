@@ -30,9 +30,9 @@ const GATHER_DEPTH = 1.5
 const PAGES_WITH_NEIGHBOURS = 5
 /**
  * The first hit pages whose pages next in their series (the turn before and after) may join: one
- * per this many tokens of budget, at most MAX_PAGES_WITH_ADJACENT. The turns around a hit and the
- * run they make take a tenth of a 1,000-token pack each, which holds the hits further down better
- * spent on their own (measured on LoCoMo: three pages at 1,000 tokens, five at 2,000).
+ * per this many tokens of budget, at most MAX_PAGES_WITH_ADJACENT. The turns around one hit take up
+ * to a tenth of a 1,000-token pack, room the hits further down use better there (measured on
+ * LoCoMo: three pages at 1,000 tokens, five at 2,000).
  */
 const TOKENS_PER_PAGE_WITH_ADJACENT = 400
 const MAX_PAGES_WITH_ADJACENT = 5

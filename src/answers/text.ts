@@ -50,8 +50,9 @@ const AUXILIARY = /^(?:does|do|did|is|are|was|were|has|have|had|can|could|would|
  * classes has Jolene joined?" → "classes Jolene joined"). A small sentence encoder puts a
  * question nearest other questions, so a chat's lines that ask about a topic outrank the ones
  * that tell of it; worded as a statement, the question sits nearer the telling. Joiners left
- * dangling where names were taken out ("and", "both") go too. A question that is not English,
- * or keeps nothing, comes back as written.
+ * dangling where names were taken out ("and", "both") go too. The word lists are English, so a
+ * question in another language mostly keeps its words; one left without a content word comes
+ * back as written.
  */
 export function asStatement(question: string): string {
   let words = question.replace(/[?？]/g, ' ').split(/\s+/).filter(Boolean)

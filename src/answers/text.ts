@@ -43,6 +43,7 @@ export function contentTerms(text: string): string[] {
 const QUESTION_WORD = /^(?:what|which|who|whom|whose|where|when|how|why)$/i
 const KIND_WORD = /^(?:kinds?|types?|sorts?)$/i
 const AUXILIARY = /^(?:does|do|did|is|are|was|were|has|have|had|can|could|would|will|might|should|may)$/i
+const JOINER = /^(?:and|both|&)$/i
 
 /**
  * An English question put as the statement its answer would be worded in: the question word,
@@ -60,7 +61,7 @@ export function asStatement(question: string): string {
   if (KIND_WORD.test(words[0] ?? '') && /^of$/i.test(words[1] ?? '')) words = words.slice(2)
   const auxiliary = words.slice(0, 4).findIndex((w) => AUXILIARY.test(w))
   if (auxiliary >= 0) words.splice(auxiliary, 1)
-  words = words.filter((w, i) => !(/^(?:and|both|&)$/i.test(w) && (i === 0 || /^(?:and|both|&)$/i.test(words[i - 1] ?? ''))))
+  words = words.filter((w, i) => !(JOINER.test(w) && (i === 0 || JOINER.test(words[i - 1] ?? ''))))
   const statement = words.join(' ')
   return contentTerms(statement).length > 0 ? statement : question
 }

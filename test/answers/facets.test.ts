@@ -4,6 +4,7 @@ import { buildContextPack } from '../../src/answers/index.js'
 import { interleave, withoutNames } from '../../src/answers/hits.js'
 import { chatSpeaker, speakersAsked } from '../../src/answers/speakers.js'
 import { asStatement } from '../../src/answers/text.js'
+import { importPages } from '../../src/pages/index.js'
 import { query } from '../../src/search/index.js'
 import { bagOfWordsEmbedder, context, importAll } from '../search/helpers.js'
 import { engineTest } from '../helpers/engines.js'
@@ -111,7 +112,11 @@ engineTest(t, "a speaker's facet is searched as the statement its answer would b
   // The bag of words counts "what" and "does" as a small sentence encoder weighs a question's
   // form: the lines that ask come nearest a question.
   const model = embedder()
-  await importAll(db, ASKING, model)
+  await importPages(
+    db,
+    ASKING.map((page) => ({ slug: page.slug, kind: 'markdown' as const, content: page.content })),
+    { embedder: model },
+  )
   const search = context(db, model)
   const asked = await query(search, 'What does do to unwind?', { limit: 30 })
   t.notOk(

@@ -23,8 +23,11 @@ function pieces(text: string): string[] {
 /**
  * A passage of one paragraph, longer than SHORT_PASSAGE, cut to its sentences that share a word
  * with the question, each run of sentences left out marked `…`; a passage longer than LONG_PASSAGE
- * keeps its opening sentence when none shares a word. Null when it stays whole: short, of several
- * lines (a list, a table, code), or with nothing worth cutting.
+ * keeps its opening sentence when none shares a word. A chat line keeps only the one sentence that
+ * shares the most: one speaker's turn is a single remark, whose other sentences sharing a word are
+ * mostly the greeting that names the person asked about ("Hey Dave!") or a question back, and the
+ * room they take holds another turn (measured on LoCoMo). Null when it stays whole: short, of
+ * several lines (a list, a table, code), or with nothing worth cutting.
  */
 export function trimToQuestion(text: string, terms: readonly string[]): string | null {
   if (text.length <= SHORT_PASSAGE || text.includes('\n') || terms.length === 0) return null
@@ -38,6 +41,10 @@ export function trimToQuestion(text: string, terms: readonly string[]): string |
     if (text.length <= LONG_PASSAGE) return null
     keep = parts.map((_, i) => i === 0)
   }
+  if (label !== '') {
+    const best = mostShared(parts, keep, wanted)
+    keep = parts.map((_, i) => i === best)
+  }
   if (keep.every(Boolean)) return null
   const segments: string[] = []
   keep.forEach((kept, i) => {
@@ -46,4 +53,26 @@ export function trimToQuestion(text: string, terms: readonly string[]): string |
   })
   const out = `${label}${segments.join(' ')}`
   return out.length < text.length ? out : null
+}
+
+/**
+ * Of the kept sentences, the index of the one sharing the most words with the question; on a tie
+ * the one with more content words, which tells more than a greeting naming the same person; then
+ * the first.
+ */
+function mostShared(parts: readonly string[], keep: readonly boolean[], wanted: ReadonlySet<string>): number {
+  let best = -1
+  let bestShared = -1
+  let bestWords = -1
+  parts.forEach((part, i) => {
+    if (!keep[i]) return
+    const words = contentTerms(part)
+    const shared = words.filter((t) => wanted.has(t)).length
+    if (shared > bestShared || (shared === bestShared && words.length > bestWords)) {
+      best = i
+      bestShared = shared
+      bestWords = words.length
+    }
+  })
+  return best
 }

@@ -9,11 +9,29 @@ import { engineTest } from '../helpers/engines.js'
 const LONG =
   'Piet: Hey Odile, it has been a hectic week at the workshop with all the orders. The kayak I built last winter finally went on the water on Sunday. We paddled it down the river to the old mill and back. Anyway, how is your garden doing?'
 
+/** The same passage as a note's paragraph, with no speaker. */
+const PROSE = LONG.slice('Piet: '.length)
+
 t.test('a long passage is cut to the sentences that share a word with the question', async (t) => {
   t.equal(
+    trimToQuestion(PROSE, contentTerms('Where did Piet paddle the kayak?')),
+    '… The kayak I built last winter finally went on the water on Sunday. We paddled it down the river to the old mill and back. …',
+    "a note's paragraph keeps every sentence that shares a word, each run left out marked once",
+  )
+  t.equal(
     trimToQuestion(LONG, contentTerms('Where did Piet paddle the kayak?')),
-    'Piet: … The kayak I built last winter finally went on the water on Sunday. We paddled it down the river to the old mill and back. …',
-    'the speaker kept, each run of sentences left out marked once',
+    'Piet: … The kayak I built last winter finally went on the water on Sunday. …',
+    'a chat line keeps its speaker and the one sentence that shares the most, the longer of two that share as much',
+  )
+  t.equal(
+    trimToQuestion(LONG, contentTerms('Where did Piet paddle the kayak down the river?')),
+    'Piet: … We paddled it down the river to the old mill and back. …',
+    'the sentence that shares more words wins over the first',
+  )
+  t.equal(
+    trimToQuestion('Calvin: Hey Dave, good to hear from you! That engine swap you did on the old Mustang sounds like hard work. Did it start first time?', contentTerms('Can Dave fix engines?')),
+    'Calvin: … That engine swap you did on the old Mustang sounds like hard work. …',
+    'a greeting that names the person asked about gives way to the sentence that tells',
   )
   t.equal(
     trimToQuestion(LONG, contentTerms('What did Odile grow?')),
@@ -26,7 +44,7 @@ t.test('a long passage is cut to the sentences that share a word with the questi
   t.equal(trimToQuestion(medium, contentTerms('kayak')), 'Piet: The kayak went on the water on Sunday. …', 'a passage under 160 characters is cut to the sentences that share a word')
   t.equal(trimToQuestion(medium, contentTerms('Who bakes bread?')), null, 'and stays whole when none shares one: its opening alone would say nothing')
   t.equal(trimToQuestion(`${LONG}\n- a list item about the kayak`, contentTerms('kayak')), null, 'several lines (a list, a table, code) stay whole')
-  t.equal(trimToQuestion(LONG, contentTerms('workshop kayak paddled river garden week')), null, 'nothing to cut')
+  t.equal(trimToQuestion(PROSE, contentTerms('workshop kayak paddled river garden week')), null, 'nothing to cut')
 })
 
 engineTest(t, 'a long turn in a pack holds the sentences that bear on the question', async (t, { db }) => {
@@ -40,6 +58,6 @@ engineTest(t, 'a long turn in a pack holds the sentences that bear on the questi
   )
   const pack = await buildContextPack({ search: context(db, undefined) }, 'Where did Piet paddle the kayak?', { budget: 500 })
   const long = pack.items.find((i) => i.slug === 'chats/club/turn-1')
-  t.equal(long?.text, 'Piet: … The kayak I built last winter finally went on the water on Sunday. We paddled it down the river to the old mill and back. …')
+  t.equal(long?.text, 'Piet: … The kayak I built last winter finally went on the water on Sunday. …')
   t.equal(pack.items.find((i) => i.slug === 'chats/club/turn-2')?.text, 'Odile: What a trip! The kayak sounds lovely.', 'a short turn whole')
 })

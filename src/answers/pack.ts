@@ -22,11 +22,12 @@ const TOKENS_PER_HIT = 35
 const MAX_HITS = 100
 /**
  * A pack whose hits are mostly chat lines keeps this many times the hits its budget is expected to
- * hold: many chat lines are the other speaker's, which stand for their replies, or short remarks,
- * and the evidence a question about a person's many doings needs lies further down. Other packs
- * keep the number the budget holds, so they weigh no more candidates than they can use.
+ * hold: many chat lines are the other speaker's, which stand for their replies, or short remarks
+ * (a chat line is cut to one sentence), and the evidence a question about a person's many doings
+ * needs lies further down. Other packs keep the number the budget holds, so they weigh no more
+ * candidates than they can use.
  */
-const GATHER_DEPTH = 1.5
+const GATHER_DEPTH = 2
 const PAGES_WITH_NEIGHBOURS = 5
 /**
  * The first hit pages whose pages next in their series (the turn before and after) may join: one

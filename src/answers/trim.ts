@@ -36,13 +36,14 @@ export function trimToQuestion(text: string, terms: readonly string[]): string |
   const parts = pieces(text.slice(label.length))
   if (parts.length < 2) return null
   const wanted = new Set(terms)
-  let keep = parts.map((part) => contentTerms(part).some((t) => wanted.has(t)))
+  const words = parts.map((part) => contentTerms(part))
+  let keep = words.map((own) => own.some((t) => wanted.has(t)))
   if (!keep.some(Boolean)) {
     if (text.length <= LONG_PASSAGE) return null
     keep = parts.map((_, i) => i === 0)
   }
   if (label !== '') {
-    const best = mostShared(parts, keep, wanted)
+    const best = mostShared(words, keep, wanted)
     keep = parts.map((_, i) => i === best)
   }
   if (keep.every(Boolean)) return null
@@ -56,22 +57,21 @@ export function trimToQuestion(text: string, terms: readonly string[]): string |
 }
 
 /**
- * Of the kept sentences, the index of the one sharing the most words with the question; on a tie
- * the one with more content words, which tells more than a greeting naming the same person; then
- * the first.
+ * Of the kept sentences (each given as its content words), the index of the one sharing the most
+ * words with the question; on a tie the one with more content words, which tells more than a
+ * greeting naming the same person; then the first.
  */
-function mostShared(parts: readonly string[], keep: readonly boolean[], wanted: ReadonlySet<string>): number {
+function mostShared(words: readonly (readonly string[])[], keep: readonly boolean[], wanted: ReadonlySet<string>): number {
   let best = -1
   let bestShared = -1
   let bestWords = -1
-  parts.forEach((part, i) => {
+  words.forEach((own, i) => {
     if (!keep[i]) return
-    const words = contentTerms(part)
-    const shared = words.filter((t) => wanted.has(t)).length
-    if (shared > bestShared || (shared === bestShared && words.length > bestWords)) {
+    const shared = own.filter((t) => wanted.has(t)).length
+    if (shared > bestShared || (shared === bestShared && own.length > bestWords)) {
       best = i
       bestShared = shared
-      bestWords = words.length
+      bestWords = own.length
     }
   })
   return best

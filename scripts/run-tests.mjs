@@ -43,6 +43,8 @@ const started = Date.now()
 const running = new Set()
 let failed = 0
 let reported = 0
+/** Failed files, recapped after the plan so a reader of only the log's tail still sees them. */
+const failures = []
 /** Results in completion order; each is printed whole, so two files never interleave. */
 const print = (text) => process.stdout.write(text)
 
@@ -94,6 +96,7 @@ function report(result) {
     text += `ok ${reported} - ${result.file} # time=${result.ms}ms\n`
   } else {
     failed += 1
+    failures.push(result)
     const why = result.timedOut
       ? `timed out after ${timeoutS} s`
       : result.signal
@@ -175,5 +178,28 @@ async function lane(queue, jobId) {
 const lanes = Array.from({ length: Math.min(jobs, busy.length) }, (_, i) => lane(busy, i))
 if (waiting.length > 0) lanes.push(lane(waiting, jobs))
 await Promise.all(lanes)
+/**
+ * Each failed file's failing assertions with their diagnostics, as TAP comments: a CI log is often
+ * read from its end, and the file's own output may lie thousands of lines above it.
+ */
+function recap(result) {
+  const lines = result.output.split('\n')
+  const kept = []
+  for (let i = 0; i < lines.length && kept.length < RECAP_LINES; i++) {
+    if (!/^\s*not ok /.test(lines[i])) continue
+    kept.push(lines[i])
+    const indent = /^\s*/.exec(lines[i])[0]
+    if (lines[i + 1]?.trim() !== '---') continue
+    for (i += 1; i < lines.length && kept.length < RECAP_LINES; i++) {
+      kept.push(lines[i])
+      if (lines[i].startsWith(`${indent}  ...`)) break
+    }
+  }
+  if (kept.length === 0) kept.push(...lines.slice(-RECAP_LINES))
+  return `# failed: ${result.file}\n${kept.map((line) => `#   ${line}`).join('\n')}\n`
+}
+const RECAP_LINES = 80
+
 print(`1..${queued.length}\n# { total: ${queued.length}, pass: ${queued.length - failed}, fail: ${failed} }\n# time=${Date.now() - started}ms\n`)
+for (const result of failures) print(recap(result))
 process.exitCode = failed > 0 ? 1 : 0

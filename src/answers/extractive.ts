@@ -28,7 +28,8 @@ export function extractiveAnswer(pack: ContextPack): AskResult {
     score: terms.reduce((sum, t) => sum + (s.words.has(t) ? weight.get(t)! : 0), 0) / Math.sqrt(Math.max(4, s.words.size) / 4),
   }))
   const chosen = scored
-    .filter((s) => s.score > 0)
+    // A sentence that leads into a list ("To embed a note:") says nothing on its own.
+    .filter((s) => s.score > 0 && !s.sentence.endsWith(':'))
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .filter((s, i, list) => list.findIndex((o) => o.sentence.includes(s.sentence) || s.sentence.includes(o.sentence)) === i)
     .slice(0, MAX_SENTENCES)

@@ -2,6 +2,7 @@
  * The plain-text pieces the pack and the extractive answer are made of: the words of a question,
  * sentences, a page's summary, timeline entries, identifiers. Pure functions.
  */
+import { withLinksAsText } from '../search/index.js'
 
 const STOP_WORDS = new Set(
   (
@@ -175,13 +176,21 @@ export function currentFacts(timeline: string): string {
     .join('\n')
 }
 
-/** A line that starts a block of its own: a heading, a list item, a fence, a table row, a quote. */
-const BLOCK_START = /^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|```|\||>)/
+/** A line that starts a block of its own: a heading, a list item, a fence, a table row. */
+const BLOCK_START = /^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|```|\|)/
+
+/** A quote's `>` markers, and the `[!tip]-` that opens an Obsidian callout. */
+const QUOTE_MARKERS = /^\s*(?:>\s?)+/
+const CALLOUT = /^\[![\w-]+\][+-]?\s*/
+/** Strong emphasis, `**word**` or `__word__`, read as its words. */
+const STRONG = /(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g
 
 /**
- * The whole sentences of a text: the lines of a paragraph joined (a wrapped sentence is one
- * sentence), then cut after . ! ? only; a list item, heading or table row stands alone. A piece
- * that opens in lower case is the tail of a sentence begun before the text, and is left out.
+ * The whole sentences of a text as a reader sees them: the lines of a paragraph joined (a wrapped
+ * sentence is one sentence), then cut after . ! ? only; a list item, heading or table row stands
+ * alone. A piece that opens in lower case is the tail of a sentence begun before the text, and is
+ * left out. Wikilinks read as the text they show, strong emphasis as its words, quotes lose their
+ * `>` and a callout's title line is a heading: a sentence quoted as an answer carries no markup.
  */
 export function wholeSentences(text: string, minChars = 12): string[] {
   const blocks: string[] = []
@@ -190,12 +199,23 @@ export function wholeSentences(text: string, minChars = 12): string[] {
     if (current.length > 0) blocks.push(current.join(' '))
     current = []
   }
-  for (const line of text.split('\n')) {
+  let quoting = false
+  for (const raw of withLinksAsText(text).split('\n')) {
+    // A quote is a block of its own, whose lines make one paragraph as the lines outside it do.
+    const quote = QUOTE_MARKERS.test(raw)
+    const line = raw.replace(QUOTE_MARKERS, '')
+    const edge = quote !== quoting
+    quoting = quote
     if (line.trim() === '' || /^\s*```/.test(line) || /^\s*---+\s*$/.test(line)) {
       close()
       continue
     }
-    if (BLOCK_START.test(line)) close()
+    if (edge || BLOCK_START.test(line)) close()
+    // A callout's first line is its title, which stands as a heading.
+    if (quote && CALLOUT.test(line.trim())) {
+      blocks.push(`# ${line.trim().replace(CALLOUT, '')}`)
+      continue
+    }
     current.push(line.trim())
     // A heading is one line.
     if (/^\s*#{1,6}\s/.test(line)) close()
@@ -206,6 +226,7 @@ export function wholeSentences(text: string, minChars = 12): string[] {
     if (/^#{1,6}\s/.test(block) || block.startsWith('|')) return
     const clean = block
       .replace(/^(?:[-*+]|\d+[.)])\s+/, '')
+      .replace(STRONG, '$2')
       .replace(/\s+/g, ' ')
       .trim()
     clean.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(*[])/u).forEach((part, at) => {

@@ -48,9 +48,14 @@ function withoutTablePipes(text: string): string {
     .join('\n')
 }
 
+/** Markdown prose with its wikilinks as the text they show and without block ids; lines and tables kept. */
+export function withLinksAsText(markdown: string): string {
+  return markdown.replace(WIKILINK, (_, target: string, alias: string | undefined) => wikilinkText(target, alias)).replace(BLOCK_ID, '$1')
+}
+
 /** Markdown prose as a reader sees it, lines kept: wikilinks as their text, no block ids, no table pipes. */
 export function plainSnippetText(markdown: string): string {
-  return withoutTablePipes(markdown.replace(WIKILINK, (_, target: string, alias: string | undefined) => wikilinkText(target, alias)).replace(BLOCK_ID, '$1'))
+  return withoutTablePipes(withLinksAsText(markdown))
 }
 
 /** Where the words of a query (or their first four letters, as the snippet window uses) occur in a text: sorted, non-overlapping [start, end) spans. */

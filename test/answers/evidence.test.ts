@@ -78,3 +78,53 @@ engineTest(t, 'the extractive answer quotes whole sentences, each with its citat
     'no fragment of a wrapped sentence',
   )
 })
+
+t.test('whole sentences read as a reader sees them: links as their text, no quote or callout markup', async (t) => {
+  const text = [
+    'Embedded files stay up to date, see [[Embed files#Embed a note|embedding notes]] and [[Canvas]].',
+    '',
+    '> [!tip]- Drag and drop embed',
+    '> On **desktop**, you can drag files into a note',
+    '> to embed them at once.',
+    'A paragraph after the quote stands apart. ^b15695',
+  ].join('\n')
+  t.same(wholeSentences(text), [
+    'Embedded files stay up to date, see embedding notes and Canvas.',
+    'On desktop, you can drag files into a note to embed them at once.',
+    'A paragraph after the quote stands apart.',
+  ])
+})
+
+engineTest(t, 'the extractive answer quotes no markup and no sentence that only leads into a list', async (t, { db }) => {
+  const deps = await seed(db, [
+    {
+      slug: 'notes/embedding',
+      content: [
+        '# Embedding files',
+        '',
+        'To embed a file in a note, put an exclamation mark before its [[Internal links|internal link]].',
+        '',
+        'To embed a file in a note quickly:',
+        '',
+        '- Drag the file into the note.',
+        '',
+        '> [!tip] Embed a file',
+        '> On **desktop**, you can also drop a file on a note to embed the file.',
+      ].join('\n'),
+    },
+  ])
+  const pack = await buildContextPack(deps, 'how do I embed a file in a note?', { budget: 1000 })
+  const lines = extractiveAnswer(pack).answer.split('\n')
+  t.ok(
+    lines.some((l) => /^To embed a file in a note, put an exclamation mark before its internal link\. \[\d+\]$/.test(l)),
+    `the link reads as its text: ${lines.join(' / ')}`,
+  )
+  t.ok(
+    lines.some((l) => /^On desktop, you can also drop a file on a note to embed the file\. \[\d+\]$/.test(l)),
+    'the quoted sentence without its marker and emphasis',
+  )
+  for (const line of lines) {
+    t.notMatch(line, /\[\[|\*\*|^>|\[!/, `no markup: ${line}`)
+    t.notMatch(line, /: \[\d+\]$/, `no lead-in: ${line}`)
+  }
+})

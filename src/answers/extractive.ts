@@ -35,6 +35,12 @@ export function extractiveAnswer(pack: ContextPack): AskResult {
     .slice(0, MAX_SENTENCES)
   const packWords = new Set(all.flatMap((s) => [...s.words]))
   const gaps = terms.filter((t) => !packWords.has(t) && !pack.items.some((i) => i.slug.toLowerCase().includes(stem(t))))
+  // A gap names the question's word as it was written, not the stem it was matched by.
+  const written = new Map<string, string>()
+  for (const word of pack.question.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+    const folded = stem(word.toLowerCase())
+    if (!written.has(folded)) written.set(folded, word)
+  }
   const answer = chosen.map((s) => `${s.sentence.replace(/\s*\[\d+\]\s*$/, '')} [${s.n}]`).join('\n')
   const cited = [...new Set(chosen.map((s) => s.n))].sort((a, b) => a - b)
   const byN = new Map(pack.items.map((i) => [i.n, i]))
@@ -42,7 +48,7 @@ export function extractiveAnswer(pack: ContextPack): AskResult {
     answer,
     citations: cited.map((n) => citationOf(byN.get(n)!)),
     flags: [],
-    gaps: chosen.length === 0 ? [pack.question] : gaps.map((t) => `nothing in the brain mentions "${t}"`),
+    gaps: chosen.length === 0 ? [pack.question] : gaps.map((t) => `nothing in the brain mentions "${written.get(t) ?? t}"`),
     model: null,
     mode: 'extractive',
     context_tokens: pack.tokens,

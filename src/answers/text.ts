@@ -185,12 +185,44 @@ const CALLOUT = /^\[![\w-]+\][+-]?\s*/
 /** Strong emphasis, `**word**` or `__word__`, read as its words. */
 const STRONG = /(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g
 
+/** The line a code chunk's text opens with: `[TypeScript] code/interval.ts:14-17 isDue`. */
+const CODE_HEADER = /^\[[^\]\n]+\] \S+:\d+-\d+ [^\n]*\n/
+const BLOCK_COMMENT = /\/\*+([\s\S]*?)\*+\//g
+const DOCSTRING = /("{3}|'{3})([\s\S]*?)\1/g
+/** A line comment, `// …`, `/// …`, `//! …` or `# …`; `#include` and `#!` are not. */
+const LINE_COMMENT = /^\s*(?:\/\/+!?|#+)\s+(.*)$/
+
+/**
+ * The prose of a code chunk, its comments and docstrings, a paragraph each (consecutive line
+ * comments make one); null for a text that is not a code chunk. Its code says nothing in sentences.
+ */
+function codeProse(text: string): string | null {
+  const header = CODE_HEADER.exec(text)
+  if (header === null) return null
+  const body = text.slice(header[0].length)
+  const paragraphs: string[] = []
+  for (const [, inner = ''] of body.matchAll(BLOCK_COMMENT)) paragraphs.push(inner.replace(/^[ \t]*\*+[ \t]?/gm, ''))
+  for (const [, , inner = ''] of body.matchAll(DOCSTRING)) paragraphs.push(inner)
+  let run: string[] = []
+  for (const line of body.replace(BLOCK_COMMENT, '').replace(DOCSTRING, '').split('\n')) {
+    const comment = LINE_COMMENT.exec(line)
+    if (comment) run.push(comment[1]!)
+    else if (run.length > 0) {
+      paragraphs.push(run.join('\n'))
+      run = []
+    }
+  }
+  if (run.length > 0) paragraphs.push(run.join('\n'))
+  return paragraphs.join('\n\n')
+}
+
 /**
  * The whole sentences of a text as a reader sees them: the lines of a paragraph joined (a wrapped
  * sentence is one sentence), then cut after . ! ? only; a list item, heading or table row stands
  * alone. A piece that opens in lower case is the tail of a sentence begun before the text, and is
  * left out. Wikilinks read as the text they show, strong emphasis as its words, quotes lose their
  * `>` and a callout's title line is a heading: a sentence quoted as an answer carries no markup.
+ * Code is not sentences: a fence is left out, and of a code chunk only its comments are read.
  */
 export function wholeSentences(text: string, minChars = 12): string[] {
   const blocks: string[] = []
@@ -200,7 +232,13 @@ export function wholeSentences(text: string, minChars = 12): string[] {
     current = []
   }
   let quoting = false
-  for (const raw of withLinksAsText(text).split('\n')) {
+  let fenced = false
+  for (const raw of withLinksAsText(codeProse(text) ?? text).split('\n')) {
+    if (/^\s*```/.test(raw)) fenced = !fenced
+    if (fenced) {
+      close()
+      continue
+    }
     // A quote is a block of its own, whose lines make one paragraph as the lines outside it do.
     const quote = QUOTE_MARKERS.test(raw)
     const line = raw.replace(QUOTE_MARKERS, '')

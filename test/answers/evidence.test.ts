@@ -128,3 +128,41 @@ engineTest(t, 'the extractive answer quotes no markup and no sentence that only 
     t.notMatch(line, /: \[\d+\]$/, `no lead-in: ${line}`)
   }
 })
+
+t.test('whole sentences of code are its comments, and a fence in a note is left out', async (t) => {
+  const chunk = [
+    '[TypeScript] code/interval.ts:1-9 nextInterval',
+    '/**',
+    ' * The next review interval after a recall attempt.',
+    ' * A failed recall starts again at one day.',
+    ' */',
+    'export function nextInterval(days: number, recalled: boolean): number {',
+    '  // Doubles the interval after a successful recall.',
+    '  return recalled ? days * 2 : 1',
+    '}',
+  ].join('\n')
+  t.same(wholeSentences(chunk), ['The next review interval after a recall attempt.', 'A failed recall starts again at one day.', 'Doubles the interval after a successful recall.'])
+  const python = '[Python] code/backup.py:9-12 run_backup\ndef run_backup(dry_run: bool = False) -> int:\n    """Mirror the photo library to the NAS with rsync."""\n    return 0'
+  t.same(wholeSentences(python), ['Mirror the photo library to the NAS with rsync.'])
+  t.same(wholeSentences('Run the script below first.\n\n```sh\necho "Hello. This is code, not a sentence."\n```\n\nThen check the output folder.'), [
+    'Run the script below first.',
+    'Then check the output folder.',
+  ])
+})
+
+engineTest(t, 'an extractive answer quotes no code and names a missing word as the question wrote it', async (t, { db }) => {
+  const deps = await seed(db, [
+    {
+      slug: 'code/interval.ts',
+      kind: 'code',
+      path: 'code/interval.ts',
+      content: 'export function isDue(lastReview: Date, intervalDays: number, now: Date): boolean {\n  return now.getTime() >= lastReview.getTime() + intervalDays * 86_400_000\n}\n',
+    },
+    { slug: 'notes/review', content: '# Review\n\nA review is due once its interval has passed since the last review date.\n' },
+  ])
+  const answer = extractiveAnswer(await buildContextPack(deps, 'when is the next review date of the comet flybys?', { budget: 1000 }))
+  t.notMatch(answer.answer, /function|getTime|\[TypeScript\]/, `no code quoted: ${answer.answer}`)
+  t.match(answer.answer, /A review is due once its interval has passed since the last review date\. \[\d+\]/)
+  t.ok(answer.gaps.includes('nothing in the brain mentions "comet"'), answer.gaps.join('; '))
+  t.ok(answer.gaps.includes('nothing in the brain mentions "flybys"'), 'the word as written, not its stem')
+})

@@ -1,4 +1,7 @@
 import { citationOf } from './citations.js'
+import { monthNamed } from './period.js'
+import { chatSpeaker } from './speakers.js'
+import { CUT_MARK } from './trim.js'
 import { contentTerms, stem, wholeSentences } from './text.js'
 import type { AskResult, ContextPack } from './types.js'
 
@@ -17,7 +20,7 @@ interface Scored {
  */
 export function extractiveAnswer(pack: ContextPack): AskResult {
   const terms = contentTerms(pack.question)
-  const perItem = pack.items.map((item) => wholeSentences(item.text).map((s) => ({ n: item.n, sentence: s, words: new Set(contentTerms(s)) })))
+  const perItem = pack.items.map((item) => itemSentences(item.text).map((s) => ({ n: item.n, sentence: s, words: new Set(contentTerms(s)) })))
   const all = perItem.flat()
   // A word in every sentence tells them apart no better than none.
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (all.length + 1) / (1 + all.filter((s) => s.words.has(t)).length))]))
@@ -34,13 +37,14 @@ export function extractiveAnswer(pack: ContextPack): AskResult {
     .filter((s, i, list) => list.findIndex((o) => o.sentence.includes(s.sentence) || s.sentence.includes(o.sentence)) === i)
     .slice(0, MAX_SENTENCES)
   const packWords = new Set(all.flatMap((s) => [...s.words]))
-  const gaps = terms.filter((t) => !packWords.has(t) && !pack.items.some((i) => i.slug.toLowerCase().includes(stem(t))))
   // A gap names the question's word as it was written, not the stem it was matched by.
   const written = new Map<string, string>()
   for (const word of pack.question.match(/[\p{L}\p{N}_]+/gu) ?? []) {
     const folded = stem(word.toLowerCase())
     if (!written.has(folded)) written.set(folded, word)
   }
+  const dates = pack.items.map((i) => i.date).filter((d): d is string => d !== null)
+  const gaps = terms.filter((t) => !packWords.has(t) && !pack.items.some((i) => i.slug.toLowerCase().includes(stem(t))) && !namesADateHeld(written.get(t) ?? t, dates))
   const answer = chosen.map((s) => `${s.sentence.replace(/\s*\[\d+\]\s*$/, '')} [${s.n}]`).join('\n')
   const cited = [...new Set(chosen.map((s) => s.n))].sort((a, b) => a - b)
   const byN = new Map(pack.items.map((i) => [i.n, i]))
@@ -54,4 +58,24 @@ export function extractiveAnswer(pack: ContextPack): AskResult {
     context_tokens: pack.tokens,
     notice: pack.notice,
   }
+}
+
+/** A cut mark standing alone between the sentences a pack kept. */
+const CUT = new RegExp(`(^|\\s)${CUT_MARK}(?=\\s|$)`, 'g')
+
+/**
+ * An item's sentences: where the pack cut the passage, the cut is a break between sentences, and
+ * each sentence of a chat line says who said it (`Melanie: …`).
+ */
+function itemSentences(text: string): string[] {
+  const speaker = chatSpeaker(text)
+  const body = (speaker ? text.slice(speaker.label.length) : text).replace(CUT, '\n\n')
+  return wholeSentences(body, { whole: speaker !== null }).map((sentence) => (speaker ? `${speaker.name}: ${sentence}` : sentence))
+}
+
+/** Whether a word of the question is a month or a year that an item's date falls in: "July" is held by a turn of 2023-07-15. */
+function namesADateHeld(word: string, dates: readonly string[]): boolean {
+  if (/^(?:19|20)\d{2}$/.test(word)) return dates.some((d) => d.startsWith(word))
+  const month = monthNamed(word)
+  return month !== null && dates.some((d) => Number(d.slice(5, 7)) === month)
 }

@@ -40,6 +40,12 @@ interface Day {
 
 const monthNumber = (name: string): number => MONTH_NAMES.findIndex((m) => m.startsWith(name.toLowerCase().replace(/\.$/, '').slice(0, 3))) + 1
 
+/** The month a word names in full ("July" → 7); null for any other word. */
+export function monthNamed(word: string): number | null {
+  const index = MONTH_NAMES.indexOf(word.toLowerCase())
+  return index < 0 ? null : index + 1
+}
+
 const pad = (n: number): string => String(n).padStart(2, '0')
 const isoDay = (year: number, month: number, day: number): string => `${year}-${pad(month)}-${pad(day)}`
 const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate()

@@ -220,11 +220,12 @@ function codeProse(text: string): string | null {
  * The whole sentences of a text as a reader sees them: the lines of a paragraph joined (a wrapped
  * sentence is one sentence), then cut after . ! ? only; a list item, heading or table row stands
  * alone. A piece that opens in lower case is the tail of a sentence begun before the text, and is
- * left out. Wikilinks read as the text they show, strong emphasis as its words, quotes lose their
+ * left out, unless the text is `whole` (a chat line begins where its speaker began). Wikilinks read as the text they show, strong emphasis as its words, quotes lose their
  * `>` and a callout's title line is a heading: a sentence quoted as an answer carries no markup.
  * Code is not sentences: a fence is left out, and of a code chunk only its comments are read.
  */
-export function wholeSentences(text: string, minChars = 12): string[] {
+export function wholeSentences(text: string, options: { minChars?: number; whole?: boolean } = {}): string[] {
+  const { minChars = 12, whole = false } = options
   const blocks: string[] = []
   let current: string[] = []
   const close = (): void => {
@@ -269,7 +270,7 @@ export function wholeSentences(text: string, minChars = 12): string[] {
       .trim()
     clean.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(*[])/u).forEach((part, at) => {
       const sentence = part.trim()
-      if (index === 0 && at === 0 && /^\p{Ll}/u.test(sentence)) return
+      if (!whole && index === 0 && at === 0 && /^\p{Ll}/u.test(sentence)) return
       if (sentence.length >= minChars) out.push(sentence)
     })
   })

@@ -13,7 +13,8 @@ const SHORT_PASSAGE = 60
  * one is then kept whole: its opening alone ("Hey Caroline!") would hold nothing of what it says.
  */
 const LONG_PASSAGE = 160
-const GAP = '…'
+/** What stands for the sentences a cut passage leaves out. */
+export const CUT_MARK = '…'
 
 /** Pieces of one paragraph of prose, each a sentence with the space after it; joined they give the text back. */
 function pieces(text: string): string[] {
@@ -50,7 +51,7 @@ export function trimToQuestion(text: string, terms: readonly string[]): string |
   const segments: string[] = []
   keep.forEach((kept, i) => {
     if (kept) segments.push(parts[i]!.trim())
-    else if (i === 0 || keep[i - 1]) segments.push(GAP)
+    else if (i === 0 || keep[i - 1]) segments.push(CUT_MARK)
   })
   const out = `${label}${segments.join(' ')}`
   return out.length < text.length ? out : null

@@ -166,3 +166,31 @@ engineTest(t, 'an extractive answer quotes no code and names a missing word as t
   t.ok(answer.gaps.includes('nothing in the brain mentions "comet"'), answer.gaps.join('; '))
   t.ok(answer.gaps.includes('nothing in the brain mentions "flybys"'), 'the word as written, not its stem')
 })
+
+t.test('an extractive answer quotes a chat line as its speaker said it, and a month its items are dated in is no gap', async (t) => {
+  const item = (n: number, date: string, text: string) => ({
+    n,
+    kind: 'hit' as const,
+    slug: `chats/trip/turn-${n}`,
+    source_id: 'default',
+    title: `turn ${n}`,
+    chunk_id: n,
+    line: null,
+    page: null,
+    date,
+    text,
+    tokens: 20,
+  })
+  const pack = {
+    question: 'When was Odile camping in July?',
+    source: null,
+    budget: 1000,
+    tokens: 60,
+    notice: null,
+    items: [item(1, '2023-07-14', 'Odile: … We went camping by the lake last weekend. …'), item(2, '2023-07-20', 'Piet: lol camping with Odile was the best part of the summer.')],
+  }
+  const answer = extractiveAnswer(pack)
+  t.same(answer.answer.split('\n').sort(), ['Odile: We went camping by the lake last weekend. [1]', 'Piet: lol camping with Odile was the best part of the summer. [2]'])
+  t.same(answer.gaps, [], 'July is the month the turns are dated in')
+  t.same(extractiveAnswer({ ...pack, question: 'Was Odile camping in March?' }).gaps, ['nothing in the brain mentions "March"'])
+})

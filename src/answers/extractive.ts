@@ -24,11 +24,12 @@ export function extractiveAnswer(pack: ContextPack): AskResult {
   const all = perItem.flat()
   // A word in every sentence tells them apart no better than none.
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (all.length + 1) / (1 + all.filter((s) => s.words.has(t)).length))]))
+  const defines = definitionOf(pack.question)
   const scored: Scored[] = all.map((s, order) => ({
     n: s.n,
     sentence: s.sentence,
     order,
-    score: terms.reduce((sum, t) => sum + (s.words.has(t) ? weight.get(t)! : 0), 0) / Math.sqrt(Math.max(4, s.words.size) / 4),
+    score: (terms.reduce((sum, t) => sum + (s.words.has(t) ? weight.get(t)! : 0), 0) / Math.sqrt(Math.max(4, s.words.size) / 4)) * standing(s.sentence, defines),
   }))
   const chosen = scored
     // A sentence that leads into a list ("To embed a note:") says nothing on its own.
@@ -78,4 +79,29 @@ function namesADateHeld(word: string, dates: readonly string[]): boolean {
   if (/^(?:19|20)\d{2}$/.test(word)) return dates.some((d) => d.startsWith(word))
   const month = monthNamed(word)
   return month !== null && dates.some((d) => Number(d.slice(5, 7)) === month)
+}
+
+/** "For more information, refer to …", "See also …": a sentence that sends the reader elsewhere. */
+const POINTER = /^(?:for more (?:information|details)|for details|see also|see |refer to|learn more|read more)/i
+/** What a pointer's score is multiplied by: it shares the question's words and answers nothing. */
+const POINTER_SHARE = 0.5
+/** What a sentence defining the thing a "what is …" question asks about is multiplied by. */
+const DEFINITION_BOOST = 2
+
+/**
+ * The subject of a question asking what or who something is ("What is a canvas?" → `canvas`), as a
+ * pattern matching a sentence that defines it ("Canvas is a core plugin …"); null for other questions.
+ */
+function definitionOf(question: string): RegExp | null {
+  const asked = /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(.+?)\s*\??\s*$/i.exec(question)
+  const subject = asked?.[1]?.trim()
+  if (subject === undefined || subject === '' || subject.split(/\s+/).length > 4) return null
+  const escaped = subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')
+  return new RegExp(`^(?:an?\\s+|the\\s+)?${escaped}(?:e?s)?\\s+(?:is|are|was|were|means|refers to)\\b`, 'i')
+}
+
+/** How a sentence stands apart from its shared words: a pointer elsewhere below, the definition asked for above. */
+function standing(sentence: string, defines: RegExp | null): number {
+  if (defines?.test(sentence)) return DEFINITION_BOOST
+  return POINTER.test(sentence) ? POINTER_SHARE : 1
 }

@@ -184,6 +184,14 @@ const QUOTE_MARKERS = /^\s*(?:>\s?)+/
 const CALLOUT = /^\[![\w-]+\][+-]?\s*/
 /** Strong emphasis, `**word**` or `__word__`, read as its words. */
 const STRONG = /(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g
+/** An image, `![alt](src)`, which a sentence cannot show. */
+const IMAGE = /\s*!\[[^\]\n]*\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g
+/** A link, `[text](href)`, read as its text. */
+const LINK = /\[([^\]\n]+)\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g
+/** A block that is one wikilink or link and nothing else. */
+const LINK_ALONE = /^(?:!?\[\[[^\]\n]+\]\]|!?\[[^\]\n]+\]\([^)\s]*\))[.,;]?$/
+/** An HTML tag, `<span style="…">` or `</span>`; the text between tags stays. */
+const HTML_TAG = /<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g
 
 /** The line a code chunk's text opens with: `[TypeScript] code/interval.ts:14-17 isDue`. */
 const CODE_HEADER = /^\[[^\]\n]+\] \S+:\d+-\d+ [^\n]*\n/
@@ -220,9 +228,11 @@ function codeProse(text: string): string | null {
  * The whole sentences of a text as a reader sees them: the lines of a paragraph joined (a wrapped
  * sentence is one sentence), then cut after . ! ? only; a list item, heading or table row stands
  * alone. A piece that opens in lower case is the tail of a sentence begun before the text, and is
- * left out, unless the text is `whole` (a chat line begins where its speaker began). Wikilinks read as the text they show, strong emphasis as its words, quotes lose their
- * `>` and a callout's title line is a heading: a sentence quoted as an answer carries no markup.
- * Code is not sentences: a fence is left out, and of a code chunk only its comments are read.
+ * left out, unless the text is `whole` (a chat line begins where its speaker began). A sentence
+ * quoted as an answer carries no markup: wikilinks and links read as the text they show, strong
+ * emphasis as its words, images and HTML tags go, quotes lose their `>` and a callout's title line
+ * is a heading. Code is not sentences: a fence is left out, and of a code chunk only its comments
+ * are read.
  */
 export function wholeSentences(text: string, options: { minChars?: number; whole?: boolean } = {}): string[] {
   const { minChars = 12, whole = false } = options
@@ -234,7 +244,7 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
   }
   let quoting = false
   let fenced = false
-  for (const raw of withLinksAsText(codeProse(text) ?? text).split('\n')) {
+  for (const raw of (codeProse(text) ?? text).split('\n')) {
     if (/^\s*```/.test(raw)) fenced = !fenced
     if (fenced) {
       close()
@@ -263,9 +273,14 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
   const out: string[] = []
   blocks.forEach((block, index) => {
     if (/^#{1,6}\s/.test(block) || block.startsWith('|')) return
-    const clean = block
-      .replace(/^(?:[-*+]|\d+[.)])\s+/, '')
-      .replace(STRONG, '$2')
+    const item = block.replace(/^(?:[-*+]|\d+[.)])\s+/, '')
+    // A link alone (a list of related pages) names a page and says nothing of it.
+    if (LINK_ALONE.test(item)) return
+    const clean = withLinksAsText(item)
+      .split(/(`[^`\n]*`)/)
+      // Inline code is quoted as written.
+      .map((part, i) => (i % 2 === 1 ? part : part.replace(IMAGE, '').replace(LINK, '$1').replace(HTML_TAG, '').replace(STRONG, '$2')))
+      .join('')
       .replace(/\s+/g, ' ')
       .trim()
     clean.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(*[])/u).forEach((part, at) => {

@@ -194,3 +194,44 @@ t.test('an extractive answer quotes a chat line as its speaker said it, and a mo
   t.same(answer.gaps, [], 'July is the month the turns are dated in')
   t.same(extractiveAnswer({ ...pack, question: 'Was Odile camping in March?' }).gaps, ['nothing in the brain mentions "March"'])
 })
+
+t.test('whole sentences read links and HTML as their text, keep inline code, and skip a list of links', async (t) => {
+  const text = [
+    'Canvas files use the open [JSON Canvas](https://jsoncanvas.org/) format ![diagram](canvas.png).',
+    '',
+    'You can <span style="color: red">colour a word</span>, and `Map<string, number>` stays code.',
+    '',
+    '- [[Create a base]]',
+    '- [Bases syntax](bases-syntax.md)',
+  ].join('\n')
+  t.same(wholeSentences(text), ['Canvas files use the open JSON Canvas format.', 'You can colour a word, and `Map<string, number>` stays code.'])
+})
+
+t.test('an extractive answer puts the definition asked for first and a pointer elsewhere last', async (t) => {
+  const item = (n: number, text: string) => ({
+    n,
+    kind: 'hit' as const,
+    slug: `notes/canvas-${n}`,
+    source_id: 'default',
+    title: `canvas ${n}`,
+    chunk_id: n,
+    line: null,
+    page: null,
+    date: null,
+    text,
+    tokens: 20,
+  })
+  const pack = {
+    question: 'What is a canvas?',
+    source: null,
+    budget: 1000,
+    tokens: 60,
+    notice: null,
+    items: [item(1, 'For more information, refer to the canvas page.'), item(2, 'Open a canvas file directly.'), item(3, 'Canvas is a core plugin for visual note-taking in a two-dimensional space.')],
+  }
+  t.same(extractiveAnswer(pack).answer.split('\n'), [
+    'Canvas is a core plugin for visual note-taking in a two-dimensional space. [3]',
+    'Open a canvas file directly. [2]',
+    'For more information, refer to the canvas page. [1]',
+  ])
+})

@@ -1,10 +1,32 @@
 // test-runner: shares a process
 import t from 'tap'
-import { buildContextPack, extractiveAnswer, renderItem } from '../../src/answers/index.js'
+import { buildContextPack, extractiveAnswer, renderItem, type ContextPack } from '../../src/answers/index.js'
 import { resolveRelativeDates } from '../../src/answers/dates.js'
 import { wholeSentences } from '../../src/answers/text.js'
 import { engineTest } from '../helpers/engines.js'
 import { seed } from './fixtures.js'
+
+/** A pack of hits with the given texts, numbered from 1, for the answer's pure functions. */
+const packOf = (question: string, items: Array<{ text: string; date?: string }>): ContextPack => ({
+  question,
+  source: null,
+  budget: 1000,
+  tokens: 0,
+  notice: null,
+  items: items.map((item, i) => ({
+    n: i + 1,
+    kind: 'hit',
+    slug: `notes/item-${i + 1}`,
+    source_id: 'default',
+    title: `item ${i + 1}`,
+    chunk_id: i + 1,
+    line: null,
+    page: null,
+    date: item.date ?? null,
+    text: item.text,
+    tokens: 20,
+  })),
+})
 
 const turn = (n: number, date: string, text: string) => ({
   slug: `chats/garden-club/turn-${n}`,
@@ -168,27 +190,10 @@ engineTest(t, 'an extractive answer quotes no code and names a missing word as t
 })
 
 t.test('an extractive answer quotes a chat line as its speaker said it, and a month its items are dated in is no gap', async (t) => {
-  const item = (n: number, date: string, text: string) => ({
-    n,
-    kind: 'hit' as const,
-    slug: `chats/trip/turn-${n}`,
-    source_id: 'default',
-    title: `turn ${n}`,
-    chunk_id: n,
-    line: null,
-    page: null,
-    date,
-    text,
-    tokens: 20,
-  })
-  const pack = {
-    question: 'When was Odile camping in July?',
-    source: null,
-    budget: 1000,
-    tokens: 60,
-    notice: null,
-    items: [item(1, '2023-07-14', 'Odile: … We went camping by the lake last weekend. …'), item(2, '2023-07-20', 'Piet: lol camping with Odile was the best part of the summer.')],
-  }
+  const pack = packOf('When was Odile camping in July?', [
+    { date: '2023-07-14', text: 'Odile: … We went camping by the lake last weekend. …' },
+    { date: '2023-07-20', text: 'Piet: lol camping with Odile was the best part of the summer.' },
+  ])
   const answer = extractiveAnswer(pack)
   t.same(answer.answer.split('\n').sort(), ['Odile: We went camping by the lake last weekend. [1]', 'Piet: lol camping with Odile was the best part of the summer. [2]'])
   t.same(answer.gaps, [], 'July is the month the turns are dated in')
@@ -208,27 +213,11 @@ t.test('whole sentences read links and HTML as their text, keep inline code, and
 })
 
 t.test('an extractive answer puts the definition asked for first and a pointer elsewhere last', async (t) => {
-  const item = (n: number, text: string) => ({
-    n,
-    kind: 'hit' as const,
-    slug: `notes/canvas-${n}`,
-    source_id: 'default',
-    title: `canvas ${n}`,
-    chunk_id: n,
-    line: null,
-    page: null,
-    date: null,
-    text,
-    tokens: 20,
-  })
-  const pack = {
-    question: 'What is a canvas?',
-    source: null,
-    budget: 1000,
-    tokens: 60,
-    notice: null,
-    items: [item(1, 'For more information, refer to the canvas page.'), item(2, 'Open a canvas file directly.'), item(3, 'Canvas is a core plugin for visual note-taking in a two-dimensional space.')],
-  }
+  const pack = packOf('What is a canvas?', [
+    { text: 'For more information, refer to the canvas page.' },
+    { text: 'Open a canvas file directly.' },
+    { text: 'Canvas is a core plugin for visual note-taking in a two-dimensional space.' },
+  ])
   t.same(extractiveAnswer(pack).answer.split('\n'), [
     'Canvas is a core plugin for visual note-taking in a two-dimensional space. [3]',
     'Open a canvas file directly. [2]',

@@ -179,6 +179,8 @@ export function currentFacts(timeline: string): string {
 /** A line that starts a block of its own: a heading, a list item, a fence, a table row. */
 const BLOCK_START = /^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|```|\|)/
 
+/** A line that opens or closes a fenced code block. */
+const FENCE = /^\s*(?:```|~~~)/
 /** A quote's `>` markers, and the `[!tip]-` that opens an Obsidian callout. */
 const QUOTE_MARKERS = /^\s*(?:>\s?)+/
 const CALLOUT = /^\[![\w-]+\][+-]?\s*/
@@ -245,7 +247,7 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
   let quoting = false
   let fenced = false
   for (const raw of (codeProse(text) ?? text).split('\n')) {
-    if (/^\s*```/.test(raw)) fenced = !fenced
+    if (FENCE.test(raw)) fenced = !fenced
     if (fenced) {
       close()
       continue
@@ -255,7 +257,7 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
     const line = raw.replace(QUOTE_MARKERS, '')
     const edge = quote !== quoting
     quoting = quote
-    if (line.trim() === '' || /^\s*```/.test(line) || /^\s*---+\s*$/.test(line)) {
+    if (line.trim() === '' || FENCE.test(line) || /^\s*---+\s*$/.test(line)) {
       close()
       continue
     }

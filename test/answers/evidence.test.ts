@@ -170,6 +170,11 @@ t.test('whole sentences of code are its comments, and a fence in a note is left 
     'Run the script below first.',
     'Then check the output folder.',
   ])
+  t.same(
+    wholeSentences('Run the script below first.\n~~~\nSo says the code. Not a sentence.\n~~~\nThen check the output folder.'),
+    ['Run the script below first.', 'Then check the output folder.'],
+    'a tilde fence too',
+  )
 })
 
 engineTest(t, 'an extractive answer quotes no code and names a missing word as the question wrote it', async (t, { db }) => {

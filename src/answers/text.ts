@@ -192,6 +192,8 @@ const IMAGE = /\s*!\[[^\]\n]*\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g
 const LINK = /\[([^\]\n]+)\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g
 /** A block that is one wikilink or link and nothing else. */
 const LINK_ALONE = /^(?:!?\[\[[^\]\n]+\]\]|!?\[[^\]\n]+\]\([^)\s]*\))[.,;]?$/
+/** A character markdown escaped to show it as written (`\*`), read as that character. */
+const ESCAPED = /\\([!-/:-@[-`{-~])/g
 /** An HTML tag, `<span style="…">` or `</span>`; the text between tags stays. */
 const HTML_TAG = /<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g
 
@@ -232,8 +234,8 @@ function codeProse(text: string): string | null {
  * alone. A piece that opens in lower case is the tail of a sentence begun before the text, and is
  * left out, unless the text is `whole` (a chat line begins where its speaker began). A sentence
  * quoted as an answer carries no markup: wikilinks and links read as the text they show, strong
- * emphasis as its words, images and HTML tags go, quotes lose their `>` and a callout's title line
- * is a heading. Code is not sentences: a fence is left out, and of a code chunk only its comments
+ * emphasis as its words, escaped characters as themselves, images and HTML tags go, quotes lose
+ * their `>` and a callout's title line is a heading. Code is not sentences: a fence is left out, and of a code chunk only its comments
  * are read.
  */
 export function wholeSentences(text: string, options: { minChars?: number; whole?: boolean } = {}): string[] {
@@ -281,7 +283,7 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
     const clean = withLinksAsText(item)
       .split(/(`[^`\n]*`)/)
       // Inline code is quoted as written.
-      .map((part, i) => (i % 2 === 1 ? part : part.replace(IMAGE, '').replace(LINK, '$1').replace(HTML_TAG, '').replace(STRONG, '$2')))
+      .map((part, i) => (i % 2 === 1 ? part : part.replace(IMAGE, '').replace(LINK, '$1').replace(HTML_TAG, '').replace(STRONG, '$2').replace(ESCAPED, '$1')))
       .join('')
       .replace(/\s+/g, ' ')
       .trim()

@@ -211,10 +211,12 @@ t.test('whole sentences read links and HTML as their text, keep inline code, and
     '',
     'You can <span style="color: red">colour a word</span>, and `Map<string, number>` stays code.',
     '',
+    'An escaped \\*\\*star\\*\\* stays as written.',
+    '',
     '- [[Create a base]]',
     '- [Bases syntax](bases-syntax.md)',
   ].join('\n')
-  t.same(wholeSentences(text), ['Canvas files use the open JSON Canvas format.', 'You can colour a word, and `Map<string, number>` stays code.'])
+  t.same(wholeSentences(text), ['Canvas files use the open JSON Canvas format.', 'You can colour a word, and `Map<string, number>` stays code.', 'An escaped **star** stays as written.'])
 })
 
 t.test('an extractive answer puts the definition asked for first and a pointer elsewhere last', async (t) => {

@@ -192,6 +192,8 @@ const IMAGE = /\s*!\[[^\]\n]*\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g
 const LINK = /\[([^\]\n]+)\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g
 /** A block that is one wikilink or link and nothing else. */
 const LINK_ALONE = /^(?:!?\[\[[^\]\n]+\]\]|!?\[[^\]\n]+\]\([^)\s]*\))[.,;]?$/
+/** Emphasis, `*word*` or `_word_`, read as its words; not a star or underscore inside a word (`a*b`, `snake_case`). */
+const EMPHASIS = /(?<![\p{L}\p{N}*_])([*_])(?=\S)([^*_\n]+?)(?<=\S)\1(?![\p{L}\p{N}*_])/gu
 /** A character markdown escaped to show it as written (`\*`), read as that character. */
 const ESCAPED = /\\([!-/:-@[-`{-~])/g
 /** An HTML tag, `<span style="…">` or `</span>`; the text between tags stays. */
@@ -229,14 +231,60 @@ function codeProse(text: string): string | null {
 }
 
 /**
+ * Prose without its inline markup: images go, links and HTML read as their text, emphasis as its
+ * words. An escaped character (`\*`) is held aside meanwhile, so it is never read as markup, and
+ * comes back as itself.
+ */
+function withoutMarkup(prose: string): string {
+  const read = (text: string): string => text.replace(IMAGE, '').replace(LINK, '$1').replace(HTML_TAG, '').replace(STRONG, '$2').replace(EMPHASIS, '$2')
+  // A text that already uses those code points is read without holding anything aside.
+  if (/[\ue000-\ue07f]/.test(prose)) return read(prose).replace(ESCAPED, '$1')
+  const held = prose.replace(ESCAPED, (_, c: string) => String.fromCharCode(HELD + c.charCodeAt(0)))
+  return read(held).replace(HELD_CHARS, (c) => String.fromCharCode(c.charCodeAt(0) - HELD))
+}
+/** Escaped ASCII punctuation is held in the private use area from here. */
+const HELD = 0xe000
+const HELD_CHARS = /[\ue000-\ue07f]/g
+
+/** A table's delimiter row: `| --- | :---: |`, `|-|-|`. */
+const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$/
+
+/**
+ * A table's rows as sentences naming each cell by its column (`Action: Undo; Shortcut: Ctrl+Z.`).
+ * Rows without their header (a chunk that begins inside a table) say nothing and are left out.
+ */
+function tableSentences(lines: readonly string[]): string[] {
+  if (lines.length < 3 || !TABLE_DELIMITER.test(lines[1]!)) return []
+  const cells = (row: string): string[] =>
+    withLinksAsText(row)
+      .trim()
+      .replace(/^\|/, '')
+      .replace(/(?<!\\)\|$/, '')
+      .split(/(?<!\\)\|/)
+      .map((cell) => cell.trim().replace(/\\\|/g, '|'))
+  const header = cells(lines[0]!)
+  return lines
+    .slice(2)
+    .map((row) =>
+      cells(row)
+        .map((cell, i) => (cell === '' ? '' : header[i] ? `${header[i]}: ${cell}` : cell))
+        .filter((cell) => cell !== '')
+        .join('; '),
+    )
+    .filter((row) => row !== '')
+    .map((row) => (/[.!?]$/.test(row) ? row : `${row}.`))
+}
+
+/**
  * The whole sentences of a text as a reader sees them: the lines of a paragraph joined (a wrapped
- * sentence is one sentence), then cut after . ! ? only; a list item, heading or table row stands
- * alone. A piece that opens in lower case is the tail of a sentence begun before the text, and is
- * left out, unless the text is `whole` (a chat line begins where its speaker began). A sentence
- * quoted as an answer carries no markup: wikilinks and links read as the text they show, strong
- * emphasis as its words, escaped characters as themselves, images and HTML tags go, quotes lose
- * their `>` and a callout's title line is a heading. Code is not sentences: a fence is left out, and of a code chunk only its comments
- * are read.
+ * sentence is one sentence), then cut after . ! ? only; a list item or heading stands alone, and a
+ * table's row is a sentence naming each cell by its column. A piece that opens in lower case is the
+ * tail of a sentence begun before the text, and is left out, unless the text is `whole` (a chat
+ * line begins where its speaker began). A sentence quoted as an answer carries no markup: wikilinks
+ * and links read as the text they show, emphasis as its words, escaped characters as
+ * themselves, images and HTML tags go, quotes lose their `>` and a callout's title line is a
+ * heading. Code is not sentences: a fence is left out, and of a code chunk only its comments are
+ * read.
  */
 export function wholeSentences(text: string, options: { minChars?: number; whole?: boolean } = {}): string[] {
   const { minChars = 12, whole = false } = options
@@ -248,7 +296,12 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
   }
   let quoting = false
   let fenced = false
+  let table: string[] = []
   for (const raw of (codeProse(text) ?? text).split('\n')) {
+    if (table.length > 0 && !/^\s*\|/.test(raw)) {
+      blocks.push(...tableSentences(table))
+      table = []
+    }
     if (FENCE.test(raw)) fenced = !fenced
     if (fenced) {
       close()
@@ -264,6 +317,10 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
       continue
     }
     if (edge || BLOCK_START.test(line)) close()
+    if (!quote && line.trimStart().startsWith('|')) {
+      table.push(line)
+      continue
+    }
     // A callout's first line is its title, which stands as a heading.
     if (quote && CALLOUT.test(line.trim())) {
       blocks.push(`# ${line.trim().replace(CALLOUT, '')}`)
@@ -274,6 +331,7 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
     if (/^\s*#{1,6}\s/.test(line)) close()
   }
   close()
+  blocks.push(...tableSentences(table))
   const out: string[] = []
   blocks.forEach((block, index) => {
     if (/^#{1,6}\s/.test(block) || block.startsWith('|')) return
@@ -283,7 +341,7 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
     const clean = withLinksAsText(item)
       .split(/(`[^`\n]*`)/)
       // Inline code is quoted as written.
-      .map((part, i) => (i % 2 === 1 ? part : part.replace(IMAGE, '').replace(LINK, '$1').replace(HTML_TAG, '').replace(STRONG, '$2').replace(ESCAPED, '$1')))
+      .map((part, i) => (i % 2 === 1 ? part : withoutMarkup(part)))
       .join('')
       .replace(/\s+/g, ' ')
       .trim()

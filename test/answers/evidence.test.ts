@@ -213,10 +213,17 @@ t.test('whole sentences read links and HTML as their text, keep inline code, and
     '',
     'An escaped \\*\\*star\\*\\* stays as written.',
     '',
+    'Three tiers: *Insider* and _VIP_, while snake_case and 2 * 3 stay.',
+    '',
     '- [[Create a base]]',
     '- [Bases syntax](bases-syntax.md)',
   ].join('\n')
-  t.same(wholeSentences(text), ['Canvas files use the open JSON Canvas format.', 'You can colour a word, and `Map<string, number>` stays code.', 'An escaped **star** stays as written.'])
+  t.same(wholeSentences(text), [
+    'Canvas files use the open JSON Canvas format.',
+    'You can colour a word, and `Map<string, number>` stays code.',
+    'An escaped **star** stays as written.',
+    'Three tiers: Insider and VIP, while snake_case and 2 * 3 stay.',
+  ])
 })
 
 t.test('an extractive answer puts the definition asked for first and a pointer elsewhere last', async (t) => {
@@ -230,4 +237,19 @@ t.test('an extractive answer puts the definition asked for first and a pointer e
     'Open a canvas file directly. [2]',
     'For more information, refer to the canvas page. [1]',
   ])
+})
+
+t.test("a table's rows are sentences naming each cell by its column", async (t) => {
+  const table = [
+    'Shortcuts for editing:',
+    '',
+    '| Action | Shortcut |',
+    '|-|-|',
+    '| Undo | `Ctrl+Z` |',
+    '| Open [[Hotkeys|the hotkeys]] | `Ctrl+,` |',
+    '| Redo | |',
+    '',
+    '| a row | without its header |',
+  ].join('\n')
+  t.same(wholeSentences(table), ['Shortcuts for editing:', 'Action: Undo; Shortcut: `Ctrl+Z`.', 'Action: Open the hotkeys; Shortcut: `Ctrl+,`.', 'Action: Redo.'])
 })

@@ -246,6 +246,9 @@ function withoutMarkup(prose: string): string {
 const HELD = 0xe000
 const HELD_CHARS = /[\ue000-\ue07f]/g
 
+/** A line wholly in strong emphasis, a colon at most after it: `**Storage usage**`. */
+const BOLD_LABEL = /^(?:\*\*|__)([^*_\n]+?):?(?:\*\*|__):?$/
+
 /** A table's delimiter row: `| --- | :---: |`, `|-|-|`. */
 const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$/
 
@@ -326,7 +329,9 @@ export function wholeSentences(text: string, options: { minChars?: number; whole
       blocks.push(`# ${line.trim().replace(CALLOUT, '')}`)
       continue
     }
-    current.push(line.trim())
+    // A line that is a bold label alone ("**Storage usage**") names what the next line says.
+    const label = BOLD_LABEL.exec(line.trim())
+    current.push(label ? `${label[1]!.trim()}:` : line.trim())
     // A heading is one line.
     if (/^\s*#{1,6}\s/.test(line)) close()
   }

@@ -215,6 +215,9 @@ t.test('whole sentences read links and HTML as their text, keep inline code, and
     '',
     'Three tiers: *Insider* and _VIP_, while snake_case and 2 * 3 stay.',
     '',
+    '**Storage usage**  ',
+    'Displays a progress bar of the storage used.',
+    '',
     '- [[Create a base]]',
     '- [Bases syntax](bases-syntax.md)',
   ].join('\n')
@@ -223,6 +226,7 @@ t.test('whole sentences read links and HTML as their text, keep inline code, and
     'You can colour a word, and `Map<string, number>` stays code.',
     'An escaped **star** stays as written.',
     'Three tiers: Insider and VIP, while snake_case and 2 * 3 stay.',
+    'Storage usage: Displays a progress bar of the storage used.',
   ])
 })
 

@@ -2,7 +2,7 @@
  * The plain-text pieces the pack and the extractive answer are made of: the words of a question,
  * sentences, a page's summary, timeline entries, identifiers. Pure functions.
  */
-import { withLinksAsText } from '../search/index.js'
+import { isTableDelimiter, tableCells, withLinksAsText } from '../search/index.js'
 
 const STOP_WORDS = new Set(
   (
@@ -249,22 +249,13 @@ const HELD_CHARS = /[\ue000-\ue07f]/g
 /** A line wholly in strong emphasis, a colon at most after it: `**Storage usage**`. */
 const BOLD_LABEL = /^(?:\*\*|__)([^*_\n]+?):?(?:\*\*|__):?$/
 
-/** A table's delimiter row: `| --- | :---: |`, `|-|-|`. */
-const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$/
-
 /**
  * A table's rows as sentences naming each cell by its column (`Action: Undo; Shortcut: Ctrl+Z.`).
  * Rows without their header (a chunk that begins inside a table) say nothing and are left out.
  */
 function tableSentences(lines: readonly string[]): string[] {
-  if (lines.length < 3 || !TABLE_DELIMITER.test(lines[1]!)) return []
-  const cells = (row: string): string[] =>
-    withLinksAsText(row)
-      .trim()
-      .replace(/^\|/, '')
-      .replace(/(?<!\\)\|$/, '')
-      .split(/(?<!\\)\|/)
-      .map((cell) => cell.trim().replace(/\\\|/g, '|'))
+  if (lines.length < 3 || !isTableDelimiter(lines[1]!)) return []
+  const cells = (row: string): string[] => tableCells(withLinksAsText(row))
   const header = cells(lines[0]!)
   return lines
     .slice(2)

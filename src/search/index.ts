@@ -16,6 +16,6 @@ export { DEFAULT_HARD_EXCLUDES, parseExcludeList, resolveExcludes, isExcluded } 
 export { detailGate, type DetailGate } from './options.js'
 export { DETAIL_LEVELS, type Detail } from './types.js'
 export { isStale, STALE_AFTER_DAYS, queryTerms } from './rows.js'
-export { plainSnippetText, withLinksAsText, matchSpans, markMatches } from './snippet-text.js'
+export { plainSnippetText, withLinksAsText, tableCells, isTableDelimiter, matchSpans, markMatches } from './snippet-text.js'
 export { SEARCH_STATEMENT_TIMEOUT_MS, withSearchTransaction } from './sql.js'
 export { setSearchLanguage, getSearchLanguage, listSearchLanguages, SEARCH_LANGUAGE_KEY, DEFAULT_SEARCH_LANGUAGE, type ReindexProgress } from './language.js'

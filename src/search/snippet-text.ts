@@ -24,6 +24,21 @@ function wikilinkText(target: string, alias: string | undefined): string {
   return [page.trim(), ...headings.map((h) => h.trim())].filter((part) => part !== '').join(' > ')
 }
 
+/** Whether a line is a table's delimiter row. */
+export function isTableDelimiter(line: string): boolean {
+  return DELIMITER_ROW.test(line)
+}
+
+/** The cells of a table row, in column order, empty ones kept; an escaped `\|` stays a pipe inside its cell. */
+export function tableCells(row: string): string[] {
+  return row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim().replace(/\\\|/g, '|'))
+}
+
 /** Table rows lose their pipes (an escaped `\|` stays a pipe); the delimiter row goes entirely. */
 function withoutTablePipes(text: string): string {
   const lines = text.split('\n')
@@ -39,9 +54,7 @@ function withoutTablePipes(text: string): string {
     .map((line, i) => {
       if (!inTable[i] && !/^[ \t]*\|.*\|[ \t]*$/.test(line)) return line
       if (DELIMITER_ROW.test(line)) return ''
-      return line
-        .split(/(?<!\\)\|/)
-        .map((cell) => cell.trim().replace(/\\\|/g, '|'))
+      return tableCells(line)
         .filter((cell) => cell !== '')
         .join('  ')
     })

@@ -34,16 +34,20 @@ const NOT_WATCHED: BeginCall = () => () => undefined
 /** Where a call runs: on the live instance (which may be replaced) or inside one transaction. */
 type Runner = <T>(use: (target: PgliteQueryable) => Promise<T>) => Promise<T>
 
-/** Runs a statement marked `prepared` as a named one; only inside a transaction, which holds the engine. */
-type PreparedRunner = <R>(text: string, params: readonly SqlParam[]) => Promise<{ rows: R[]; affectedRows?: number }>
+/**
+ * Runs a statement through the brain's own use of the engine's protocol (pglite-prepared.ts): a
+ * statement marked `prepared` as a named one, any other as the unnamed one. Only inside a
+ * transaction, which holds the engine.
+ */
+type StatementRunner = <R>(text: string, params: readonly SqlParam[], named: boolean) => Promise<{ rows: R[]; affectedRows?: number }>
 
-function executor(run: Runner, beforeWrite: WriteCheck | null, begin: BeginCall, prepared: PreparedRunner | null = null): SqlExecutor {
+function executor(run: Runner, beforeWrite: WriteCheck | null, begin: BeginCall, statements: StatementRunner | null = null): SqlExecutor {
   return {
     async query<R extends object>(text: string, params: readonly SqlParam[] = [], options: QueryOptions = {}): Promise<QueryResult<R>> {
       if (beforeWrite && mayWrite(text)) beforeWrite()
       const done = begin()
       try {
-        const result = options.prepared && prepared ? await prepared<R>(text, params) : await run((target) => target.query<R>(text, params as unknown[]))
+        const result = statements ? await statements<R>(text, params, options.prepared === true) : await run((target) => target.query<R>(text, params as unknown[]))
         // PGLite reports affectedRows 0 for a SELECT; node-postgres counts the rows it returned.
         // The larger of the two is what node-postgres would say for every kind of statement.
         return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) }
@@ -325,8 +329,13 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Database> 
           instance.run((generation) =>
             generation.pg.transaction((tx) => {
               const probe = () => tx.query('SELECT 1')
-              const prepared: PreparedRunner = (text, params) => generation.settle(statementsOf(generation.pg).query(text, params), probe)
-              return fn(executor((use) => generation.settle(use(tx), probe), beforeWrite, begin, prepared))
+              const statements: StatementRunner = (text, params, named) => {
+                // As PGLite's own transaction refuses a statement once it has ended.
+                if (tx.closed) return Promise.reject(new Error('Transaction is closed'))
+                const kept = statementsOf(generation.pg)
+                return generation.settle(named ? kept.query(text, params) : kept.unnamed(text, params), probe)
+              }
+              return fn(executor((use) => generation.settle(use(tx), probe), beforeWrite, begin, statements))
             }),
           ),
         ),

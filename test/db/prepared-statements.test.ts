@@ -1,5 +1,7 @@
 // test-runner: shares a process
 import t from 'tap'
+import { protocol } from '@electric-sql/pglite'
+import { bindMessage } from '../../src/db/pglite-prepared.js'
 import type { SqlExecutor } from '../../src/db/types.js'
 import { engineTest } from '../helpers/engines.js'
 
@@ -15,7 +17,9 @@ const TYPED = `SELECT $1::bigint + 1 AS big, $2::numeric * 2 AS num, array_lengt
 engineTest(t, 'a statement marked prepared returns what the same statement returns unprepared', async (t, { db }) => {
   const at = new Date('2024-05-06T07:08:09.010Z')
   const params = [41, 1.25, ['a', 'b"c', "d'e", 'f,g'], [0.5, 2.75], { name: 'x' }, at, null, false]
-  const plain = await db.transaction((tx) => tx.query(TYPED, params))
+  // Outside a transaction every engine runs a statement its own way (PGLite's own `query`).
+  const plain = await db.query(TYPED, params)
+  t.same((await db.transaction((tx) => tx.query(TYPED, params))).rows, plain.rows, 'unnamed inside a transaction')
   for (let run = 0; run < 3; run++) {
     const prepared = await db.transaction((tx) => tx.query(TYPED, params, { prepared: true }))
     t.same(prepared.rows, plain.rows, `run ${run + 1} inside a transaction`)
@@ -55,4 +59,55 @@ engineTest(t, 'the embedded engine keeps a bounded number of named statements', 
   else t.ok(held > 0)
   const again = await db.transaction((tx) => tx.query<{ n: number }>(texts[0]!, [1], { prepared: true }))
   t.same(again.rows, [{ n: 1 }], 'a closed statement is prepared again when asked for')
+})
+
+t.test('a Bind message has the bytes PGLite writes for it', async (t) => {
+  const texts = ['', 'plain', 'ünïcödé', '日本語のテキスト', 'emoji 🧠 and 𝔘', 'a\u0000b'.replace('\u0000', ' '), 'x'.repeat(70_000), JSON.stringify({ 'a "quoted" key': ['é', 1, null] })]
+  const cases: Array<{ statement: string; values: Array<string | null | Uint8Array> }> = [
+    { statement: '', values: [] },
+    { statement: '', values: texts },
+    { statement: 'brain_7', values: [null, 'a', null] },
+    { statement: 'brain_12', values: ['text', new Uint8Array([0, 1, 2, 255]), null] },
+  ]
+  for (let i = 0; i < 50; i++) {
+    const values = Array.from({ length: 1 + (i % 7) }, (_, k) => (k % 5 === 4 ? null : texts[(i * 3 + k) % texts.length]!.slice(0, 1 + ((i * 37 + k * 11) % 500))))
+    cases.push({ statement: i % 2 ? `brain_${i}` : '', values })
+  }
+  for (const { statement, values } of cases) {
+    const theirs = protocol.serialize.bind({ statement, values })
+    t.same(Buffer.from(bindMessage(statement, values)), Buffer.from(theirs), `${statement || 'unnamed'}: ${values.length} values`)
+  }
+})
+
+engineTest(t, 'statements inside a transaction keep their errors, their counts and the transaction', async (t, { engine, db }) => {
+  await db.exec('CREATE TABLE unnamed_probe (n int PRIMARY KEY, note text)')
+  const inserted = await db.transaction((tx) => tx.query('INSERT INTO unnamed_probe SELECT g, $1 FROM generate_series(1, $2::int) AS g', ['ß→𝔘', 3]))
+  t.equal(inserted.rowCount, 3, 'rows an insert wrote')
+  const updated = await db.transaction((tx) => tx.query<{ n: number; note: string }>('UPDATE unnamed_probe SET note = note || $1 WHERE n > $2 RETURNING n, note', ['!', 1]))
+  t.same(updated.rows.map((r) => [Number(r.n), r.note]).sort(), [
+    [2, 'ß→𝔘!'],
+    [3, 'ß→𝔘!'],
+  ])
+  await t.rejects(
+    db.transaction(async (tx) => {
+      await tx.query('INSERT INTO unnamed_probe VALUES ($1, $2)', [9, 'kept?'])
+      await tx.query('INSERT INTO unnamed_probe VALUES ($1, $2)', [1, 'duplicate'])
+    }),
+    { code: '23505' },
+    'a unique violation, with its SQLSTATE',
+  )
+  await t.rejects(
+    db.transaction((tx) => tx.query('SELEC nothing', [])),
+    { code: '42601' },
+    'a syntax error',
+  )
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM unnamed_probe')
+  t.equal(Number(rows[0]!.n), 3, 'the failed transactions wrote nothing')
+  if (engine !== 'pglite') return
+  // The embedded engine has one session: a statement let through after its transaction would run outside it.
+  let kept: SqlExecutor | null = null
+  await db.transaction(async (tx) => {
+    kept = tx
+  })
+  await t.rejects(kept!.query('SELECT $1::int AS one', [1]), 'a statement after its transaction ended is refused')
 })

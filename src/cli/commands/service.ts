@@ -63,9 +63,11 @@ export class ServiceStartCommand extends ServiceCommand {
   }
 
   private async runForeground(): Promise<number> {
+    const config = await this.loadConfig()
+    // The embedded engine's WebAssembly compiles on V8's background thread while the service loads.
+    if (config.remote === null) await (await import('../../db/open.js')).prepareToOpen(config.engine)
     const { BrainService } = await import('../../service/server.js')
     const { streamLogger } = await import('../../util/logger.js')
-    const config = await this.loadConfig()
     const stderr = this.context.stderr
     const logger = streamLogger({ write: (text: string) => stderr.write(`${new Date().toISOString()} ${text}`) }, 'brain service')
     const service = new BrainService(config, logger, {

@@ -8,8 +8,8 @@ import { insertChunksOfNewPages } from './chunk-repository.js'
 import { chunk, equivalentHash, importPage, pageWrite, prepare, validateContent, writePage, type ImportInput, type ImportOptions, type ImportResult, type PreparedPage } from './import-page.js'
 import { recordWrite } from './keep-version.js'
 import { addTagsOfNewPages, insertNewPages, type PageWrite } from './page-repository.js'
-import { analysePages, keepGivenVectors, type AnalysedPage, type BatchVectors, type PageVectors, type VectorAnalyser } from './search-vectors.js'
-import { inProcessAnalyser } from './search-vectors-here.js'
+import { analysePages, giveTiers, keepGivenVectors, type AnalysedPage, type BatchVectors, type PageVectors, type VectorAnalyser } from './search-vectors.js'
+import { inProcessAnalyser, slugTiers } from './search-vectors-here.js'
 import { normalizeSlug } from './slug.js'
 import { DEFAULT_SOURCE_ID } from './types.js'
 import { writePaceOf } from './write-pace.js'
@@ -278,6 +278,10 @@ async function insertNewPageBatch(tx: SqlExecutor, pages: readonly NewPage[], op
     tx,
     pages.map((p, i) => ({ pageId: ids[i]!, tags: p.page.tags })),
   )
+  if (config !== undefined) {
+    const tiers = givenTiers(pages, ids, given)
+    if (Object.keys(tiers).length > 0) await giveTiers(tx, config, tiers)
+  }
   const chunkRows = await insertChunksOfNewPages(
     tx,
     pages.map((p, i) => ({ pageId: ids[i]!, chunks: p.drafts, vectors: given[i]?.chunks })),
@@ -318,6 +322,18 @@ async function vectorsHere(db: Database, pages: readonly NewPage[]): Promise<Bat
   } catch {
     return null
   }
+}
+
+/** The impact tiers worked out with the pages' vectors, by page id and chunk index: their lexemes' and the slug's. */
+function givenTiers(pages: readonly NewPage[], ids: readonly number[], given: ReadonlyArray<PageVectors | undefined>): Record<string, string> {
+  const tiers: Record<string, string> = {}
+  for (const [i, p] of pages.entries()) {
+    const chunks = given[i]?.chunks
+    if (chunks === undefined) continue
+    const slug = slugTiers(p.slug)
+    for (const [k, c] of chunks.entries()) if (c.tiers !== undefined) tiers[`${ids[i]}:${p.drafts[k]!.chunkIndex}`] = `${c.tiers} ${slug}`
+  }
+  return tiers
 }
 
 /** A page's vectors worked out ahead, when they were made for the chunks being written. */

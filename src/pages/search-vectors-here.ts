@@ -115,7 +115,10 @@ export class InProcessAnalyser {
       if (page === null || chunks.some((v) => v === null)) continue
       byPage.set(p.key, {
         page: this.vectorText(page),
-        chunks: chunks.map((v) => ({ vector: this.vectorText(v!), length: vectorLength(v!) })),
+        chunks: chunks.map((v) => {
+          const length = vectorLength(v!)
+          return { vector: this.vectorText(v!), length, tiers: this.tiersText(v!, length) }
+        }),
       })
     }
     return byPage.size === 0 ? null : { config: this.config, byPage }
@@ -224,7 +227,7 @@ export class InProcessAnalyser {
       id = this.lexemes.length
       this.lexemeIds.set(lexeme, id)
       this.lexemes.push(lexeme)
-      this.quoted.push(`'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}':`)
+      this.quoted.push(`${tsvectorLexeme(lexeme)}:`)
     }
     return id
   }
@@ -283,6 +286,25 @@ export class InProcessAnalyser {
     return several ? null : vector
   }
 
+  /**
+   * The lexeme part of brain_search_tiers (migration 0500) for a chunk's vector, as tsvector text:
+   * each lexeme of at most 1,000 bytes whose position count tf reaches the second tier line
+   * (3·tf ≥ 7·K, with K = 0.3 + 0.009·length as a double), marked 1~ when it reaches the first
+   * (tf ≥ 4·K) and 2~ otherwise. The comparisons are the database's double arithmetic.
+   */
+  private tiersText(vector: Vector, length: number): string {
+    const saturation = (300 + 9 * length) / 1000
+    const entries: string[] = []
+    for (const [lexeme, positions] of vector) {
+      const tf = positions.length
+      if (3 * tf < 7 * saturation) continue
+      const text = this.lexemes[lexeme]!
+      if (Buffer.byteLength(text, 'utf8') > 1000) continue
+      entries.push(tsvectorLexeme(`${tf >= 4 * saturation ? '1' : '2'}~${text}`))
+    }
+    return entries.join(' ')
+  }
+
   private vectorText(vector: Vector): string {
     const entries: string[] = []
     for (const [lexeme, positions] of vector) {
@@ -292,6 +314,25 @@ export class InProcessAnalyser {
     }
     return entries.join(' ')
   }
+}
+
+/** A lexeme quoted as tsvector text writes it. */
+function tsvectorLexeme(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+}
+
+/**
+ * The slug part of brain_search_tiers as tsvector text: each '/'-terminated prefix of the slug of at
+ * most 1,000 bytes, marked p~, so that a boosted folder's chunks are reached through the tiers.
+ */
+export function slugTiers(slug: string): string {
+  const parts = slug.split('/')
+  const entries: string[] = []
+  for (let i = 1; i < parts.length; i++) {
+    const prefix = parts.slice(0, i).join('/')
+    if (Buffer.byteLength(prefix, 'utf8') <= 1000) entries.push(tsvectorLexeme(`p~${prefix}/`))
+  }
+  return entries.join(' ')
 }
 
 /** search_vector_length: every lexeme's positions counted. */

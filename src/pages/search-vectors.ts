@@ -12,7 +12,8 @@ import { openComputeLane, type ComputeLane, type Database, type SqlExecutor } fr
 /** A page's vector and each of its chunks' vector and length, in text form. */
 export interface PageVectors {
   page: string
-  chunks: ReadonlyArray<{ vector: string; length: number }>
+  /** Each chunk's vector, its length and, when worked out in this process, the lexeme part of its impact tiers. */
+  chunks: ReadonlyArray<{ vector: string; length: number; tiers?: string }>
 }
 
 /** Vectors for some pages, with the text-search configuration they were computed for. */
@@ -128,8 +129,19 @@ export async function analysePages(analyser: VectorAnalyser, pages: readonly Ana
 
 /**
  * Tells the insert triggers of this transaction to keep the vectors the rows carry (each insert
- * still checks the configuration they were made for); `false` turns that off again.
+ * still checks the configuration they were made for); `false` turns that off again, and takes back
+ * any tiers given.
  */
 export async function keepGivenVectors(tx: SqlExecutor, on: boolean): Promise<void> {
-  await tx.query(`SELECT set_config('brain.search_vectors_given', $1, true)`, [on ? 'on' : 'off'])
+  if (on) await tx.query(`SELECT set_config('brain.search_vectors_given', 'on', true)`)
+  else await tx.query(`SELECT set_config('brain.search_vectors_given', 'off', true), set_config('brain.search_tiers_given', '', true)`)
+}
+
+/**
+ * Hands the search rows' trigger (migration 0620) the impact tiers of the chunks about to be
+ * inserted while vectors are kept, by page id and chunk index, with the configuration they were
+ * worked out in.
+ */
+export async function giveTiers(tx: SqlExecutor, config: string, tiers: Readonly<Record<string, string>>): Promise<void> {
+  await tx.query(`SELECT set_config('brain.search_tiers_given', $1, true)`, [JSON.stringify({ config, tiers })])
 }

@@ -292,4 +292,41 @@ engineTest(t, "an import on either engine stores the database's own vectors", as
     'vectors were worked out in this process on the embedded engine only',
   )
   t.same([rows[0]!.chunks, rows[0]!.pages], [0, 0], "stored vectors and lengths equal the database's own")
+  const tiers = await db.query<{ differ: number; tiered: number }>(
+    `SELECT count(*) FILTER (WHERE tsvectorsend(search_tiers) <> tsvectorsend(brain_search_tiers(search_vector, search_length, slug)))::int AS differ,
+            count(*) FILTER (WHERE length(search_tiers) > 0)::int AS tiered
+     FROM search_chunks`,
+  )
+  t.ok(tiers.rows[0]!.tiered > 30, 'chunks have impact tiers')
+  t.equal(tiers.rows[0]!.differ, 0, "stored impact tiers equal the database's own")
+})
+
+engineTest(t, "impact tiers worked out with the vectors are the ones stored, and equal the database's", async (t, { engine, db }) => {
+  // The database's own function marks what it computes, so a tier list it did not make shows.
+  await db.exec(`ALTER FUNCTION brain_search_tiers(tsvector, integer, text) RENAME TO brain_search_tiers_own`)
+  await db.exec(`CREATE FUNCTION brain_search_tiers(vector tsvector, len integer, slug text) RETURNS tsvector LANGUAGE sql IMMUTABLE AS
+    $$ SELECT brain_search_tiers_own(vector, len, slug) || 'computed~here'::tsvector $$`)
+  const rng = random(7)
+  const files = new Map<string, string>()
+  // Words repeated to every density around the two tier lines, odd lexemes, and slugs of several depths.
+  for (let i = 0; i < 40; i++) {
+    const words = Array.from({ length: 5 + rng(200) }, () => WORDS[rng(WORDS.length)]!.replace(/[<>]/g, ''))
+    const dense = Array.from({ length: 1 + rng(12) }, () => 'tiered').join(' ')
+    const slug = `${['a', 'a/b', 'deep/er/still', "quo'te\\s/x"][i % 4]}/note-${i}`
+    files.set(`${slug}.md`, `# Note ${i}\n\n${dense} ${words.join(' ')}\n\n${'x'.repeat(rng(3) === 0 ? 1200 : 3)} end.\n`)
+  }
+  const walked = [...files.keys()].map((path) => ({ relativePath: path, absolutePath: `/unused/${path}`, kind: 'markdown', size: 0 }) as WalkedFile)
+  const result = await importFiles(db, walked, { sourceId: 'default', embedder: null, batchFiles: 16, readContent: async (f: WalkedFile) => files.get(f.relativePath)! })
+  t.equal(result.created, files.size, 'every page is written')
+  const marked = await db.query<{ n: number; total: number }>(`SELECT count(*) FILTER (WHERE search_tiers @@ 'computed~here'::tsquery)::int AS n, count(*)::int AS total FROM search_chunks`)
+  t.ok(marked.rows[0]!.total >= files.size, 'chunks were stored')
+  if (engine === 'pglite') t.equal(marked.rows[0]!.n, 0, 'on the embedded engine every tier list came with its vector')
+  else t.equal(marked.rows[0]!.n, marked.rows[0]!.total, 'on the server the trigger worked out every tier list')
+  const { rows } = await db.query<{ differ: number; prefixes: number }>(
+    `SELECT count(*) FILTER (WHERE tsvectorsend(ts_delete(search_tiers, 'computed~here')) <> tsvectorsend(brain_search_tiers_own(search_vector, search_length, slug)))::int AS differ,
+            count(*) FILTER (WHERE search_tiers @@ 'p~deep/er/:*'::tsquery)::int AS prefixes
+     FROM search_chunks`,
+  )
+  t.ok(rows[0]!.prefixes > 0, 'slug prefixes are among the tiers')
+  t.equal(rows[0]!.differ, 0, "every stored tier list is the database's own")
 })

@@ -111,13 +111,16 @@ ON CONFLICT DO NOTHING`,
   /**
    * $1 name, $2 batch size. Claims the next waiting jobs (highest priority, then oldest) past
    * other claimers' locks; of a singleton or stately queue at most one per singleton key, since
-   * its unique index allows one active job. retry_count counts the claims after the first.
+   * its unique index allows one active job. retry_count counts the claims after the first. A job
+   * is due from its start_after on, that instant included: the embedded engine's clock reads
+   * milliseconds, and a worker woken by a new job often fetches within the millisecond the job was
+   * inserted in, which a strict comparison left for the next poll, seconds later.
    */
   fetch: `
 WITH next AS (
   SELECT id, policy, singleton_key, priority, created_on
   FROM ${Q}.job
-  WHERE name = $1 AND state < 'active' AND start_after < now()
+  WHERE name = $1 AND state < 'active' AND start_after <= now()
   ORDER BY priority DESC, created_on, id
   LIMIT $2
   FOR UPDATE SKIP LOCKED

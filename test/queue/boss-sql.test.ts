@@ -109,6 +109,20 @@ engineTest(t, 'fetch claims by priority then age, one per stately queue, and cou
   t.equal((await row(db, next))?.state, 'created')
 })
 
+engineTest(t, 'a job is due the instant it is inserted', async (t, { db }) => {
+  // Inside one transaction now() does not move: a worker woken by a new job fetches within the
+  // clock tick of its insert as often as not (the embedded engine's clock reads milliseconds).
+  const claimed = await db.transaction(async (tx) => {
+    const id = await insert(tx, 'embed')
+    return { id, jobs: await fetchJobs(tx, 'embed', 5) }
+  })
+  t.same(
+    claimed.jobs.map((j) => j.id),
+    [claimed.id],
+    'claimed in the same instant',
+  )
+})
+
 engineTest(t, 'cancel, resume and retry change only the states they name', async (t, { db }) => {
   const waiting = await insert(db, 'extract')
   const other = await insert(db, 'extract')

@@ -62,7 +62,7 @@ engineTest(t, 'the embedded engine keeps a bounded number of named statements', 
 })
 
 t.test('a Bind message has the bytes PGLite writes for it', async (t) => {
-  const texts = ['', 'plain', 'ünïcödé', '日本語のテキスト', 'emoji 🧠 and 𝔘', 'a\u0000b'.replace('\u0000', ' '), 'x'.repeat(70_000), JSON.stringify({ 'a "quoted" key': ['é', 1, null] })]
+  const texts = ['', 'plain', 'ünïcödé', '日本語のテキスト', 'emoji 🧠 and 𝔘', 'a b', 'x'.repeat(70_000), JSON.stringify({ 'a "quoted" key': ['é', 1, null] })]
   const cases: Array<{ statement: string; values: Array<string | null | Uint8Array> }> = [
     { statement: '', values: [] },
     { statement: '', values: texts },

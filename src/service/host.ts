@@ -12,6 +12,8 @@ interface OpenBrain {
   db: Database
   worker: Worker | null
   workerStarting: Promise<void> | null
+  /** Starts the worker now, while its start still waits for a quiet moment; else null. */
+  startWorkerNow: (() => void) | null
   /** When the last start of the worker failed, or null. */
   workerFailedAt: number | null
   /** `jobs work` commands attached to the worker now. */
@@ -30,9 +32,14 @@ export class ServiceHost implements BrainHost {
   private web: Promise<RunningWebApp> | null = null
   private runningWeb: RunningWebApp | null = null
 
+  /**
+   * `later` runs start-up work once the service is quiet (see `QuietWork`); the worker of a brain
+   * opened here starts through it, and at once when a command asks for it.
+   */
   constructor(
     private readonly config: Config,
     private readonly logger: Logger,
+    private readonly later: (run: () => Promise<void>) => void = (run) => void run(),
     private readonly workerConcurrency = 1,
   ) {}
 
@@ -54,12 +61,14 @@ export class ServiceHost implements BrainHost {
 
   async workerOn(db: Database): Promise<{ pid: number; id: string; concurrency: number } | null> {
     const brain = this.settled.find((b) => b.db === db)
+    brain?.startWorkerNow?.()
     await brain?.workerStarting
     return brain?.worker ? { pid: process.pid, id: brain.worker.id, concurrency: this.workerConcurrency } : null
   }
 
   async attachWorker(db: Database, options: { autopilotCron: string | null }): Promise<AttachedWorker | null> {
     const brain = this.settled.find((b) => b.db === db)
+    brain?.startWorkerNow?.()
     await brain?.workerStarting
     const worker = brain?.worker
     if (!brain || !worker) return null
@@ -137,10 +146,29 @@ export class ServiceHost implements BrainHost {
       throw new Error('the brain service is stopping')
     }
     this.logger.info(`opened ${db.location}`)
-    const brain: OpenBrain = { db, worker: null, workerStarting: null, workerFailedAt: null, attached: 0 }
+    const brain: OpenBrain = { db, worker: null, workerStarting: null, startWorkerNow: null, workerFailedAt: null, attached: 0 }
     this.settled.push(brain)
-    if (!db.capabilities.multiProcess) this.launchWorker(brain)
+    if (!db.capabilities.multiProcess) this.deferWorker(brain)
     return brain
+  }
+
+  /**
+   * The worker's start (its modules, the orphan rescue, pg-boss's tables) costs the one thread a
+   * few hundred milliseconds, which the command that opened the brain need not share. A job a
+   * command submits meanwhile waits in the queue, and a command waiting for its job runs it
+   * itself, as it does while the worker starts.
+   */
+  private deferWorker(brain: OpenBrain): void {
+    const start = (): void => {
+      if (brain.startWorkerNow !== start) return
+      brain.startWorkerNow = null
+      if (!this.closed) this.launchWorker(brain)
+    }
+    brain.startWorkerNow = start
+    this.later(async () => {
+      start()
+      await brain.workerStarting
+    })
   }
 
   /**

@@ -10,6 +10,7 @@ import { HookExchange, type AnswerHook } from './hook-exchange.js'
 import { currentIdentity, sameIdentity } from './identity.js'
 import { servicePaths, type ServicePaths } from './paths.js'
 import { Frame, FrameDecoder, encodeJson, type CallOutcome, type Hello, type Identity, type OperationCall, type Reply, type ServiceStatus } from './protocol.js'
+import { QuietWork } from './quiet-work.js'
 import { Session, type SessionDeps } from './session.js'
 import type { BrainHost } from './command-context.js'
 
@@ -62,6 +63,8 @@ export class BrainService {
   readonly paths: ServicePaths
   readonly identity: Identity
   private readonly host: ServiceHost
+  /** Start-up work left for a moment without commands. */
+  private readonly quietWork: QuietWork
   private readonly sessions = new Set<Session>()
   /** Operation calls being answered now. */
   private calls = 0
@@ -100,7 +103,11 @@ export class BrainService {
     this.answerHook = options.answerHook ?? (() => Promise.resolve(null))
     this.warmHooks = options.warmHooks ?? (() => Promise.resolve())
     this.paths = servicePaths(config.home)
-    this.host = new ServiceHost(config, logger)
+    this.quietWork = new QuietWork({
+      quietForMs: () => (this.sessions.size > 0 || this.calls > 0 ? 0 : Date.now() - this.idleSince),
+      onError: (err) => this.logger.warn(`warm-up: ${err instanceof Error ? err.message : String(err)}`),
+    })
+    this.host = new ServiceHost(config, logger, (run) => this.quietWork.add(run))
   }
 
   /** Takes the service lock, replaces a stale socket, and listens. */
@@ -126,21 +133,25 @@ export class BrainService {
   }
 
   /**
-   * Opens the configured brain and, when it holds embeddings, loads the embedding model, so the
-   * first command is fast. A brain with none yet has nothing for a query to compare with: its
-   * first import loads the model when it embeds, and the service saves a second of CPU. Then
-   * the agents' hooks are run once or more, so the first prompts after a start are answered as
-   * fast as later ones.
+   * Opens the configured brain, so the first command is fast. Once the service is quiet (see
+   * `QuietWork`), after its worker has started: when the brain holds embeddings, loads the
+   * embedding model (a brain with none yet has nothing for a query to compare with: its first
+   * import loads the model when it embeds, and the service saves a second of CPU); then runs the
+   * agents' hooks once or more, so the first prompts after a start are answered as fast as later
+   * ones.
    */
   async warmUp(): Promise<void> {
     try {
       const db = await this.host.database(this.config.engine)
-      if (this.config.embedding.provider === 'local' && (await holdsEmbeddings(db))) {
+      this.quietWork.add(async () => {
+        if (this.config.embedding.provider !== 'local' || !(await holdsEmbeddings(db))) return
         const { activeEmbeddingProvider } = await import('../models/index.js')
         await (await activeEmbeddingProvider(db, this.config)).embed(['warm up'])
-      }
-      await this.warmHooks(this.host)
-      this.logger.info('warm')
+      })
+      this.quietWork.add(async () => {
+        await this.warmHooks(this.host)
+        this.logger.info('warm')
+      })
     } catch (err) {
       this.logger.warn(`warm-up: ${err instanceof Error ? err.message : String(err)}`)
     }
@@ -177,6 +188,8 @@ export class BrainService {
     this.server = null
     const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve()
     for (const session of this.sessions) session.abort('the brain service is stopping')
+    // Not waited for: a warm-up under way ends with an error once the brain is closed.
+    void this.quietWork.stop()
     await this.host.close()
     if (readServiceState(this.paths)?.pid === process.pid) {
       try {

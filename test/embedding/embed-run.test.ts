@@ -1,7 +1,7 @@
 // test-runner: shares a process
 import t from 'tap'
 import type { Database, SqlExecutor } from '../../src/db/types.js'
-import { countStaleChunks, embedAll, embedStale, type EmbedProgress } from '../../src/embedding/store/index.js'
+import { countStaleChunks, embedAll, embedAndStore, embedStale, pendingChunksOfPages, type EmbedProgress } from '../../src/embedding/store/index.js'
 import { importPage } from '../../src/pages/index.js'
 import { engineTest } from '../helpers/engines.js'
 import { bagOfWordsEmbedder, failingEmbedder } from '../search/helpers.js'
@@ -136,5 +136,48 @@ engineTest(t, 'embed --all', async (t, { db }) => {
   t.ok(
     (await chunkStates(db)).every((c) => c.model === 'model-b' && c.vector !== null),
     'a failed --all keeps the vectors it had',
+  )
+})
+
+engineTest(t, 'a long list of chunks is embedded and stored a slice at a time', async (t, { db }) => {
+  await importPages(db, 2, null)
+  const pending = await pendingChunksOfPages(
+    db,
+    (await db.query<{ id: number }>('SELECT id FROM pages ORDER BY id')).rows.map((r) => Number(r.id)),
+  )
+  t.ok(pending.length >= 5, `${pending.length} chunks to embed`)
+  const updates: number[] = []
+  const counting: Database = Object.create(db) as Database
+  counting.query = async <R extends object>(text: string, params?: readonly unknown[]) => {
+    if (text.trimStart().startsWith('UPDATE content_chunks')) updates.push((JSON.parse(String(params![0])) as unknown[]).length)
+    return db.query<R>(text, params as never)
+  }
+  const model = bagOfWordsEmbedder('model-a')
+  const sizes: number[] = []
+  const recording = { ...model, embed: (texts: string[]) => (sizes.push(texts.length), model.embed(texts)) }
+  const result = await embedAndStore(counting, recording, pending, undefined, 2)
+  t.match(result, { embedded: pending.length, failed: 0, error: null })
+  t.ok(
+    sizes.every((n) => n <= 2),
+    `the provider got at most two texts a call (${sizes.join(', ')})`,
+  )
+  t.ok(updates.length === sizes.length && updates.every((n) => n <= 2), `one UPDATE of at most two rows per call (${updates.join(', ')})`)
+  t.equal((await chunkStates(db)).filter((c) => c.vector !== null).length, pending.length, 'every chunk stored')
+
+  await db.query('UPDATE content_chunks SET embedding = NULL, model = NULL, embedded_at = NULL')
+  let calls = 0
+  const failingSecond = {
+    ...model,
+    embed: async (texts: string[]) => {
+      if (++calls === 2) throw new Error('the provider went away')
+      return model.embed(texts)
+    },
+  }
+  const cut = await embedAndStore(db, failingSecond, pending, undefined, 2)
+  t.match(cut, { embedded: 2, failed: pending.length - 2, error: { message: /went away/ } })
+  t.same(
+    (await chunkStates(db)).filter((c) => c.vector !== null).map((c) => c.id),
+    pending.slice(0, 2).map((c) => c.id),
+    'the slice before the failure stays stored, the rest stays stale',
   )
 })

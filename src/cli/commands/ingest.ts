@@ -56,8 +56,9 @@ export class IngestDaemonCommand extends BrainCommand {
             watchDir,
             inboxDir: this.noInbox ? null : join(config.home, 'inbox'),
             pluginDirs,
-            // The resident service already runs the embedded engine's worker; a second one is not needed.
-            runWorker: this.worker ?? (!db.capabilities.multiProcess && !this.context.host?.workerOn(db)),
+            // The resident service runs the embedded engine's worker (started now if it waited for a
+            // quiet moment); a second one is needed only where that one could not start.
+            runWorker: this.worker ?? (!db.capabilities.multiProcess && ((await this.context.host?.workerOn(db)) ?? null) === null),
             healthFile: join(config.home, 'ingest', 'health.json'),
             signal: controller.signal,
             onReady: (sources) => logger.info(`daemon started (pid ${process.pid}; sources: ${sources.join(', ') || 'none'})`),

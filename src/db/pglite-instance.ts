@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite'
 import { DiskError, diskProblemOf, isSqlStateError } from '../errors/index.js'
 
-/** One PGLite instance and the promise that rejects every call still waiting on it once it is retired. */
+/** One PGLite instance, whose retirement rejects every call still waiting on it. */
 interface PgliteGeneration {
   readonly pg: PGlite
   /**
@@ -172,19 +172,26 @@ export class ReplaceablePglite {
   }
 
   private generation(pg: PGlite): LiveGeneration {
-    let reject: (err: unknown) => void = () => undefined
-    const gone = new Promise<never>((_, r) => (reject = r))
-    // Nobody may be waiting when it is retired; that rejection is expected and handled by settle.
-    gone.catch(() => undefined)
+    // One rejection per waiting call, dropped when the call settles. A single promise of the
+    // generation raced against every call would keep a reaction, and with it the call's result,
+    // for each call ever made: a service held every row it had ever returned.
+    const waiting = new Set<(err: unknown) => void>()
+    let retiredWith: DiskError | null = null
     const generation: LiveGeneration = {
       pg,
       retired: false,
       retire: (err) => {
         if (generation.retired) return
         generation.retired = true
-        reject(retiredError(err))
+        retiredWith = retiredError(err)
+        for (const reject of waiting) reject(retiredWith)
+        waiting.clear()
       },
       settle: async <T>(call: Promise<T>, probe: () => Promise<unknown> = () => pg.query('SELECT 1')): Promise<T> => {
+        let reject: (err: unknown) => void = () => undefined
+        const gone = new Promise<never>((_, r) => (reject = r))
+        if (retiredWith) reject(retiredWith)
+        else waiting.add(reject)
         try {
           return await Promise.race([call, gone])
         } catch (err) {
@@ -193,6 +200,8 @@ export class ReplaceablePglite {
             if (!(await probing)) generation.retire(err)
           }
           throw err
+        } finally {
+          waiting.delete(reject)
         }
       },
     }

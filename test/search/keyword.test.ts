@@ -126,6 +126,17 @@ engineTest(t, 'keyword search: ranking, boost and detail', async (t, { db }) => 
     t.equal(slugs(response).at(-1), 'originals/lsm-essay')
     await t.rejects(search(context(db, undefined, { sourceBoostRaw: 'daily/:-1' }), 'compaction'), { code: 'source_boost_negative' })
   })
+
+  await t.test('a boost prefix is matched literally: _ and % are no wildcards', async (t) => {
+    // As bare patterns 'note_/' would match 'notes/', 'n%/' every folder beginning with n, and
+    // 'dail\y/' would match 'daily/'.
+    const boosted = context(db, undefined, { sourceBoostRaw: 'note_/:3,n%/:2,dail\\y/:4' })
+    const scores = new Map((await search(boosted, 'compaction sorted runs')).results.map((r) => [r.slug, r.score]))
+    const plain = new Map((await search(ctx, 'compaction sorted runs')).results.map((r) => [r.slug, r.score]))
+    t.ok(plain.has('notes/lsm-trees') && plain.has('daily/2024-03-01'))
+    t.equal(scores.get('notes/lsm-trees'), plain.get('notes/lsm-trees'), 'notes/ keeps its own factor')
+    t.equal(scores.get('daily/2024-03-01'), plain.get('daily/2024-03-01'), 'a backslash is no escape either')
+  })
 })
 
 engineTest(t, 'keyword search: excludes and filters', async (t, { db }) => {

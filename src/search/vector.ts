@@ -51,7 +51,9 @@ async function vectorRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: stri
  * nearest-neighbour pass the HNSW index serves) together with the given keyword candidates, each
  * scored by its exact cosine similarity times its page's source factor. A candidate without a
  * vector of `model` is left out (it has no vector evidence). With `plan.limit` 0, only the
- * candidates.
+ * candidates. Each wanted chunk is read by its key (the lateral subquery with OFFSET 0 keeps the
+ * planner from joining instead): the embedded engine keeps the statistics of the brain before it
+ * was embedded, took the model's chunks for a handful, and hashed all of them to join 100.
  */
 export async function vectorChunkRows(tx: SqlExecutor, plan: SearchPlan, vectorLiteral: string, model: string, alsoChunkIds: readonly number[]): Promise<ResultRow[]> {
   const { rows } = await tx.query<ResultRow>(
@@ -66,7 +68,9 @@ export async function vectorChunkRows(tx: SqlExecutor, plan: SearchPlan, vectorL
        SELECT chunk_id FROM nearest UNION SELECT unnest($12::bigint[]) AS chunk_id
      )
      SELECT (1 - (c.embedding <=> $9::vector)) * ${sourceFactorSql(plan.boosts.length)} AS score, ${RESULT_COLUMNS_SQL}
-     FROM wanted w JOIN content_chunks c ON c.id = w.chunk_id JOIN pages p ON p.id = c.page_id
+     FROM wanted w
+       CROSS JOIN LATERAL (SELECT * FROM content_chunks c WHERE c.id = w.chunk_id OFFSET 0) c
+       JOIN pages p ON p.id = c.page_id
      WHERE c.embedding IS NOT NULL AND c.model = $10::text
      ORDER BY score DESC, p.slug, c.chunk_index`,
     [...planParams(plan), vectorLiteral, model, plan.limit, alsoChunkIds.map(Number)],

@@ -19,7 +19,7 @@ import { awaitJob } from '../../src/queue/wait.js'
 import { registerLocalWorker } from '../../src/queue/local-workers.js'
 import { Worker } from '../../src/queue/worker.js'
 import { engineTest } from '../helpers/engines.js'
-import { eventually, FAST_TIMINGS, resolverOf, sleep, testConfig, testLogger } from './helpers.js'
+import { eventually, FAST_TIMINGS, resolverOf, testConfig, testLogger } from './helpers.js'
 
 /** The guard against a regression that hangs: a wait still going after this is a failure, not a hang. */
 const HANG_MS = 30_000
@@ -52,7 +52,15 @@ function refusingOutcomes(db: Database): { db: Database; refuse(on: boolean): vo
 }
 
 async function settle<T>(promise: Promise<T>): Promise<T | Error | 'still waiting'> {
-  return Promise.race([promise.catch((err: unknown) => err as Error), sleep(HANG_MS).then(() => 'still waiting' as const)])
+  // The guard's timer is cleared once the wait ends: left running, it held the test process
+  // open for its whole 30 s after the last test.
+  let guard: NodeJS.Timeout | undefined
+  const hang = new Promise<'still waiting'>((resolve) => (guard = setTimeout(() => resolve('still waiting'), HANG_MS)))
+  try {
+    return await Promise.race([promise.catch((err: unknown) => err as Error), hang])
+  } finally {
+    clearTimeout(guard)
+  }
 }
 
 /** A worker on `disk` whose sync handler has the disk refuse outcomes before it ends with `end()`; and a queue to submit to. */

@@ -10,8 +10,19 @@ interface PgOpenOptions {
   clientCheckIntervalMs: number
   retryConnect: boolean
   maxConnections?: number
+  /** How long an idle connection is kept open for the next statement (default IDLE_CONNECTION_MS). */
+  idleConnectionMs?: number
   onRetry?: (attempt: number, delayMs: number, err: unknown) => void
 }
+
+/**
+ * Idle connections are kept this long. A new connection's server process starts with empty
+ * catalog caches and none of the search statements prepared: at 100,000 notes a keyword search on
+ * a fresh connection took 96–290 ms against 26–88 on a used one, a hybrid search 170–460 against
+ * 47–131. With the driver's default of 10 s every search after a pause paid that, and agents and
+ * people search at such intervals. Idle connections never keep a process from exiting.
+ */
+const IDLE_CONNECTION_MS = 5 * 60_000
 
 /** Connection URL with the password removed, for messages. */
 export function redactUrl(url: string): string {
@@ -134,6 +145,8 @@ function poolConfig(options: PgOpenOptions, builtinTypes: PgTypes): PoolConfig {
   return {
     connectionString: options.url,
     max: options.maxConnections ?? 10,
+    idleTimeoutMillis: options.idleConnectionMs ?? IDLE_CONNECTION_MS,
+    allowExitOnIdle: true,
     // Sent in the start-up packet, so every connection carries them from its first statement.
     statement_timeout: options.statementTimeoutMs,
     idle_in_transaction_session_timeout: options.idleTxTimeoutMs,

@@ -1,4 +1,6 @@
 // test-runner: shares a process
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { connect, createServer, type Socket } from 'node:net'
 import t from 'tap'
 import { isLostConnection, openPostgres } from '../../src/db/pg-driver.js'
@@ -18,6 +20,41 @@ t.test('session timeouts arrive as start-up parameters on every connection', asy
   t.same(rows[0], { st: '123s', idle: '45s', cc: '5s' })
   const inTx = await db.transaction((tx) => tx.query<{ st: string }>(`SELECT current_setting('statement_timeout') AS st`))
   t.equal(inTx.rows[0]!.st, '123s', 'pooled transaction connections carry them too')
+})
+
+t.test('an idle connection is kept for the next statement and never keeps a process alive', async (t) => {
+  const created = await createPgDatabase({ migrated: false })
+  t.teardown(() => created.drop())
+  const options = { url: created.url, statementTimeoutMs: 0, idleTxTimeoutMs: 0, clientCheckIntervalMs: 0, retryConnect: false }
+  const pidOf = async (db: Awaited<ReturnType<typeof openPostgres>>): Promise<number> => (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid
+  const kept = await openPostgres(options)
+  const brief = await openPostgres({ ...options, idleConnectionMs: 20 })
+  t.teardown(async () => {
+    await kept.close()
+    await brief.close()
+  })
+  const keptPid = await pidOf(kept)
+  const briefPid = await pidOf(brief)
+  // The brief pool's connection is gone once the server no longer lists it; the kept one idles as long.
+  const gone = async (): Promise<boolean> => (await kept.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [briefPid])).rows.length === 0
+  for (let tries = 0; tries < 600 && !(await gone()); tries++) await new Promise((resolve) => setTimeout(resolve, 50))
+  t.ok(await gone(), 'a connection idle past its time is closed')
+  t.equal(await pidOf(kept), keptPid, 'the default keeps it: the same server process answers')
+  t.not(await pidOf(brief), briefPid)
+
+  // A process that leaves its connection idle and never closes the pool still ends on its own,
+  // long before the idle time is up.
+  const driver = new URL('../../src/db/pg-driver.js', import.meta.url).href
+  const script = `const { openPostgres } = await import(${JSON.stringify(driver)}); const db = await openPostgres(${JSON.stringify(options)}); await db.query('SELECT 1')`
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' })
+  let guard: NodeJS.Timeout | undefined
+  const ended = await Promise.race([
+    once(child, 'exit').then(([code]) => code as number | null),
+    new Promise<'still running'>((resolve) => (guard = setTimeout(() => resolve('still running'), 120_000))),
+  ])
+  clearTimeout(guard)
+  if (ended === 'still running') child.kill('SIGKILL')
+  t.equal(ended, 0, 'the process exited by itself')
 })
 
 t.test('int8 and numeric come back as numbers, like the embedded engine', async (t) => {

@@ -34,8 +34,8 @@ export function likePrefixPattern(prefix: string): string {
  * LIKE patterns: starts_with() copies the slug's head for every comparison, which made the CASE
  * a sixth of ranking 12,000 chunks on the embedded engine, and LIKE compares in place with the
  * same answer (an escaped pattern ending in % matches exactly the strings with that prefix).
- * `slugOwner` is the alias of
- * the row carrying the slug: `p` (pages), or `c` where search_chunks carries it.
+ * `slugOwner` is the alias of the row carrying the slug: `p` (pages), or `c` where search_chunks
+ * carries it.
  */
 export function sourceFactorSql(boostCount: number, slugOwner: 'p' | 'c' = 'p'): string {
   // Still names $1 and $2 so that every statement binds the same parameter types.

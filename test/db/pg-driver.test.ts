@@ -5,6 +5,7 @@ import { connect, createServer, type Socket } from 'node:net'
 import t from 'tap'
 import { isLostConnection, openPostgres } from '../../src/db/pg-driver.js'
 import { createPgDatabase } from '../helpers/engines.js'
+import { stopChild } from '../helpers/processes.js'
 
 t.test('session timeouts arrive as start-up parameters on every connection', async (t) => {
   const created = await createPgDatabase({ migrated: false })
@@ -47,13 +48,13 @@ t.test('an idle connection is kept for the next statement and never keeps a proc
   const driver = new URL('../../src/db/pg-driver.js', import.meta.url).href
   const script = `const { openPostgres } = await import(${JSON.stringify(driver)}); const db = await openPostgres(${JSON.stringify(options)}); await db.query('SELECT 1')`
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' })
+  t.teardown(() => stopChild(child))
   let guard: NodeJS.Timeout | undefined
   const ended = await Promise.race([
     once(child, 'exit').then(([code]) => code as number | null),
     new Promise<'still running'>((resolve) => (guard = setTimeout(() => resolve('still running'), 120_000))),
   ])
   clearTimeout(guard)
-  if (ended === 'still running') child.kill('SIGKILL')
   t.equal(ended, 0, 'the process exited by itself')
 })
 
